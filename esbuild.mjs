@@ -1,0 +1,44 @@
+// Builds the three bundles (extension host, webview, conductor) plus the test and bench
+// entry points. `--production` minifies and drops test-only entry points; `--watch` rebuilds.
+import * as esbuild from 'esbuild';
+import { readdirSync, statSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** All .ts files under dir (recursively), for multi-entry test bundles. */
+function tsFilesUnder(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return tsFilesUnder(p);
+    return p.endsWith('.ts') && !p.endsWith('.d.ts') ? [p] : [];
+  });
+}
+
+const common = { bundle: true, sourcemap: true, minify: production, logLevel: 'warning', target: 'es2022' };
+
+const builds = [
+  // Extension host: CommonJS, `vscode` provided by the host.
+  { ...common, entryPoints: ['src/extension.ts'], outfile: 'out/extension.js', platform: 'node', format: 'cjs', external: ['vscode'] },
+  // Webview: a browser IIFE; mynah-ui is bundled in.
+  { ...common, entryPoints: ['webview/main.ts'], outfile: 'out/webview.js', platform: 'browser', format: 'iife' },
+  // Conductor: one self-contained Node file (the ESM-only ACP SDK is bundled into it), run by the
+  // extension host's own Node (`process.execPath` + ELECTRON_RUN_AS_NODE=1 on desktop).
+  { ...common, entryPoints: ['conductor/main.ts'], outfile: 'out/conductor.js', platform: 'node', format: 'cjs' },
+];
+if (!production) {
+  // Extension-host test suites (run inside a real VS Code host; mocha comes from node_modules).
+  const hostTests = tsFilesUnder('src/test');
+  if (hostTests.length) builds.push({ ...common, entryPoints: hostTests, outdir: 'out/test', outbase: 'src/test', platform: 'node', format: 'cjs', external: ['vscode', 'mocha'] });
+  const bench = tsFilesUnder('conductor/bench');
+  if (bench.length) builds.push({ ...common, entryPoints: bench, outdir: 'out/bench', outbase: 'conductor/bench', platform: 'node', format: 'cjs' });
+}
+
+const existing = builds.filter((b) => (b.entryPoints ?? []).every((e) => existsSync(e)));
+if (watch) {
+  for (const b of existing) await (await esbuild.context(b)).watch();
+} else {
+  await Promise.all(existing.map((b) => esbuild.build(b)));
+}
