@@ -1,0 +1,102 @@
+// What a conductor component is. Components run in-process as a chain between the editor and
+// the agent (editor → c1 → c2 → … → agent). A component sees every request and notification that
+// crosses its position, in either direction, and may observe, transform, answer or forward it.
+// Responses travel back automatically to whoever sent the request; a component that wants to see
+// or change a response uses `forward(params, mapOutcome)`. A component may also originate its own
+// requests (e.g. start a session on the agent) with `ComponentContext.request`.
+//
+// Handlers are called synchronously, in arrival order. A handler that forwards synchronously keeps
+// the stream's order intact (a `session/prompt` response can never overtake the updates before
+// it); a handler that awaits something before forwarding delays only that message.
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Logger } from '../log';
+import type { RpcError, RpcOutcome } from '../jsonrpc/message';
+
+/** `toAgent` = downstream (editor → agent); `toClient` = upstream (agent → editor). */
+export type Direction = 'toAgent' | 'toClient';
+
+export interface IncomingRequest {
+  readonly method: string;
+  readonly params: unknown;
+  readonly direction: Direction;
+  /** Aborted when the sender cancels (`$/cancel_request`) or the conductor shuts down. */
+  readonly signal: AbortSignal;
+  /** Passes the request on in its direction; the response returns to the sender unchanged. */
+  forward(params?: unknown): void;
+  /** Passes the request on; `mapOutcome` may change the response on its way back. */
+  forwardThen(params: unknown, mapOutcome: (outcome: RpcOutcome) => RpcOutcome): void;
+  /** Answers the request here; it goes no further. */
+  respond(result: unknown): void;
+  fail(error: RpcError): void;
+}
+
+export interface IncomingNotification {
+  readonly method: string;
+  readonly params: unknown;
+  readonly direction: Direction;
+  /** Passes the notification on (optionally with new params). Not calling it drops it. */
+  forward(params?: unknown): void;
+}
+
+/** What the conductor learned at `initialize`, shared with every component. */
+export interface ChainInfo {
+  /** `initialize.params.clientCapabilities` as the editor sent them. */
+  readonly clientCapabilities: Record<string, unknown>;
+  /** `initialize.result.agentCapabilities` as the agent answered (undefined until then). */
+  readonly agentCapabilities: Record<string, unknown> | undefined;
+}
+
+/** An MCP server a component offers to sessions. A fresh `McpServer` is made per MCP client. */
+export interface McpServerSpec {
+  /** The name the agent sees in `mcpServers`. */
+  readonly name: string;
+  create(session: McpSessionInfo): McpServer;
+}
+
+export interface McpSessionInfo {
+  /** The ACP session the server was injected into; resolves when `session/new` has answered. */
+  readonly sessionId: Promise<string>;
+  readonly cwd: string;
+}
+
+export interface ComponentContext {
+  readonly name: string;
+  readonly log: Logger;
+  readonly info: ChainInfo;
+  /** Sends a request of the component's own in `direction`; its response comes back here only. */
+  request(direction: Direction, method: string, params: unknown, signal?: AbortSignal): Promise<unknown>;
+  notify(direction: Direction, method: string, params: unknown): void;
+  /**
+   * Starts loopback hosts for `servers` and returns `sessionParams` (a `session/new`, `load` or
+   * `resume` params object) with their declarations appended to `mcpServers`: Streamable HTTP
+   * when the agent advertises `mcpCapabilities.http`, else the conductor's stdio shim. Call
+   * `bind(sessionId)` once the agent has answered, or `close()` if it failed.
+   */
+  injectMcpServers(sessionParams: Record<string, unknown>, servers: readonly McpServerSpec[]): Promise<McpInjection>;
+}
+
+export interface McpInjection {
+  readonly params: Record<string, unknown>;
+  bind(sessionId: string): void;
+  close(): Promise<void>;
+}
+
+export interface Component {
+  readonly name: string;
+  onRequest?(request: IncomingRequest, cx: ComponentContext): void | Promise<void>;
+  onNotification?(notification: IncomingNotification, cx: ComponentContext): void | Promise<void>;
+  dispose?(): void | Promise<void>;
+}
+
+/**
+ * How a component enters the chain. Plain components are included whenever enabled. An adapter
+ * supplies a primitive capability the editor may lack; it is included only when
+ * `providedUpstream` says the editor does not already offer it.
+ */
+export interface ComponentFactory {
+  readonly name: string;
+  readonly description: string;
+  readonly kind: 'component' | 'adapter';
+  providedUpstream?(clientCapabilities: Record<string, unknown>): boolean;
+  create(): Component;
+}

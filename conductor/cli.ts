@@ -1,0 +1,79 @@
+// Proxy mode's command line:
+//   conductor [--trace-dir D] [--log LEVEL] [--components a,b] -- <agent command> [args…]
+import { Conductor } from './chain/conductor';
+import { TraceWriter } from './chain/trace';
+import { componentRegistry, DEFAULT_COMPONENTS } from './components/registry';
+import { createLogger, isLogLevel, type LogLevel } from './log';
+
+export interface ProxyArgs {
+  traceDir?: string;
+  logLevel: LogLevel;
+  components: string[];
+  agentCommand: string;
+  agentArgs: string[];
+}
+
+export const USAGE = 'usage: conductor [--trace-dir D] [--log trace|debug|info|warn|error] [--components a,b] -- <agent command> [args…]\n'
+  + '       conductor eliza [--deterministic] [--no-http-mcp]\n'
+  + '       conductor mcp-bridge --url http://127.0.0.1:PORT/mcp';
+
+export function parseProxyArgs(argv: readonly string[]): ProxyArgs {
+  const sep = argv.indexOf('--');
+  if (sep < 0 || sep === argv.length - 1) throw new Error(`missing "-- <agent command>"\n${USAGE}`);
+  const own = argv.slice(0, sep);
+  const [agentCommand, ...agentArgs] = argv.slice(sep + 1) as [string, ...string[]];
+  const args: ProxyArgs = { logLevel: 'info', components: DEFAULT_COMPONENTS, agentCommand, agentArgs };
+  for (let i = 0; i < own.length; i++) {
+    const flag = own[i];
+    const value = own[i + 1];
+    const need = (): string => {
+      if (value === undefined) throw new Error(`${flag} needs a value\n${USAGE}`);
+      i++;
+      return value;
+    };
+    switch (flag) {
+      case '--trace-dir': args.traceDir = need(); break;
+      case '--log': {
+        const level = need();
+        if (!isLogLevel(level)) throw new Error(`unknown log level "${level}"`);
+        args.logLevel = level;
+        break;
+      }
+      case '--components': {
+        args.components = need().split(',').map((s) => s.trim()).filter(Boolean);
+        const unknown = args.components.filter((c) => !componentRegistry.has(c));
+        if (unknown.length) throw new Error(`unknown component(s): ${unknown.join(', ')}; known: ${[...componentRegistry.keys()].join(', ')}`);
+        break;
+      }
+      default: throw new Error(`unknown option "${String(flag)}"\n${USAGE}`);
+    }
+  }
+  return args;
+}
+
+export async function runProxyCli(argv: string[]): Promise<void> {
+  const args = parseProxyArgs(argv);
+  const log = createLogger(args.logLevel);
+  const trace = args.traceDir ? new TraceWriter(args.traceDir) : undefined;
+  if (trace) log.info(`tracing to ${trace.path}`);
+  const script = process.argv[1];
+  if (!script) throw new Error('cannot tell the conductor script path');
+  const conductor = new Conductor({
+    agentCommand: args.agentCommand,
+    agentArgs: args.agentArgs,
+    components: args.components,
+    registry: componentRegistry,
+    log,
+    trace,
+    // How the MCP stdio shim re-runs this very file; ELECTRON_RUN_AS_NODE lets Electron's
+    // binary (desktop VS Code's process.execPath) act as plain Node.
+    self: { command: process.execPath, args: [script], env: [{ name: 'ELECTRON_RUN_AS_NODE', value: '1' }] },
+    input: process.stdin,
+    output: process.stdout,
+  });
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void conductor.stop(`received ${signal}`, 0));
+  conductor.start();
+  process.exitCode = await conductor.done;
+  // Injected MCP listeners and timers must not keep a finished conductor alive.
+  setTimeout(() => process.exit(process.exitCode ?? 0), 200).unref();
+}

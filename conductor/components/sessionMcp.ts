@@ -1,0 +1,71 @@
+// Shared by components that offer MCP servers to the user's sessions: inject on
+// `session/new|load|resume` on the way to the agent, bind the hosts to the session id from the
+// answer, close them on `session/close` or when the component is disposed.
+import type { ComponentContext, IncomingRequest, McpInjection, McpServerSpec } from '../chain/component';
+
+const SESSION_SETUP = new Set(['session/new', 'session/load', 'session/resume']);
+
+export class SessionMcpServers {
+  private readonly bySession = new Map<string, McpInjection[]>();
+
+  constructor(private readonly servers: readonly McpServerSpec[]) {}
+
+  /** Handles the request if it sets up or closes a session; returns false otherwise. */
+  handle(request: IncomingRequest, cx: ComponentContext): boolean {
+    if (request.direction !== 'toAgent') return false;
+    if (SESSION_SETUP.has(request.method)) {
+      void this.inject(request, cx);
+      return true;
+    }
+    if (request.method === 'session/close') {
+      const id = (request.params as { sessionId?: unknown } | undefined)?.sessionId;
+      if (typeof id === 'string') void this.closeSession(id);
+    }
+    return false;
+  }
+
+  async dispose(): Promise<void> {
+    const all = [...this.bySession.values()].flat();
+    this.bySession.clear();
+    await Promise.allSettled(all.map((i) => i.close()));
+  }
+
+  private async inject(request: IncomingRequest, cx: ComponentContext): Promise<void> {
+    const params = request.params as Record<string, unknown>;
+    let injection: McpInjection;
+    try {
+      injection = await cx.injectMcpServers(params, this.servers);
+    } catch (err) {
+      cx.log.error(`could not start MCP servers for ${request.method}; forwarding without them`, err);
+      return request.forward();
+    }
+    if (request.signal.aborted) {
+      await injection.close();
+      return request.fail({ code: -32800, message: 'request cancelled' });
+    }
+    request.forwardThen(injection.params, (outcome) => {
+      const sessionId = 'result' in outcome ? sessionIdOf(request.method, params, outcome.result) : undefined;
+      if (sessionId) {
+        injection.bind(sessionId);
+        this.bySession.set(sessionId, [...(this.bySession.get(sessionId) ?? []), injection]);
+      } else {
+        void injection.close();
+      }
+      return outcome;
+    });
+  }
+
+  private async closeSession(sessionId: string): Promise<void> {
+    const injections = this.bySession.get(sessionId) ?? [];
+    this.bySession.delete(sessionId);
+    await Promise.allSettled(injections.map((i) => i.close()));
+  }
+}
+
+function sessionIdOf(method: string, params: Record<string, unknown>, result: unknown): string | undefined {
+  if (method === 'session/new') {
+    const id = (result as { sessionId?: unknown } | null)?.sessionId;
+    return typeof id === 'string' ? id : undefined;
+  }
+  return typeof params.sessionId === 'string' ? params.sessionId : undefined;
+}

@@ -1,0 +1,33 @@
+// The conductor's command line. One bundled file serves several roles so the extension ships a
+// single sidecar:
+//   conductor [--trace-dir D] [--log LEVEL] [--components a,b] -- <agent command> [args…]   (proxy, default)
+//   conductor eliza [--deterministic]                                                      (ElizACP test agent)
+//   conductor mcp-bridge --url U                                                           (stdio ⇄ loopback MCP shim)
+import { runEliza } from './eliza/main';
+
+async function main(argv: string[]): Promise<void> {
+  const [role, ...rest] = argv;
+  switch (role) {
+    case 'eliza':
+      return runEliza(rest);
+    case 'mcp-bridge': {
+      const { runMcpBridge } = await import('./mcp/stdioBridge');
+      return runMcpBridge(rest);
+    }
+    case '--help':
+    case '-h': {
+      const { USAGE } = await import('./cli');
+      process.stdout.write(USAGE + '\n');
+      return;
+    }
+    default: {
+      const { runProxyCli } = await import('./cli');
+      return runProxyCli(argv);
+    }
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  process.stderr.write(`conductor: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,66 @@
+// Offers component MCP servers to the agent in `session/new` (and `load`/`resume`). Agents that
+// advertise `mcpCapabilities.http` get the loopback Streamable-HTTP URL with a bearer header; the
+// rest get a stdio MCP server that runs the conductor's own `mcp-bridge` shim, which relays to
+// the same loopback URL (stdio MCP is the one transport every ACP agent must support).
+import type { Logger } from '../log';
+import type { McpInjection, McpServerSpec } from '../chain/component';
+import { LoopbackMcpHost } from './loopbackHost';
+
+/** How to run this conductor again (for the stdio shim): the Node binary and our script. */
+export interface SelfCommand {
+  command: string;
+  args: string[];
+  env: { name: string; value: string }[];
+}
+
+export const MCP_TOKEN_ENV = 'SYMPOSIUM_MCP_TOKEN';
+
+export function agentSupportsHttpMcp(agentCapabilities: Record<string, unknown> | undefined): boolean {
+  const mcp = agentCapabilities?.mcpCapabilities as { http?: unknown } | undefined;
+  return mcp?.http === true;
+}
+
+export async function injectMcpServers(
+  sessionParams: Record<string, unknown>,
+  servers: readonly McpServerSpec[],
+  options: { useHttp: boolean; self: SelfCommand; log: Logger },
+): Promise<McpInjection> {
+  let bindSession!: (id: string) => void;
+  let failSession!: (err: Error) => void;
+  const sessionId = new Promise<string>((resolve, reject) => {
+    bindSession = resolve;
+    failSession = reject;
+  });
+  sessionId.catch(() => undefined); // a failed session/new is not an unhandled rejection
+  const cwd = typeof sessionParams.cwd === 'string' ? sessionParams.cwd : process.cwd();
+
+  const hosts: LoopbackMcpHost[] = [];
+  try {
+    for (const spec of servers) hosts.push(await LoopbackMcpHost.start(spec, { sessionId, cwd }, options.log));
+  } catch (err) {
+    await Promise.allSettled(hosts.map((h) => h.close()));
+    throw err;
+  }
+
+  const declarations = hosts.map((host, i) => {
+    const name = servers[i]!.name;
+    if (options.useHttp) {
+      return { type: 'http', name, url: host.url, headers: [{ name: 'Authorization', value: `Bearer ${host.token}` }] };
+    }
+    return {
+      name,
+      command: options.self.command,
+      args: [...options.self.args, 'mcp-bridge', '--url', host.url],
+      env: [...options.self.env, { name: MCP_TOKEN_ENV, value: host.token }],
+    };
+  });
+  const existing = Array.isArray(sessionParams.mcpServers) ? sessionParams.mcpServers : [];
+  return {
+    params: { ...sessionParams, mcpServers: [...existing, ...declarations] },
+    bind: (id) => bindSession(id),
+    close: async () => {
+      failSession(new Error('session was not created'));
+      await Promise.allSettled(hosts.map((h) => h.close()));
+    },
+  };
+}

@@ -1,0 +1,132 @@
+// Unit tests of the chain router's pure logic, with in-memory peers (no processes).
+import * as assert from 'node:assert/strict';
+import { Chain, type ExternalPeer } from '../chain/chain';
+import type { Component, ComponentContext, IncomingNotification, IncomingRequest } from '../chain/component';
+import type { RpcMessage } from '../jsonrpc/message';
+import { createLogger } from '../log';
+
+function peer(name: string): ExternalPeer & { sent: RpcMessage[] } {
+  const sent: RpcMessage[] = [];
+  return { name, sent, send: (m) => void sent.push(m) };
+}
+
+function build(components: Component[]) {
+  const editor = peer('editor');
+  const agent = peer('agent');
+  const trace: string[] = [];
+  const chain = new Chain(components, {
+    log: createLogger('off'),
+    editor,
+    agent,
+    trace: (from, to) => void trace.push(`${from}>${to}`),
+    contextFor: (component, c) => ({
+      name: component.name,
+      log: createLogger('off'),
+      info: { clientCapabilities: {}, agentCapabilities: undefined },
+      request: (d, m, p, s) => c.request(component, d, m, p, s),
+      notify: (d, m, p) => c.notify(component, d, m, p),
+      injectMcpServers: () => Promise.reject(new Error('not in unit tests')),
+    } satisfies ComponentContext),
+  });
+  return { chain, editor, agent, trace };
+}
+
+const plain = (name: string): Component => ({ name });
+
+describe('chain router', () => {
+  it('forwards a request with per-hop ids and returns the response with the original id and extra fields', () => {
+    const { chain, editor, agent, trace } = build([plain('a'), plain('b')]);
+    chain.fromEditor({ jsonrpc: '2.0', id: 'req-1', method: 'x/y', params: { _meta: { k: 1 }, deep: { unknown: true } }, extraTopLevel: 5 });
+    assert.equal(agent.sent.length, 1);
+    const forwarded = agent.sent[0]!;
+    assert.deepEqual({ ...forwarded, id: 0 }, { jsonrpc: '2.0', id: 0, method: 'x/y', params: { _meta: { k: 1 }, deep: { unknown: true } }, extraTopLevel: 5 });
+    chain.fromAgent({ jsonrpc: '2.0', id: (forwarded as { id: number }).id, result: { ok: 1, _meta: { z: 2 } } });
+    assert.deepEqual(editor.sent, [{ jsonrpc: '2.0', id: 'req-1', result: { ok: 1, _meta: { z: 2 } } }]);
+    assert.deepEqual(trace.slice(0, 3), ['editor>a', 'a>b', 'b>agent']);
+  });
+
+  it('keeps agent→editor order: updates before the response stay before it', () => {
+    const { chain, editor, agent } = build([plain('a'), plain('b'), plain('c')]);
+    chain.fromEditor({ jsonrpc: '2.0', id: 1, method: 'session/prompt', params: {} });
+    const id = (agent.sent[0] as { id: number }).id;
+    for (let i = 0; i < 5; i++) chain.fromAgent({ jsonrpc: '2.0', method: 'session/update', params: { i } });
+    chain.fromAgent({ jsonrpc: '2.0', id, result: { stopReason: 'end_turn' } });
+    assert.deepEqual(editor.sent.map((m) => ('method' in m ? (m.params as { i: number }).i : 'response')), [0, 1, 2, 3, 4, 'response']);
+  });
+
+  it('routes requests from the agent to the editor and answers back with the agent id', () => {
+    const { chain, editor, agent } = build([plain('a')]);
+    chain.fromAgent({ jsonrpc: '2.0', id: 77, method: 'session/request_permission', params: { p: 1 } });
+    const up = editor.sent[0] as { id: number };
+    chain.fromEditor({ jsonrpc: '2.0', id: up.id, result: { outcome: { outcome: 'cancelled' } } });
+    assert.deepEqual(agent.sent, [{ jsonrpc: '2.0', id: 77, result: { outcome: { outcome: 'cancelled' } } }]);
+  });
+
+  it('translates $/cancel_request to the forwarded id at every hop', () => {
+    const { chain, agent } = build([plain('a'), plain('b')]);
+    chain.fromEditor({ jsonrpc: '2.0', id: 'e1', method: 'session/prompt', params: {} });
+    const forwardedId = (agent.sent[0] as { id: number }).id;
+    chain.fromEditor({ jsonrpc: '2.0', method: '$/cancel_request', params: { requestId: 'e1' } });
+    assert.deepEqual(agent.sent[1], { jsonrpc: '2.0', method: '$/cancel_request', params: { requestId: forwardedId } });
+  });
+
+  it('aborts the signal of a request a component is answering itself', async () => {
+    let seen: IncomingRequest | undefined;
+    const answering: Component = { name: 'answering', onRequest: (r) => void (seen = r) };
+    const { chain, editor } = build([answering]);
+    chain.fromEditor({ jsonrpc: '2.0', id: 5, method: 'slow', params: {} });
+    chain.fromEditor({ jsonrpc: '2.0', method: '$/cancel_request', params: { requestId: 5 } });
+    assert.equal(seen?.signal.aborted, true);
+    seen!.fail({ code: -32800, message: 'cancelled' });
+    assert.deepEqual(editor.sent, [{ jsonrpc: '2.0', id: 5, error: { code: -32800, message: 'cancelled' } }]);
+  });
+
+  it('lets a component transform params, map responses, answer, and drop notifications', () => {
+    const rewriting: Component = {
+      name: 'rewriting',
+      onRequest: (r) => {
+        if (r.method === 'answer/here') return r.respond({ local: true });
+        r.forwardThen({ ...(r.params as object), added: 1 }, (o) => ('result' in o ? { result: { wrapped: o.result } } : o));
+      },
+      onNotification: (n: IncomingNotification) => {
+        if (n.method !== 'drop/me') n.forward();
+      },
+    };
+    const { chain, editor, agent } = build([rewriting]);
+    chain.fromEditor({ jsonrpc: '2.0', id: 1, method: 'answer/here' });
+    chain.fromEditor({ jsonrpc: '2.0', id: 2, method: 'go', params: { a: 0 } });
+    chain.fromEditor({ jsonrpc: '2.0', method: 'drop/me' });
+    chain.fromEditor({ jsonrpc: '2.0', method: 'keep/me' });
+    assert.deepEqual((agent.sent[0] as { params: unknown }).params, { a: 0, added: 1 });
+    assert.deepEqual(agent.sent.map((m) => (m as { method: string }).method), ['go', 'keep/me']);
+    chain.fromAgent({ jsonrpc: '2.0', id: (agent.sent[0] as { id: number }).id, result: 7 });
+    assert.deepEqual(editor.sent, [{ jsonrpc: '2.0', id: 1, result: { local: true } }, { jsonrpc: '2.0', id: 2, result: { wrapped: 7 } }]);
+  });
+
+  it('answers a request whose handler throws with an internal error instead of hanging', () => {
+    const broken: Component = { name: 'broken', onRequest: () => { throw new Error('boom'); } };
+    const { chain, editor } = build([broken]);
+    chain.fromEditor({ jsonrpc: '2.0', id: 9, method: 'any' });
+    assert.equal((editor.sent[0] as { error: { code: number; message: string } }).error.code, -32603);
+    assert.match((editor.sent[0] as { error: { message: string } }).error.message, /broken: boom/);
+  });
+
+  it('routes a component-originated request and its response only to that component', async () => {
+    const origin: Component = { name: 'origin' };
+    const { chain, editor, agent } = build([plain('up'), origin, plain('down')]);
+    const pending = chain.request(origin, 'toAgent', 'session/new', { cwd: '/' });
+    const sent = agent.sent[0] as { id: number; method: string };
+    assert.equal(sent.method, 'session/new');
+    chain.fromAgent({ jsonrpc: '2.0', id: sent.id, result: { sessionId: 's1' } });
+    assert.deepEqual(await pending, { sessionId: 's1' });
+    assert.equal(editor.sent.length, 0);
+  });
+
+  it('fails every request waiting on the agent at once', () => {
+    const { chain, editor } = build([plain('a')]);
+    chain.fromEditor({ jsonrpc: '2.0', id: 1, method: 'session/prompt' });
+    chain.fromEditor({ jsonrpc: '2.0', id: 2, method: 'session/prompt' });
+    chain.failRequestsToAgent({ code: -32099, message: 'gone' });
+    assert.deepEqual(editor.sent.map((m) => (m as { id: number }).id), [1, 2]);
+  });
+});

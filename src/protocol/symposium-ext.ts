@@ -1,0 +1,27 @@
+// Our ACP extensions, shared by the conductor (conductor/) and the extension host (src/).
+// Pure types and constants: no vscode, DOM or Node imports. ACP reserves names starting with
+// `_` for extensions and asks custom data to live under `_meta`, so everything here does.
+
+/** Key under `agentCapabilities._meta` where the conductor describes its chain. */
+export const SYMPOSIUM_META_KEY = 'symposium';
+
+export interface SymposiumCapabilitiesMeta {
+  conductorVersion: string;
+  /** Components in chain order, editor side first. */
+  components: string[];
+  /** Enabled components the conductor left out, with the reason (e.g. an adapter the editor makes unnecessary). */
+  skipped: { name: string; reason: string }[];
+}
+
+/** Notification conductor → editor: the downstream agent process ended. The conductor exits next. */
+export const AGENT_EXITED_METHOD = '_symposium/agent_exited';
+
+export interface AgentExitedParams {
+  message: string;
+  exitCode: number | null;
+  signal: string | null;
+  stderrTail: string;
+}
+
+/** JSON-RPC error code for requests that failed because the agent process is gone. */
+export const AGENT_EXITED_ERROR_CODE = -32099;
