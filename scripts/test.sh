@@ -6,18 +6,22 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"; cd "$ROOT"
 mkdir -p test-results
+rm -f test-results/*.json
 
 node esbuild.mjs
 npx tsc -p . --noEmit
-[ -f webview/tsconfig.json ] && npx tsc -p webview --noEmit
+if [ -f webview/tsconfig.json ]; then npx tsc -p webview --noEmit; fi
 
-npx mocha --config .mocharc.json --reporter spec --reporter-option "output=" 2>&1 | tee test-results/unit.txt
+# Keep going after a failing stage so the summary shows every stage; fail at the end.
+status=0
+TEST_STAGE=node npx mocha --config .mocharc.json --reporter ./scripts/mocha-json-reporter.cjs || status=1
 
 if [ -f scripts/run-ext-tests.mjs ]; then
   bash scripts/vscode-host-install.sh
-  bash scripts/vscode-host-run.sh scripts/run-ext-tests.mjs
+  bash scripts/vscode-host-run.sh scripts/run-ext-tests.mjs || status=1
 fi
 if [ -f scripts/webview-e2e.mjs ]; then
-  bash scripts/vscode-host-run.sh scripts/webview-e2e.mjs
+  bash scripts/vscode-host-run.sh scripts/webview-e2e.mjs || status=1
 fi
-node scripts/summarize-results.mjs
+node scripts/summarize-results.mjs || status=1
+exit $status

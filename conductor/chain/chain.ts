@@ -12,7 +12,7 @@ import {
   ErrorCodes, isNotification, isRequest, outcomeOf, responseFor,
   type JsonRpcId, type RpcError, type RpcMessage, type RpcNotification, type RpcOutcome, type RpcRequest,
 } from '../jsonrpc/message';
-import type { Component, ComponentContext, Direction, IncomingNotification, IncomingRequest } from './component';
+import type { Component, ComponentContext, Direction, IncomingNotification, IncomingRequest, RequestOptions } from './component';
 
 /** A peer outside the chain: the editor (above position 0) or the agent (below position N+1). */
 export interface ExternalPeer {
@@ -94,7 +94,8 @@ export class Chain {
   }
 
   /** Requests of a component's own, sent in `direction`. */
-  request(component: Component, direction: Direction, method: string, params: unknown, signal?: AbortSignal): Promise<unknown> {
+  request(component: Component, direction: Direction, method: string, params: unknown, options: RequestOptions = {}): Promise<unknown> {
+    const { signal, onResponse } = options;
     const node = this.nodeOf(component);
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(new RpcCallError({ code: ErrorCodes.requestCancelled, message: 'request cancelled' }));
@@ -102,6 +103,7 @@ export class Chain {
       const id = this.sendRequest(node, direction, { jsonrpc: '2.0', id: 0, method, params }, (outcome) => {
         if (settled) return;
         settled = true;
+        onResponse?.(outcome);
         if ('error' in outcome) reject(new RpcCallError(outcome.error));
         else resolve(outcome.result);
       });

@@ -63,8 +63,12 @@ export interface ComponentContext {
   readonly name: string;
   readonly log: Logger;
   readonly info: ChainInfo;
-  /** Sends a request of the component's own in `direction`; its response comes back here only. */
-  request(direction: Direction, method: string, params: unknown, signal?: AbortSignal): Promise<unknown>;
+  /**
+   * Sends a request of the component's own in `direction`; its response comes back here only.
+   * `onResponse` runs synchronously when the response is routed, before any later message —
+   * use it to register state (e.g. a new session id) that the next messages depend on.
+   */
+  request(direction: Direction, method: string, params: unknown, options?: RequestOptions): Promise<unknown>;
   notify(direction: Direction, method: string, params: unknown): void;
   /**
    * Starts loopback hosts for `servers` and returns `sessionParams` (a `session/new`, `load` or
@@ -73,6 +77,11 @@ export interface ComponentContext {
    * `bind(sessionId)` once the agent has answered, or `close()` if it failed.
    */
   injectMcpServers(sessionParams: Record<string, unknown>, servers: readonly McpServerSpec[]): Promise<McpInjection>;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  onResponse?: (outcome: RpcOutcome) => void;
 }
 
 export interface McpInjection {

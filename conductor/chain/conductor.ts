@@ -138,7 +138,7 @@ export class Conductor {
       name: component.name,
       log,
       info,
-      request: (direction, method, params, signal) => chain.request(component, direction, method, params, signal),
+      request: (direction, method, params, options) => chain.request(component, direction, method, params, options),
       notify: (direction, method, params) => chain.notify(component, direction, method, params),
       injectMcpServers: (sessionParams, servers) =>
         injectMcpServers(sessionParams, servers, { useHttp: agentSupportsHttpMcp(info.agentCapabilities), self: this.options.self, log }),

@@ -23,7 +23,7 @@ function build(components: Component[]) {
       name: component.name,
       log: createLogger('off'),
       info: { clientCapabilities: {}, agentCapabilities: undefined },
-      request: (d, m, p, s) => c.request(component, d, m, p, s),
+      request: (d, m, p, o) => c.request(component, d, m, p, o),
       notify: (d, m, p) => c.notify(component, d, m, p),
       injectMcpServers: () => Promise.reject(new Error('not in unit tests')),
     } satisfies ComponentContext),

@@ -1,0 +1,171 @@
+// The Rust crate sources component (seed: "Rust Crate Sources Component"). Injects the
+// user-facing MCP server `rust-crate-sources` (tool rust_crate_query) into every user session.
+// A query opens a research session on the same agent (see research.ts). This component keeps
+// research traffic out of the user's chat: updates from research sessions are not forwarded,
+// their permission requests are approved here, and their file reads are served here, read-only
+// and confined to the crate sources they located. Everything else passes through untouched.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { ErrorCodes } from '../../jsonrpc/message';
+import type { Component, ComponentContext, ComponentFactory, IncomingNotification, IncomingRequest, McpSessionInfo } from '../../chain/component';
+import { CONDUCTOR_VERSION } from '../../version';
+import { confine } from '../fsAdapter';
+import { SessionMcpServers } from '../sessionMcp';
+import { defaultLocatorConfig, type LocatorConfig } from './locate';
+import { DEFAULT_REGISTRY } from './registry';
+import { ResearchSession, runResearch } from './research';
+
+type Obj = Record<string, unknown>;
+const sessionOf = (params: unknown): string | undefined => {
+  const id = (params as Obj | null | undefined)?.sessionId;
+  return typeof id === 'string' ? id : undefined;
+};
+
+export interface CrateSourcesOptions {
+  locator: LocatorConfig;
+  researchTimeoutMs: number;
+}
+
+export function defaultCrateSourcesOptions(): CrateSourcesOptions {
+  return { locator: defaultLocatorConfig(DEFAULT_REGISTRY), researchTimeoutMs: Number(process.env.SYMPOSIUM_RESEARCH_TIMEOUT_MS ?? 300_000) };
+}
+
+export class CrateSources implements Component {
+  readonly name = 'crate-sources';
+  private cx: ComponentContext | undefined;
+  private readonly research = new Map<string, ResearchSession>();
+  /** Research sessions that ended; their late messages are still kept from the user's chat. */
+  private readonly ended = new Set<string>();
+  /** Per user session: aborted when that session's turn is cancelled. */
+  private readonly turnAborts = new Map<string, AbortController>();
+  private readonly mcp = new SessionMcpServers([{ name: 'rust-crate-sources', create: (s) => this.createUserServer(s) }]);
+
+  constructor(private readonly options: CrateSourcesOptions = defaultCrateSourcesOptions()) {}
+
+  onRequest(request: IncomingRequest, cx: ComponentContext): void {
+    this.cx = cx;
+    if (request.direction === 'toAgent') {
+      if (request.method === 'session/prompt') {
+        const id = sessionOf(request.params);
+        if (id) this.turnAborts.set(id, new AbortController());
+      }
+      if (!this.mcp.handle(request, cx)) request.forward();
+      return;
+    }
+    const sessionId = sessionOf(request.params);
+    const research = sessionId ? this.research.get(sessionId) : undefined;
+    if (!research) {
+      if (sessionId && this.ended.has(sessionId)) return request.fail({ code: ErrorCodes.invalidRequest, message: 'this research session has ended' });
+      return request.forward();
+    }
+    void this.answerResearchRequest(request, research);
+  }
+
+  onNotification(notification: IncomingNotification, cx: ComponentContext): void {
+    this.cx = cx;
+    const sessionId = sessionOf(notification.params);
+    if (notification.direction === 'toClient' && sessionId && (this.research.has(sessionId) || this.ended.has(sessionId))) {
+      const research = this.research.get(sessionId);
+      const update = (notification.params as { update?: { sessionUpdate?: string; content?: { text?: string } } }).update;
+      if (research && update?.sessionUpdate === 'agent_message_chunk') research.transcriptChars += update.content?.text?.length ?? 0;
+      return; // research traffic never reaches the user's chat
+    }
+    if (notification.direction === 'toAgent' && notification.method === 'session/cancel' && sessionId) {
+      this.turnAborts.get(sessionId)?.abort();
+    }
+    notification.forward();
+  }
+
+  async dispose(): Promise<void> {
+    for (const r of this.research.values()) r.abort.abort();
+    await this.mcp.dispose();
+  }
+
+  private async answerResearchRequest(request: IncomingRequest, research: ResearchSession): Promise<void> {
+    const p = (request.params ?? {}) as Obj;
+    switch (request.method) {
+      case 'session/request_permission': {
+        // Research sessions are read-only and disposable: the component approves for them.
+        const options = Array.isArray(p.options) ? (p.options as { optionId: string; kind?: string }[]) : [];
+        const allow = options.find((o) => o.kind === 'allow_once') ?? options.find((o) => o.kind === 'allow_always') ?? options[0];
+        if (!allow) return request.respond({ outcome: { outcome: 'cancelled' } });
+        return request.respond({ outcome: { outcome: 'selected', optionId: allow.optionId } });
+      }
+      case 'fs/read_text_file': {
+        try {
+          const file = await this.confineToSources(research, p.path);
+          const text = await readFile(file, 'utf8');
+          const line = typeof p.line === 'number' && p.line >= 1 ? p.line : 1;
+          const limit = typeof p.limit === 'number' ? p.limit : undefined;
+          const content = line === 1 && limit === undefined ? text : text.split('\n').slice(line - 1, limit === undefined ? undefined : line - 1 + limit).join('\n');
+          return request.respond({ content });
+        } catch (err) {
+          return request.fail({ code: ErrorCodes.invalidParams, message: (err as Error).message });
+        }
+      }
+      default:
+        return request.fail({ code: ErrorCodes.methodNotFound, message: `research sessions are read-only: ${request.method} is not available` });
+    }
+  }
+
+  private async confineToSources(research: ResearchSession, path: unknown): Promise<string> {
+    if (typeof path !== 'string') throw new Error('"path" must be a string');
+    for (const root of research.readableRoots) {
+      try {
+        return await confine(root, path);
+      } catch {
+        // try the next root
+      }
+    }
+    throw new Error(`${path} is outside the crate sources this research session located`);
+  }
+
+  private createUserServer(session: McpSessionInfo): McpServer {
+    const server = new McpServer({ name: 'rust-crate-sources', version: CONDUCTOR_VERSION });
+    server.registerTool('rust_crate_query', {
+      title: 'Research a Rust crate',
+      description: 'Answers a question about a published Rust crate by having a researcher read its actual source code (examples, tests, implementation). Use it before guessing at a crate API.',
+      inputSchema: {
+        crate_name: z.string().describe('Name of the crate, e.g. "serde"'),
+        crate_version: z.string().optional().describe('Cargo version requirement, e.g. "1.0"; defaults to the workspace\'s locked version or the newest'),
+        prompt: z.string().describe('What to find out about the crate'),
+      },
+    }, async ({ crate_name, crate_version, prompt }, extra) => {
+      const cx = this.cx;
+      if (!cx) return { isError: true, content: [{ type: 'text', text: 'crate sources component is not ready' }] };
+      const callerSessionId = await session.sessionId;
+      const turn = this.turnAborts.get(callerSessionId)?.signal;
+      const callerSignal = turn ? AbortSignal.any([extra.signal, turn]) : extra.signal;
+      const research = new ResearchSession({ crateName: crate_name, crateVersion: crate_version, prompt, cwd: session.cwd, callerSessionId }, this.options.locator);
+      const progressToken = extra._meta?.progressToken;
+      let step = 0;
+      try {
+        const findings = await runResearch(research, cx, {
+          timeoutMs: this.options.researchTimeoutMs,
+          callerSignal,
+          register: (r) => void this.research.set(r.sessionId!, r),
+          unregister: (r) => {
+            this.research.delete(r.sessionId!);
+            this.ended.add(r.sessionId!);
+          },
+          onProgress: (message) => {
+            cx.log.info(`rust_crate_query ${crate_name}: ${message}`);
+            if (progressToken !== undefined) void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: ++step, message } }).catch(() => undefined);
+          },
+        });
+        return { content: [{ type: 'text', text: findings }] };
+      } catch (err) {
+        return { isError: true, content: [{ type: 'text', text: `rust_crate_query for ${crate_name} failed: ${(err as Error).message}` }] };
+      }
+    });
+    return server;
+  }
+}
+
+export const crateSourcesFactory: ComponentFactory = {
+  name: 'crate-sources',
+  description: 'Injects rust_crate_query: research a published Rust crate through a read-only sub-agent session.',
+  kind: 'component',
+  create: () => new CrateSources(),
+};

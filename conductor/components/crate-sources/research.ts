@@ -1,0 +1,140 @@
+// One research session (seed: "Rust Crate Sources Component", sub-agent architecture): a fresh
+// ACP session on the same agent, carrying the research MCP server (get_rust_crate_source,
+// return_response_to_user), prompted with the user's question wrapped in instructions for a
+// read-only researcher. It ends when the researcher returns findings, the prompt ends without
+// them, the time limit passes, or the caller is cancelled — and is always cleaned up.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import type { ComponentContext, McpInjection } from '../../chain/component';
+import { CONDUCTOR_VERSION } from '../../version';
+import { locateCrate, type LocatorConfig } from './locate';
+
+export interface ResearchRequest {
+  crateName: string;
+  crateVersion?: string;
+  prompt: string;
+  cwd: string;
+  callerSessionId: string;
+}
+
+export class ResearchError extends Error {}
+
+export function researchPrompt(r: ResearchRequest): string {
+  return [
+    '<agent_instructions>',
+    'You are a researcher answering a question about a published Rust crate for another agent.',
+    `1. Call the tool get_rust_crate_source with crate_name "${r.crateName}"${r.crateVersion ? ` and version "${r.crateVersion}"` : ''} to get the path of its source code.`,
+    '2. Read the files under that path (examples, tests, and the implementation) to answer the question precisely, with signatures and short code excerpts.',
+    '3. Call return_response_to_user exactly once with your complete answer. Nobody sees anything else you write.',
+    'You are read-only: do NOT edit, create or delete files and do NOT run commands.',
+    '</agent_instructions>',
+    `<research_prompt crate_name="${r.crateName}"${r.crateVersion ? ` crate_version="${r.crateVersion}"` : ''}>`,
+    r.prompt,
+    '</research_prompt>',
+  ].join('\n');
+}
+
+/** State shared between the component's routing, the research MCP tools, and the waiting call. */
+export class ResearchSession {
+  sessionId: string | undefined;
+  /** Source trees the researcher may read (added by get_rust_crate_source). */
+  readonly readableRoots = new Set<string>();
+  readonly abort = new AbortController();
+  transcriptChars = 0;
+  private resolveFindings!: (text: string) => void;
+  readonly findings: Promise<string>;
+
+  constructor(readonly request: ResearchRequest, private readonly locator: LocatorConfig) {
+    this.findings = new Promise((resolve) => (this.resolveFindings = resolve));
+  }
+
+  /** The MCP server only this research session sees. */
+  createServer(): McpServer {
+    const server = new McpServer({ name: 'rust-crate-research', version: CONDUCTOR_VERSION });
+    server.registerTool('get_rust_crate_source', {
+      title: 'Get Rust crate source',
+      description: 'Locates (and if needed downloads and extracts) the source of a published Rust crate. Returns {crate_name, version, checkout_path, message}; read files under checkout_path.',
+      inputSchema: { crate_name: z.string().describe('Crate name, e.g. serde'), version: z.string().optional().describe('Cargo version requirement, e.g. "1.0" or "=1.0.152"') },
+    }, async ({ crate_name, version }, extra) => {
+      try {
+        const found = await locateCrate(crate_name, version ?? this.request.crateVersion, this.request.cwd, this.locator, extra.signal);
+        this.readableRoots.add(found.checkout_path);
+        return { content: [{ type: 'text', text: JSON.stringify(found, null, 2) }], structuredContent: { ...found } };
+      } catch (err) {
+        return { isError: true, content: [{ type: 'text', text: `get_rust_crate_source failed: ${(err as Error).message}` }] };
+      }
+    });
+    server.registerTool('return_response_to_user', {
+      title: 'Return research findings',
+      description: 'Returns your research findings to the agent that asked; this ends the research.',
+      inputSchema: { response: z.string().describe('The complete answer') },
+    }, ({ response }) => {
+      this.resolveFindings(response);
+      return { content: [{ type: 'text', text: 'Response recorded.' }] };
+    });
+    return server;
+  }
+}
+
+export interface RunOptions {
+  timeoutMs: number;
+  register(session: ResearchSession): void;
+  unregister(session: ResearchSession): void;
+  onProgress(message: string): void;
+  /** Aborted when the MCP call is cancelled or the caller's turn is cancelled. */
+  callerSignal: AbortSignal;
+}
+
+/** Runs one research session to its end and returns the findings (or throws ResearchError). */
+export async function runResearch(session: ResearchSession, cx: ComponentContext, options: RunOptions): Promise<string> {
+  const { request } = session;
+  const onCallerAbort = (): void => session.abort.abort(new ResearchError('the research was cancelled because the calling turn was cancelled'));
+  if (options.callerSignal.aborted) onCallerAbort();
+  options.callerSignal.addEventListener('abort', onCallerAbort, { once: true });
+  const timer = setTimeout(() => session.abort.abort(new ResearchError(`the research did not answer within ${Math.round(options.timeoutMs / 1000)} s and was cancelled`)), options.timeoutMs);
+  let injection: McpInjection | undefined;
+  try {
+    injection = await cx.injectMcpServers({ cwd: request.cwd, mcpServers: [] }, [{ name: 'rust-crate-research', create: () => session.createServer() }]);
+    const created = (await cx.request('toAgent', 'session/new', injection.params, {
+      signal: session.abort.signal,
+      // Synchronously, so the agent's very next message about this session is already recognised.
+      onResponse: (o) => {
+        const id = 'result' in o ? (o.result as { sessionId?: unknown } | null)?.sessionId : undefined;
+        if (typeof id === 'string') {
+          session.sessionId = id;
+          options.register(session);
+        }
+      },
+    })) as { sessionId: string };
+    injection.bind(created.sessionId);
+    options.onProgress(`Research session started for crate ${request.crateName}`);
+    const prompt = cx.request('toAgent', 'session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: researchPrompt(request) }] }, { signal: session.abort.signal });
+    const aborted = new Promise<never>((_, reject) => {
+      const fail = (): void => reject(session.abort.signal.reason instanceof Error ? session.abort.signal.reason : new ResearchError('research cancelled'));
+      if (session.abort.signal.aborted) fail();
+      session.abort.signal.addEventListener('abort', fail, { once: true });
+    });
+    const endedWithoutAnswer = prompt.then(
+      (r) => Promise.reject(new ResearchError(`the research session ended (${String((r as { stopReason?: unknown }).stopReason)}) without calling return_response_to_user`)),
+      (err: Error) => Promise.reject(new ResearchError(`the research session failed: ${err.message}`)),
+    );
+    endedWithoutAnswer.catch(() => undefined);
+    aborted.catch(() => undefined);
+    const findings = await Promise.race([session.findings, aborted, endedWithoutAnswer]);
+    options.onProgress('Research finished');
+    return findings;
+  } catch (err) {
+    if (session.sessionId) cx.notify('toAgent', 'session/cancel', { sessionId: session.sessionId });
+    throw err instanceof ResearchError ? err : new ResearchError((err as Error).message);
+  } finally {
+    clearTimeout(timer);
+    options.callerSignal.removeEventListener('abort', onCallerAbort);
+    if (!session.abort.signal.aborted) session.abort.abort(new ResearchError('research finished'));
+    if (session.sessionId) {
+      const close = (cx.info.agentCapabilities?.sessionCapabilities as { close?: unknown } | undefined)?.close;
+      if (close !== undefined) void cx.request('toAgent', 'session/close', { sessionId: session.sessionId }).catch(() => undefined);
+      options.unregister(session);
+    }
+    void injection?.close();
+  }
+}
