@@ -119,6 +119,7 @@ export class Conductor {
 
   private onAgentExit(exit: AgentExit): void {
     const error = agentExitError(exit);
+    if (this.stopping) return; // we stopped it ourselves
     this.options.log.error(error.message);
     this.chain?.failRequestsToAgent(error);
     const params: AgentExitedParams = { message: error.message, exitCode: exit.code, signal: exit.signal, stderrTail: exit.stderrTail };
