@@ -45,8 +45,8 @@ export function tempDir(prefix = 'symposium-test-'): string {
   return dir;
 }
 
-export function startProcess(argv: string[], handlers: ClientHandlers = {}): Harness {
-  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
+export function startProcess(argv: string[], handlers: ClientHandlers = {}, env: Record<string, string> = {}): Harness {
+  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (t: string) => (stderr += t));
