@@ -50,6 +50,17 @@ describe('crate sources through the conductor (real processes)', function () {
     assert.deepEqual([...new Set(h.updates.map((u) => u.sessionId))], [sessionId]);
   });
 
+  it('runs several research sessions at once', async () => {
+    h = start([], []);
+    await initialize(h, { fs: { readTextFile: true, writeTextFile: true } });
+    const [a, b] = [await newSession(h, tempDir()), await newSession(h, tempDir())];
+    const ask = (session: string, crate: string): Promise<{ text: string }> =>
+      prompt(h!, session, `use tool rust-crate-sources::rust_crate_query with ${JSON.stringify({ crate_name: crate, prompt: 'what is it?' })}`);
+    const [ra, rb] = await Promise.all([ask(a, 'serde'), ask(b, 'itoa')]);
+    assert.match(ra.text, /Research on serde /);
+    assert.match(rb.text, /Research on itoa /);
+  });
+
   it('passes permission requests of user sessions through to the editor untouched', async () => {
     const permissions: acp.RequestPermissionRequest[] = [];
     h = start(permissions, []);
