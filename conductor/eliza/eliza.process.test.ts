@@ -1,0 +1,310 @@
+// ElizACP as a real child process over real pipes, driven by the SDK's client app.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import type * as acp from '@agentclientprotocol/sdk';
+import { respond } from './engine';
+import { DEMO_NEW_TEXT, DEMO_OLD_TEXT, PLAN_REPLY, PLAN_STEPS, STORY, thoughts } from './demos';
+import { ElizaHarness, messageText, waitFor } from './test-harness';
+
+type Update<K extends acp.SessionUpdate['sessionUpdate']> = Extract<acp.SessionUpdate, { sessionUpdate: K }>;
+function ofKind<K extends acp.SessionUpdate['sessionUpdate']>(updates: readonly acp.SessionUpdate[], kind: K): Array<Update<K>> {
+  return updates.filter((u): u is Update<K> => u.sessionUpdate === kind);
+}
+
+async function rejectsWithCode(promise: Promise<unknown>, code: number): Promise<void> {
+  await assert.rejects(promise, (err: unknown) => (err as { code?: number }).code === code);
+}
+
+describe('ElizACP over stdio (process)', function () {
+  this.timeout(20000);
+  let eliza: ElizaHarness;
+  let dir: string;
+  let sessionId: string;
+
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'eliza-test-'));
+    writeFileSync(path.join(dir, 'a.txt'), 'line1\nline2\nline3\n');
+    eliza = await ElizaHarness.start(['--deterministic']);
+    sessionId = (await eliza.newSession(dir)).sessionId;
+  });
+
+  after(async () => {
+    await eliza?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers initialize with version 1, agentInfo and capabilities', () => {
+    const init = eliza.initializeResponse;
+    assert.equal(init.protocolVersion, 1);
+    assert.equal(init.agentInfo?.name, 'elizacp');
+    assert.equal(typeof init.agentInfo?.version, 'string');
+    assert.equal(init.agentCapabilities?.loadSession, false);
+    assert.deepEqual(init.agentCapabilities?.promptCapabilities, { image: true, embeddedContext: true });
+    assert.deepEqual(init.agentCapabilities?.mcpCapabilities, { http: true, sse: false });
+  });
+
+  it('creates sessions with modes, a model config option and available commands', async () => {
+    const s = await eliza.newSession(dir);
+    assert.match(s.sessionId, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    assert.notEqual(s.sessionId, sessionId);
+    assert.equal(s.modes?.currentModeId, 'ask');
+    assert.deepEqual(s.modes?.availableModes.map((m) => m.id), ['ask', 'code', 'architect']);
+    const model = s.configOptions?.[0];
+    assert.equal(model?.category, 'model');
+    assert.equal(model?.type === 'select' ? model.currentValue : undefined, 'eliza-classic');
+    const commands = ofKind(eliza.sessionUpdates(s.sessionId), 'available_commands_update')[0];
+    assert.deepEqual(commands?.availableCommands.map((c) => c.name), ['help', 'story', 'plan']);
+  });
+
+  it('streams the ELIZA reply in several chunks, then ends the turn', async () => {
+    const input = 'I am stuck on a bug in my parser';
+    const turn = await eliza.prompt(sessionId, input);
+    assert.equal(turn.response.stopReason, 'end_turn');
+    const chunks = ofKind(turn.updates, 'agent_message_chunk');
+    assert.ok(chunks.length >= 3, `only ${chunks.length} chunks`);
+    assert.equal(turn.text, respond(input, { deterministic: true }));
+    assert.equal(turn.text, 'What makes you think the bug lives in your parser?');
+  });
+
+  it('runs prompts of one session sequentially', async () => {
+    const s = (await eliza.newSession(dir)).sessionId;
+    const [a, b] = await Promise.all([eliza.prompt(s, 'hello'), eliza.prompt(s, 'my tests fail on CI')]);
+    assert.equal(a.response.stopReason, 'end_turn');
+    assert.equal(b.response.stopReason, 'end_turn');
+    const all = messageText(eliza.sessionUpdates(s));
+    assert.equal(all, respond('hello', { deterministic: true }) + respond('my tests fail on CI', { deterministic: true }));
+  });
+
+  it('switches mode and model; the verbose model changes replies', async () => {
+    const s = (await eliza.newSession(dir)).sessionId;
+    await eliza.agent.request('session/set_mode', { sessionId: s, modeId: 'code' });
+    assert.equal(ofKind(eliza.sessionUpdates(s), 'current_mode_update').at(-1)?.currentModeId, 'code');
+    await rejectsWithCode(eliza.agent.request('session/set_mode', { sessionId: s, modeId: 'nope' }), -32602);
+
+    const set = await eliza.agent.request('session/set_config_option', { sessionId: s, configId: 'model', value: 'eliza-verbose' });
+    const opt = set.configOptions[0];
+    assert.equal(opt?.type === 'select' ? opt.currentValue : undefined, 'eliza-verbose');
+    const update = ofKind(eliza.sessionUpdates(s), 'config_option_update').at(-1);
+    assert.deepEqual(update?.configOptions, set.configOptions);
+    assert.equal((await eliza.prompt(s, 'hello')).text, respond('hello', { deterministic: true, verbose: true }));
+
+    await eliza.agent.request('session/set_model', { sessionId: s, modelId: 'eliza-classic' });
+    assert.equal((await eliza.prompt(s, 'hello')).text, respond('hello', { deterministic: true }));
+  });
+
+  it('cancels the long story promptly with stopReason cancelled', async () => {
+    const s = (await eliza.newSession(dir)).sessionId;
+    const updates = eliza.sessionUpdates(s);
+    const pending = eliza.prompt(s, 'tell me a long story');
+    await waitFor(() => ofKind(updates, 'agent_message_chunk').length >= 3, 5000, 'story chunks');
+    const cancelledAt = Date.now();
+    await eliza.cancel(s);
+    const turn = await pending;
+    assert.equal(turn.response.stopReason, 'cancelled');
+    assert.ok(Date.now() - cancelledAt < 1000, `took ${Date.now() - cancelledAt} ms`);
+    const chunks = ofKind(turn.updates, 'agent_message_chunk').length;
+    assert.ok(chunks >= 3 && chunks < STORY.length, `${chunks} chunks`);
+    assert.ok(STORY.join('').startsWith(turn.text));
+    // The session is still usable afterwards.
+    assert.equal((await eliza.prompt(s, 'hello')).response.stopReason, 'end_turn');
+  });
+
+  it('does not hang on a pending permission request after cancel', async () => {
+    const s = (await eliza.newSession(dir)).sessionId;
+    eliza.permissionAnswer = 'hang';
+    try {
+      const before = eliza.permissionRequests.length;
+      const pending = eliza.prompt(s, 'request permission for a hanging edit');
+      await waitFor(() => eliza.permissionRequests.length > before, 5000, 'permission request');
+      const t0 = Date.now();
+      await eliza.cancel(s);
+      const turn = await pending;
+      assert.equal(turn.response.stopReason, 'cancelled');
+      assert.ok(Date.now() - t0 < 1000);
+      assert.equal(ofKind(turn.updates, 'tool_call_update').at(-1)?.status, 'failed');
+    } finally {
+      eliza.permissionAnswer = { optionId: 'allow-once' };
+    }
+  });
+
+  it('requests permission and reports the outcome', async () => {
+    eliza.permissionAnswer = { optionId: 'allow-once' };
+    const allowed = await eliza.prompt(sessionId, 'request permission for Edit main.rs');
+    assert.equal(allowed.text, 'Permission outcome: selected allow-once');
+    const req = eliza.permissionRequests.at(-1);
+    assert.equal(req?.toolCall.title, 'Edit main.rs');
+    assert.equal(req?.toolCall.kind, 'edit');
+    assert.equal(req?.toolCall.status, 'pending');
+    assert.deepEqual(req?.options.map((o) => [o.optionId, o.kind]), [
+      ['allow-once', 'allow_once'], ['allow-always', 'allow_always'], ['reject-once', 'reject_once'], ['reject-always', 'reject_always'],
+    ]);
+    const call = ofKind(allowed.updates, 'tool_call')[0];
+    assert.equal(call?.toolCallId, req?.toolCall.toolCallId);
+    assert.equal(call?.status, 'pending');
+    // The final tool_call_update comes after the reply text.
+    assert.equal(allowed.updates.at(-1)?.sessionUpdate, 'tool_call_update');
+    assert.equal(ofKind(allowed.updates, 'tool_call_update').at(-1)?.status, 'completed');
+
+    eliza.permissionAnswer = { optionId: 'reject-always' };
+    const rejected = await eliza.prompt(sessionId, 'request permission');
+    assert.equal(rejected.text, 'Permission outcome: selected reject-always');
+    assert.equal(ofKind(rejected.updates, 'tool_call_update').at(-1)?.status, 'failed');
+
+    eliza.permissionAnswer = 'cancelled';
+    const cancelled = await eliza.prompt(sessionId, 'request permission');
+    assert.equal(cancelled.text, 'Permission outcome: cancelled');
+    assert.equal(cancelled.response.stopReason, 'end_turn');
+    eliza.permissionAnswer = { optionId: 'allow-once' };
+  });
+
+  it('reads files through the client (relative to cwd, with lines/limit, and errors)', async () => {
+    const file = path.join(dir, 'a.txt');
+    assert.equal((await eliza.prompt(sessionId, 'read file a.txt')).text, `Contents of ${file}:\n\`\`\`\nline1\nline2\nline3\n\n\`\`\``);
+    assert.equal((await eliza.prompt(sessionId, `read file ${file} lines 2 1`)).text, `Contents of ${file}:\n\`\`\`\nline2\n\`\`\``);
+    const missing = await eliza.prompt(sessionId, 'read file missing.txt');
+    assert.ok(missing.text.startsWith(`Error reading ${path.join(dir, 'missing.txt')}: `), missing.text);
+    assert.match(missing.text, /ENOENT/);
+  });
+
+  it('writes files through the client', async () => {
+    const turn = await eliza.prompt(sessionId, 'write file out/b.txt with hello\nworld');
+    const file = path.join(dir, 'out', 'b.txt');
+    assert.equal(turn.text, `Wrote ${file}`);
+    assert.equal(readFileSync(file, 'utf8'), 'hello\nworld');
+  });
+
+  it('runs a command in a client terminal', async () => {
+    const ok = await eliza.prompt(sessionId, `run command ${process.execPath} -e "console.log('hi from ' + process.cwd())"`);
+    assert.equal(ok.text, `Command exited with code 0.\n\`\`\`\nhi from ${dir}\n\n\`\`\``);
+    const call = ofKind(ok.updates, 'tool_call')[0];
+    assert.equal(call?.kind, 'execute');
+    const content = call?.content?.[0];
+    assert.equal(content?.type, 'terminal');
+    const terminalId = content?.type === 'terminal' ? content.terminalId : '';
+    assert.ok(eliza.releasedTerminals.includes(terminalId), 'terminal released');
+    assert.equal(ofKind(ok.updates, 'tool_call_update').at(-1)?.status, 'completed');
+
+    const failing = await eliza.prompt(sessionId, `run command ${process.execPath} -e "process.exit(3)"`);
+    assert.match(failing.text, /^Command exited with code 3\./);
+    assert.equal(ofKind(failing.updates, 'tool_call_update').at(-1)?.status, 'failed');
+  });
+
+  it('cancels a running command and releases its terminal', async () => {
+    const s = (await eliza.newSession(dir)).sessionId;
+    const updates = eliza.sessionUpdates(s);
+    const pending = eliza.prompt(s, `run command ${process.execPath} -e "setTimeout(() => {}, 30000)"`);
+    await waitFor(() => ofKind(updates, 'tool_call').length > 0, 5000, 'terminal tool call');
+    const t0 = Date.now();
+    await eliza.cancel(s);
+    const turn = await pending;
+    assert.equal(turn.response.stopReason, 'cancelled');
+    assert.ok(Date.now() - t0 < 1000);
+    const call = ofKind(turn.updates, 'tool_call')[0];
+    const terminalId = call?.content?.[0]?.type === 'terminal' ? call.content[0].terminalId : '';
+    await waitFor(() => eliza.releasedTerminals.includes(terminalId), 3000, 'terminal release');
+    assert.equal(ofKind(turn.updates, 'tool_call_update').at(-1)?.status, 'failed');
+  });
+
+  it('shows a plan that progresses to completed', async () => {
+    const turn = await eliza.prompt(sessionId, 'show plan');
+    const plans = ofKind(turn.updates, 'plan');
+    assert.equal(plans.length, 1 + 2 * PLAN_STEPS.length);
+    assert.deepEqual(plans[0]?.entries.map((e) => e.status), ['pending', 'pending', 'pending']);
+    assert.deepEqual(plans[1]?.entries.map((e) => e.status), ['in_progress', 'pending', 'pending']);
+    assert.deepEqual(plans.at(-1)?.entries.map((e) => e.status), ['completed', 'completed', 'completed']);
+    assert.deepEqual(plans[0]?.entries.map((e) => e.content), PLAN_STEPS.map(([c]) => c));
+    assert.equal(turn.text, PLAN_REPLY);
+    assert.equal((await eliza.prompt(sessionId, '/plan')).text, PLAN_REPLY);
+  });
+
+  it('streams thoughts, then replies', async () => {
+    const turn = await eliza.prompt(sessionId, 'think about flaky tests');
+    const thought = ofKind(turn.updates, 'agent_thought_chunk').map((u) => (u.content.type === 'text' ? u.content.text : ''));
+    assert.deepEqual(thought, thoughts('flaky tests'));
+    assert.equal(turn.text, respond('flaky tests', { deterministic: true }));
+  });
+
+  it('demos a tool call with a diff', async () => {
+    const turn = await eliza.prompt(sessionId, 'demo tool call');
+    const file = path.join(dir, 'src', 'eliza-demo.ts');
+    const call = ofKind(turn.updates, 'tool_call')[0];
+    assert.equal(call?.kind, 'edit');
+    assert.equal(call?.status, 'pending');
+    assert.deepEqual(call?.locations, [{ path: file, line: 3 }]);
+    const ups = ofKind(turn.updates, 'tool_call_update');
+    assert.deepEqual(ups.map((u) => u.status), ['in_progress', 'completed']);
+    assert.equal(ups[0]?.content, undefined);
+    assert.deepEqual(ups[1]?.content?.[0], { type: 'diff', path: file, oldText: DEMO_OLD_TEXT, newText: DEMO_NEW_TEXT });
+    assert.equal(ups[1]?.content?.[1]?.type, 'content');
+    assert.match(turn.text, /pretended to edit/);
+  });
+
+  it('streams exactly N chunks for "stream N chunks"', async () => {
+    const turn = await eliza.prompt(sessionId, 'stream 2000 chunks');
+    const chunks = ofKind(turn.updates, 'agent_message_chunk');
+    assert.equal(chunks.length, 2000);
+    assert.deepEqual(chunks[0]?.content, { type: 'text', text: 'chunk 1 ' });
+    assert.deepEqual(chunks[1999]?.content, { type: 'text', text: 'chunk 2000 ' });
+  });
+
+  it('echoes _meta exactly and lists attachments', async () => {
+    const meta = { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', 'symposium.dev': { nested: [1, { deep: true }], n: null } };
+    assert.deepEqual(JSON.parse((await eliza.prompt(sessionId, 'echo meta', meta)).text), meta);
+    const attach = await eliza.prompt(sessionId, [
+      { type: 'text', text: 'what did i attach' },
+      { type: 'resource_link', uri: 'file:///x/a.ts', name: 'a.ts' },
+      { type: 'resource', resource: { uri: 'file:///x/b.md', text: 'hi', mimeType: 'text/markdown' } },
+    ]);
+    assert.equal(attach.text, 'You attached 2 items:\n- resource_link file:///x/a.ts (a.ts)\n- resource file:///x/b.md');
+  });
+
+  it('answers help and slash commands', async () => {
+    assert.match((await eliza.prompt(sessionId, '/help')).text, /tell me a long story/);
+  });
+
+  it('round-trips extension methods with raw params, and rejects unknown methods', async () => {
+    const params = { a: { b: [1, { c: null }] }, unknownField: { deeper: { x: 'y' } }, _meta: { k: 'v' } };
+    assert.deepEqual(await eliza.agent.request('_eliza/echo', params), { echoed: params });
+    await eliza.agent.notify('_eliza/ping', { seq: 7, extra: { z: [true] } });
+    await waitFor(() => eliza.pongs.length > 0, 3000, 'pong');
+    assert.deepEqual(eliza.pongs[0], { seq: 7, extra: { z: [true] } });
+    await rejectsWithCode(eliza.agent.request('_eliza/nope', {}), -32601);
+  });
+
+  it('survives printing garbage to stdout', async () => {
+    const turn = await eliza.prompt(sessionId, 'print garbage');
+    assert.equal(turn.text, 'I printed a line of garbage to stdout.');
+    assert.equal((await eliza.prompt(sessionId, 'hello')).text, respond('hello', { deterministic: true }));
+  });
+
+  it('closes sessions', async () => {
+    const s = (await eliza.newSession(dir)).sessionId;
+    await eliza.agent.request('session/close', { sessionId: s });
+    await rejectsWithCode(eliza.prompt(s, 'hello'), -32002);
+  });
+});
+
+describe('ElizACP process lifecycle', function () {
+  this.timeout(20000);
+
+  it('advertises http:false with --no-http-mcp and exits cleanly on stdin EOF', async () => {
+    const eliza = await ElizaHarness.start(['--deterministic', '--no-http-mcp']);
+    assert.deepEqual(eliza.initializeResponse.agentCapabilities?.mcpCapabilities, { http: false, sse: false });
+    const { code } = await eliza.close();
+    assert.equal(code, 0);
+  });
+
+  it('crashes with the requested exit code', async () => {
+    const eliza = await ElizaHarness.start(['--deterministic']);
+    const { sessionId } = await eliza.newSession(tmpdir());
+    const prompt = eliza.prompt(sessionId, 'crash with code 7');
+    prompt.catch(() => undefined);
+    const { code } = await eliza.exited;
+    assert.equal(code, 7);
+    assert.match(eliza.stderr, /eliza: crashing as asked/);
+    await assert.rejects(prompt);
+    await eliza.close();
+  });
+});

@@ -1,0 +1,54 @@
+// ElizACP entry point: `conductor eliza [--deterministic] [--no-http-mcp]` (wired in
+// conductor/main.ts) or `node --import tsx conductor/eliza/standalone.ts …` in tests.
+// Serves one ACP connection on stdin/stdout; stdout carries protocol only, logs go to stderr.
+import { Readable, Writable } from 'node:stream';
+import * as acp from '@agentclientprotocol/sdk';
+import { createElizaAgent } from './agent';
+import type { AgentOptions } from './agent';
+import { logError } from './version';
+
+export { createElizaAgent } from './agent';
+export type { AgentOptions, ElizaAgent } from './agent';
+export { respond } from './engine';
+
+export const USAGE = 'usage: conductor eliza [--deterministic] [--no-http-mcp]';
+
+/** Parses ElizACP's flags. Unknown flags are an error so typos in test setups fail loudly. */
+export function parseElizaArgs(argv: readonly string[]): AgentOptions {
+  const options: AgentOptions = { deterministic: false, httpMcp: true };
+  for (const arg of argv) {
+    if (arg === '--deterministic') options.deterministic = true;
+    else if (arg === '--no-http-mcp') options.httpMcp = false;
+    else throw new Error(`eliza: unknown argument '${arg}'\n${USAGE}`);
+  }
+  return options;
+}
+
+export async function runEliza(argv: string[]): Promise<void> {
+  const options = parseElizaArgs(argv);
+  // A stray console.log from any library would corrupt the protocol stream.
+  console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
+
+  const { app, shutdown } = createElizaAgent(options);
+  const stream = acp.ndJsonStream(
+    Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
+    Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+  );
+  const connection = app.connect(stream);
+  const stop = (): void => connection.close();
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  // The client went away (EPIPE): nothing more to say to anyone.
+  process.stdout.on('error', stop);
+
+  await connection.closed;
+  process.off('SIGTERM', stop);
+  process.off('SIGINT', stop);
+  // Close MCP clients (kills stdio servers) but never hang on a server that does not answer.
+  await Promise.race([shutdown(), new Promise((resolve) => setTimeout(resolve, 2000).unref())]).catch((err: unknown) =>
+    logError(`shutdown: ${String(err)}`),
+  );
+  // Whatever still holds the event loop (e.g. a client-side terminal we never released) must
+  // not keep a disconnected agent alive.
+  setTimeout(() => process.exit(0), 500).unref();
+}

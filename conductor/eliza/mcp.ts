@@ -1,0 +1,163 @@
+// ElizACP as an MCP *client*: connects to the MCP servers a session was given in session/new so
+// tests can check that the conductor's injected servers really work end to end (stdio servers
+// and, unless --no-http-mcp, Streamable HTTP servers with their headers).
+import { statSync } from 'node:fs';
+import type * as acp from '@agentclientprotocol/sdk';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ELIZA_NAME, ELIZA_VERSION, logDebug } from './version';
+
+/** Upper bound for connect/list/call, so a wedged server produces an error reply, not a hang. */
+export const MCP_TIMEOUT_MS = 20_000;
+
+export class UnknownServerError extends Error {}
+
+export interface ToolResult {
+  isError: boolean;
+  /** Text content blocks joined with '\n' (or the structured content as JSON if there is no text). */
+  text: string;
+  structured?: unknown;
+}
+
+// Stdio servers are our children. If the process dies abruptly (the `crash` hook calls
+// process.exit) no async cleanup runs, so kill them synchronously from the 'exit' event.
+const stdioPids = new Set<number>();
+let exitHookInstalled = false;
+function trackPid(pid: number): void {
+  stdioPids.add(pid);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const p of stdioPids) {
+      try {
+        process.kill(p);
+      } catch {
+        // already gone
+      }
+    }
+  });
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The MCP clients of one session, opened lazily and cached per server name. */
+export class McpPool {
+  private readonly clients = new Map<string, Promise<{ client: Client; transport: Transport }>>();
+
+  constructor(
+    private readonly servers: readonly acp.McpServer[],
+    private readonly cwd: string,
+  ) {}
+
+  names(): string[] {
+    return this.servers.map((s) => s.name);
+  }
+
+  private config(name: string): acp.McpServer {
+    const server = this.servers.find((s) => s.name === name);
+    if (!server) {
+      const known = this.names();
+      throw new UnknownServerError(
+        `No MCP server named '${name}' in this session. Known servers: ${known.length ? known.join(', ') : '(none)'}.`,
+      );
+    }
+    return server;
+  }
+
+  private transport(server: acp.McpServer): Transport {
+    if ('type' in server && server.type === 'http') {
+      const headers: Record<string, string> = {};
+      for (const h of server.headers) headers[h.name] = h.value;
+      return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } });
+    }
+    if ('type' in server && server.type === 'sse') {
+      throw new Error(`MCP server '${server.name}' uses SSE, which ElizACP does not support (mcpCapabilities.sse is false).`);
+    }
+    const stdio = server as acp.McpServerStdio;
+    const env: Record<string, string> = {};
+    for (const e of stdio.env) env[e.name] = e.value;
+    // Like most agents, start stdio servers in the session's working directory.
+    return new StdioClientTransport({
+      command: stdio.command,
+      args: [...stdio.args],
+      env,
+      stderr: 'inherit',
+      ...(isDirectory(this.cwd) ? { cwd: this.cwd } : {}),
+    });
+  }
+
+  private async open(name: string, signal: AbortSignal): Promise<{ client: Client; transport: Transport }> {
+    const transport = this.transport(this.config(name));
+    const client = new Client({ name: ELIZA_NAME, version: ELIZA_VERSION });
+    try {
+      await client.connect(transport, { signal, timeout: MCP_TIMEOUT_MS });
+    } catch (err) {
+      await transport.close().catch(() => undefined);
+      throw err;
+    }
+    if (transport instanceof StdioClientTransport && transport.pid !== null) trackPid(transport.pid);
+    logDebug(`connected to MCP server '${name}'`);
+    return { client, transport };
+  }
+
+  private async client(name: string, signal: AbortSignal): Promise<Client> {
+    this.config(name); // unknown names fail fast, before anything is cached
+    let entry = this.clients.get(name);
+    if (!entry) {
+      entry = this.open(name, signal);
+      this.clients.set(name, entry);
+      // A failed connection must not poison the cache: the next prompt retries.
+      const mine = entry;
+      mine.catch(() => {
+        if (this.clients.get(name) === mine) this.clients.delete(name);
+      });
+    }
+    return (await entry).client;
+  }
+
+  async toolNames(server: string, signal: AbortSignal): Promise<string[]> {
+    const client = await this.client(server, signal);
+    const names: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined, { signal, timeout: MCP_TIMEOUT_MS });
+      names.push(...page.tools.map((t) => t.name));
+      cursor = page.nextCursor;
+    } while (cursor);
+    return names;
+  }
+
+  async callTool(server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+    const client = await this.client(server, signal);
+    const result = await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: MCP_TIMEOUT_MS });
+    const content = Array.isArray(result.content) ? (result.content as Array<{ type: string; text?: unknown }>) : [];
+    const texts = content.filter((c) => c.type === 'text' && typeof c.text === 'string').map((c) => c.text as string);
+    const structured = result.structuredContent;
+    return {
+      isError: result.isError === true,
+      text: texts.length > 0 ? texts.join('\n') : structured !== undefined ? JSON.stringify(structured) : '',
+      ...(structured !== undefined ? { structured } : {}),
+    };
+  }
+
+  async closeAll(): Promise<void> {
+    const entries = [...this.clients.values()];
+    this.clients.clear();
+    await Promise.allSettled(
+      entries.map(async (entry) => {
+        const { client, transport } = await entry;
+        const pid = transport instanceof StdioClientTransport ? transport.pid : null;
+        await client.close();
+        if (pid !== null) stdioPids.delete(pid);
+      }),
+    );
+  }
+}

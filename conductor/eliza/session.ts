@@ -1,0 +1,132 @@
+// Per-session state: what session/new told us (cwd, MCP servers), what the client picked since
+// (mode, model), the MCP clients we opened for it, and the machinery that keeps prompts
+// sequential and cancellable.
+import { randomUUID } from 'node:crypto';
+import type * as acp from '@agentclientprotocol/sdk';
+import { McpPool } from './mcp';
+
+export const MODES: readonly acp.SessionMode[] = [
+  { id: 'ask', name: 'Ask', description: 'Answer questions without touching files.' },
+  { id: 'code', name: 'Code', description: 'Pretend to write code.' },
+  { id: 'architect', name: 'Architect', description: 'Pretend to plan a design.' },
+];
+export const DEFAULT_MODE = 'ask';
+
+export const MODEL_CONFIG_ID = 'model';
+export const MODELS: ReadonlyArray<{ value: string; name: string; description: string }> = [
+  { value: 'eliza-classic', name: 'ELIZA classic', description: 'One reflective sentence per reply.' },
+  { value: 'eliza-verbose', name: 'ELIZA verbose', description: 'Adds an extra remark to every reply.' },
+];
+export const DEFAULT_MODEL = 'eliza-classic';
+
+export const COMMANDS: readonly acp.AvailableCommand[] = [
+  { name: 'help', description: 'List what ElizACP can do (all test hooks).' },
+  { name: 'story', description: 'Tell a long, slowly streamed story (good for testing cancel).' },
+  { name: 'plan', description: 'Show a three-step plan that progresses to completion.' },
+];
+
+/** Thrown inside a turn once it has been cancelled; the turn then ends with stopReason 'cancelled'. */
+export class CancelledError extends Error {
+  constructor() {
+    super('cancelled');
+    this.name = 'CancelledError';
+  }
+}
+
+export class Session {
+  readonly id = randomUUID();
+  modeId = DEFAULT_MODE;
+  model = DEFAULT_MODEL;
+  readonly mcp: McpPool;
+  // One controller per prompt that has arrived and not finished (running or queued): session/cancel
+  // aborts all of them, so a queued prompt does not start work the user already cancelled.
+  private readonly turns = new Set<AbortController>();
+  private tail: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly cwd: string,
+    readonly mcpServers: readonly acp.McpServer[],
+  ) {
+    this.mcp = new McpPool(mcpServers, cwd);
+  }
+
+  modes(): acp.SessionModeState {
+    return { currentModeId: this.modeId, availableModes: [...MODES] };
+  }
+
+  configOptions(): acp.SessionConfigOption[] {
+    return [
+      {
+        type: 'select',
+        id: MODEL_CONFIG_ID,
+        name: 'Model',
+        description: 'Which ELIZA personality answers.',
+        category: 'model',
+        currentValue: this.model,
+        options: MODELS.map((m) => ({ ...m })),
+      },
+    ];
+  }
+
+  /**
+   * Runs `fn` after every earlier prompt of this session has finished (prompts are sequential per
+   * session). `signal` fires on session/cancel, on session/close, or when `external` (the request's
+   * own signal: $/cancel_request or connection loss) aborts.
+   */
+  async runTurn<T>(external: AbortSignal, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    const onExternal = (): void => controller.abort();
+    if (external.aborted) controller.abort();
+    else external.addEventListener('abort', onExternal, { once: true });
+    this.turns.add(controller);
+
+    const previous = this.tail;
+    let release!: () => void;
+    this.tail = new Promise<void>((resolve) => (release = resolve));
+    try {
+      await previous;
+      return await fn(controller.signal);
+    } finally {
+      this.turns.delete(controller);
+      external.removeEventListener('abort', onExternal);
+      release();
+    }
+  }
+
+  cancel(): void {
+    for (const turn of this.turns) turn.abort(new CancelledError());
+  }
+
+  async close(): Promise<void> {
+    this.cancel();
+    await this.mcp.closeAll();
+  }
+}
+
+export class SessionStore {
+  private readonly sessions = new Map<string, Session>();
+
+  create(cwd: string, mcpServers: readonly acp.McpServer[]): Session {
+    const session = new Session(cwd, mcpServers);
+    this.sessions.set(session.id, session);
+    return session;
+  }
+
+  get(id: string): Session | undefined {
+    return this.sessions.get(id);
+  }
+
+  async close(id: string): Promise<boolean> {
+    const session = this.sessions.get(id);
+    if (!session) return false;
+    this.sessions.delete(id);
+    await session.close();
+    return true;
+  }
+
+  async closeAll(): Promise<void> {
+    const all = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.allSettled(all.map((s) => s.close()));
+  }
+}
