@@ -2,7 +2,7 @@
 // Whatever happens, the turn ends with a stop reason — 'cancelled' once cancelled, 'end_turn'
 // otherwise; unexpected failures are reported as reply text so tests can see them.
 import type * as acp from '@agentclientprotocol/sdk';
-import { requestPermissionHook, readFileHook, runCommandHook, writeFileHook } from './client-calls';
+import { nextToolCallId, requestPermissionHook, readFileHook, runCommandHook, writeFileHook } from './client-calls';
 import { demoToolCallHook, HELP_TEXT, planHook, storyHook, streamChunksHook, thinkHook } from './demos';
 import { respond } from './engine';
 import { describeAttachments, parseHook } from './hooks';
@@ -10,7 +10,7 @@ import type { Hook } from './hooks';
 import { UnknownServerError } from './mcp';
 import { maybeResearch } from './research';
 import { CancelledError } from './session';
-import { errorMessage, streamText } from './turn-context';
+import { errorMessage, sendUpdate, streamText } from './turn-context';
 import type { Turn } from './turn-context';
 import { logError } from './version';
 
@@ -105,12 +105,19 @@ async function useTool(turn: Turn, server: string, tool: string, argsJson: strin
   if (!args || typeof args !== 'object' || Array.isArray(args)) {
     return `Invalid JSON arguments for ${tool}: expected a JSON object`;
   }
+  // Like a real agent, show the MCP call as a tool call the client can render.
+  const toolCallId = nextToolCallId('mcp');
+  await sendUpdate(turn, { sessionUpdate: 'tool_call', toolCallId, title: `${server}::${tool}`, kind: 'other', status: 'in_progress', rawInput: args });
+  const finish = async (text: string, ok: boolean): Promise<string> => {
+    await sendUpdate(turn, { sessionUpdate: 'tool_call_update', toolCallId, status: ok ? 'completed' : 'failed', content: [{ type: 'content', content: { type: 'text', text } }], rawOutput: { text } });
+    return ok ? text : `Tool error: ${text}`;
+  };
   try {
     const result = await turn.session.mcp.callTool(server, tool, args as Record<string, unknown>, turn.signal);
-    return result.isError ? `Tool error: ${result.text}` : result.text;
+    return await finish(result.text, !result.isError);
   } catch (err) {
     if (turn.signal.aborted) throw new CancelledError();
-    if (err instanceof UnknownServerError) return err.message;
-    return `Tool error: ${errorMessage(err)}`;
+    if (err instanceof UnknownServerError) return finish(err.message, false).then(() => err.message);
+    return finish(errorMessage(err), false);
   }
 }
