@@ -1,0 +1,52 @@
+// Shared opener for the code-server drivers (run-ext-tests.mjs, webview-e2e.mjs): launches Debian
+// chromium through playwright-core and opens the workbench served by scripts/vscode-host-run.sh with
+// our extension loaded in development mode (and optionally a mocha suite as extensionTestsPath).
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import util from 'node:util';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const RESULTS_DIR = path.join(ROOT, 'test-results');
+
+/**
+ * Opens the workbench. `testsPath` (absolute, on the server) runs a mocha suite in the extension
+ * host; `env` becomes the host's extensionEnvironment. Resolves to { ctx, page, exited } where
+ * `exited` resolves with the code passed to window.codeAutomationExit (the test runner's verdict).
+ */
+export async function openWorkbench({ testsPath, env = {}, viewport = { width: 1400, height: 900 }, log = true } = {}) {
+  const url = process.env.VSCODE_HOST_URL;
+  const runDir = process.env.VSCODE_HOST_RUN_DIR;
+  if (!url || !runDir) throw new Error('run me through scripts/vscode-host-run.sh');
+  const ctx = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(os.tmpdir(), 'chromium-')), {
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    headless: true,
+    viewport,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  const page = ctx.pages()[0] ?? (await ctx.newPage());
+  let done;
+  const exited = new Promise((resolve) => { done = resolve; });
+  // The workbench forwards the extension host's console through this hook when a test payload runs.
+  await page.exposeFunction('codeAutomationLog', (_type, args) => { if (log) console.log(util.format(...(args ?? []))); });
+  await page.exposeFunction('codeAutomationExit', (code) => done(code));
+  const auth = new URL(url).host;
+  // Plain paths parse as file:// URIs the remote host ignores; they must name the server.
+  const remote = (p) => `vscode-remote://${auth}${p}`;
+  const payload = [['extensionDevelopmentPath', remote(ROOT)]];
+  if (testsPath) payload.push(['extensionTestsPath', remote(testsPath)]);
+  payload.push(['extensionEnvironment', JSON.stringify(env)]);
+  await page.goto(`${url}/?folder=${encodeURIComponent(path.join(runDir, 'ws'))}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+  return { ctx, page, exited, runDir };
+}
+
+/** Writes test-results/<name>.json as {passes: [titles], failures: [{title, err}]}. */
+export function writeResults(name, results) {
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  fs.writeFileSync(path.join(RESULTS_DIR, `${name}.json`), JSON.stringify(results, null, 2));
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

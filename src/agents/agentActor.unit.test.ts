@@ -1,0 +1,105 @@
+// The agent actor against real processes: out/conductor.js in front of ElizACP (build first:
+// `node esbuild.mjs`). Checks the lifecycle the chat relies on: start, sessions, streaming,
+// cancel, crash reporting, and a stop that leaves no process behind.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import { respond } from '../../conductor/eliza/engine';
+import { STORY } from '../../conductor/eliza/demos';
+import type { Log } from '../log/logEvent';
+import type { AgentFailure } from '../protocol/webview';
+import { AgentActor, AgentExitedError } from './agentActor';
+import { builtinAgent, conductorSpawnSpec, type Runtime } from './agentConfiguration';
+
+const ROOT = path.resolve(__dirname, '../..');
+const rt: Runtime = { execPath: process.execPath, extensionPath: ROOT };
+const quiet: Log = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+
+function makeActor(overrides: Partial<{ command: string; graceMs: number }> = {}): AgentActor {
+  const agent = builtinAgent(rt);
+  const spec = conductorSpawnSpec({ agent, components: null, workspaceFolder: ROOT }, rt);
+  if (overrides.command) spec.command = overrides.command;
+  return new AgentActor({ key: 'k', agentName: agent.name, spec, log: quiet, clientInfo: { name: 'test', version: '0' }, graceMs: overrides.graceMs ?? 2_000 });
+}
+
+const textOf = (u: SessionUpdate): string => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? u.content.text : '');
+
+/** Every live process in the process group `pgid` (the conductor's group: it and its agent). */
+function groupMembers(pgid: number): number[] {
+  return fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((d) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return Number(fields[2]) === pgid && fields[0] !== 'Z';
+    } catch { return false; }
+  }).map(Number);
+}
+
+describe('AgentActor (conductor + ElizACP processes)', function () {
+  this.timeout(30_000);
+  before(function () {
+    if (!fs.existsSync(path.join(ROOT, 'out/conductor.js'))) this.skip();
+  });
+  let actor: AgentActor | undefined;
+  afterEach(async () => { await actor?.stop(); actor = undefined; });
+
+  it('streams the exact deterministic reply, with separate concurrent sessions in one process', async () => {
+    actor = makeActor();
+    const texts = new Map<string, string>();
+    actor.onSessionUpdate(({ sessionId, update }) => texts.set(sessionId, (texts.get(sessionId) ?? '') + textOf(update)));
+    const [s1, s2] = await Promise.all([actor.newSession(ROOT), actor.newSession(ROOT)]);
+    assert.notEqual(s1, s2);
+    const [r1, r2] = await Promise.all([actor.prompt(s1, 'Hello there'), actor.prompt(s2, 'I feel tired')]);
+    assert.equal(r1, 'end_turn');
+    assert.equal(r2, 'end_turn');
+    assert.equal(texts.get(s1), respond('Hello there', { deterministic: true }));
+    assert.equal(texts.get(s2), respond('I feel tired', { deterministic: true }));
+  });
+
+  it('cancels a long streamed reply', async () => {
+    actor = makeActor();
+    const s = await actor.newSession(ROOT);
+    let text = '';
+    actor.onSessionUpdate(({ update }) => { text += textOf(update); });
+    const turn = actor.prompt(s, 'tell me a long story');
+    await new Promise((r) => setTimeout(r, 600));
+    actor.cancel(s);
+    assert.equal(await turn, 'cancelled');
+    assert.ok(text.length > 0 && text.length < STORY.join('').length, 'stopped part-way');
+  });
+
+  it('reports a crash once, with exit code and stderr tail, and fails the running prompt', async () => {
+    actor = makeActor();
+    const failures: AgentFailure[] = [];
+    actor.onDidFail((f) => failures.push(f));
+    const s = await actor.newSession(ROOT);
+    await assert.rejects(actor.prompt(s, 'crash'), AgentExitedError);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(failures.length, 1);
+    assert.match(failures[0]!.message, /exit/i);
+    assert.notEqual(failures[0]!.exitCode, 0);
+    assert.match(failures[0]!.stderrTail, /crash/i);
+    assert.equal(actor.currentState, 'exited');
+    await assert.rejects(actor.newSession(ROOT), AgentExitedError);
+  });
+
+  it('stop() ends the conductor and its agent: no process of the group survives', async () => {
+    actor = makeActor();
+    const s = await actor.newSession(ROOT);
+    const pid = actor.pid!;
+    assert.ok(groupMembers(pid).length >= 2, 'conductor and agent are running');
+    const failures: AgentFailure[] = [];
+    actor.onDidFail((f) => failures.push(f));
+    void actor.prompt(s, 'tell me a long story').catch(() => {});
+    await new Promise((r) => setTimeout(r, 300));
+    await actor.stop();
+    assert.deepEqual(groupMembers(pid), []);
+    assert.equal(failures.length, 0, 'a requested stop is not a failure');
+  });
+
+  it('a command that cannot start is reported, not thrown later', async () => {
+    actor = makeActor({ command: '/nonexistent/node' });
+    await assert.rejects(actor.start(), (e: unknown) => e instanceof AgentExitedError && /could not be started/.test(e.message));
+  });
+});

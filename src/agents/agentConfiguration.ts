@@ -1,0 +1,66 @@
+// What decides which conductor process a tab talks to (seed "Agent Configuration and Sharing"): the
+// agent, the enabled conductor components and the workspace folder. Tabs with equal configurations
+// share one process, each with its own session. Also: how that process is spawned. Pure.
+
+/** An agent from the `symposium.agents` setting (or the built-in ElizACP). */
+export interface AgentDefinition {
+  name: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+export interface AgentConfiguration {
+  agent: AgentDefinition;
+  /** Conductor components in chain order; null lets the conductor use its defaults. */
+  components: string[] | null;
+  /** Absolute path: the conductor's working directory and every session's `cwd`. */
+  workspaceFolder: string;
+}
+
+export interface SpawnSpec {
+  command: string;
+  args: string[];
+  /** Added to the extension host's environment. */
+  env: Record<string, string>;
+  cwd: string;
+}
+
+/** Where the extension's own files and Node live (process.execPath runs the bundles). */
+export interface Runtime {
+  execPath: string;
+  extensionPath: string;
+}
+
+export const BUILTIN_AGENT_NAME = 'ElizACP';
+
+/**
+ * On desktop VS Code process.execPath is the Electron binary; this makes it behave as plain Node.
+ * Harmless under code-server, whose host runs on real Node.
+ */
+const AS_NODE = { ELECTRON_RUN_AS_NODE: '1' };
+
+const conductorScript = (rt: Runtime): string => `${rt.extensionPath}/out/conductor.js`;
+
+/** The embedded test agent: deterministic ELIZA, served by the conductor bundle itself. */
+export function builtinAgent(rt: Runtime): AgentDefinition {
+  return { name: BUILTIN_AGENT_NAME, command: rt.execPath, args: [conductorScript(rt), 'eliza', '--deterministic'], env: { ...AS_NODE } };
+}
+
+/** Equal keys ⇔ equal configurations ⇔ one shared conductor process. */
+export function configurationKey(c: AgentConfiguration): string {
+  const env = Object.entries(c.agent.env).sort(([a], [b]) => a.localeCompare(b));
+  return JSON.stringify([c.agent.name, c.agent.command, c.agent.args, env, c.components, c.workspaceFolder]);
+}
+
+/** The conductor in front of the agent: `conductor [--components a,b] -- <agent command> [args…]`. */
+export function conductorSpawnSpec(c: AgentConfiguration, rt: Runtime): SpawnSpec {
+  const components = c.components === null ? [] : ['--components', c.components.join(',')];
+  return {
+    command: rt.execPath,
+    args: [conductorScript(rt), ...components, '--', c.agent.command, ...c.agent.args],
+    // The conductor passes its environment on to the agent, so the agent's env goes here too.
+    env: { ...AS_NODE, ...c.agent.env },
+    cwd: c.workspaceFolder,
+  };
+}

@@ -1,0 +1,60 @@
+// One agent actor per agent configuration: tabs with equal configurations share a process (each
+// with its own session). Spawns lazily on first use; a dead or stopping actor is replaced on the
+// next use. vscode-free.
+import type { Log } from '../log/logEvent';
+import { AgentActor } from './agentActor';
+import { conductorSpawnSpec, configurationKey, type AgentConfiguration, type Runtime } from './agentConfiguration';
+
+export interface AgentPoolOptions {
+  runtime: Runtime;
+  log: Log;
+  clientInfo: { name: string; version: string };
+  /** Called for each new actor before it starts, to subscribe to its events. */
+  onActor: (actor: AgentActor) => void;
+  onStderrLine?: (agentName: string, line: string) => void;
+  graceMs?: number;
+}
+
+export class AgentPool {
+  private readonly actors = new Map<string, AgentActor>();
+  private disposed = false;
+
+  constructor(private readonly options: AgentPoolOptions) {}
+
+  /** The actor serving `config`, created (not yet started) if there is none usable. */
+  acquire(config: AgentConfiguration): AgentActor {
+    if (this.disposed) throw new Error('the extension is shutting down');
+    const key = configurationKey(config);
+    const existing = this.actors.get(key);
+    if (existing?.usable) return existing;
+    const { runtime, log, clientInfo, graceMs, onStderrLine } = this.options;
+    const actor = new AgentActor({
+      key, agentName: config.agent.name, spec: conductorSpawnSpec(config, runtime), log, clientInfo, graceMs,
+      onStderrLine: onStderrLine && ((line) => onStderrLine(config.agent.name, line)),
+    });
+    this.actors.set(key, actor);
+    this.options.onActor(actor);
+    return actor;
+  }
+
+  get(key: string): AgentActor | undefined {
+    return this.actors.get(key);
+  }
+
+  /** Forgets the actor (if it is still the one registered for its key). */
+  remove(actor: AgentActor): void {
+    if (this.actors.get(actor.key) === actor) this.actors.delete(actor.key);
+  }
+
+  all(): AgentActor[] {
+    return [...this.actors.values()];
+  }
+
+  /** Stops every process; used at deactivation. */
+  async stopAll(reason: string): Promise<void> {
+    this.disposed = true;
+    const actors = this.all();
+    this.actors.clear();
+    await Promise.allSettled(actors.map((a) => a.stop(reason)));
+  }
+}

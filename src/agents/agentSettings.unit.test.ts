@@ -1,0 +1,63 @@
+import * as assert from 'node:assert/strict';
+import { builtinAgent, conductorSpawnSpec, configurationKey, type AgentConfiguration } from './agentConfiguration';
+import { parseAgentSettings } from './agentSettings';
+import { StderrTail } from './stderrTail';
+
+const rt = { execPath: '/bin/node', extensionPath: '/ext' };
+
+describe('agent settings and configurations', () => {
+  it('defaults to the built-in ElizACP and the conductor’s own components', () => {
+    const s = parseAgentSettings({ agents: {}, currentAgent: 'ElizACP', enabledComponents: null }, rt);
+    assert.deepEqual(s.current, { name: 'ElizACP', command: '/bin/node', args: ['/ext/out/conductor.js', 'eliza', '--deterministic'], env: { ELECTRON_RUN_AS_NODE: '1' } });
+    assert.equal(s.components, null);
+    assert.deepEqual(s.problems, []);
+  });
+
+  it('reads agents by name and picks the current one', () => {
+    const s = parseAgentSettings({
+      agents: { claude: { command: 'npx', args: ['claude-code-acp'], env: { DEBUG: '1' } }, broken: { args: [] }, badArgs: { command: 'x', args: 'nope' } },
+      currentAgent: 'claude', enabledComponents: ['symposium-info', ' fs-adapter ', ''],
+    }, rt);
+    assert.deepEqual(s.current, { name: 'claude', command: 'npx', args: ['claude-code-acp'], env: { DEBUG: '1' } });
+    assert.deepEqual(s.components, ['symposium-info', 'fs-adapter']);
+    assert.deepEqual(Object.keys(s.agents).sort(), ['ElizACP', 'claude']);
+    assert.equal(s.problems.length, 2);
+  });
+
+  it('falls back to ElizACP for an unknown current agent, and says so', () => {
+    const s = parseAgentSettings({ agents: 'oops', currentAgent: 'ghost', enabledComponents: 'x' }, rt);
+    assert.equal(s.current.name, 'ElizACP');
+    assert.equal(s.problems.length, 3);
+  });
+
+  it('equal configurations share a key; agent, components or folder make a difference', () => {
+    const base: AgentConfiguration = { agent: builtinAgent(rt), components: null, workspaceFolder: '/w' };
+    assert.equal(configurationKey(base), configurationKey({ ...base, agent: { ...base.agent } }));
+    assert.notEqual(configurationKey(base), configurationKey({ ...base, workspaceFolder: '/other' }));
+    assert.notEqual(configurationKey(base), configurationKey({ ...base, components: [] }));
+    assert.notEqual(configurationKey(base), configurationKey({ ...base, agent: { ...base.agent, env: { A: '1' } } }));
+  });
+
+  it('spawns the conductor with the node running the host, components, then the agent command', () => {
+    const agent = { name: 'a', command: 'agent-bin', args: ['--acp'], env: { TOKEN: 't' } };
+    assert.deepEqual(conductorSpawnSpec({ agent, components: ['x', 'y'], workspaceFolder: '/w' }, rt), {
+      command: '/bin/node', args: ['/ext/out/conductor.js', '--components', 'x,y', '--', 'agent-bin', '--acp'],
+      env: { ELECTRON_RUN_AS_NODE: '1', TOKEN: 't' }, cwd: '/w',
+    });
+    assert.deepEqual(conductorSpawnSpec({ agent, components: [], workspaceFolder: '/w' }, rt).args.slice(1, 3), ['--components', '']);
+    assert.deepEqual(conductorSpawnSpec({ agent, components: null, workspaceFolder: '/w' }, rt).args.slice(1, 2), ['--']);
+  });
+});
+
+describe('StderrTail', () => {
+  it('joins split lines, keeps the last lines, reports each line once', () => {
+    const t = new StderrTail(3);
+    const lines: string[] = [];
+    t.push('a\nb', (l) => lines.push(l));
+    t.push('b\nc\nd\ne', (l) => lines.push(l));
+    assert.deepEqual(lines, ['a', 'bb', 'c', 'd']);
+    assert.equal(t.text(), 'bb\nc\nd\ne', 'three complete lines plus the unfinished one');
+    t.end((l) => lines.push(l));
+    assert.equal(lines[lines.length - 1], 'e');
+  });
+});

@@ -1,0 +1,98 @@
+// The "Chat" WebviewView (seed "Webview Lifecycle Management"): builds the HTML, validates every
+// incoming message, and tells the controller when the webview cannot receive (hidden, disposed,
+// reloading) so messages are buffered until the webview says `webview-ready` again.
+//
+// No retainContextWhenHidden: a hidden webview is destroyed and rebuilt from its saved state
+// (seed "Webview State Persistence"), which costs nothing while the chat is out of sight.
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { Logger } from '../log/logger';
+import { parseWebviewMessage } from '../protocol/webview';
+import type { ChatController } from './chatController';
+import { chatHtml } from './chatHtml';
+
+export const CHAT_VIEW_ID = 'symposium.chat';
+
+export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view: vscode.WebviewView | undefined;
+  private viewDisposables: vscode.Disposable[] = [];
+  private generation = 0;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly sessionId: string,
+    private readonly controller: ChatController,
+    private readonly log: Logger,
+    private readonly testMode: boolean,
+  ) {}
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    // VS Code resolves again when the view moves between containers: drop the old one's listeners.
+    this.disposeView();
+    this.view = view;
+    const generation = ++this.generation;
+    this.log.info('webview', 'resolved', { generation, visible: view.visible });
+    this.controller.webviewUnavailable('created');
+    const out = vscode.Uri.joinPath(this.extensionUri, 'out');
+    view.webview.options = { enableScripts: true, localResourceRoots: [out] };
+    view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw), null, this.viewDisposables);
+    view.onDidChangeVisibility(() => {
+      this.log.info('webview', 'visibility changed', { visible: view.visible });
+      // Hidden: the page is torn down. Visible: it reloads and sends `webview-ready`.
+      if (!view.visible) this.controller.webviewUnavailable('hidden');
+    }, null, this.viewDisposables);
+    view.onDidDispose(() => {
+      // A stale view's dispose must not detach the current one.
+      if (this.view !== view) return;
+      this.log.info('webview', 'disposed', { generation });
+      this.disposeView();
+      this.controller.webviewUnavailable('disposed');
+    }, null, this.viewDisposables);
+    this.controller.setPost((m) => {
+      void view.webview.postMessage(m).then(
+        (delivered) => { if (!delivered) this.log.debug('webview', 'message not delivered (kept for replay)', { tabId: m.tabId, index: m.index }); },
+        (e: unknown) => this.log.warn('webview', 'postMessage failed', e),
+      );
+    });
+    view.webview.html = chatHtml({
+      cspSource: view.webview.cspSource,
+      nonce: randomBytes(24).toString('base64url'),
+      scriptUri: view.webview.asWebviewUri(vscode.Uri.joinPath(out, 'webview.js')).toString(),
+      styleUri: view.webview.asWebviewUri(vscode.Uri.joinPath(out, 'webview.css')).toString(),
+      sessionId: this.sessionId,
+      testMode: this.testMode,
+    });
+  }
+
+  /** Entry point for every message from the webview (also used by a test command). */
+  receive(raw: unknown): void {
+    const parsed = parseWebviewMessage(raw);
+    if (!parsed.ok) {
+      let preview: string;
+      try { preview = JSON.stringify(raw)?.slice(0, 300) ?? String(raw); } catch { preview = String(raw); }
+      this.log.warn('webview', 'invalid message dropped', { error: parsed.error, message: preview });
+      return;
+    }
+    if (parsed.message.type !== 'ack') this.log.debug('webview', 'received', { type: parsed.message.type });
+    this.controller.handle(parsed.message);
+  }
+
+  get state(): { resolved: boolean; visible: boolean; generation: number } {
+    return { resolved: this.view !== undefined, visible: this.view?.visible ?? false, generation: this.generation };
+  }
+
+  /** Reveals the chat view (resolving it if needed). */
+  async show(): Promise<void> {
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+  }
+
+  private disposeView(): void {
+    for (const d of this.viewDisposables.splice(0)) d.dispose();
+    this.view = undefined;
+    this.controller.setPost(undefined);
+  }
+
+  dispose(): void {
+    this.disposeView();
+  }
+}

@@ -1,0 +1,172 @@
+// Delivery of host→webview messages (seed "Webview Lifecycle Management"). Pure: the owner says when
+// the webview is live and supplies `post` and a resync snapshot.
+//
+// - Every message gets the next per-tab index (only grows).
+// - While the webview is live, messages are posted at once and kept until the webview acknowledges
+//   it has saved them (its state survives re-creation only up to its last setState), then replayed
+//   on the next `webview-ready` if still unacknowledged.
+// - While it is hidden, not yet ready or being re-created, messages are buffered; consecutive
+//   chunks of one streamed item are coalesced.
+// - Past a size limit, the tab's buffer is dropped and the tab is marked for resync: at the next
+//   `webview-ready` it receives one `resync` message with the whole conversation (from the
+//   transcript), so nothing is lost and memory stays bounded.
+import type { HostToWebview, Resync, TabId, TabPayload } from '../protocol/webview';
+import { approxSize, coalesce } from '../protocol/coalesce';
+
+export interface OutboxLimits {
+  /** Messages kept per tab (sent-unacknowledged plus buffered). */
+  maxEntries: number;
+  /** Approximate characters kept per tab. */
+  maxChars: number;
+}
+
+interface Entry { message: HostToWebview; posted: boolean; size: number }
+
+interface TabQueue {
+  lastIndex: number;
+  entries: Entry[];
+  chars: number;
+  /** Highest index dropped without the webview having acknowledged it; a resync covers it. */
+  droppedThrough: number;
+  /** Buffer overflowed while hidden: stop buffering, send a resync at the next `ready`. */
+  resyncPending: boolean;
+}
+
+export interface OutboxStats { live: boolean; tabs: Record<TabId, { lastIndex: number; entries: number; buffered: number; chars: number; resyncPending: boolean; droppedThrough: number }> }
+
+export class Outbox {
+  private readonly tabs = new Map<TabId, TabQueue>();
+  private live = false;
+
+  constructor(
+    private readonly post: (message: HostToWebview) => void,
+    /** The tab's whole conversation, or undefined if the tab no longer exists. */
+    private readonly snapshot: (tabId: TabId) => Omit<Resync, 'tabId'> | undefined,
+    private readonly limits: OutboxLimits = { maxEntries: 500, maxChars: 2_000_000 },
+  ) {}
+
+  /** Stamps the next index on `payload` and posts or buffers it. */
+  push(payload: TabPayload): void {
+    const q = this.queue(payload.tabId);
+    const message = { ...payload, index: ++q.lastIndex } as HostToWebview;
+    if (q.resyncPending) {
+      // Already covered by the snapshot the resync will take; remember the index only.
+      q.droppedThrough = message.index;
+      return;
+    }
+    if (this.live) {
+      this.append(q, { message, posted: true, size: approxSize(message) });
+      this.post(message);
+      this.enforceLimits(q);
+      return;
+    }
+    const last = q.entries[q.entries.length - 1];
+    const merged = last && !last.posted ? coalesce(last.message, message) : undefined;
+    if (last && merged) {
+      q.chars -= last.size;
+      last.message = merged;
+      last.size = approxSize(merged);
+      q.chars += last.size;
+    } else {
+      this.append(q, { message, posted: false, size: approxSize(message) });
+    }
+    this.enforceLimits(q);
+  }
+
+  /** The webview went away (hidden, disposed, reloading): buffer from now on. */
+  pause(): void {
+    this.live = false;
+  }
+
+  /**
+   * `webview-ready`: forget what the webview has saved, replay the rest in order (or a resync
+   * where messages were dropped, or where the webview lacks a tab we have), then go live.
+   */
+  ready(lastSeenIndex: Record<TabId, number>, openTabs: readonly TabId[]): void {
+    const open = new Set(openTabs);
+    for (const [tabId, q] of this.tabs) {
+      const seen = lastSeenIndex[tabId] ?? 0;
+      this.trim(q, seen);
+      if (q.droppedThrough > seen || !open.has(tabId)) {
+        this.resync(tabId, q);
+        continue;
+      }
+      for (const e of q.entries) {
+        if (e.message.index <= seen) continue;
+        e.posted = true;
+        this.post(e.message);
+      }
+    }
+    this.live = true;
+  }
+
+  /** The webview saved everything up to these indices. */
+  ack(lastSeenIndex: Record<TabId, number>): void {
+    for (const [tabId, seen] of Object.entries(lastSeenIndex)) {
+      const q = this.tabs.get(tabId);
+      if (q) this.trim(q, seen);
+    }
+  }
+
+  /** The tab is closed: nothing more will be delivered for it. */
+  forget(tabId: TabId): void {
+    this.tabs.delete(tabId);
+  }
+
+  isLive(): boolean {
+    return this.live;
+  }
+
+  stats(): OutboxStats {
+    const tabs: OutboxStats['tabs'] = {};
+    for (const [tabId, q] of this.tabs) tabs[tabId] = { lastIndex: q.lastIndex, entries: q.entries.length, buffered: q.entries.filter((e) => !e.posted).length, chars: q.chars, resyncPending: q.resyncPending, droppedThrough: q.droppedThrough };
+    return { live: this.live, tabs };
+  }
+
+  private queue(tabId: TabId): TabQueue {
+    let q = this.tabs.get(tabId);
+    if (!q) this.tabs.set(tabId, (q = { lastIndex: 0, entries: [], chars: 0, droppedThrough: 0, resyncPending: false }));
+    return q;
+  }
+
+  private append(q: TabQueue, e: Entry): void {
+    q.entries.push(e);
+    q.chars += e.size;
+  }
+
+  private trim(q: TabQueue, seen: number): void {
+    while (q.entries[0] && q.entries[0].message.index <= seen) q.chars -= q.entries.shift()!.size;
+  }
+
+  private enforceLimits(q: TabQueue): void {
+    if (q.entries.length <= this.limits.maxEntries && q.chars <= this.limits.maxChars) return;
+    if (this.live) {
+      // Live: the webview has these already; only its crash-safety copy goes. Drop the oldest.
+      while (q.entries.length > 1 && (q.entries.length > this.limits.maxEntries || q.chars > this.limits.maxChars)) {
+        const e = q.entries.shift()!;
+        q.chars -= e.size;
+        q.droppedThrough = Math.max(q.droppedThrough, e.message.index);
+      }
+      return;
+    }
+    // Hidden: drop the whole buffer; the resync at `ready` carries the conversation instead.
+    q.droppedThrough = q.lastIndex;
+    q.resyncPending = true;
+    q.entries = [];
+    q.chars = 0;
+  }
+
+  private resync(tabId: TabId, q: TabQueue): void {
+    q.resyncPending = false;
+    q.entries = [];
+    q.chars = 0;
+    const snap = this.snapshot(tabId);
+    if (!snap) {
+      this.tabs.delete(tabId);
+      return;
+    }
+    const message: HostToWebview = { ...snap, tabId, index: ++q.lastIndex };
+    this.append(q, { message, posted: true, size: approxSize(message) });
+    this.post(message);
+  }
+}

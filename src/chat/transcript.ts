@@ -1,0 +1,45 @@
+// The host's record of each tab's conversation, as the conversation messages it sent (coalesced).
+// It is the source of `resync` snapshots: when the outbox had to drop a hidden tab's buffer, or the
+// webview lost a tab, the webview rebuilds the tab from these entries. Pure.
+import type { ConversationEntry, ConversationPayload, Resync, TabId } from '../protocol/webview';
+import { coalesce } from '../protocol/coalesce';
+
+interface TabTranscript { title: string; entries: ConversationEntry[] }
+
+export class Transcript {
+  private readonly tabs = new Map<TabId, TabTranscript>();
+
+  /** Keeps at most `maxEntries` (coalesced) entries per tab; older ones are dropped first. */
+  constructor(private readonly maxEntries = 2_000) {}
+
+  open(tabId: TabId, title: string): void {
+    if (!this.tabs.has(tabId)) this.tabs.set(tabId, { title, entries: [] });
+  }
+
+  record(payload: ConversationPayload): void {
+    const t = this.tabs.get(payload.tabId);
+    if (!t) return;
+    const { tabId: _tabId, ...entry } = payload;
+    const last = t.entries[t.entries.length - 1];
+    const merged = last ? coalesce(last, entry) : undefined;
+    if (merged) t.entries[t.entries.length - 1] = merged;
+    else t.entries.push(entry);
+    if (t.entries.length > this.maxEntries) {
+      t.entries.splice(0, t.entries.length - this.maxEntries);
+    }
+  }
+
+  snapshot(tabId: TabId): Omit<Resync, 'tabId'> | undefined {
+    const t = this.tabs.get(tabId);
+    if (!t) return undefined;
+    return { type: 'resync', title: t.title, entries: t.entries.map((e) => ({ ...e })) };
+  }
+
+  has(tabId: TabId): boolean {
+    return this.tabs.has(tabId);
+  }
+
+  forget(tabId: TabId): void {
+    this.tabs.delete(tabId);
+  }
+}

@@ -1,0 +1,64 @@
+// Activation: wiring only. Activated by the chat view or a Symposium command (never at startup).
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import { resolveConfiguration } from './agents/resolveConfiguration';
+import type { Runtime } from './agents/agentConfiguration';
+import { ChatController } from './chat/chatController';
+import { CHAT_VIEW_ID, ChatViewProvider } from './chat/chatViewProvider';
+import type { LogEvent } from './log/logEvent';
+import { Logger } from './log/logger';
+import { registerTestCommands } from './testing/testCommands';
+
+/** What activate() returns: tests subscribe to the structured log stream through it. */
+export interface SymposiumApi {
+  onLog: vscode.Event<LogEvent>;
+  /** The activation session ID embedded in the webview HTML. */
+  sessionId: string;
+}
+
+let controller: ChatController | undefined;
+
+export function activate(context: vscode.ExtensionContext): SymposiumApi {
+  const channel = vscode.window.createOutputChannel('Symposium', { log: true });
+  const agentChannel = vscode.window.createOutputChannel('Symposium Agent', { log: true });
+  const logger = new Logger(channel);
+  context.subscriptions.push(channel, agentChannel, logger);
+
+  // New per activation: the webview restores saved tabs only within the same activation.
+  const sessionId = randomUUID();
+  const testMode = context.extensionMode !== vscode.ExtensionMode.Production;
+  const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
+  logger.info('activation', 'activated', { sessionId, mode: vscode.ExtensionMode[context.extensionMode], version, vscode: vscode.version });
+
+  const runtime: Runtime = { execPath: process.execPath, extensionPath: context.extensionPath };
+  const chat = new ChatController({
+    runtime,
+    log: logger,
+    clientInfo: { name: 'symposium-vscode', version },
+    configure: (previousFolder) => resolveConfiguration(runtime, logger, previousFolder),
+    onStderrLine: (agentName, line) => agentChannel.info(`[${agentName}] ${line}`),
+    graceMs: 1_500,
+  });
+  controller = chat;
+  const provider = new ChatViewProvider(context.extensionUri, sessionId, chat, logger, testMode);
+  context.subscriptions.push(provider, vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider));
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand('symposium.openChat', () => provider.show()),
+    vscode.commands.registerCommand('symposium.newTab', async () => {
+      await provider.show();
+      chat.openTab(randomUUID(), 'Chat', true);
+    }),
+    vscode.commands.registerCommand('symposium.restartAgent', () => chat.restartAll()),
+    vscode.commands.registerCommand('symposium.showLogs', () => channel.show(true)),
+  );
+  if (testMode) context.subscriptions.push(...registerTestCommands({ controller: chat, provider, logger, deactivate }));
+  return { onLog: logger.onLog, sessionId };
+}
+
+/** Stops every agent process before the extension host goes away (no orphans). */
+export async function deactivate(): Promise<void> {
+  const c = controller;
+  controller = undefined;
+  await c?.dispose();
+}

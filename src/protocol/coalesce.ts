@@ -1,0 +1,51 @@
+// Merging of consecutive conversation messages and ACP updates, shared by the host (outbox,
+// transcript: one buffered message per streamed item instead of one per chunk) and the webview
+// (its conversation model). Pure.
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
+
+type ChunkUpdate = Extract<SessionUpdate, { sessionUpdate: 'agent_message_chunk' | 'agent_thought_chunk' | 'user_message_chunk' }>;
+type ToolUpdate = Extract<SessionUpdate, { sessionUpdate: 'tool_call' | 'tool_call_update' }>;
+
+const CHUNK_KINDS = new Set(['agent_message_chunk', 'agent_thought_chunk', 'user_message_chunk']);
+/** Updates that are full replacements of a per-session value: only the latest one matters. */
+const REPLACING_KINDS = new Set(['plan', 'available_commands_update', 'current_mode_update', 'config_option_update', 'usage_update']);
+
+const isChunk = (u: SessionUpdate): u is ChunkUpdate => CHUNK_KINDS.has(u.sessionUpdate);
+const isTool = (u: SessionUpdate): u is ToolUpdate => u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update';
+
+/**
+ * The single update equivalent to applying `prev` then `next`, or undefined when they cannot be
+ * merged without losing information.
+ */
+export function mergeUpdates(prev: SessionUpdate, next: SessionUpdate): SessionUpdate | undefined {
+  if (isChunk(prev) && isChunk(next)) {
+    if (prev.sessionUpdate !== next.sessionUpdate || prev.messageId !== next.messageId) return undefined;
+    if (prev.content.type !== 'text' || next.content.type !== 'text') return undefined;
+    return { ...next, content: { ...next.content, text: prev.content.text + next.content.text } };
+  }
+  // ACP: tool_call_update fields replace the previous values; absent fields stay as they were.
+  if (isTool(prev) && next.sessionUpdate === 'tool_call_update' && prev.toolCallId === next.toolCallId) {
+    const defined = Object.fromEntries(Object.entries(next).filter(([, v]) => v !== undefined && v !== null));
+    return { ...prev, ...defined, sessionUpdate: prev.sessionUpdate } as SessionUpdate;
+  }
+  if (REPLACING_KINDS.has(prev.sessionUpdate) && prev.sessionUpdate === next.sessionUpdate) return next;
+  return undefined;
+}
+
+interface UpdateCarrier { type: string; messageId?: string; update?: SessionUpdate }
+
+/**
+ * Merges two consecutive messages of one tab into one, or returns undefined. Only `agent-update`s
+ * of the same prompt turn merge; the result keeps `next`'s other fields (notably its index).
+ */
+export function coalesce<T extends UpdateCarrier>(prev: T, next: T): T | undefined {
+  if (prev.type !== 'agent-update' || next.type !== 'agent-update') return undefined;
+  if (prev.messageId !== next.messageId || !prev.update || !next.update) return undefined;
+  const update = mergeUpdates(prev.update, next.update);
+  return update ? { ...next, update } : undefined;
+}
+
+/** Rough size of a message in UTF-16 units, for buffer limits. */
+export function approxSize(message: unknown): number {
+  return JSON.stringify(message)?.length ?? 0;
+}

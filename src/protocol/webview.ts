@@ -1,0 +1,168 @@
+// The webview ⇄ extension-host message protocol: one typed union per direction, shared by both
+// bundles. This folder imports nothing from vscode, the DOM or Node (type-only ACP imports are
+// erased at build time), so the webview bundle and plain-Node unit tests can use it.
+//
+// Identity (seed "Message Protocol"): tab IDs and message IDs are UUID v4 generated in the webview;
+// session IDs belong to the agent and never reach the webview. Every host→webview message carries
+// a per-tab `index` that only grows; the webview ignores anything at or below its lastSeenIndex.
+import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
+
+/** UUID v4, made by the webview (or by a test command standing in for it). */
+export type TabId = string;
+/** UUID v4 naming one prompt turn; every update of that turn carries it. */
+export type MessageId = string;
+
+/** Why an agent process is gone, shown in every tab it served. */
+export interface AgentFailure {
+  agentName: string;
+  message: string;
+  exitCode: number | null;
+  signal: string | null;
+  /** Last lines the agent/conductor wrote to stderr, the most useful clue. */
+  stderrTail: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host → webview. `TabPayload` is what the host produces; the outbox stamps `index` on it.
+
+/** A tab the webview did not create (a test command, or the host re-opening a lost tab). */
+export interface OpenTab { type: 'open-tab'; tabId: TabId; title: string }
+/** The tab's agent session exists; `agentName`/`cwd` are shown as tab info. */
+export interface SessionReady { type: 'session-ready'; tabId: TabId; agentName: string; cwd: string }
+/** The host accepted a prompt (echo, so prompts sent by test commands show up too). */
+export interface PromptStarted { type: 'prompt-started'; tabId: TabId; messageId: MessageId; text: string }
+/** One ACP `session/update`, attributed to the prompt turn it belongs to (if any). */
+export interface AgentUpdate { type: 'agent-update'; tabId: TabId; messageId?: MessageId; update: SessionUpdate }
+export interface PromptEnded { type: 'prompt-ended'; tabId: TabId; messageId: MessageId; stopReason: StopReason }
+export interface PromptFailed { type: 'prompt-failed'; tabId: TabId; messageId: MessageId; error: string }
+/** The agent process died (or never started); the card offers Restart. */
+export interface AgentFailed { type: 'agent-failed'; tabId: TabId; noticeId: string; failure: AgentFailure }
+/** A restart gave the tab a fresh session; resolves the failure card `noticeId` if any. */
+export interface AgentRestarted { type: 'agent-restarted'; tabId: TabId; noticeId?: string; agentName: string }
+/** Test hook: the webview answers with a `rendered` message once everything before it is applied. */
+export interface QueryRendered { type: 'query-rendered'; tabId: TabId; requestId: string }
+
+/** Messages that make up a tab's conversation; a resync replays a list of them. */
+export type ConversationPayload =
+  | SessionReady | PromptStarted | AgentUpdate | PromptEnded | PromptFailed | AgentFailed | AgentRestarted;
+export type ConversationEntry = DistributiveOmit<ConversationPayload, 'tabId'>;
+
+/**
+ * Replaces the tab's whole conversation. Sent instead of buffered messages when the buffer passed
+ * its size limit, or when the webview lost a tab the host still has.
+ */
+export interface Resync { type: 'resync'; tabId: TabId; title: string; entries: ConversationEntry[] }
+
+export type TabPayload = OpenTab | ConversationPayload | Resync | QueryRendered;
+export type HostToWebview = TabPayload & { index: number };
+
+// ---------------------------------------------------------------------------------------------
+// Webview → host. Every message is checked by `parseWebviewMessage` before the host acts on it.
+
+/** Sent once mynah-ui is built (and again whenever the page becomes visible). */
+export interface WebviewReady {
+  type: 'webview-ready';
+  lastSeenIndex: Record<TabId, number>;
+  /** Tabs currently open in the webview (restored or fresh). */
+  openTabs: TabId[];
+}
+export interface NewTab { type: 'new-tab'; tabId: TabId }
+export interface Prompt { type: 'prompt'; tabId: TabId; messageId: MessageId; text: string }
+export interface Cancel { type: 'cancel'; tabId: TabId }
+export interface CloseTab { type: 'close-tab'; tabId: TabId }
+export interface RestartAgent { type: 'restart-agent'; tabId: TabId }
+/** Indices the webview has durably saved (setState); the host may forget those messages. */
+export interface Ack { type: 'ack'; lastSeenIndex: Record<TabId, number> }
+export interface RenderedItem { type: string; messageId: string; body: string }
+export interface Rendered { type: 'rendered'; tabId: TabId; requestId: string; items: RenderedItem[] }
+/** Webview-side errors, forwarded to the extension log. */
+export interface WebviewLog { type: 'log'; level: 'info' | 'warn' | 'error'; message: string }
+
+export type WebviewToHost =
+  | WebviewReady | NewTab | Prompt | Cancel | CloseTab | RestartAgent | Ack | Rendered | WebviewLog;
+
+// ---------------------------------------------------------------------------------------------
+// Validation
+
+export type ParseResult = { ok: true; message: WebviewToHost } | { ok: false; error: string };
+
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+export const isUuidV4 = (v: unknown): v is string => typeof v === 'string' && UUID_V4.test(v);
+
+/** Limits that keep a misbehaving webview from making the host allocate without bound. */
+export const LIMITS = { promptChars: 200_000, tabs: 200, renderedItems: 5_000, logChars: 10_000 } as const;
+
+class Invalid extends Error {}
+
+function obj(v: unknown, what: string): Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Invalid(`${what} must be an object`);
+  return v as Record<string, unknown>;
+}
+function str(o: Record<string, unknown>, key: string, max = 1_000): string {
+  const v = o[key];
+  if (typeof v !== 'string') throw new Invalid(`${key} must be a string`);
+  if (v.length > max) throw new Invalid(`${key} is longer than ${max}`);
+  return v;
+}
+function uuid(o: Record<string, unknown>, key: string): string {
+  const v = o[key];
+  if (!isUuidV4(v)) throw new Invalid(`${key} must be a UUID v4`);
+  return v;
+}
+function indexMap(o: Record<string, unknown>, key: string): Record<TabId, number> {
+  const m = obj(o[key], key);
+  const entries = Object.entries(m);
+  if (entries.length > LIMITS.tabs) throw new Invalid(`${key} has too many tabs`);
+  const out: Record<TabId, number> = {};
+  for (const [tab, idx] of entries) {
+    if (!isUuidV4(tab)) throw new Invalid(`${key} key must be a UUID v4`);
+    if (typeof idx !== 'number' || !Number.isSafeInteger(idx) || idx < 0) throw new Invalid(`${key} values must be non-negative integers`);
+    out[tab] = idx;
+  }
+  return out;
+}
+function tabList(o: Record<string, unknown>, key: string): TabId[] {
+  const v = o[key];
+  if (!Array.isArray(v) || v.length > LIMITS.tabs || !v.every(isUuidV4)) throw new Invalid(`${key} must be a list of UUID v4`);
+  return v;
+}
+
+/** Checks an untrusted webview message; anything unexpected is rejected with a reason. */
+export function parseWebviewMessage(raw: unknown): ParseResult {
+  try {
+    const o = obj(raw, 'message');
+    const type = o.type;
+    switch (type) {
+      case 'webview-ready':
+        return ok({ type, lastSeenIndex: indexMap(o, 'lastSeenIndex'), openTabs: tabList(o, 'openTabs') });
+      case 'new-tab': case 'cancel': case 'close-tab': case 'restart-agent':
+        return ok({ type, tabId: uuid(o, 'tabId') });
+      case 'prompt':
+        return ok({ type, tabId: uuid(o, 'tabId'), messageId: uuid(o, 'messageId'), text: str(o, 'text', LIMITS.promptChars) });
+      case 'ack':
+        return ok({ type, lastSeenIndex: indexMap(o, 'lastSeenIndex') });
+      case 'rendered': {
+        const items = o.items;
+        if (!Array.isArray(items) || items.length > LIMITS.renderedItems) throw new Invalid('items must be a list');
+        return ok({
+          type, tabId: uuid(o, 'tabId'), requestId: str(o, 'requestId', 100),
+          items: items.map((i) => { const r = obj(i, 'item'); return { type: str(r, 'type', 50), messageId: str(r, 'messageId', 200), body: str(r, 'body', 1_000_000) }; }),
+        });
+      }
+      case 'log': {
+        const level = o.level;
+        if (level !== 'info' && level !== 'warn' && level !== 'error') throw new Invalid('level must be info, warn or error');
+        return ok({ type, level, message: str(o, 'message', LIMITS.logChars) });
+      }
+      default:
+        return { ok: false, error: `unknown message type ${JSON.stringify(type)?.slice(0, 50)}` };
+    }
+  } catch (e) {
+    if (e instanceof Invalid) return { ok: false, error: e.message };
+    throw e;
+  }
+}
+const ok = (message: WebviewToHost): ParseResult => ({ ok: true, message });
+
+/** Omit that distributes over a union (plain Omit collapses the union into one object type). */
+export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

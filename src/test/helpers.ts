@@ -1,0 +1,83 @@
+// Shared helpers for the extension-host suites: they drive the extension only through its
+// commands (symposium.test.* and the contributed ones) and its exported API.
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import { respond } from '../../conductor/eliza/engine';
+import type { SymposiumApi } from '../extension';
+import type { TabInfo } from '../chat/chatController';
+import type { LogEvent } from '../log/logEvent';
+import type { RenderedItem } from '../protocol/webview';
+
+export const EXTENSION_ID = 'symposium-dev.symposium';
+
+export function extension(): vscode.Extension<SymposiumApi> {
+  const ext = vscode.extensions.getExtension<SymposiumApi>(EXTENSION_ID);
+  if (!ext) throw new Error(`${EXTENSION_ID} is not installed`);
+  return ext;
+}
+
+export function cmd<T = unknown>(name: string, ...args: unknown[]): Thenable<T> {
+  return vscode.commands.executeCommand<T>(`symposium.test.${name}`, ...args);
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export async function waitFor(what: string, pred: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    if (await pred()) return;
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+/** The exact reply ElizACP (deterministic) streams for `prompt`. */
+export const expectedReply = (prompt: string): string => respond(prompt, { deterministic: true });
+
+export const viewState = (): Thenable<{ resolved: boolean; visible: boolean; live: boolean; generation: number }> => cmd('getViewState');
+export const tabs = (): Thenable<TabInfo[]> => cmd<TabInfo[]>('getTabs');
+export const rendered = (tabId: string): Thenable<RenderedItem[] | undefined> => cmd('getRendered', tabId);
+
+/** Opens the chat view and waits until the webview has said `webview-ready`. */
+export async function openChat(): Promise<SymposiumApi> {
+  await vscode.commands.executeCommand('symposium.openChat');
+  const api = await extension().activate();
+  await waitFor('the chat webview to be ready', async () => (await viewState()).live);
+  return api;
+}
+
+/** A new tab (through the same path as the webview) whose session is ready. */
+export async function newTab(): Promise<string> {
+  const tabId = await cmd<string>('simulateNewTab');
+  await waitForIdle(tabId);
+  return tabId;
+}
+
+export async function waitForIdle(tabId: string, timeoutMs = 20_000): Promise<void> {
+  if (!(await cmd<boolean>('waitForIdle', tabId, timeoutMs))) throw new Error(`tab ${tabId} did not become idle`);
+}
+
+/** Subscribes to the structured log stream; returns the collected events and an unsubscribe. */
+export function captureLog(api: SymposiumApi): { events: LogEvent[]; dispose(): void } {
+  const events: LogEvent[] = [];
+  const sub = api.onLog((e) => events.push(e));
+  return { events, dispose: () => sub.dispose() };
+}
+
+/** The answer text the webview shows for one prompt turn (its text items, in order). */
+export function answerText(items: RenderedItem[], messageId: string): string {
+  return items.filter((i) => i.messageId.startsWith(`${messageId}:`) && /^\d+$/.test(i.messageId.slice(messageId.length + 1)) && i.type.startsWith('answer'))
+    .map((i) => i.body).join('');
+}
+
+/** Live processes in a process group (Linux /proc): the conductor's group holds it and its agent. */
+export function groupMembers(pgid: number): number[] {
+  if (process.platform !== 'linux') return [];
+  return fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((d) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return Number(fields[2]) === pgid && fields[0] !== 'Z';
+    } catch { return false; }
+  }).map(Number);
+}

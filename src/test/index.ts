@@ -1,0 +1,33 @@
+// Entry point the VS Code test runner loads into the extension host (extensionTestsPath). Runs every
+// out/test/**/*.test.js with mocha TDD and, when TEST_RESULTS is set (code-server runner), writes
+// {passes, failures} there; @vscode/test-cli ignores that file and reads mocha's own reporter output.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import Mocha from 'mocha';
+
+function testFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return testFiles(p);
+    return e.name.endsWith('.test.js') ? [p] : [];
+  });
+}
+
+export function run(): Promise<void> {
+  const grep = process.env.SYMPOSIUM_TEST_GREP;
+  const mocha = new Mocha({ ui: 'tdd', timeout: 30_000, color: false, ...(grep ? { grep } : {}) });
+  for (const f of testFiles(__dirname).sort()) mocha.addFile(f);
+  const results: { passes: string[]; failures: { title: string; err: string }[] } = { passes: [], failures: [] };
+  return new Promise((resolve, reject) => {
+    const runner = mocha.run((failures) => {
+      if (process.env.TEST_RESULTS) fs.writeFileSync(process.env.TEST_RESULTS, JSON.stringify(results, null, 2));
+      if (failures > 0) reject(new Error(`${failures} tests failed.`));
+      else resolve();
+    });
+    runner.on('pass', (t) => results.passes.push(t.fullTitle()));
+    runner.on('fail', (t, err: unknown) => {
+      const e = err instanceof Error ? (err.stack ?? err.message) : String(err);
+      results.failures.push({ title: t.fullTitle(), err: e });
+    });
+  });
+}

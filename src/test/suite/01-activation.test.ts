@@ -1,0 +1,54 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { captureLog, cmd, extension, openChat, tabs, waitFor, waitForIdle } from '../helpers';
+
+suite('activation', () => {
+  test('is not active at startup, only once the chat is opened', async () => {
+    assert.equal(extension().isActive, false, 'no startup activation');
+    const api = await openChat();
+    assert.ok(extension().isActive);
+    assert.match(api.sessionId, /^[0-9a-f-]{36}$/);
+  });
+
+  test('contributes its view container, view and commands', async () => {
+    const pkg = extension().packageJSON as { contributes: { viewsContainers: { activitybar: { id: string }[] }; views: Record<string, { id: string; type: string }[]> } };
+    assert.equal(pkg.contributes.viewsContainers.activitybar[0]?.id, 'symposium');
+    assert.deepEqual(pkg.contributes.views.symposium?.map((v) => [v.id, v.type]), [['symposium.chat', 'webview']]);
+    const all = await vscode.commands.getCommands(true);
+    for (const c of ['symposium.openChat', 'symposium.newTab', 'symposium.restartAgent', 'symposium.showLogs']) assert.ok(all.includes(c), c);
+  });
+
+  test('the webview starts with one tab whose session runs in the workspace folder', async () => {
+    await waitFor('the first tab', async () => (await tabs()).length > 0);
+    const [first] = await tabs();
+    await waitForIdle(first!.tabId);
+    const [tab] = (await tabs()).filter((t) => t.tabId === first!.tabId);
+    assert.match(tab!.tabId, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/, 'tab IDs are UUID v4');
+    assert.ok(tab!.sessionId, 'the agent gave it a session');
+    assert.equal(tab!.agentName, 'ElizACP');
+    assert.equal(tab!.cwd, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
+  });
+
+  test('an invalid webview message is logged and dropped', async () => {
+    const log = captureLog(await extension().activate());
+    try {
+      const before = (await tabs()).length;
+      await cmd('postFromWebview', { type: 'new-tab', tabId: 'not-a-uuid' });
+      await cmd('postFromWebview', { type: 'launch-missiles' });
+      const dropped = log.events.filter((e) => e.category === 'webview' && e.message === 'invalid message dropped');
+      assert.equal(dropped.length, 2);
+      assert.match(JSON.stringify(dropped[0]!.data), /UUID v4/);
+      assert.equal((await tabs()).length, before);
+    } finally {
+      log.dispose();
+    }
+  });
+
+  test('logs are structured events with timestamp, level, category, message', async () => {
+    const events = await cmd<{ timestamp: string; level: string; category: string; message: string }[]>('getLogEvents');
+    const activated = events.find((e) => e.category === 'activation' && e.message === 'activated');
+    assert.ok(activated);
+    assert.ok(!Number.isNaN(Date.parse(activated.timestamp)));
+    assert.equal(activated.level, 'info');
+  });
+});

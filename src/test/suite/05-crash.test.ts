@@ -1,0 +1,71 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { captureLog, cmd, expectedReply, extension, groupMembers, newTab, openChat, rendered, tabs, waitFor, waitForIdle, answerText } from '../helpers';
+
+interface Proc { key: string; pid: number | undefined; state: string }
+
+suite('agent crash and restart', () => {
+  suiteSetup(async () => { await openChat(); });
+
+  test('a crash shows the exit reason and stderr tail in every affected tab; Restart brings them back', async () => {
+    const log = captureLog(await extension().activate());
+    try {
+      const [a, b] = [await newTab(), await newTab()];
+      const oldPid = (await tabs()).find((t) => t.tabId === a)!.agentPid!;
+      assert.equal((await tabs()).find((t) => t.tabId === b)!.agentPid, oldPid, 'both tabs share the process');
+      const oldSessions = (await tabs()).filter((t) => t.tabId === a || t.tabId === b).map((t) => t.sessionId);
+
+      await cmd('sendPrompt', a, 'crash');
+      await waitFor('both tabs to fail', async () => (await tabs()).filter((t) => (t.tabId === a || t.tabId === b) && t.failed).length === 2);
+      await waitForIdle(a);
+      for (const tabId of [a, b]) {
+        const items = (await rendered(tabId))!;
+        const card = items.find((i) => i.messageId.startsWith('notice:'));
+        assert.ok(card, `tab ${tabId} shows the failure`);
+        assert.match(card.body, /exit code \d+/);
+        assert.match(card.body, /crash/i, 'stderr tail is shown');
+      }
+      const died = log.events.find((e) => e.category === 'agent' && e.message === 'process died; informing tabs');
+      const informed = (died?.data as { tabs: string[] }).tabs;
+      assert.ok(informed.includes(a) && informed.includes(b), 'every tab of the process was informed');
+      assert.deepEqual(groupMembers(oldPid), [], 'nothing of the crashed process group is left');
+
+      // A prompt in a failed tab says so instead of hanging.
+      const m = await cmd<string>('sendPrompt', b, 'Hello?');
+      await waitForIdle(b);
+      assert.match((await rendered(b))!.find((i) => i.messageId === `${m}:end`)?.body ?? '', /not running/);
+
+      // The card's Restart button (webview → restart-agent).
+      await cmd('postFromWebview', { type: 'restart-agent', tabId: a });
+      await waitFor('both tabs to recover', async () => (await tabs()).filter((t) => (t.tabId === a || t.tabId === b) && !t.failed && t.sessionId).length === 2);
+      const newSessions = (await tabs()).filter((t) => t.tabId === a || t.tabId === b).map((t) => t.sessionId);
+      assert.ok(newSessions.every((s) => s && !oldSessions.includes(s)), 'fresh sessions');
+      const [pidA, pidB] = [a, b].map(async (t) => (await tabs()).find((i) => i.tabId === t)!.agentPid);
+      assert.equal(await pidA, await pidB, 'still one shared process');
+      assert.notEqual(await pidA, oldPid);
+      assert.ok((await cmd<Proc[]>('getAgentProcesses')).every((p) => p.pid !== oldPid));
+
+      for (const tabId of [a, b]) {
+        const messageId = await cmd<string>('sendPrompt', tabId, 'Are you back?');
+        await waitForIdle(tabId);
+        assert.equal(answerText((await rendered(tabId))!, messageId), expectedReply('Are you back?'));
+        const card = (await rendered(tabId))!.find((i) => i.messageId.startsWith('notice:') && /stopped/.test(i.body));
+        assert.match(card!.body, /Restarted/, 'the failure card no longer offers Restart');
+      }
+    } finally {
+      log.dispose();
+    }
+  });
+
+  test('Restart Agent restarts a healthy process too, without orphans', async () => {
+    const tabId = await newTab();
+    const pids = (await cmd<Proc[]>('getAgentProcesses')).map((p) => p.pid!);
+    for (const pid of pids) assert.ok(groupMembers(pid).length >= 2, 'conductor and agent run in one process group');
+    await vscode.commands.executeCommand('symposium.restartAgent');
+    await waitForIdle(tabId);
+    for (const pid of pids) assert.deepEqual(groupMembers(pid), [], `process group ${pid} is gone`);
+    const messageId = await cmd<string>('sendPrompt', tabId, 'Hello again');
+    await waitForIdle(tabId);
+    assert.equal(answerText((await rendered(tabId))!, messageId), expectedReply('Hello again'));
+  });
+});

@@ -1,0 +1,7 @@
+// Webview entry point (bundled to out/webview.js; the CSS import becomes out/webview.css).
+import './theme.css';
+import { ChatApp } from './chatApp';
+
+// Passed by the extension as data- attributes: no inline script under our CSP.
+const { sessionId = '', testMode = '0' } = document.body.dataset;
+new ChatApp(sessionId, testMode === '1').start();
