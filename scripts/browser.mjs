@@ -31,7 +31,12 @@ export async function openWorkbench({ testsPath, env = {}, viewport = { width: 1
   let done;
   const exited = new Promise((resolve) => { done = resolve; });
   // The workbench forwards the extension host's console through this hook when a test payload runs.
-  await page.exposeFunction('codeAutomationLog', (_type, args) => { if (log) console.log(util.format(...(args ?? []))); });
+  await page.exposeFunction('codeAutomationLog', (_type, args) => {
+    if (!log) return;
+    const text = util.format(...(args ?? []));
+    // The offline workbench keeps failing to reach the marketplace; that is noise here.
+    if (!/getaddrinfo ENOTFOUND|open-vsx\.org/.test(text)) console.log(text);
+  });
   await page.exposeFunction('codeAutomationExit', (code) => done(code));
   const auth = new URL(url).host;
   // Plain paths parse as file:// URIs the remote host ignores; they must name the server.

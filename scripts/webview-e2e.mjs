@@ -19,6 +19,9 @@ const runDir = process.env.VSCODE_HOST_RUN_DIR;
 const results = { passes: [], failures: [] };
 const { ctx, page } = await openWorkbench({ log: false });
 page.setDefaultTimeout(20_000);
+// Any CSP violation in the webview (or the workbench) shows up on the console.
+const cspViolations = [];
+page.on('console', (m) => { if (/Content Security Policy|Refused to (load|execute|apply)/i.test(m.text())) cspViolations.push(m.text()); });
 const shot = (name) => page.screenshot({ path: path.join(RESULTS_DIR, `e2e-${name}.png`) });
 
 async function step(title, fn) {
@@ -145,9 +148,30 @@ try {
     await page.keyboard.type('tell me a long story');
     await page.keyboard.press('Enter');
     await waitForText(answersOf(f, tab1), STORY[1]);
-    await wrapperOf(f, tab1).locator('[data-testid="chat-middle-block-stop-button"]').click();
+    await wrapperOf(f, tab1).locator('.mynah-chat-prompt-stop-button').click();
     const text = await waitForText(answersOf(f, tab1), 'Stopped.');
     if (text.includes(STORY[STORY.length - 1])) throw new Error('the story was not stopped');
+  });
+
+  await step('an agent crash shows the reason and a Restart button that brings the tab back', async () => {
+    await inputOf(f, tab1).click();
+    await page.keyboard.type('crash');
+    await page.keyboard.press('Enter');
+    const card = await waitForText(answersOf(f, tab1), 'Restart agent');
+    if (!/stopped/.test(card) || !/code \d+/.test(card)) throw new Error(`no exit reason shown: ${card.slice(-300)}`);
+    await shot('crash');
+    await wrapperOf(f, tab1).locator('button', { hasText: 'Restart agent' }).last().click();
+    await waitForText(answersOf(f, tab1), 'fresh session');
+    await shot('dbg-after-restart');
+    await inputOf(f, tab1).click();
+    await page.keyboard.type('Are you there?');
+    await page.keyboard.press('Enter');
+    await waitForText(answersOf(f, tab1), expected('Are you there?'));
+    await shot('dbg-after-reply');
+  });
+
+  await step('no Content Security Policy violations', async () => {
+    if (cspViolations.length) throw new Error(cspViolations.join('\n'));
   });
 
   await step('follows the VS Code theme: dark, light and high contrast', async () => {

@@ -40,7 +40,11 @@ export class ChatApp {
     const tabs = saved ? this.restoredTabs(saved) : this.freshTabs();
     this.mynah = new MynahUI({
       rootSelector: '#mynah-root',
-      config: { test: this.testMode, maxTabs: 20, texts: { mainTitle: 'Symposium', stopGenerating: 'Stop' } },
+      config: {
+        test: this.testMode, maxTabs: 20, texts: { mainTitle: 'Symposium', stopGenerating: 'Stop' },
+        // Only Copy: inserting into the editor is not wired up (yet).
+        codeBlockActions: { 'insert-to-cursor': null },
+      },
       defaults: { store: TAB_DEFAULTS },
       tabs,
       onTabAdd: (mid) => this.onTabAdd(mid),

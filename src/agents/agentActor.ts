@@ -225,16 +225,18 @@ export class AgentActor {
     const how = info?.spawnError ? `could not be started: ${info.spawnError}`
       : info?.signal ? `was killed by ${info.signal}`
       : info ? `exited with code ${String(info.code)}` : 'is not running';
-    const ownTail = this.stderr.text().trim();
-    // The conductor's report names the agent's own exit and stderr; ours adds the conductor's.
+    // When the agent died, the conductor reports the agent's own stderr: the better clue. When the
+    // conductor itself died, its stderr (which also relays the agent's) is what we have.
     const agentTail = this.agentExit?.stderrTail.trim() ?? '';
-    const stderrTail = agentTail && !ownTail.includes(agentTail) ? `${agentTail}\n${ownTail}`.trim() : ownTail;
+    const stderrTail = agentTail || this.stderr.text().trim();
+    // The conductor's message may end with "Last stderr:" followed by the tail; we show it apart.
+    const reported = this.agentExit?.message.split('\n')[0]?.replace(/\s*Last stderr:\s*$/i, '').trim();
     return {
       agentName: this.agentName,
-      message: override ?? (this.agentExit ? this.agentExit.message.split('\n')[0]! : `${this.agentName} ${how}`),
+      message: override ?? (reported || `${this.agentName} ${how}`),
       exitCode: this.agentExit ? this.agentExit.exitCode : info?.code ?? null,
       signal: this.agentExit ? this.agentExit.signal : info?.signal ?? null,
-      stderrTail: stderrTail.split('\n').slice(-20).join('\n'),
+      stderrTail: stderrTail.split('\n').slice(-12).join('\n'),
     };
   }
 

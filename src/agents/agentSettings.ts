@@ -41,7 +41,9 @@ export function parseAgentSettings(raw: RawSettings, rt: Runtime): AgentSettings
   }
   let current = agents[BUILTIN_AGENT_NAME]!;
   if (typeof raw.currentAgent === 'string' && raw.currentAgent !== '') {
-    const chosen = agents[raw.currentAgent];
+    // Names match case-insensitively as a fallback ("elizacp" finds the built-in "ElizACP").
+    const wanted = raw.currentAgent;
+    const chosen = agents[wanted] ?? Object.values(agents).find((a) => a.name.toLowerCase() === wanted.toLowerCase());
     if (chosen) current = chosen;
     else problems.push(`symposium.currentAgent: no agent named "${raw.currentAgent}"; using ${BUILTIN_AGENT_NAME}`);
   }

@@ -28,6 +28,7 @@ describe('agent settings and configurations', () => {
     const s = parseAgentSettings({ agents: 'oops', currentAgent: 'ghost', enabledComponents: 'x' }, rt);
     assert.equal(s.current.name, 'ElizACP');
     assert.equal(s.problems.length, 3);
+    assert.equal(parseAgentSettings({ agents: {}, currentAgent: 'elizacp', enabledComponents: null }, rt).problems.length, 0, 'names match case-insensitively');
   });
 
   it('equal configurations share a key; agent, components or folder make a difference', () => {

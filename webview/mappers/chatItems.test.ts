@@ -50,7 +50,9 @@ describe('ACP → mynah-ui ChatItem mapping', () => {
     const [card] = noticeToChatItems(n);
     assert.equal(card?.messageId, 'notice:n');
     assert.equal(card?.status, 'error');
-    assert.match(card?.body ?? '', /exit code 3/);
+    assert.match(card?.body ?? '', /exited with code 3\.\n/, 'the exit code is not repeated');
+    const [bare] = noticeToChatItems({ ...n, failure: { ...n.failure!, message: 'The conductor died.', exitCode: null, signal: 'SIGKILL' } });
+    assert.match(bare?.body ?? '', /The conductor died\. \(signal SIGKILL\)/);
     assert.match(card?.body ?? '', /```text\neliza: crashing\n```/);
     assert.equal(card?.buttons?.[0]?.id, RESTART_BUTTON_ID);
     assert.deepEqual(noticeToChatItems({ ...n, resolved: true })[0]?.buttons, []);

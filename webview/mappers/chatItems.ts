@@ -70,10 +70,15 @@ export function noticeToChatItems(n: Notice): ChatItem[] {
     return [{ type: ItemType.ANSWER, messageId, status: 'info', body: `Restarted **${n.agentName}** with a fresh session. It does not remember earlier messages.` }];
   }
   const f = n.failure;
-  const details = [f?.exitCode !== null && f?.exitCode !== undefined ? `exit code ${f.exitCode}` : '', f?.signal ? `signal ${f.signal}` : ''].filter(Boolean).join(', ');
+  const message = f?.message ?? '';
+  // Exit code and signal, unless the message already says them.
+  const details = [
+    f?.exitCode !== null && f?.exitCode !== undefined && !message.includes(`code ${f.exitCode}`) ? `exit code ${f.exitCode}` : '',
+    f?.signal && !message.includes(f.signal) ? `signal ${f.signal}` : '',
+  ].filter(Boolean).join(', ');
   const tail = f?.stderrTail.trim();
   const body = [
-    `**${n.agentName} stopped.** ${f?.message ?? ''}${details ? ` (${details})` : ''}`,
+    `**${n.agentName} stopped.** ${message}${details ? ` (${details})` : ''}`,
     ...(tail ? ['', 'Last output on stderr:', '', '```text', tail, '```'] : []),
     ...(n.resolved ? ['', '_Restarted._'] : []),
   ].join('\n');

@@ -22,7 +22,7 @@ suite('agent crash and restart', () => {
         const items = (await rendered(tabId))!;
         const card = items.find((i) => i.messageId.startsWith('notice:'));
         assert.ok(card, `tab ${tabId} shows the failure`);
-        assert.match(card.body, /exit code \d+/);
+        assert.match(card.body, /code \d+/);
         assert.match(card.body, /crash/i, 'stderr tail is shown');
       }
       const died = log.events.find((e) => e.category === 'agent' && e.message === 'process died; informing tabs');
