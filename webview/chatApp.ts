@@ -49,6 +49,8 @@ export class ChatApp {
       tabs,
       onTabAdd: (mid) => this.onTabAdd(mid),
       onTabRemove: (mid) => this.onTabRemove(mid),
+      // The selected tab is part of the saved tabs.
+      onTabChange: () => this.schedulePersist(),
       onChatPrompt: (mid, prompt) => this.onChatPrompt(mid, prompt),
       onStopChatResponse: (mid) => this.withTab(mid, (tabId) => this.host.post({ type: 'cancel', tabId })),
       onInBodyButtonClicked: (mid, _messageId, action) => {
