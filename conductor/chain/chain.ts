@@ -148,6 +148,11 @@ export class Chain {
 
   private receiveExternal(node: Node, direction: Direction, message: RpcMessage, from: string): void {
     this.options.trace?.(from, node.component.name, message);
+    this.dispatch(node, direction, message);
+  }
+
+  /** Hands a message arriving at `node` to the handling for its kind. */
+  private dispatch(node: Node, direction: Direction, message: RpcMessage): void {
     if (isRequest(message)) this.receiveRequest(node, direction, message);
     else if (isNotification(message)) this.receiveNotification(node, direction, message);
     else this.receiveResponse(node, message.id, outcomeOf(message));
@@ -159,10 +164,7 @@ export class Chain {
     this.options.trace?.(from.component.name, this.nameAt(from.position, direction), message);
     if (nextPosition < 0) return this.options.editor.send(message);
     if (nextPosition >= this.nodes.length) return this.options.agent.send(message);
-    const next = this.nodes[nextPosition]!;
-    if (isRequest(message)) this.receiveRequest(next, direction, message);
-    else if (isNotification(message)) this.receiveNotification(next, direction, message);
-    else this.receiveResponse(next, message.id, outcomeOf(message));
+    this.dispatch(this.nodes[nextPosition]!, direction, message);
   }
 
   private sendRequest(from: Node, direction: Direction, request: RpcRequest, onOutcome: (o: RpcOutcome) => void): number {

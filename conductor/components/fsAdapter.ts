@@ -27,6 +27,14 @@ async function realPathAllowingMissing(path: string): Promise<string> {
   }
 }
 
+/** The part of `text` that ACP's `fs/read_text_file` asks for: from 1-based `line`, at most `limit` lines. */
+export function sliceLines(text: string, line: unknown, limit: unknown): string {
+  const from = typeof line === 'number' && line >= 1 ? Math.floor(line) : 1;
+  const count = typeof limit === 'number' && limit >= 0 ? Math.floor(limit) : undefined;
+  if (from === 1 && count === undefined) return text;
+  return text.split('\n').slice(from - 1, count === undefined ? undefined : from - 1 + count).join('\n');
+}
+
 /** Resolves `path` and refuses anything outside `root` (after following symlinks). */
 export async function confine(root: string, path: string): Promise<string> {
   if (!isAbsolute(path)) throw new Error(`path must be absolute: ${path}`);
@@ -86,12 +94,7 @@ class FsAdapter implements Component {
   private async read(p: Obj): Promise<{ content: string }> {
     if (typeof p.path !== 'string') throw new Error('"path" must be a string');
     const file = await confine(this.root(p), p.path);
-    const text = await readFile(file, 'utf8');
-    const line = typeof p.line === 'number' && p.line >= 1 ? Math.floor(p.line) : 1;
-    const limit = typeof p.limit === 'number' && p.limit >= 0 ? Math.floor(p.limit) : undefined;
-    if (line === 1 && limit === undefined) return { content: text };
-    const lines = text.split('\n').slice(line - 1, limit === undefined ? undefined : line - 1 + limit);
-    return { content: lines.join('\n') };
+    return { content: sliceLines(await readFile(file, 'utf8'), p.line, p.limit) };
   }
 
   private async write(p: Obj): Promise<Record<string, never>> {

@@ -9,6 +9,7 @@ import { respond } from '../../conductor/eliza/engine';
 import { STORY } from '../../conductor/eliza/demos';
 import type { Log } from '../log/logEvent';
 import type { AgentFailure } from '../protocol/webview';
+import { groupMembers } from '../test/processGroup';
 import { AgentActor, AgentExitedError } from './agentActor';
 import { builtinAgent, conductorSpawnSpec, type Runtime } from './agentConfiguration';
 
@@ -25,16 +26,6 @@ function makeActor(overrides: Partial<{ command: string; graceMs: number }> = {}
 
 const textOf = (u: SessionUpdate): string => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? u.content.text : '');
 
-/** Every live process in the process group `pgid` (the conductor's group: it and its agent). */
-function groupMembers(pgid: number): number[] {
-  return fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((d) => {
-    try {
-      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return Number(fields[2]) === pgid && fields[0] !== 'Z';
-    } catch { return false; }
-  }).map(Number);
-}
 
 describe('AgentActor (conductor + ElizACP processes)', function () {
   this.timeout(30_000);

@@ -1,6 +1,5 @@
 // Shared helpers for the extension-host suites: they drive the extension only through its
 // commands (symposium.test.* and the contributed ones) and its exported API.
-import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { respond } from '../../conductor/eliza/engine';
 import type { SymposiumApi } from '../extension';
@@ -70,14 +69,4 @@ export function answerText(items: RenderedItem[], messageId: string): string {
     .map((i) => i.body).join('');
 }
 
-/** Live processes in a process group (Linux /proc): the conductor's group holds it and its agent. */
-export function groupMembers(pgid: number): number[] {
-  if (process.platform !== 'linux') return [];
-  return fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((d) => {
-    try {
-      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return Number(fields[2]) === pgid && fields[0] !== 'Z';
-    } catch { return false; }
-  }).map(Number);
-}
+export { groupMembers } from './processGroup';

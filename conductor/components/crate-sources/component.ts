@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { ErrorCodes } from '../../jsonrpc/message';
 import type { Component, ComponentContext, ComponentFactory, IncomingNotification, IncomingRequest, McpSessionInfo } from '../../chain/component';
 import { CONDUCTOR_VERSION } from '../../version';
-import { confine } from '../fsAdapter';
+import { confine, sliceLines } from '../fsAdapter';
 import { SessionMcpServers } from '../sessionMcp';
 import { defaultLocatorConfig, type LocatorConfig } from './locate';
 import { DEFAULT_REGISTRY } from './registry';
@@ -95,11 +95,7 @@ export class CrateSources implements Component {
       case 'fs/read_text_file': {
         try {
           const file = await this.confineToSources(research, p.path);
-          const text = await readFile(file, 'utf8');
-          const line = typeof p.line === 'number' && p.line >= 1 ? p.line : 1;
-          const limit = typeof p.limit === 'number' ? p.limit : undefined;
-          const content = line === 1 && limit === undefined ? text : text.split('\n').slice(line - 1, limit === undefined ? undefined : line - 1 + limit).join('\n');
-          return request.respond({ content });
+          return request.respond({ content: sliceLines(await readFile(file, 'utf8'), p.line, p.limit) });
         } catch (err) {
           return request.fail({ code: ErrorCodes.invalidParams, message: (err as Error).message });
         }

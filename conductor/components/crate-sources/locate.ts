@@ -2,7 +2,6 @@
 // Cargo's semantics; else the version the workspace's Cargo.lock uses; else the newest. Where,
 // first hit wins: our extraction cache, $CARGO_HOME/registry/src, $CARGO_HOME/registry/cache
 // (extracted), system trees such as Debian's /usr/share/cargo/registry, then a download.
-import { existsSync } from 'node:fs';
 import { readdir, readFile, stat, mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -42,7 +41,8 @@ async function localVersions(name: string, config: LocatorConfig): Promise<Map<s
   const prefix = `${name}-`;
   const add = (file: string, where: Where): void => {
     const version = file.slice(prefix.length).replace(/\.crate$/, '');
-    if (/^\d+\.\d+\.\d+/.test(version) && !found.has(version)) found.set(version, where);
+    // "serde-json-core-0.5" also starts with "serde-": only a version may follow the prefix.
+    if (/^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]*)?$/.test(version) && !found.has(version)) found.set(version, where);
   };
   const list = async (dir: string): Promise<string[]> => readdir(dir).catch(() => [] as string[]);
   for (const f of await list(config.cacheDir)) if (f.startsWith(prefix)) add(f, { kind: 'dir', path: join(config.cacheDir, f), origin: 'the Symposium extraction cache' });
@@ -55,8 +55,6 @@ async function localVersions(name: string, config: LocatorConfig): Promise<Map<s
   for (const sys of config.systemRegistries) {
     for (const f of await list(sys)) if (f.startsWith(prefix)) add(f, { kind: 'dir', path: join(sys, f), origin: `the system crate registry ${sys}` });
   }
-  // "serde-derive-1.0" would match prefix "serde-": keep only names that are exactly ours.
-  for (const [v, w] of found) if (!/^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]*)?$/.test(v) || !existsSync(w.path)) found.delete(v);
   return found;
 }
 
