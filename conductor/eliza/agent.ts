@@ -2,7 +2,7 @@
 // connection (it remembers the client's capabilities from initialize).
 import * as acp from '@agentclientprotocol/sdk';
 import { COMMANDS, MODEL_CONFIG_ID, MODELS, MODES, SessionStore } from './session';
-import type { Session } from './session';
+import type { LegacyModelState, Session } from './session';
 import { runTurn } from './turn';
 import { promptText } from './hooks';
 import type { AgentOptions } from './turn-context';
@@ -42,6 +42,9 @@ export function createElizaAgent(options: AgentOptions): ElizaAgent {
       throw acp.RequestError.invalidParams({ model }, `unknown model '${model}'`);
     }
     s.model = model;
+    // With --legacy-models there are no config options to update, and ACP has no model update
+    // notification: the set_model response is the whole answer.
+    if (options.legacyModels) return;
     await client.notify('session/update', {
       sessionId: s.id,
       update: { sessionUpdate: 'config_option_update', configOptions: s.configOptions() },
@@ -79,7 +82,10 @@ export function createElizaAgent(options: AgentOptions): ElizaAgent {
           })
           .catch(() => undefined);
       });
-      return { sessionId: s.id, modes: s.modes(), configOptions: s.configOptions() };
+      const response: acp.NewSessionResponse & { models?: LegacyModelState } = options.legacyModels
+        ? { sessionId: s.id, modes: s.modes(), models: s.legacyModels() }
+        : { sessionId: s.id, modes: s.modes(), configOptions: s.configOptions() };
+      return response;
     })
     .onRequest('session/set_mode', async ({ params, client }) => {
       const s = session(params.sessionId);
@@ -95,7 +101,8 @@ export function createElizaAgent(options: AgentOptions): ElizaAgent {
     })
     .onRequest('session/set_config_option', async ({ params, client }) => {
       const s = session(params.sessionId);
-      if (params.configId !== MODEL_CONFIG_ID) {
+      // With --legacy-models the session has no config options at all, so none can be set.
+      if (options.legacyModels || params.configId !== MODEL_CONFIG_ID) {
         throw acp.RequestError.invalidParams({ configId: params.configId }, `unknown config option '${params.configId}'`);
       }
       if (typeof params.value !== 'string') {

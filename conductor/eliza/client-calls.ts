@@ -3,7 +3,7 @@
 // point is to let tests see what the client answered), cancellation propagates as CancelledError.
 import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
-import { splitCommandLine } from './hooks';
+import { DEFAULT_PERMISSION_KIND, pathInTitle, splitCommandLine } from './hooks';
 import { callClient, errorMessage, sendUpdate, streamText, throwIfCancelled } from './turn-context';
 import type { Turn } from './turn-context';
 
@@ -44,16 +44,21 @@ const isAllowed = (optionId: string | undefined): boolean =>
   optionId !== undefined && PERMISSION_OPTIONS.some((o) => o.optionId === optionId && o.kind.startsWith('allow'));
 
 /**
- * `request permission [for <title>]`: tool_call (pending) → session/request_permission → reply text
- * → tool_call_update (completed if an allow option was picked, failed otherwise).
+ * `request permission [for <title>] [kind <kind>]`: tool_call (pending) → session/request_permission
+ * → reply text → tool_call_update (completed if an allow option was picked, failed otherwise).
+ * The tool call carries rawInput and, when the title names a file, a location, so a client can
+ * show the parameters on the permission card; the permission request repeats all of it.
  */
-export async function requestPermissionHook(turn: Turn, title: string): Promise<void> {
+export async function requestPermissionHook(turn: Turn, title: string, kind: acp.ToolKind = DEFAULT_PERMISSION_KIND): Promise<void> {
   const toolCallId = nextToolCallId('permission');
-  const rawInput = { title, reason: 'ElizACP test hook: request permission' };
-  await sendUpdate(turn, { sessionUpdate: 'tool_call', toolCallId, title, kind: 'edit', status: 'pending', rawInput });
+  const file = pathInTitle(title);
+  const abs = file === undefined ? undefined : resolvePath(turn, file);
+  const rawInput = { title, kind, ...(abs ? { path: abs } : {}), reason: 'ElizACP test hook: request permission' };
+  const call = { toolCallId, title, kind, status: 'pending' as const, rawInput, ...(abs ? { locations: [{ path: abs }] } : {}) };
+  await sendUpdate(turn, { sessionUpdate: 'tool_call', ...call });
   let optionId: string | undefined;
   try {
-    optionId = await askPermission(turn, { toolCallId, title, kind: 'edit', status: 'pending', rawInput });
+    optionId = await askPermission(turn, call);
   } catch (err) {
     // Even a cancelled turn should not leave a dangling "pending" tool call in the client's UI.
     await sendUpdate(turn, { sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });

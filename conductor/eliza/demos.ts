@@ -108,6 +108,40 @@ export async function demoToolCallHook(turn: Turn): Promise<string> {
   return `I pretended to edit ${path}: the greeting on line ${DEMO_LINE} now says hello, world.`;
 }
 
+export const READ_DEMO_FILE = 'README.md';
+export const READ_DEMO_TEXT = '# Title\nSome text';
+export const READ_DEMO_REPLY = 'Read done.';
+
+/**
+ * A fake read with no terminal and no diff, for tool-call card tests: tool_call (kind read,
+ * pending, location line 1, rawInput) → status-only in_progress → completed with text content and
+ * rawOutput. The file is never touched: the content is canned so the test does not need one.
+ */
+export async function demoReadToolHook(turn: Turn): Promise<string> {
+  const path = resolvePath(turn, READ_DEMO_FILE);
+  const toolCallId = nextToolCallId('read');
+  await sendUpdate(turn, {
+    sessionUpdate: 'tool_call',
+    toolCallId,
+    title: `Read ${path}`,
+    kind: 'read',
+    status: 'pending',
+    locations: [{ path, line: 1 }],
+    rawInput: { path },
+  });
+  await sleep(chunkDelay(turn), turn.signal);
+  await sendUpdate(turn, { sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' });
+  await sleep(chunkDelay(turn), turn.signal);
+  await sendUpdate(turn, {
+    sessionUpdate: 'tool_call_update',
+    toolCallId,
+    status: 'completed',
+    content: [{ type: 'content', content: { type: 'text', text: READ_DEMO_TEXT } }],
+    rawOutput: { path, content: READ_DEMO_TEXT },
+  });
+  return READ_DEMO_REPLY;
+}
+
 /**
  * `stream <N> chunks`: N chunks "chunk <i> " (i = 1..N) as fast as the pipe takes them. Sends are
  * awaited in batches — enough backpressure to bound memory, few enough awaits to measure the
@@ -132,10 +166,12 @@ export const HELP_TEXT = [
   '- tell me a long story  (or /story): slow stream, good for testing cancel',
   '- show plan  (or /plan): plan updates from pending to completed',
   '- think about <topic>: thought chunks, then a reply',
-  '- demo tool call: a tool call with a diff',
-  '- request permission [for <title>]',
+  '- demo tool call: a tool call with a diff | demo read tool: a read tool call with text content',
+  '- request permission [for <title>] [kind <read|edit|delete|move|search|execute|think|fetch|other>]',
   '- read file <path> [lines <line> <limit>] | write file <path> with <content>',
   '- run command <command line>',
   '- list tools from <server> | use tool <server>::<tool> with <json>',
+  '- what mode: the current mode and model',
+  '- stop with <refusal|max_tokens|max_turn_requests> | fail this prompt [with <message>]',
   '- stream <N> chunks | echo meta | what did i attach | print garbage | crash [with code <N>]',
 ].join('\n');

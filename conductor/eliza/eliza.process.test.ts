@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import { respond } from './engine';
-import { DEMO_NEW_TEXT, DEMO_OLD_TEXT, PLAN_REPLY, PLAN_STEPS, STORY, thoughts } from './demos';
+import { DEMO_NEW_TEXT, DEMO_OLD_TEXT, PLAN_REPLY, PLAN_STEPS, READ_DEMO_TEXT, STORY, thoughts } from './demos';
 import { ElizaHarness, messageText, waitFor } from './test-harness';
 
 type Update<K extends acp.SessionUpdate['sessionUpdate']> = Extract<acp.SessionUpdate, { sessionUpdate: K }>;
@@ -13,8 +13,11 @@ function ofKind<K extends acp.SessionUpdate['sessionUpdate']>(updates: readonly 
   return updates.filter((u): u is Update<K> => u.sessionUpdate === kind);
 }
 
-async function rejectsWithCode(promise: Promise<unknown>, code: number): Promise<void> {
-  await assert.rejects(promise, (err: unknown) => (err as { code?: number }).code === code);
+async function rejectsWithCode(promise: Promise<unknown>, code: number, message?: string): Promise<void> {
+  await assert.rejects(promise, (err: unknown) => {
+    const e = err as { code?: number; message?: string };
+    return e.code === code && (message === undefined || e.message === message);
+  });
 }
 
 describe('ElizACP over stdio (process)', function () {
@@ -79,6 +82,7 @@ describe('ElizACP over stdio (process)', function () {
 
   it('switches mode and model; the verbose model changes replies', async () => {
     const s = (await eliza.newSession(dir)).sessionId;
+    assert.equal((await eliza.prompt(s, 'what mode')).text, 'Mode: ask. Model: eliza-classic.');
     await eliza.agent.request('session/set_mode', { sessionId: s, modeId: 'code' });
     assert.equal(ofKind(eliza.sessionUpdates(s), 'current_mode_update').at(-1)?.currentModeId, 'code');
     await rejectsWithCode(eliza.agent.request('session/set_mode', { sessionId: s, modeId: 'nope' }), -32602);
@@ -89,9 +93,28 @@ describe('ElizACP over stdio (process)', function () {
     const update = ofKind(eliza.sessionUpdates(s), 'config_option_update').at(-1);
     assert.deepEqual(update?.configOptions, set.configOptions);
     assert.equal((await eliza.prompt(s, 'hello')).text, respond('hello', { deterministic: true, verbose: true }));
+    assert.equal((await eliza.prompt(s, 'What mode?')).text, 'Mode: code. Model: eliza-verbose.');
 
     await eliza.agent.request('session/set_model', { sessionId: s, modelId: 'eliza-classic' });
     assert.equal((await eliza.prompt(s, 'hello')).text, respond('hello', { deterministic: true }));
+    assert.equal((await eliza.prompt(s, 'what mode')).text, 'Mode: code. Model: eliza-classic.');
+  });
+
+  it('ends turns with the stop reason asked for', async () => {
+    for (const [asked, reason] of [['refusal', 'refusal'], ['Max Tokens', 'max_tokens'], ['max turn requests', 'max_turn_requests']]) {
+      const turn = await eliza.prompt(sessionId, `stop with ${asked}`);
+      assert.equal(turn.response.stopReason, reason);
+      assert.equal(turn.text, `Stopping with ${reason}.`);
+    }
+    const unknown = await eliza.prompt(sessionId, 'stop with boredom');
+    assert.equal(unknown.response.stopReason, 'end_turn');
+    assert.equal(unknown.text, "Unknown stop reason 'boredom'. Known reasons: refusal, max_tokens, max_turn_requests.");
+  });
+
+  it('fails a prompt with a JSON-RPC error on request, and keeps working', async () => {
+    await rejectsWithCode(eliza.prompt(sessionId, 'fail this prompt'), -32603, 'ElizACP failed this prompt as asked');
+    await rejectsWithCode(eliza.prompt(sessionId, 'fail this prompt with Quota exceeded'), -32603, 'Quota exceeded');
+    assert.equal((await eliza.prompt(sessionId, 'hello')).text, respond('hello', { deterministic: true }));
   });
 
   it('cancels the long story promptly with stopReason cancelled', async () => {
@@ -143,6 +166,12 @@ describe('ElizACP over stdio (process)', function () {
     const call = ofKind(allowed.updates, 'tool_call')[0];
     assert.equal(call?.toolCallId, req?.toolCall.toolCallId);
     assert.equal(call?.status, 'pending');
+    // A title that names a file gives rawInput.path and a location on both the card and the request.
+    const file = path.join(dir, 'main.rs');
+    assert.deepEqual(call?.locations, [{ path: file }]);
+    assert.deepEqual(req?.toolCall.locations, [{ path: file }]);
+    assert.deepEqual(call?.rawInput, { title: 'Edit main.rs', kind: 'edit', path: file, reason: 'ElizACP test hook: request permission' });
+    assert.deepEqual(req?.toolCall.rawInput, call?.rawInput);
     // The final tool_call_update comes after the reply text.
     assert.equal(allowed.updates.at(-1)?.sessionUpdate, 'tool_call_update');
     assert.equal(ofKind(allowed.updates, 'tool_call_update').at(-1)?.status, 'completed');
@@ -157,6 +186,23 @@ describe('ElizACP over stdio (process)', function () {
     assert.equal(cancelled.text, 'Permission outcome: cancelled');
     assert.equal(cancelled.response.stopReason, 'end_turn');
     eliza.permissionAnswer = { optionId: 'allow-once' };
+  });
+
+  it('requests permission for a given tool kind', async () => {
+    const turn = await eliza.prompt(sessionId, 'request permission for Read notes/todo.md kind read');
+    assert.equal(turn.text, 'Permission outcome: selected allow-once');
+    const call = ofKind(turn.updates, 'tool_call')[0];
+    const req = eliza.permissionRequests.at(-1);
+    assert.equal(call?.kind, 'read');
+    assert.equal(req?.toolCall.kind, 'read');
+    assert.equal(req?.toolCall.title, 'Read notes/todo.md');
+    assert.deepEqual(call?.locations, [{ path: path.join(dir, 'notes', 'todo.md') }]);
+    const execute = await eliza.prompt(sessionId, 'request permission for Run the linter kind EXECUTE');
+    const exec = ofKind(execute.updates, 'tool_call')[0];
+    assert.equal(exec?.kind, 'execute');
+    assert.equal(exec?.title, 'Run the linter');
+    assert.equal(exec?.locations, undefined);
+    assert.deepEqual(exec?.rawInput, { title: 'Run the linter', kind: 'execute', reason: 'ElizACP test hook: request permission' });
   });
 
   it('reads files through the client (relative to cwd, with lines/limit, and errors)', async () => {
@@ -241,6 +287,23 @@ describe('ElizACP over stdio (process)', function () {
     assert.match(turn.text, /pretended to edit/);
   });
 
+  it('demos a read tool call with text content', async () => {
+    const turn = await eliza.prompt(sessionId, 'demo read tool');
+    const file = path.join(dir, 'README.md');
+    const call = ofKind(turn.updates, 'tool_call')[0];
+    assert.deepEqual(
+      { kind: call?.kind, status: call?.status, title: call?.title, locations: call?.locations, rawInput: call?.rawInput, content: call?.content },
+      { kind: 'read', status: 'pending', title: `Read ${file}`, locations: [{ path: file, line: 1 }], rawInput: { path: file }, content: undefined },
+    );
+    const ups = ofKind(turn.updates, 'tool_call_update');
+    assert.deepEqual(ups[0], { sessionUpdate: 'tool_call_update', toolCallId: call?.toolCallId, status: 'in_progress' });
+    assert.equal(ups[1]?.status, 'completed');
+    assert.deepEqual(ups[1]?.content, [{ type: 'content', content: { type: 'text', text: '# Title\nSome text' } }]);
+    assert.deepEqual(ups[1]?.rawOutput, { path: file, content: READ_DEMO_TEXT });
+    assert.equal(ups.length, 2);
+    assert.equal(turn.text, 'Read done.');
+  });
+
   it('streams exactly N chunks for "stream N chunks"', async () => {
     const turn = await eliza.prompt(sessionId, 'stream 2000 chunks');
     const chunks = ofKind(turn.updates, 'agent_message_chunk');
@@ -261,7 +324,8 @@ describe('ElizACP over stdio (process)', function () {
   });
 
   it('answers help and slash commands', async () => {
-    assert.match((await eliza.prompt(sessionId, '/help')).text, /tell me a long story/);
+    const help = (await eliza.prompt(sessionId, '/help')).text;
+    for (const hook of ['tell me a long story', 'demo read tool', 'kind <read', 'what mode', 'stop with', 'fail this prompt']) assert.ok(help.includes(hook), hook);
   });
 
   it('round-trips extension methods with raw params, and rejects unknown methods', async () => {
@@ -294,6 +358,21 @@ describe('ElizACP process lifecycle', function () {
     assert.deepEqual(eliza.initializeResponse.agentCapabilities?.mcpCapabilities, { http: false, sse: false });
     const { code } = await eliza.close();
     assert.equal(code, 0);
+  });
+
+  it('offers the legacy models picker with --legacy-models', async () => {
+    const eliza = await ElizaHarness.start(['--deterministic', '--legacy-models']);
+    const s = (await eliza.newSession(tmpdir())) as acp.NewSessionResponse & { models?: unknown };
+    assert.deepEqual(s.models, {
+      currentModelId: 'eliza-classic',
+      availableModels: [{ modelId: 'eliza-classic', name: 'ELIZA classic' }, { modelId: 'eliza-verbose', name: 'ELIZA verbose' }],
+    });
+    assert.equal(s.configOptions, undefined);
+    await rejectsWithCode(eliza.agent.request('session/set_config_option', { sessionId: s.sessionId, configId: 'model', value: 'eliza-verbose' }), -32602);
+    assert.deepEqual(await eliza.agent.request('session/set_model', { sessionId: s.sessionId, modelId: 'eliza-verbose' }), {});
+    assert.equal((await eliza.prompt(s.sessionId, 'what mode')).text, 'Mode: ask. Model: eliza-verbose.');
+    assert.equal((await eliza.prompt(s.sessionId, 'hello')).text, respond('hello', { deterministic: true, verbose: true }));
+    await eliza.close();
   });
 
   it('crashes with the requested exit code', async () => {

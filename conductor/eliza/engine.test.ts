@@ -3,7 +3,8 @@
 import * as assert from 'node:assert/strict';
 import { normalize, reflect, respond, stableHash } from './engine';
 import { FALLBACKS, KEYWORDS } from './script';
-import { describeAttachments, MAX_STREAM_CHUNKS, parseHook, promptText, splitCommandLine } from './hooks';
+import { describeAttachments, MAX_STREAM_CHUNKS, parseHook, pathInTitle, promptText, splitCommandLine } from './hooks';
+import { parseElizaArgs } from './main';
 import { chunkText } from './turn-context';
 import { parseCargoToml, parseResearchRequest } from './research';
 
@@ -82,8 +83,8 @@ describe('eliza hooks', () => {
       kind: 'use-tool', server: 'my server', tool: 'add', argsJson: '{"a": 1, "b": 2}',
     });
     assert.deepEqual(parseHook('use tool s::t'), { kind: 'use-tool', server: 's', tool: 't', argsJson: '{}' });
-    assert.deepEqual(parseHook('request permission'), { kind: 'permission', title: 'an example edit' });
-    assert.deepEqual(parseHook('Request permission for Delete everything'), { kind: 'permission', title: 'Delete everything' });
+    assert.deepEqual(parseHook('request permission'), { kind: 'permission', title: 'an example edit', toolKind: 'edit' });
+    assert.deepEqual(parseHook('Request permission for Delete everything'), { kind: 'permission', title: 'Delete everything', toolKind: 'edit' });
     assert.deepEqual(parseHook('read file src/a.ts'), { kind: 'read-file', path: 'src/a.ts' });
     assert.deepEqual(parseHook('read file "my file.txt" lines 2 5'), { kind: 'read-file', path: 'my file.txt', line: 2, limit: 5 });
     assert.deepEqual(parseHook('write file out.txt with two\nlines'), { kind: 'write-file', path: 'out.txt', content: 'two\nlines' });
@@ -102,12 +103,52 @@ describe('eliza hooks', () => {
     assert.deepEqual(parseHook('print garbage'), { kind: 'garbage' });
     assert.deepEqual(parseHook('echo meta'), { kind: 'echo-meta' });
     assert.deepEqual(parseHook('What did I attach?'), { kind: 'attachments' });
+    assert.deepEqual(parseHook('demo read tool'), { kind: 'demo-read-tool' });
+    assert.deepEqual(parseHook('What mode?'), { kind: 'what-mode' });
+  });
+
+  it('parses permission tool kinds; an unknown kind stays part of the title', () => {
+    assert.deepEqual(parseHook('request permission for Read config.json kind read'), { kind: 'permission', title: 'Read config.json', toolKind: 'read' });
+    assert.deepEqual(parseHook('request permission for rm -rf build KIND Execute'), { kind: 'permission', title: 'rm -rf build', toolKind: 'execute' });
+    assert.deepEqual(parseHook('request permission kind fetch'), { kind: 'permission', title: 'an example edit', toolKind: 'fetch' });
+    assert.deepEqual(parseHook('request permission for Pick a kind banana'), { kind: 'permission', title: 'Pick a kind banana', toolKind: 'edit' });
+  });
+
+  it('finds the file a permission title names', () => {
+    assert.equal(pathInTitle('Edit main.rs'), 'main.rs');
+    assert.equal(pathInTitle('Delete src/old'), 'src/old');
+    assert.equal(pathInTitle('Read "my notes.md"'), 'my notes.md');
+    assert.equal(pathInTitle('an example edit'), undefined);
+    assert.equal(pathInTitle('Bump to 1.2'), undefined);
+  });
+
+  it('parses stop reasons with spaces or underscores, any case', () => {
+    assert.deepEqual(parseHook('stop with refusal'), { kind: 'stop', reason: 'refusal' });
+    assert.deepEqual(parseHook('Stop with Max Tokens.'), { kind: 'stop', reason: 'max_tokens' });
+    assert.deepEqual(parseHook('stop with max_turn_requests'), { kind: 'stop', reason: 'max_turn_requests' });
+    assert.deepEqual(parseHook('stop with MAX TURN REQUESTS'), { kind: 'stop', reason: 'max_turn_requests' });
+    assert.deepEqual(parseHook('stop with banana'), { kind: 'stop', reason: 'banana' });
+  });
+
+  it('parses fail this prompt with an optional message that keeps its case', () => {
+    assert.deepEqual(parseHook('fail this prompt'), { kind: 'fail', message: 'ElizACP failed this prompt as asked' });
+    assert.deepEqual(parseHook('Fail this prompt.'), { kind: 'fail', message: 'ElizACP failed this prompt as asked' });
+    assert.deepEqual(parseHook('fail this prompt with Quota Exceeded: try later'), { kind: 'fail', message: 'Quota Exceeded: try later' });
+  });
+
+  it('parses the command line flags', () => {
+    assert.deepEqual(parseElizaArgs([]), { deterministic: false, httpMcp: true, legacyModels: false });
+    assert.deepEqual(parseElizaArgs(['--legacy-models', '--no-http-mcp', '--deterministic']), { deterministic: true, httpMcp: false, legacyModels: true });
+    assert.throws(() => parseElizaArgs(['--legacy-model']), /unknown argument '--legacy-model'/);
   });
 
   it('does not fire on ordinary sentences', () => {
     assert.equal(parseHook('why does my app crash'), undefined);
     assert.equal(parseHook('I think about tests a lot'), undefined);
     assert.equal(parseHook('crash the server please'), undefined);
+    assert.equal(parseHook('please stop with that'), undefined);
+    assert.equal(parseHook('why did it fail this prompt'), undefined);
+    assert.equal(parseHook('what model should I pick'), undefined);
   });
 
   it('extracts prompt text and attachments', () => {

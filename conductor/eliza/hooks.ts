@@ -5,7 +5,7 @@
 // Matching is case-insensitive on the prompt's text blocks joined with '\n' and trimmed. Hooks
 // are anchored at the start of the text so ordinary sentences ("why does my app crash?") never
 // trigger them by accident.
-import type { ContentBlock } from '@agentclientprotocol/sdk';
+import type { ContentBlock, ToolKind } from '@agentclientprotocol/sdk';
 
 export type Hook =
   | { kind: 'help' }
@@ -13,12 +13,17 @@ export type Hook =
   | { kind: 'plan' }
   | { kind: 'list-tools'; server: string }
   | { kind: 'use-tool'; server: string; tool: string; argsJson: string }
-  | { kind: 'permission'; title: string }
+  | { kind: 'permission'; title: string; toolKind: ToolKind }
   | { kind: 'read-file'; path: string; line?: number; limit?: number }
   | { kind: 'write-file'; path: string; content: string }
   | { kind: 'run-command'; commandLine: string }
   | { kind: 'think'; topic: string }
   | { kind: 'demo-tool-call' }
+  | { kind: 'demo-read-tool' }
+  /** `reason` is normalized (lower case, underscores); turn.ts decides whether it is a known one. */
+  | { kind: 'stop'; reason: string }
+  | { kind: 'fail'; message: string }
+  | { kind: 'what-mode' }
   | { kind: 'stream'; count: number }
   | { kind: 'crash'; code: number }
   | { kind: 'garbage' }
@@ -29,6 +34,18 @@ export type Hook =
 export const MAX_STREAM_CHUNKS = 100_000;
 export const DEFAULT_CRASH_CODE = 3;
 export const DEFAULT_PERMISSION_TITLE = 'an example edit';
+export const DEFAULT_PERMISSION_KIND: ToolKind = 'edit';
+export const DEFAULT_FAIL_MESSAGE = 'ElizACP failed this prompt as asked';
+
+/** Every ACP ToolKind; `request permission … kind <kind>` only recognizes these. */
+export const TOOL_KINDS: readonly ToolKind[] = [
+  'read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other',
+];
+
+/** `stop with Max Tokens` → `max_tokens`: tests may write the reason the way they read it. */
+export function normalizeStopReason(s: string): string {
+  return s.trim().replace(/[.!]+$/, '').trim().toLowerCase().replace(/[\s-]+/g, '_');
+}
 
 /** The text the hooks and the engine see: all text blocks, in order. */
 export function promptText(prompt: readonly ContentBlock[]): string {
@@ -72,6 +89,17 @@ function unquote(s: string): string {
 
 const PATH = String.raw`("[^"]+"|'[^']+'|\S+)`;
 
+/**
+ * The file a permission title is about, if its last word looks like a path ("Edit src/main.rs",
+ * "Read \"my notes.md\"") — a slash, or a name with a letter extension. The permission hook then
+ * sends it as rawInput.path and as a location, as a real agent would for a file tool.
+ */
+export function pathInTitle(title: string): string | undefined {
+  const m = new RegExp(String.raw`(?:^|\s)${PATH}$`, 's').exec(title.trim());
+  const word = m ? unquote(m[1] ?? '') : '';
+  return word.includes('/') || word.includes('\\') || /.\.[A-Za-z][A-Za-z0-9]*$/.test(word) ? word : undefined;
+}
+
 type Matcher = (m: RegExpExecArray) => Hook;
 const HOOKS: ReadonlyArray<readonly [RegExp, Matcher]> = [
   [/^\/help\b/i, () => ({ kind: 'help' })],
@@ -85,8 +113,14 @@ const HOOKS: ReadonlyArray<readonly [RegExp, Matcher]> = [
     (m) => ({ kind: 'use-tool', server: unquote(m[1] ?? ''), tool: m[2] ?? '', argsJson: (m[3] ?? '{}').trim() }),
   ],
   [
-    /^request permission(?:\s+for\s+(.+))?$/is,
-    (m) => ({ kind: 'permission', title: m[1]?.trim() || DEFAULT_PERMISSION_TITLE }),
+    // A trailing `kind <kind>` is only taken from the title when it names a real ToolKind, so
+    // titles such as "Pick a kind of test" keep working as before.
+    new RegExp(String.raw`^request permission(?:\s+for\s+(.+?))?(?:\s+kind\s+(${TOOL_KINDS.join('|')}))?\s*$`, 'is'),
+    (m) => ({
+      kind: 'permission',
+      title: m[1]?.trim() || DEFAULT_PERMISSION_TITLE,
+      toolKind: (m[2]?.toLowerCase() as ToolKind | undefined) ?? DEFAULT_PERMISSION_KIND,
+    }),
   ],
   [
     new RegExp(String.raw`^read file\s+${PATH}(?:\s+lines\s+(\d+)\s+(\d+))?\s*$`, 'is'),
@@ -104,6 +138,14 @@ const HOOKS: ReadonlyArray<readonly [RegExp, Matcher]> = [
   [/^run command\s+(.+)$/is, (m) => ({ kind: 'run-command', commandLine: (m[1] ?? '').trim() })],
   [/^think about\s+(.+)$/is, (m) => ({ kind: 'think', topic: (m[1] ?? '').trim() })],
   [/^demo tool call\b/i, () => ({ kind: 'demo-tool-call' })],
+  [/^demo read tool\b/i, () => ({ kind: 'demo-read-tool' })],
+  [/^stop with\s+(.+)$/is, (m) => ({ kind: 'stop', reason: normalizeStopReason(m[1] ?? '') })],
+  [
+    // The message keeps its case: tests compare it with the JSON-RPC error they receive.
+    /^fail this prompt(?:\s+with\s+(.+?)|[.!])?\s*$/is,
+    (m) => ({ kind: 'fail', message: m[1]?.trim() || DEFAULT_FAIL_MESSAGE }),
+  ],
+  [/^what mode\b/i, () => ({ kind: 'what-mode' })],
   [
     /^stream\s+(\d+)\s+chunks?\b/i,
     (m) => ({ kind: 'stream', count: Math.min(MAX_STREAM_CHUNKS, Number(m[1])) }),

@@ -1,4 +1,4 @@
-// ElizACP entry point: `conductor eliza [--deterministic] [--no-http-mcp]` (wired in
+// ElizACP entry point: `conductor eliza [--deterministic] [--no-http-mcp] [--legacy-models]` (wired in
 // conductor/main.ts) or `node --import tsx conductor/eliza/standalone.ts …` in tests.
 // Serves one ACP connection on stdin/stdout; stdout carries protocol only, logs go to stderr.
 import { Readable, Writable } from 'node:stream';
@@ -11,14 +11,15 @@ export { createElizaAgent } from './agent';
 export type { AgentOptions, ElizaAgent } from './agent';
 export { respond } from './engine';
 
-export const USAGE = 'usage: conductor eliza [--deterministic] [--no-http-mcp]';
+export const USAGE = 'usage: conductor eliza [--deterministic] [--no-http-mcp] [--legacy-models]';
 
 /** Parses ElizACP's flags. Unknown flags are an error so typos in test setups fail loudly. */
 export function parseElizaArgs(argv: readonly string[]): AgentOptions {
-  const options: AgentOptions = { deterministic: false, httpMcp: true };
+  const options: AgentOptions = { deterministic: false, httpMcp: true, legacyModels: false };
   for (const arg of argv) {
     if (arg === '--deterministic') options.deterministic = true;
     else if (arg === '--no-http-mcp') options.httpMcp = false;
+    else if (arg === '--legacy-models') options.legacyModels = true;
     else throw new Error(`eliza: unknown argument '${arg}'\n${USAGE}`);
   }
   return options;

@@ -19,6 +19,15 @@ export const MODELS: ReadonlyArray<{ value: string; name: string; description: s
 ];
 export const DEFAULT_MODEL = 'eliza-classic';
 
+/**
+ * The older `models` field of session/new (`--legacy-models`). It left the ACP schema, so the SDK
+ * has no type for it; clients that still read it expect this shape.
+ */
+export interface LegacyModelState {
+  currentModelId: string;
+  availableModels: Array<{ modelId: string; name: string }>;
+}
+
 export const COMMANDS: readonly acp.AvailableCommand[] = [
   { name: 'help', description: 'List what ElizACP can do (all test hooks).' },
   { name: 'story', description: 'Tell a long, slowly streamed story (good for testing cancel).' },
@@ -66,6 +75,10 @@ export class Session {
         options: MODELS.map((m) => ({ ...m })),
       },
     ];
+  }
+
+  legacyModels(): LegacyModelState {
+    return { currentModelId: this.model, availableModels: MODELS.map((m) => ({ modelId: m.value, name: m.name })) };
   }
 
   /**

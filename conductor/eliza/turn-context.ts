@@ -10,6 +10,11 @@ export interface AgentOptions {
   deterministic: boolean;
   /** Advertise mcpCapabilities.http. `--no-http-mcp` turns it off to exercise stdio fallbacks. */
   httpMcp: boolean;
+  /**
+   * `--legacy-models`: session/new offers the older `models` picker instead of the `model` config
+   * option, so clients' fallback path (session/set_model) can be tested.
+   */
+  legacyModels: boolean;
 }
 
 export interface Turn {

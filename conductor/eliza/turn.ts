@@ -1,9 +1,10 @@
 // One session/prompt turn: recognize a hook (hooks.ts) and run it, or chat with the ELIZA engine.
-// Whatever happens, the turn ends with a stop reason — 'cancelled' once cancelled, 'end_turn'
-// otherwise; unexpected failures are reported as reply text so tests can see them.
-import type * as acp from '@agentclientprotocol/sdk';
+// Whatever happens, the turn ends with a stop reason — 'cancelled' once cancelled, the one
+// `stop with <reason>` asked for, 'end_turn' otherwise; unexpected failures are reported as reply
+// text so tests can see them. Only `fail this prompt` makes session/prompt answer with an error.
+import * as acp from '@agentclientprotocol/sdk';
 import { nextToolCallId, requestPermissionHook, readFileHook, runCommandHook, writeFileHook } from './client-calls';
-import { demoToolCallHook, HELP_TEXT, planHook, storyHook, streamChunksHook, thinkHook } from './demos';
+import { demoReadToolHook, demoToolCallHook, HELP_TEXT, planHook, storyHook, streamChunksHook, thinkHook } from './demos';
 import { respond } from './engine';
 import { describeAttachments, parseHook } from './hooks';
 import type { Hook } from './hooks';
@@ -14,15 +15,36 @@ import { errorMessage, sendUpdate, streamText } from './turn-context';
 import type { Turn } from './turn-context';
 import { logError } from './version';
 
+/** The stop reasons `stop with <reason>` can produce (end_turn and cancelled happen anyway). */
+export const STOP_REASONS = ['refusal', 'max_tokens', 'max_turn_requests'] as const satisfies readonly acp.StopReason[];
+
+/**
+ * Thrown by `fail this prompt`: the SDK turns a RequestError into the JSON-RPC error response
+ * as is, so the client sees exactly code -32603 and our message (no "Internal error: " prefix).
+ */
+export class FailedPromptError extends acp.RequestError {
+  constructor(message: string) {
+    super(-32603, message);
+  }
+}
+
+/** What a hook hands back: reply text (void if it already replied), or text plus a stop reason. */
+type HookOutcome = string | void | { reply: string; stopReason: acp.StopReason };
+
 export async function runTurn(turn: Turn): Promise<acp.StopReason> {
   // A prompt that was queued behind another one may have been cancelled before it started.
   if (turn.signal.aborted) return 'cancelled';
+  let stopReason: acp.StopReason = 'end_turn';
   try {
     const hook = parseHook(turn.text);
-    const reply = hook ? await runHook(turn, hook) : await converse(turn);
+    const outcome = hook ? await runHook(turn, hook) : await converse(turn);
+    const reply = typeof outcome === 'object' ? outcome.reply : outcome;
     if (typeof reply === 'string') await streamText(turn, reply);
+    if (typeof outcome === 'object') stopReason = outcome.stopReason;
   } catch (err) {
     if (turn.signal.aborted || err instanceof CancelledError) return 'cancelled';
+    // The error response is the whole point of `fail this prompt`; it must not become reply text.
+    if (err instanceof FailedPromptError) throw err;
     logError(`prompt failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     try {
       await streamText(turn, `ElizACP error: ${errorMessage(err)}`);
@@ -30,7 +52,7 @@ export async function runTurn(turn: Turn): Promise<acp.StopReason> {
       // cancelled while reporting; the stop reason below says so
     }
   }
-  return turn.signal.aborted ? 'cancelled' : 'end_turn';
+  return turn.signal.aborted ? 'cancelled' : stopReason;
 }
 
 async function converse(turn: Turn): Promise<string | undefined> {
@@ -39,7 +61,7 @@ async function converse(turn: Turn): Promise<string | undefined> {
 }
 
 /** Runs a hook. A returned string is streamed as the reply; void means the hook already replied. */
-async function runHook(turn: Turn, hook: Hook): Promise<string | void> {
+async function runHook(turn: Turn, hook: Hook): Promise<HookOutcome> {
   switch (hook.kind) {
     case 'help':
       return HELP_TEXT;
@@ -53,8 +75,17 @@ async function runHook(turn: Turn, hook: Hook): Promise<string | void> {
       return demoToolCallHook(turn);
     case 'stream':
       return streamChunksHook(turn, hook.count);
+    case 'demo-read-tool':
+      return demoReadToolHook(turn);
+    case 'stop':
+      return stopHook(hook.reason);
+    case 'fail':
+      throw new FailedPromptError(hook.message);
+    case 'what-mode':
+      // Lets a client test prove that set_mode / set_config_option / set_model reached us.
+      return `Mode: ${turn.session.modeId}. Model: ${turn.session.model}.`;
     case 'permission':
-      return requestPermissionHook(turn, hook.title);
+      return requestPermissionHook(turn, hook.title, hook.toolKind);
     case 'read-file':
       return readFileHook(turn, hook.path, hook.line, hook.limit);
     case 'write-file':
@@ -82,6 +113,12 @@ async function runHook(turn: Turn, hook: Hook): Promise<string | void> {
         : `You attached ${lines.length} item${lines.length === 1 ? '' : 's'}:\n${lines.map((l) => `- ${l}`).join('\n')}`;
     }
   }
+}
+
+function stopHook(reason: string): HookOutcome {
+  const known = STOP_REASONS.find((r) => r === reason);
+  if (known) return { reply: `Stopping with ${known}.`, stopReason: known };
+  return `Unknown stop reason '${reason}'. Known reasons: ${STOP_REASONS.join(', ')}.`;
 }
 
 async function listTools(turn: Turn, server: string): Promise<string> {
