@@ -1,6 +1,6 @@
 // Builds the agent configuration for a new session from the current `symposium.*` settings and a
-// workspace folder: the only folder, or the one the user picks when there are several (seed
-// "Workspace folder selection"). On restart the tab keeps its folder.
+// workspace folder: the only folder, or the one the user picks in a quick pick when there are several
+// (seed "Workspace folder selection"). On restart the tab keeps its folder.
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { Log } from '../log/logEvent';
@@ -24,6 +24,16 @@ async function pickFolder(log: Log): Promise<string | undefined> {
     log.info('session', 'no workspace folder; using the home directory');
     return os.homedir();
   }
-  const picked = await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Workspace folder for this chat (the agent works there)', ignoreFocusOut: true });
-  return picked?.uri.fsPath;
+  // Logged before and after the pick: tests wait for the first event to know the real quick pick is
+  // (about to be) showing, and answer it through the quick-input commands.
+  log.info('session', 'asking for a workspace folder', { folders: folders.map((f) => f.uri.fsPath) });
+  // Not showWorkspaceFolderPick: it hands its options to the workbench's pick() unchanged, and
+  // pick() reads `ignoreFocusLost`, so its `ignoreFocusOut` has no effect (seen in VS Code 1.139).
+  // The pick then closes as soon as focus moves, e.g. when the chat webview focuses the tab it has
+  // just opened for this very session. showQuickPick maps ignoreFocusOut properly.
+  const items = folders.map((folder) => ({ label: folder.name, description: folder.uri.fsPath, folder }));
+  const picked = await vscode.window.showQuickPick(items, { placeHolder: 'Workspace folder for this chat (the agent works there)', ignoreFocusOut: true, matchOnDescription: true });
+  if (picked) log.info('session', 'workspace folder chosen', { folder: picked.folder.uri.fsPath });
+  else log.info('session', 'no workspace folder chosen');
+  return picked?.folder.uri.fsPath;
 }
