@@ -12,11 +12,33 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const RESULTS_DIR = path.join(ROOT, 'test-results');
 
 /**
- * Opens the workbench. `testsPath` (absolute, on the server) runs a mocha suite in the extension
- * host; `env` becomes the host's extensionEnvironment. Resolves to { ctx, page, exited } where
- * `exited` resolves with the code passed to window.codeAutomationExit (the test runner's verdict).
+ * Copies a `.code-workspace` file (path relative to the repo) and every folder it lists into
+ * `<runDir>/multi/`, keeping their layout relative to the repo, so the relative folder paths still
+ * hold and tests may write into the copies. Returns the copied workspace file's absolute path.
  */
-export async function openWorkbench({ testsPath, env = {}, viewport = { width: 1400, height: 900 }, log = true } = {}) {
+function copyWorkspace(runDir, workspace) {
+  const src = path.resolve(ROOT, workspace);
+  const folders = JSON.parse(fs.readFileSync(src, 'utf8')).folders ?? [];
+  const dest = path.join(runDir, 'multi');
+  const inside = (p) => {
+    const rel = path.relative(ROOT, p);
+    if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) throw new Error(`${workspace}: ${p} is not inside the repo`);
+    return rel;
+  };
+  const copy = (p) => fs.cpSync(p, path.join(dest, inside(p)), { recursive: true });
+  copy(path.dirname(src));
+  for (const f of folders) copy(path.resolve(path.dirname(src), f.path));
+  return path.join(dest, inside(src));
+}
+
+/**
+ * Opens the workbench. `testsPath` (absolute, on the server) runs a mocha suite in the extension
+ * host; `env` becomes the host's extensionEnvironment. `workspace` (a `.code-workspace` file relative
+ * to the repo) opens a copy of that multi-root workspace instead of the copy of test-workspace/.
+ * Resolves to { ctx, page, exited } where `exited` resolves with the code passed to
+ * window.codeAutomationExit (the test runner's verdict).
+ */
+export async function openWorkbench({ testsPath, env = {}, workspace, viewport = { width: 1400, height: 900 }, log = true } = {}) {
   const url = process.env.VSCODE_HOST_URL;
   const runDir = process.env.VSCODE_HOST_RUN_DIR;
   if (!url || !runDir) throw new Error('run me through scripts/vscode-host-run.sh');
@@ -44,7 +66,8 @@ export async function openWorkbench({ testsPath, env = {}, viewport = { width: 1
   const payload = [['extensionDevelopmentPath', remote(ROOT)]];
   if (testsPath) payload.push(['extensionTestsPath', remote(testsPath)]);
   payload.push(['extensionEnvironment', JSON.stringify(env)]);
-  await page.goto(`${url}/?folder=${encodeURIComponent(path.join(runDir, 'ws'))}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+  const target = workspace ? `workspace=${encodeURIComponent(copyWorkspace(runDir, workspace))}` : `folder=${encodeURIComponent(path.join(runDir, 'ws'))}`;
+  await page.goto(`${url}/?${target}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
   return { ctx, page, exited, runDir };
 }
 

@@ -1,31 +1,42 @@
-// Runs the extension-host suites (out/test/index.js → out/test/**/*.test.js) inside a real VS Code
+// Runs extension-host suites (out/test/index.js → out/test/<suite>/**/*.test.js) inside a real VS Code
 // extension host served by code-server. Invoke through scripts/vscode-host-run.sh. Writes
-// test-results/host.json ({passes, failures}) and, on failure, test-results/host-failure.png.
+// test-results/<name>.json ({passes, failures}) and, on failure, test-results/<name>-failure.png.
 // Exit code 0 when every test passed.
+//
+//   run-ext-tests.mjs                      the single-folder suites (out/test/suite/) on test-workspace/ → host.json
+//   run-ext-tests.mjs --suite multiroot --workspace test-workspace-multi/symposium-multi.code-workspace --name host-multiroot
+//                                          only out/test/multiroot/, on that multi-root workspace
 import fs from 'node:fs';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { openWorkbench, writeResults, RESULTS_DIR, ROOT, sleep } from './browser.mjs';
 
+const { values: opts } = parseArgs({
+  options: { suite: { type: 'string', default: 'suite' }, workspace: { type: 'string' }, name: { type: 'string', default: 'host' } },
+});
 const TIMEOUT_MS = Number(process.env.HOST_TESTS_TIMEOUT_MS ?? 240_000);
 const runDir = process.env.VSCODE_HOST_RUN_DIR;
-const resultsFile = path.join(runDir, 'host-results.json');
+const resultsFile = path.join(runDir, `${opts.name}-results.json`);
 const { ctx, page, exited } = await openWorkbench({
   testsPath: path.join(ROOT, 'out/test/index.js'),
-  env: { TEST_RESULTS: resultsFile, SYMPOSIUM_TEST_GREP: process.env.SYMPOSIUM_TEST_GREP ?? '' },
+  workspace: opts.workspace,
+  env: { TEST_RESULTS: resultsFile, SYMPOSIUM_TEST_SUITE: opts.suite, SYMPOSIUM_TEST_GREP: process.env.SYMPOSIUM_TEST_GREP ?? '' },
 });
 const started = Date.now();
 const code = await Promise.race([exited, sleep(TIMEOUT_MS).then(() => 'timeout')]);
 let results = { passes: [], failures: [] };
 if (fs.existsSync(resultsFile)) results = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
-if (code === 'timeout') results.failures.push({ title: 'host test run', err: `no result after ${TIMEOUT_MS} ms` });
-else if (code !== 0 && results.failures.length === 0) results.failures.push({ title: 'host test run', err: `exit code ${code}` });
-writeResults('host', results);
+if (code === 'timeout') results.failures.push({ title: `${opts.name} test run`, err: `no result after ${TIMEOUT_MS} ms` });
+else if (code !== 0 && results.failures.length === 0) results.failures.push({ title: `${opts.name} test run`, err: `exit code ${code}` });
+// A suite that ran nothing proves nothing (a wrong --suite, or a build without its files).
+else if (results.passes.length === 0 && results.failures.length === 0 && !process.env.SYMPOSIUM_TEST_GREP) results.failures.push({ title: `${opts.name} test run`, err: `no tests ran from out/test/${opts.suite}` });
+writeResults(opts.name, results);
 const ok = code === 0 && results.failures.length === 0;
 if (!ok) {
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
-  await page.screenshot({ path: path.join(RESULTS_DIR, 'host-failure.png') }).catch(() => {});
+  await page.screenshot({ path: path.join(RESULTS_DIR, `${opts.name}-failure.png`) }).catch(() => {});
 }
-console.log(`host tests: ${results.passes.length} passed, ${results.failures.length} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+console.log(`${opts.name} tests: ${results.passes.length} passed, ${results.failures.length} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 for (const f of results.failures) console.log(`  FAIL ${f.title}\n    ${f.err.split('\n').join('\n    ')}`);
 await ctx.close().catch(() => {});
 process.exit(ok ? 0 : 1);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The one command that runs every test (README: `npm test`).
 #  1. build all bundles, 2. typecheck, 3. plain-Node mocha suites (unit + real-process conductor
-#  and ElizACP tests), 4. extension-host suites in a real VS Code host (code-server),
-#  5. real-browser webview tests (Playwright + Debian chromium).
+#  and ElizACP tests), 4. extension-host suites in a real VS Code host (code-server): the
+#  single-folder suites, then the multi-root suite on a two-folder workspace, 5. real-browser
+#  webview tests (Playwright + Debian chromium).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"; cd "$ROOT"
 mkdir -p test-results
@@ -19,6 +20,9 @@ TEST_STAGE=node npx mocha --config .mocharc.json --reporter ./scripts/mocha-json
 if [ -f scripts/run-ext-tests.mjs ]; then
   bash scripts/vscode-host-install.sh
   bash scripts/vscode-host-run.sh scripts/run-ext-tests.mjs || status=1
+  # A second host, on a two-folder workspace: only the multi-root suite (workspace-folder pick).
+  bash scripts/vscode-host-run.sh scripts/run-ext-tests.mjs --suite multiroot \
+    --workspace test-workspace-multi/symposium-multi.code-workspace --name host-multiroot || status=1
 fi
 if [ -f scripts/webview-e2e.mjs ]; then
   bash scripts/vscode-host-run.sh scripts/webview-e2e.mjs || status=1

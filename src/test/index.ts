@@ -1,6 +1,8 @@
 // Entry point the VS Code test runner loads into the extension host (extensionTestsPath). Runs every
-// out/test/**/*.test.js with mocha TDD and, when TEST_RESULTS is set (code-server runner), writes
-// {passes, failures} there; @vscode/test-cli ignores that file and reads mocha's own reporter output.
+// *.test.js under out/test/<SYMPOSIUM_TEST_SUITE> (default `suite`: the single-folder suites;
+// `multiroot`: the suite that needs the multi-root workspace) with mocha TDD and, when TEST_RESULTS is
+// set (code-server runner), writes {passes, failures} there. @vscode/test-cli does not use this file:
+// .vscode-test.mjs gives it the same folders and mocha options.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
@@ -16,7 +18,9 @@ function testFiles(dir: string): string[] {
 export function run(): Promise<void> {
   const grep = process.env.SYMPOSIUM_TEST_GREP;
   const mocha = new Mocha({ ui: 'tdd', timeout: 30_000, color: false, ...(grep ? { grep } : {}) });
-  for (const f of testFiles(__dirname).sort()) mocha.addFile(f);
+  const suite = process.env.SYMPOSIUM_TEST_SUITE || 'suite';
+  if (!/^[\w-]+$/.test(suite)) return Promise.reject(new Error(`SYMPOSIUM_TEST_SUITE must name a folder of out/test, not ${suite}`));
+  for (const f of testFiles(path.join(__dirname, suite)).sort()) mocha.addFile(f);
   const results: { passes: string[]; failures: { title: string; err: string }[] } = { passes: [], failures: [] };
   return new Promise((resolve, reject) => {
     const runner = mocha.run((failures) => {
