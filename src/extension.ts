@@ -8,6 +8,8 @@ import { CHAT_VIEW_ID, ChatViewProvider } from './chat/chatViewProvider';
 import type { LogEvent } from './log/logEvent';
 import { Logger } from './log/logger';
 import { registerTestCommands } from './testing/testCommands';
+import { DiffView } from './editor/diffView';
+import { PermissionSettings } from './permissions/permissionSettings';
 
 /** What activate() returns: tests subscribe to the structured log stream through it. */
 export interface SymposiumApi {
@@ -31,7 +33,12 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   logger.info('activation', 'activated', { sessionId, mode: vscode.ExtensionMode[context.extensionMode], version, vscode: vscode.version });
 
   const runtime: Runtime = { execPath: process.execPath, extensionPath: context.extensionPath };
+  const permissions = new PermissionSettings();
+  const diffView = new DiffView();
+  context.subscriptions.push(permissions, diffView);
   const chat = new ChatController({
+    permissions,
+    editor: diffView,
     runtime,
     log: logger,
     clientInfo: { name: 'symposium-vscode', version },
@@ -51,8 +58,9 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     }),
     vscode.commands.registerCommand('symposium.restartAgent', () => chat.restartAll()),
     vscode.commands.registerCommand('symposium.showLogs', () => channel.show(true)),
+    vscode.commands.registerCommand('symposium.showPermissionDecisions', () => permissions.show()),
   );
-  if (testMode) context.subscriptions.push(...registerTestCommands({ controller: chat, provider, logger, deactivate }));
+  if (testMode) context.subscriptions.push(...registerTestCommands({ controller: chat, provider, logger, permissions, deactivate }));
   return { onLog: logger.onLog, sessionId };
 }
 

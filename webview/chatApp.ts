@@ -6,7 +6,11 @@ import { MynahUI, type ChatPrompt, type MynahUIDataModel, type MynahUITabStoreMo
 import type { ConversationEntry, HostToWebview, TabId } from '../src/protocol/webview';
 import { applyEntry, blockId, emptyConversation, isBusy, type Conversation } from './conversation';
 import { Host, isHostMessage } from './host';
-import { blockToChatItems, conversationToChatItems, RESTART_BUTTON_ID, tabStoreFor } from './mappers/chatItems';
+import { blockToChatItems, conversationToChatItems, RESTART_BUTTON_ID } from './mappers/chatItems';
+import { parsePermissionButton } from './mappers/permission';
+import { pickerChanges, promptWithCommand, tabStoreFor } from './mappers/tabStore';
+import { OPEN_DIFF_PREFIX } from './mappers/toolCall';
+import { toolCallOf } from './toolCalls';
 import { TabRenderer } from './renderer';
 import { restoreState, SeenIndex, type PersistedState } from './state';
 import { newUuid, TabIdMap } from './tabIds';
@@ -53,9 +57,11 @@ export class ChatApp {
       onTabChange: () => this.schedulePersist(),
       onChatPrompt: (mid, prompt) => this.onChatPrompt(mid, prompt),
       onStopChatResponse: (mid) => this.withTab(mid, (tabId) => this.host.post({ type: 'cancel', tabId })),
-      onInBodyButtonClicked: (mid, _messageId, action) => {
-        if (action.id === RESTART_BUTTON_ID) this.withTab(mid, (tabId) => this.host.post({ type: 'restart-agent', tabId }));
-      },
+      onInBodyButtonClicked: (mid, messageId, action) => this.withTab(mid, (tabId) => this.onButton(tabId, messageId, action.id)),
+      onFileClick: (mid, filePath, _deleted, messageId, _eventId, details) => this.withTab(mid, (tabId) => this.onFileClick(tabId, filePath, messageId, details?.data)),
+      onPromptInputOptionChange: (mid, values) => this.withTab(mid, (tabId) => {
+        for (const m of pickerChanges(tabId, this.conversation(tabId).controls, values)) this.host.post(m);
+      }),
     });
     for (const tabId of this.ids.tabIds()) {
       const r = this.rendererFor(tabId);
@@ -129,9 +135,34 @@ export class ChatApp {
     this.persistNow();
   }
 
+  private onButton(tabId: TabId, messageId: string | undefined, id: string): void {
+    if (id === RESTART_BUTTON_ID) { this.host.post({ type: 'restart-agent', tabId }); return; }
+    const perm = parsePermissionButton(id);
+    if (perm) {
+      const card = this.conversation(tabId).blocks.flatMap((b) => (b.kind === 'turn' ? b.permissions : [])).find((p) => p.requestId === perm.requestId);
+      if (!card) return;
+      if (perm.choice === 'bypass') { this.host.post({ type: 'permission-answer', tabId, requestId: perm.requestId, bypass: true }); return; }
+      const option = card.options[perm.choice];
+      if (option) this.host.post({ type: 'permission-answer', tabId, requestId: perm.requestId, optionId: option.optionId });
+      return;
+    }
+    if (id.startsWith(OPEN_DIFF_PREFIX) && messageId) {
+      const tool = toolCallOf(this.conversation(tabId), messageId);
+      const item = tool?.content?.[Number(id.slice(OPEN_DIFF_PREFIX.length))];
+      if (tool && item?.type === 'diff') this.host.post({ type: 'open-diff', tabId, toolCallId: tool.toolCallId, path: item.path });
+    }
+  }
+
+  private onFileClick(tabId: TabId, filePath: string, messageId: string | undefined, data: Record<string, string> | undefined): void {
+    const tool = messageId ? toolCallOf(this.conversation(tabId), messageId) : undefined;
+    if (data?.action === 'diff' && tool) { this.host.post({ type: 'open-diff', tabId, toolCallId: tool.toolCallId, path: filePath }); return; }
+    const line = Number(data?.line);
+    this.host.post({ type: 'open-location', tabId, path: filePath, ...(Number.isSafeInteger(line) && line > 0 ? { line } : {}) });
+  }
+
   private onChatPrompt(mid: string, prompt: ChatPrompt): void {
     const tabId = this.ids.tabId(mid);
-    const text = prompt.prompt ?? '';
+    const text = promptWithCommand(prompt.command, prompt.prompt ?? '');
     if (!tabId || text.trim() === '') return;
     const messageId = newUuid();
     // Shown at once when the tab is idle; a prompt sent while an answer streams is queued by the

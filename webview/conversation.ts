@@ -1,8 +1,8 @@
 // The webview's model of one tab's conversation, built by applying the host's conversation
 // messages in order. mynah-ui items are rendered from it (mappers/), and it is saved with the
 // webview state, so a streaming answer can continue after the webview is re-created. Pure.
-import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
-import type { AgentFailure, ConversationEntry, MessageId } from '../src/protocol/webview';
+import type { AvailableCommand, PermissionOption, SessionUpdate, StopReason, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import type { AgentFailure, ConversationEntry, MessageId, PermissionDecision, SessionControls } from '../src/protocol/webview';
 import { mergeUpdates } from '../src/protocol/coalesce';
 
 export interface Turn {
@@ -14,14 +14,27 @@ export interface Turn {
   status: 'running' | 'done' | 'failed';
   stopReason?: StopReason;
   error?: string;
+  /** Approval cards of this turn, each shown after the update that preceded it. */
+  permissions: PermissionCard[];
+}
+
+export interface PermissionCard {
+  requestId: string;
+  /** Shown after `updates[position - 1]` (updates only append, so positions stay valid). */
+  position: number;
+  toolCall: ToolCallUpdate;
+  options: PermissionOption[];
+  decision?: PermissionDecision;
 }
 
 export interface Notice {
   kind: 'notice';
   id: string;
-  level: 'error' | 'info';
+  level: 'error' | 'info' | 'warning';
   agentName: string;
   failure?: AgentFailure;
+  /** A plain message (a refused picker change, a missing diff) instead of an agent failure. */
+  text?: string;
   /** An error notice stops offering Restart once a restart resolved it. */
   resolved: boolean;
 }
@@ -32,6 +45,10 @@ export interface Conversation {
   blocks: Block[];
   agentName?: string;
   cwd?: string;
+  /** The session's pickers (modes, config options, older models). */
+  controls?: SessionControls;
+  /** Slash commands the agent offers (available_commands_update). */
+  commands?: AvailableCommand[];
 }
 
 export const emptyConversation = (): Conversation => ({ blocks: [] });
@@ -49,7 +66,7 @@ function findTurn(c: Conversation, messageId: MessageId): Turn | undefined {
 function ensureTurn(c: Conversation, messageId: MessageId, prompt = ''): Turn {
   let t = findTurn(c, messageId);
   if (!t) {
-    t = { kind: 'turn', messageId, prompt, updates: [], status: 'running' };
+    t = { kind: 'turn', messageId, prompt, updates: [], status: 'running', permissions: [] };
     c.blocks.push(t);
   }
   return t;
@@ -63,6 +80,11 @@ export function addUpdate(t: Turn, update: SessionUpdate): void {
     t.updates[t.updates.length - 1] = merged;
     return;
   }
+  // One plan card per turn, updated in place even when text came in between.
+  if (update.sessionUpdate === 'plan') {
+    const i = t.updates.findIndex((u) => u.sessionUpdate === 'plan');
+    if (i >= 0) { t.updates[i] = update; return; }
+  }
   if (update.sessionUpdate === 'tool_call_update') {
     const i = t.updates.findIndex((u) => (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && u.toolCallId === update.toolCallId);
     const target = i >= 0 ? t.updates[i] : undefined;
@@ -75,20 +97,63 @@ export function addUpdate(t: Turn, update: SessionUpdate): void {
   t.updates.push(update);
 }
 
+/** Session-level updates (pickers, commands) change the tab, not a turn's cards. */
+function applySessionState(c: Conversation, u: SessionUpdate): boolean {
+  switch (u.sessionUpdate) {
+    case 'available_commands_update': c.commands = u.availableCommands; return true;
+    case 'current_mode_update':
+      if (c.controls?.modes) c.controls = { ...c.controls, modes: { ...c.controls.modes, currentModeId: u.currentModeId } };
+      return true;
+    case 'config_option_update': c.controls = { ...c.controls, configOptions: u.configOptions }; return true;
+    default: return false;
+  }
+}
+
+/** The turn a message without a turn of its own belongs to: the latest one (or a new one). */
+function turnFor(c: Conversation, messageId: MessageId | undefined, fallbackId: string): Turn {
+  if (messageId) return ensureTurn(c, messageId);
+  for (let i = c.blocks.length - 1; i >= 0; i--) { const b = c.blocks[i]!; if (b.kind === 'turn') return b; }
+  return ensureTurn(c, fallbackId);
+}
+
 /** Applies one conversation message; returns the ids of the blocks it changed. */
 export function applyEntry(c: Conversation, e: ConversationEntry): string[] {
   switch (e.type) {
     case 'session-ready':
       c.agentName = e.agentName;
       c.cwd = e.cwd;
+      if (e.controls) c.controls = e.controls;
       return [];
+    case 'controls-changed':
+      c.controls = { ...c.controls, ...e.controls };
+      return [];
+    case 'permission-requested': {
+      const t = turnFor(c, e.messageId, e.requestId);
+      if (!t.permissions.some((p) => p.requestId === e.requestId)) {
+        t.permissions.push({ requestId: e.requestId, position: t.updates.length, toolCall: e.toolCall, options: e.options });
+      }
+      return [t.messageId];
+    }
+    case 'permission-resolved': {
+      for (const b of c.blocks) {
+        const card = b.kind === 'turn' ? b.permissions.find((p) => p.requestId === e.requestId) : undefined;
+        if (card && b.kind === 'turn') { card.decision = e.decision; return [b.messageId]; }
+      }
+      return [];
+    }
+    case 'tab-notice': {
+      const n: Notice = { kind: 'notice', id: `tab-notice-${c.blocks.length}`, level: e.level, agentName: c.agentName ?? 'agent', text: e.text, resolved: true };
+      c.blocks.push(n);
+      return [blockId(n)];
+    }
     case 'prompt-started': {
       const existed = findTurn(c, e.messageId) !== undefined;
       const t = ensureTurn(c, e.messageId, e.text);
       return existed ? [] : [t.messageId];
     }
     case 'agent-update': {
-      // Updates outside a prompt turn (e.g. available commands) have no block of their own yet.
+      if (applySessionState(c, e.update)) return [];
+      // Other updates outside a prompt turn have no block to go to.
       if (!e.messageId) return [];
       const t = ensureTurn(c, e.messageId);
       addUpdate(t, e.update);

@@ -42,6 +42,17 @@ export class TabRenderer {
 
   /** What is on screen, for the host's test query. */
   items(): RenderedItem[] {
-    return [...this.shown.entries()].map(([messageId, { item }]) => ({ type: String(item.type), messageId, body: item.body ?? '' }));
+    return [...this.shown.entries()].map(([messageId, { item }]) => {
+      const r: RenderedItem = { type: String(item.type), messageId, body: item.body ?? '' };
+      const header = [item.header?.body, item.summary?.content?.body].filter(Boolean).join(' | ');
+      if (header) r.header = header;
+      const status = item.header?.status?.text ?? item.status;
+      if (status) r.status = status;
+      if (item.buttons?.length) r.buttons = [...item.buttons].reverse().map((b) => b.text ?? b.id); // shown order
+      const details = (item.summary?.collapsedContent ?? []).map((c) => [c.header?.body, c.body].filter(Boolean).join('\n')).join('\n\n');
+      if (details) r.details = details;
+      if (item.fileList?.filePaths?.length) r.files = item.fileList.filePaths;
+      return r;
+    });
   }
 }

@@ -5,9 +5,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
-import type { AgentCapabilities, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
+import type { AgentCapabilities, RequestPermissionRequest, RequestPermissionResponse, SessionConfigOption, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
-import type { AgentFailure } from '../protocol/webview';
+import type { AgentFailure, LegacyModels, SessionControls } from '../protocol/webview';
 import { AGENT_EXITED_ERROR_CODE, AGENT_EXITED_METHOD, type AgentExitedParams } from '../protocol/symposium-ext';
 import { Emitter, DisposableStore } from '../util/emitter';
 import type { SpawnSpec } from './agentConfiguration';
@@ -24,6 +24,11 @@ export interface AgentActorOptions {
   clientInfo: { name: string; version: string };
   /** Time for the process to end after stdin closes, and again after SIGTERM. */
   graceMs?: number;
+  /**
+   * Answers the agent's session/request_permission. The agent waits on the returned promise; the
+   * signal aborts when the agent withdraws the request.
+   */
+  onPermissionRequest: (params: RequestPermissionRequest, signal: AbortSignal) => Promise<RequestPermissionResponse>;
 }
 
 export type ActorState = 'idle' | 'starting' | 'running' | 'stopping' | 'exited';
@@ -113,12 +118,8 @@ export class AgentActor {
     const app = acp.client()
       .onNotification('session/update', ({ params }) => this.updates.fire({ sessionId: params.sessionId, update: params.update }))
       .onNotification(AGENT_EXITED_METHOD, (raw: unknown) => raw as AgentExitedParams, ({ params }) => { this.agentExit = params; })
-      // Issue 4 replaces this with a permission card in the chat; until then, refuse politely.
-      .onRequest('session/request_permission', ({ params }) => {
-        const reject = params.options.find((o) => o.kind === 'reject_once');
-        log.warn('agent', 'permission requested; no permission UI yet, rejecting', { sessionId: params.sessionId, title: params.toolCall.title });
-        return reject ? { outcome: { outcome: 'selected', optionId: reject.optionId } } : { outcome: { outcome: 'cancelled' } };
-      });
+      // Never answered here: the broker decides (user, bypass or a rule) while the agent waits.
+      .onRequest('session/request_permission', ({ params, signal }) => this.options.onPermissionRequest(params, signal));
     const conn = app.connect(acp.ndJsonStream(Writable.toWeb(child.stdin!), Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>));
     this.conn = conn;
     this.processScope.add({ dispose: () => conn.close() });
@@ -135,11 +136,29 @@ export class AgentActor {
     log.info('agent', 'initialized', { agent: this.agentName, pid: child.pid, protocolVersion: init.protocolVersion, agentInfo: init.agentInfo });
   }
 
-  async newSession(cwd: string): Promise<string> {
+  /** Creates a session; also returns the pickers (modes, config options, models) it offers. */
+  async newSession(cwd: string): Promise<{ sessionId: string; controls: SessionControls }> {
     await this.start();
     const res = await this.untilExit(this.connection().agent.request('session/new', { cwd, mcpServers: [] }));
     this.options.log.info('session', 'created', { agent: this.agentName, sessionId: res.sessionId, cwd });
-    return res.sessionId;
+    // `models` predates configOptions and is not in the v1 schema; agents still send it.
+    const models = parseLegacyModels((res as { models?: unknown }).models);
+    return { sessionId: res.sessionId, controls: { modes: res.modes ?? null, configOptions: res.configOptions ?? null, models } };
+  }
+
+  async setMode(sessionId: string, modeId: string): Promise<void> {
+    await this.untilExit(this.connection().agent.request('session/set_mode', { sessionId, modeId }));
+  }
+
+  /** Returns the agent's full, updated list of config options. */
+  async setConfigOption(sessionId: string, configId: string, value: string): Promise<SessionConfigOption[]> {
+    const res = await this.untilExit(this.connection().agent.request('session/set_config_option', { sessionId, configId, value }));
+    return res.configOptions;
+  }
+
+  /** The older model picker (`session/set_model`), for agents that sent `models`. */
+  async setModel(sessionId: string, modelId: string): Promise<void> {
+    await this.untilExit(this.connection().agent.request<unknown>('session/set_model', { sessionId, modelId }));
   }
 
   /** Runs one prompt turn; resolves with its stop reason. Updates arrive via onSessionUpdate. */
@@ -278,4 +297,15 @@ export class AgentActor {
       // ESRCH: the group is already gone.
     }
   }
+}
+
+function parseLegacyModels(raw: unknown): LegacyModels | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const { currentModelId, availableModels } = raw as { currentModelId?: unknown; availableModels?: unknown };
+  if (typeof currentModelId !== 'string' || !Array.isArray(availableModels)) return null;
+  const models = availableModels.flatMap((m: unknown) => {
+    const { modelId, name, description } = (m ?? {}) as { modelId?: unknown; name?: unknown; description?: unknown };
+    return typeof modelId === 'string' ? [{ modelId, name: typeof name === 'string' ? name : modelId, description: typeof description === 'string' ? description : null }] : [];
+  });
+  return { currentModelId, availableModels: models };
 }

@@ -21,7 +21,8 @@ function makeActor(overrides: Partial<{ command: string; graceMs: number }> = {}
   const agent = builtinAgent(rt);
   const spec = conductorSpawnSpec({ agent, components: null, workspaceFolder: ROOT }, rt);
   if (overrides.command) spec.command = overrides.command;
-  return new AgentActor({ key: 'k', agentName: agent.name, spec, log: quiet, clientInfo: { name: 'test', version: '0' }, graceMs: overrides.graceMs ?? 2_000 });
+  return new AgentActor({ key: 'k', agentName: agent.name, spec, log: quiet, clientInfo: { name: 'test', version: '0' }, graceMs: overrides.graceMs ?? 2_000,
+    onPermissionRequest: async () => ({ outcome: { outcome: 'cancelled' } }) });
 }
 
 const textOf = (u: SessionUpdate): string => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? u.content.text : '');
@@ -39,7 +40,7 @@ describe('AgentActor (conductor + ElizACP processes)', function () {
     actor = makeActor();
     const texts = new Map<string, string>();
     actor.onSessionUpdate(({ sessionId, update }) => texts.set(sessionId, (texts.get(sessionId) ?? '') + textOf(update)));
-    const [s1, s2] = await Promise.all([actor.newSession(ROOT), actor.newSession(ROOT)]);
+    const [{ sessionId: s1 }, { sessionId: s2 }] = await Promise.all([actor.newSession(ROOT), actor.newSession(ROOT)]);
     assert.notEqual(s1, s2);
     const [r1, r2] = await Promise.all([actor.prompt(s1, 'Hello there'), actor.prompt(s2, 'I feel tired')]);
     assert.equal(r1, 'end_turn');
@@ -50,7 +51,7 @@ describe('AgentActor (conductor + ElizACP processes)', function () {
 
   it('cancels a long streamed reply', async () => {
     actor = makeActor();
-    const s = await actor.newSession(ROOT);
+    const s = (await actor.newSession(ROOT)).sessionId;
     let text = '';
     actor.onSessionUpdate(({ update }) => { text += textOf(update); });
     const turn = actor.prompt(s, 'tell me a long story');
@@ -64,7 +65,7 @@ describe('AgentActor (conductor + ElizACP processes)', function () {
     actor = makeActor();
     const failures: AgentFailure[] = [];
     actor.onDidFail((f) => failures.push(f));
-    const s = await actor.newSession(ROOT);
+    const s = (await actor.newSession(ROOT)).sessionId;
     await assert.rejects(actor.prompt(s, 'crash'), AgentExitedError);
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(failures.length, 1);
@@ -77,7 +78,7 @@ describe('AgentActor (conductor + ElizACP processes)', function () {
 
   it('stop() ends the conductor and its agent: no process of the group survives', async () => {
     actor = makeActor();
-    const s = await actor.newSession(ROOT);
+    const s = (await actor.newSession(ROOT)).sessionId;
     const pid = actor.pid!;
     assert.ok(groupMembers(pid).length >= 2, 'conductor and agent are running');
     const failures: AgentFailure[] = [];

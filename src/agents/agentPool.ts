@@ -1,6 +1,7 @@
 // One agent actor per agent configuration: tabs with equal configurations share a process (each
 // with its own session). Spawns lazily on first use; a dead or stopping actor is replaced on the
 // next use. vscode-free.
+import type { RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
 import { AgentActor } from './agentActor';
 import { conductorSpawnSpec, configurationKey, type AgentConfiguration, type Runtime } from './agentConfiguration';
@@ -12,6 +13,8 @@ export interface AgentPoolOptions {
   /** Called for each new actor before it starts, to subscribe to its events. */
   onActor: (actor: AgentActor) => void;
   onStderrLine?: (agentName: string, line: string) => void;
+  /** Answers an actor's session/request_permission (the agent waits on the promise). */
+  onPermissionRequest: (actor: AgentActor, params: RequestPermissionRequest, signal: AbortSignal) => Promise<RequestPermissionResponse>;
   graceMs?: number;
 }
 
@@ -28,9 +31,10 @@ export class AgentPool {
     const existing = this.actors.get(key);
     if (existing?.usable) return existing;
     const { runtime, log, clientInfo, graceMs, onStderrLine } = this.options;
-    const actor = new AgentActor({
+    const actor: AgentActor = new AgentActor({
       key, agentName: config.agent.name, spec: conductorSpawnSpec(config, runtime), log, clientInfo, graceMs,
       onStderrLine: onStderrLine && ((line) => onStderrLine(config.agent.name, line)),
+      onPermissionRequest: (params, signal) => this.options.onPermissionRequest(actor, params, signal),
     });
     this.actors.set(key, actor);
     this.options.onActor(actor);

@@ -29,6 +29,8 @@ export function parseAgentSettings(raw: RawSettings, rt: Runtime): AgentSettings
     else {
       for (const [name, def] of Object.entries(raw.agents as Record<string, unknown>)) {
         const d = def as { command?: unknown; args?: unknown; env?: unknown } | null;
+        // The built-in agent's entry may hold only permission settings.
+        if (name === BUILTIN_AGENT_NAME && typeof d === 'object' && d !== null && d.command === undefined) continue;
         if (typeof d !== 'object' || d === null || typeof d.command !== 'string' || d.command.trim() === '') {
           problems.push(`symposium.agents.${name}: "command" must be a non-empty string`);
           continue;
@@ -53,4 +55,39 @@ export function parseAgentSettings(raw: RawSettings, rt: Runtime): AgentSettings
     else problems.push('symposium.enabledComponents must be a list of component names');
   }
   return { agents, current, components, problems };
+}
+
+/** ACP tool kinds, the unit of per-agent auto-approval. */
+export const TOOL_KINDS = ['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other'] as const;
+export type ToolKindName = (typeof TOOL_KINDS)[number];
+
+/** What the user allowed an agent to do without asking (`symposium.agents.<name>`). */
+export interface PermissionPolicy {
+  /** Every request is approved with the agent's allow-once option (the seed's "Bypass Permissions"). */
+  bypassPermissions: boolean;
+  /** Tool kinds approved without asking, e.g. ["read", "search"]. */
+  autoApprove: ToolKindName[];
+  problems: string[];
+}
+
+/** Reads the permission settings of one agent; read on every request, so edits apply at once. */
+export function parsePermissionPolicy(rawAgents: unknown, agentName: string): PermissionPolicy {
+  const policy: PermissionPolicy = { bypassPermissions: false, autoApprove: [], problems: [] };
+  if (typeof rawAgents !== 'object' || rawAgents === null || Array.isArray(rawAgents)) return policy;
+  const entry = (rawAgents as Record<string, unknown>)[agentName];
+  if (typeof entry !== 'object' || entry === null) return policy;
+  const { bypassPermissions, autoApprove } = entry as { bypassPermissions?: unknown; autoApprove?: unknown };
+  if (bypassPermissions !== undefined) {
+    if (typeof bypassPermissions === 'boolean') policy.bypassPermissions = bypassPermissions;
+    else policy.problems.push(`symposium.agents.${agentName}.bypassPermissions must be true or false`);
+  }
+  if (autoApprove !== undefined) {
+    if (isStringArray(autoApprove)) {
+      for (const k of autoApprove) {
+        if ((TOOL_KINDS as readonly string[]).includes(k)) policy.autoApprove.push(k as ToolKindName);
+        else policy.problems.push(`symposium.agents.${agentName}.autoApprove: unknown tool kind "${k}"`);
+      }
+    } else policy.problems.push(`symposium.agents.${agentName}.autoApprove must be a list of tool kinds`);
+  }
+  return policy;
 }

@@ -5,7 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
-import type { AgentFailure, HostToWebview, MessageId, TabId, TabPayload, WebviewToHost } from '../protocol/webview';
+import type { AgentFailure, HostToWebview, MessageId, SessionControls, TabId, TabPayload, WebviewToHost } from '../protocol/webview';
+import { PermissionBroker, type PendingPermission, type PermissionBrokerDeps } from '../permissions/permissionBroker';
+import { DiffStore, type StoredDiff } from './diffStore';
+import { applyControlUpdate, changeSessionControl, type ControlChange } from './sessionControls';
 import { AgentActor, AgentExitedError } from '../agents/agentActor';
 import { configurationKey, type AgentConfiguration } from '../agents/agentConfiguration';
 import { AgentPool, type AgentPoolOptions } from '../agents/agentPool';
@@ -13,13 +16,22 @@ import { Outbox, type OutboxLimits, type OutboxStats } from './outbox';
 import { Router } from './router';
 import { Transcript } from './transcript';
 
-export interface ChatControllerOptions extends Omit<AgentPoolOptions, 'onActor'> {
+/** What the chat asks of the editor (vscode side). */
+export interface EditorActions {
+  openDiff(diff: StoredDiff & { toolCallId: string }): Promise<void>;
+  openLocation(path: string, line?: number): Promise<void>;
+}
+
+export interface ChatControllerOptions extends Omit<AgentPoolOptions, 'onActor' | 'onPermissionRequest'> {
   /**
    * The configuration for a new session: current settings, and the workspace folder (the
    * previous one on restart; otherwise asks the user when there are several). undefined = none.
    */
   configure: (previousFolder?: string) => Promise<AgentConfiguration | undefined>;
   outboxLimits?: OutboxLimits;
+  /** The user's permission rules and where decisions go. */
+  permissions: Pick<PermissionBrokerDeps, 'policyFor' | 'enableBypass' | 'record'>;
+  editor?: EditorActions;
 }
 
 interface TabState {
@@ -32,6 +44,8 @@ interface TabState {
   queued: number;
   /** The failure card currently shown (its Restart resolves it). */
   failureNotice?: string;
+  /** The session's pickers, as the agent last described them. */
+  controls: SessionControls;
   closed: boolean;
 }
 
@@ -54,6 +68,8 @@ export class ChatController {
   private readonly outbox: Outbox;
   private readonly pool: AgentPool;
   private readonly captures = new Map<TabId, string[]>();
+  private readonly diffs = new DiffStore();
+  private readonly permissions: PermissionBroker;
   private readonly log: Log;
   private post: ((m: HostToWebview) => void) | undefined;
   private disposed = false;
@@ -61,8 +77,19 @@ export class ChatController {
   constructor(private readonly options: ChatControllerOptions) {
     this.log = options.log;
     this.outbox = new Outbox((m) => this.post?.(m), (tabId) => this.transcript.snapshot(tabId), options.outboxLimits);
+    this.permissions = new PermissionBroker({
+      ...options.permissions,
+      log: options.log,
+      tabFor: (actorKey, sessionId) => {
+        const tabId = this.router.tabFor({ actorKey, sessionId });
+        const tab = tabId ? this.tabs.get(tabId) : undefined;
+        return tab && { tabId: tab.tabId, messageId: tab.active?.messageId };
+      },
+      post: (payload) => this.send(payload),
+    });
     this.pool = new AgentPool({
       ...options,
+      onPermissionRequest: (actor, params, signal) => this.permissions.request({ actorKey: actor.key, agentName: actor.agentName, params, signal }),
       onActor: (actor) => {
         actor.onSessionUpdate((e) => this.onSessionUpdate(actor, e.sessionId, e.update));
         actor.onDidFail((failure) => this.onActorFailed(actor, failure));
@@ -100,6 +127,45 @@ export class ChatController {
       case 'ack': this.outbox.ack(m.lastSeenIndex); return;
       case 'rendered': this.onRendered?.(m); return;
       case 'log': this.log[m.level]('webview', m.message); return;
+      case 'permission-answer': {
+        const error = this.permissions.answer(m.tabId, m.requestId, m.bypass ? { bypass: true } : { optionId: m.optionId ?? '' });
+        if (error) this.send({ type: 'tab-notice', tabId: m.tabId, level: 'warning', text: error });
+        return;
+      }
+      case 'set-mode': case 'set-config-option': case 'set-model': void this.changeControl(m); return;
+      case 'open-diff': {
+        const diff = this.diffs.get(m.tabId, m.toolCallId, m.path);
+        if (!diff || !this.options.editor) { this.send({ type: 'tab-notice', tabId: m.tabId, level: 'warning', text: `No diff of ${m.path} is known for this tool call.` }); return; }
+        void this.options.editor.openDiff({ ...diff, toolCallId: m.toolCallId }).catch((e: unknown) => this.editorFailed(m.tabId, 'open the diff', e));
+        return;
+      }
+      case 'open-location':
+        void this.options.editor?.openLocation(m.path, m.line).catch((e: unknown) => this.editorFailed(m.tabId, `open ${m.path}`, e));
+        return;
+    }
+  }
+
+  private editorFailed(tabId: TabId, what: string, e: unknown): void {
+    this.log.warn('webview', `could not ${what}`, e);
+    this.send({ type: 'tab-notice', tabId, level: 'warning', text: `Could not ${what}: ${e instanceof Error ? e.message : String(e)}` });
+  }
+
+  /** A picker changed in the tab: ask the agent, then show what it accepted (or why not). */
+  private async changeControl(m: ControlChange): Promise<void> {
+    const tab = this.tabs.get(m.tabId);
+    const ref = this.router.sessionFor(m.tabId);
+    const actor = ref && this.pool.get(ref.actorKey);
+    if (!tab || !ref || !actor) return;
+    this.log.info('session', m.type, { ...m });
+    try {
+      const changed = await changeSessionControl(actor, ref.sessionId, m, tab.controls);
+      Object.assign(tab.controls, changed);
+      this.send({ type: 'controls-changed', tabId: m.tabId, controls: changed });
+    } catch (e) {
+      this.log.warn('session', `${m.type} failed`, e);
+      // Re-send the agent's current state so the picker snaps back.
+      this.send({ type: 'controls-changed', tabId: m.tabId, controls: { ...tab.controls } });
+      this.send({ type: 'tab-notice', tabId: m.tabId, level: 'error', text: `The agent refused the change: ${e instanceof Error ? e.message : String(e)}` });
     }
   }
 
@@ -112,7 +178,7 @@ export class ChatController {
    */
   openTab(tabId: TabId, title: string, announce: boolean): void {
     if (this.disposed || this.tabs.has(tabId)) return;
-    const tab: TabState = { tabId, title, queue: Promise.resolve(), queued: 0, closed: false };
+    const tab: TabState = { tabId, title, queue: Promise.resolve(), queued: 0, closed: false, controls: {} };
     this.tabs.set(tabId, tab);
     this.transcript.open(tabId, title);
     this.log.info('session', 'tab opened', { tabId });
@@ -139,6 +205,8 @@ export class ChatController {
   cancel(tabId: TabId): void {
     const active = this.tabs.get(tabId)?.active;
     if (!active) return;
+    // ACP: after session/cancel the client answers the turn's open permission requests `cancelled`.
+    this.permissions.cancelTab(tabId, 'the prompt was cancelled');
     active.actor.cancel(active.sessionId);
   }
 
@@ -147,7 +215,9 @@ export class ChatController {
     const tab = this.tabs.get(tabId);
     if (!tab) return;
     tab.closed = true;
+    this.permissions.cancelTab(tabId, 'the tab was closed');
     this.tabs.delete(tabId);
+    this.diffs.forget(tabId);
     this.outbox.forget(tabId);
     this.transcript.forget(tabId);
     this.captures.delete(tabId);
@@ -174,7 +244,7 @@ export class ChatController {
     const keys = new Set(tabs.flatMap((t) => (t.config ? [configurationKey(t.config)] : [])));
     const actors = [...keys].flatMap((k) => { const a = this.pool.get(k); return a ? [a] : []; });
     this.log.info('agent', 'restart', { tabs: tabs.map((t) => t.tabId), processes: actors.length });
-    for (const a of actors) this.pool.remove(a);
+    for (const a of actors) { this.pool.remove(a); this.permissions.cancelActor(a.key, 'the agent is restarting'); }
     for (const t of tabs) this.router.unbindTab(t.tabId);
     // Stopping cancels running prompts, which frees each tab's queue for the new session.
     await Promise.allSettled(actors.map((a) => a.stop('restart')));
@@ -200,13 +270,14 @@ export class ChatController {
     let actor: AgentActor;
     try {
       actor = this.pool.acquire(config);
-      const sessionId = await actor.newSession(config.workspaceFolder);
+      const { sessionId, controls } = await actor.newSession(config.workspaceFolder);
       if (tab.closed || this.disposed) {
         void actor.closeSession(sessionId);
         return;
       }
       this.router.bind(tab.tabId, { actorKey: actor.key, sessionId });
-      this.send({ type: 'session-ready', tabId: tab.tabId, agentName: actor.agentName, cwd: config.workspaceFolder });
+      tab.controls = controls;
+      this.send({ type: 'session-ready', tabId: tab.tabId, agentName: actor.agentName, cwd: config.workspaceFolder, controls });
       if (opts.restart || tab.failureNotice) {
         this.send({ type: 'agent-restarted', tabId: tab.tabId, noticeId: tab.failureNotice, agentName: actor.agentName });
         tab.failureNotice = undefined;
@@ -252,6 +323,8 @@ export class ChatController {
       this.log.debug('session', 'update for a session without a tab', { sessionId, kind: update.sessionUpdate });
       return;
     }
+    this.diffs.record(tab.tabId, update);
+    applyControlUpdate(tab.controls, update as Parameters<typeof applyControlUpdate>[1]);
     this.send({ type: 'agent-update', tabId: tab.tabId, messageId: tab.active?.messageId, update });
     const capture = this.captures.get(tab.tabId);
     if (capture && update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text') capture.push(update.content.text);
@@ -259,6 +332,7 @@ export class ChatController {
 
   private onActorFailed(actor: AgentActor, failure: AgentFailure): void {
     this.pool.remove(actor);
+    this.permissions.cancelActor(actor.key, 'the agent stopped');
     const tabIds = this.router.unbindActor(actor.key);
     this.log.error('agent', 'process died; informing tabs', { agent: actor.agentName, tabs: tabIds, failure });
     for (const tabId of tabIds) {
@@ -318,6 +392,8 @@ export class ChatController {
   }
 
   outboxStats(): OutboxStats { return this.outbox.stats(); }
+  pendingPermissions(tabId?: TabId): PendingPermission[] { return this.permissions.pendingFor(tabId); }
+  sessionControls(tabId: TabId): SessionControls | undefined { return this.tabs.get(tabId)?.controls; }
   agentProcesses(): { key: string; agentName: string; pid: number | undefined; state: string }[] {
     return this.pool.all().map((a) => ({ key: a.key, agentName: a.agentName, pid: a.pid, state: a.currentState }));
   }
@@ -326,6 +402,7 @@ export class ChatController {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
+    this.permissions.dispose();
     await this.pool.stopAll('the extension is deactivating');
   }
 }

@@ -57,6 +57,7 @@ function setup(limits?: OutboxLimits) {
   const controller = new ChatController({
     runtime: rt, log: quiet, clientInfo: { name: 'test', version: '0' }, outboxLimits: limits,
     configure: async () => ({ agent: builtinAgent(rt), components: null, workspaceFolder: ROOT }),
+    permissions: { policyFor: () => ({ bypassPermissions: false, autoApprove: [], problems: [] }), enableBypass: async () => {}, record: () => {} },
   });
   controller.setPost((m) => webview.receive(m));
   return {

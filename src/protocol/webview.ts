@@ -5,7 +5,7 @@
 // Identity (seed "Message Protocol"): tab IDs and message IDs are UUID v4 generated in the webview;
 // session IDs belong to the agent and never reach the webview. Every host→webview message carries
 // a per-tab `index` that only grows; the webview ignores anything at or below its lastSeenIndex.
-import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
+import type { PermissionOption, SessionConfigOption, SessionModeState, SessionUpdate, StopReason, ToolCallUpdate } from '@agentclientprotocol/sdk';
 
 /** UUID v4, made by the webview (or by a test command standing in for it). */
 export type TabId = string;
@@ -28,7 +28,33 @@ export interface AgentFailure {
 /** A tab the webview did not create (a test command, or the host re-opening a lost tab). */
 export interface OpenTab { type: 'open-tab'; tabId: TabId; title: string }
 /** The tab's agent session exists; `agentName`/`cwd` are shown as tab info. */
-export interface SessionReady { type: 'session-ready'; tabId: TabId; agentName: string; cwd: string }
+export interface SessionReady { type: 'session-ready'; tabId: TabId; agentName: string; cwd: string; controls?: SessionControls }
+
+/** The older (pre-configOptions) model picker some agents still send in `session/new`. */
+export interface LegacyModels { currentModelId: string; availableModels: { modelId: string; name: string; description?: string | null }[] }
+
+/** The session's pickers as the agent last described them (session/new, then updates). */
+export interface SessionControls {
+  modes?: SessionModeState | null;
+  configOptions?: SessionConfigOption[] | null;
+  models?: LegacyModels | null;
+}
+/** Replaces the named parts of the tab's controls (after a set_* call the host made succeeded). */
+export interface ControlsChanged { type: 'controls-changed'; tabId: TabId; controls: SessionControls }
+
+/** How a permission request was settled, and by whom. */
+export type PermissionDecision =
+  | { outcome: 'selected'; optionId: string; optionName: string; optionKind: PermissionOption['kind']; by: 'user' | 'bypass' | 'auto-approve' }
+  | { outcome: 'cancelled'; reason: string };
+
+/** The agent asks before running a tool (ACP session/request_permission); the card blocks the agent. */
+export interface PermissionRequested {
+  type: 'permission-requested'; tabId: TabId; messageId?: MessageId;
+  requestId: string; toolCall: ToolCallUpdate; options: PermissionOption[];
+}
+export interface PermissionResolved { type: 'permission-resolved'; tabId: TabId; messageId?: MessageId; requestId: string; decision: PermissionDecision }
+/** Something the user asked for in the tab failed (a picker change, opening a diff). */
+export interface TabNotice { type: 'tab-notice'; tabId: TabId; level: 'warning' | 'error'; text: string }
 /** The host accepted a prompt (echo, so prompts sent by test commands show up too). */
 export interface PromptStarted { type: 'prompt-started'; tabId: TabId; messageId: MessageId; text: string }
 /** One ACP `session/update`, attributed to the prompt turn it belongs to (if any). */
@@ -44,7 +70,8 @@ export interface QueryRendered { type: 'query-rendered'; tabId: TabId; requestId
 
 /** Messages that make up a tab's conversation; a resync replays a list of them. */
 export type ConversationPayload =
-  | SessionReady | PromptStarted | AgentUpdate | PromptEnded | PromptFailed | AgentFailed | AgentRestarted;
+  | SessionReady | PromptStarted | AgentUpdate | PromptEnded | PromptFailed | AgentFailed | AgentRestarted
+  | ControlsChanged | PermissionRequested | PermissionResolved | TabNotice;
 export type ConversationEntry = DistributiveOmit<ConversationPayload, 'tabId'>;
 
 /**
@@ -73,13 +100,24 @@ export interface CloseTab { type: 'close-tab'; tabId: TabId }
 export interface RestartAgent { type: 'restart-agent'; tabId: TabId }
 /** Indices the webview has durably saved (setState); the host may forget those messages. */
 export interface Ack { type: 'ack'; lastSeenIndex: Record<TabId, number> }
-export interface RenderedItem { type: string; messageId: string; body: string }
+/** What one card shows, flattened to text for tests: header, status, buttons and collapsed details. */
+export interface RenderedItem { type: string; messageId: string; body: string; header?: string; status?: string; buttons?: string[]; details?: string; files?: string[] }
 export interface Rendered { type: 'rendered'; tabId: TabId; requestId: string; items: RenderedItem[] }
+/** The user's answer on a permission card: one of the agent's options, or "Bypass Permissions". */
+export interface PermissionAnswer { type: 'permission-answer'; tabId: TabId; requestId: string; optionId?: string; bypass?: true }
+export interface SetMode { type: 'set-mode'; tabId: TabId; modeId: string }
+export interface SetConfigOption { type: 'set-config-option'; tabId: TabId; configId: string; value: string }
+export interface SetModel { type: 'set-model'; tabId: TabId; modelId: string }
+/** Opens VS Code's diff view for a `diff` content item of a tool call the host routed to this tab. */
+export interface OpenDiff { type: 'open-diff'; tabId: TabId; toolCallId: string; path: string }
+/** Reveals a file (and line) a tool call pointed at. */
+export interface OpenLocation { type: 'open-location'; tabId: TabId; path: string; line?: number }
 /** Webview-side errors, forwarded to the extension log. */
 export interface WebviewLog { type: 'log'; level: 'info' | 'warn' | 'error'; message: string }
 
 export type WebviewToHost =
-  | WebviewReady | NewTab | Prompt | Cancel | CloseTab | RestartAgent | Ack | Rendered | WebviewLog;
+  | WebviewReady | NewTab | Prompt | Cancel | CloseTab | RestartAgent | Ack | Rendered | WebviewLog
+  | PermissionAnswer | SetMode | SetConfigOption | SetModel | OpenDiff | OpenLocation;
 
 // ---------------------------------------------------------------------------------------------
 // Validation
@@ -146,8 +184,41 @@ export function parseWebviewMessage(raw: unknown): ParseResult {
         if (!Array.isArray(items) || items.length > LIMITS.renderedItems) throw new Invalid('items must be a list');
         return ok({
           type, tabId: uuid(o, 'tabId'), requestId: str(o, 'requestId', 100),
-          items: items.map((i) => { const r = obj(i, 'item'); return { type: str(r, 'type', 50), messageId: str(r, 'messageId', 200), body: str(r, 'body', 1_000_000) }; }),
+          items: items.map((i) => {
+            const r = obj(i, 'item');
+            const opt = (k: string, max: number): Record<string, string> => (r[k] === undefined ? {} : { [k]: str(r, k, max) });
+            const list = (k: string): Record<string, string[]> => {
+              const v = r[k];
+              if (v === undefined) return {};
+              if (!Array.isArray(v) || v.length > 100 || !v.every((x) => typeof x === 'string' && x.length <= 4_096)) throw new Invalid(`${k} must be a list of strings`);
+              return { [k]: v as string[] };
+            };
+            return {
+              type: str(r, 'type', 50), messageId: str(r, 'messageId', 500), body: str(r, 'body', 1_000_000),
+              ...opt('header', 10_000), ...opt('status', 200), ...opt('details', 1_000_000), ...list('buttons'), ...list('files'),
+            };
+          }),
         });
+      }
+      case 'permission-answer': {
+        const optionId = o.optionId === undefined ? undefined : str(o, 'optionId', 200);
+        const bypass = o.bypass === true ? true : undefined;
+        if (o.bypass !== undefined && o.bypass !== true) throw new Invalid('bypass must be true when present');
+        if ((optionId === undefined) === (bypass === undefined)) throw new Invalid('exactly one of optionId and bypass is needed');
+        return ok({ type, tabId: uuid(o, 'tabId'), requestId: uuid(o, 'requestId'), ...(optionId !== undefined ? { optionId } : { bypass }) });
+      }
+      case 'set-mode':
+        return ok({ type, tabId: uuid(o, 'tabId'), modeId: str(o, 'modeId', 200) });
+      case 'set-config-option':
+        return ok({ type, tabId: uuid(o, 'tabId'), configId: str(o, 'configId', 200), value: str(o, 'value', 1_000) });
+      case 'set-model':
+        return ok({ type, tabId: uuid(o, 'tabId'), modelId: str(o, 'modelId', 200) });
+      case 'open-diff':
+        return ok({ type, tabId: uuid(o, 'tabId'), toolCallId: str(o, 'toolCallId', 500), path: str(o, 'path', 4_096) });
+      case 'open-location': {
+        const line = o.line;
+        if (line !== undefined && (typeof line !== 'number' || !Number.isSafeInteger(line) || line < 0)) throw new Invalid('line must be a non-negative integer');
+        return ok({ type, tabId: uuid(o, 'tabId'), path: str(o, 'path', 4_096), ...(line !== undefined ? { line } : {}) });
       }
       case 'log': {
         const level = o.level;

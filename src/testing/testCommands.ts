@@ -6,12 +6,14 @@ import * as vscode from 'vscode';
 import type { ChatController } from '../chat/chatController';
 import type { ChatViewProvider } from '../chat/chatViewProvider';
 import type { Logger } from '../log/logger';
+import type { PermissionSettings } from '../permissions/permissionSettings';
 import type { RenderedItem } from '../protocol/webview';
 
 export interface TestDeps {
   controller: ChatController;
   provider: ChatViewProvider;
   logger: Logger;
+  permissions: PermissionSettings;
   /** Runs the deactivation path (stops every agent process). */
   deactivate: () => Promise<void>;
 }
@@ -74,6 +76,21 @@ export function registerTestCommands(deps: TestDeps): vscode.Disposable[] {
     /** Feeds a raw message through the webview message path (validation included). */
     postFromWebview: (raw: unknown) => provider.receive(raw),
     getLogEvents: () => logger.events(),
+    /** Permission requests waiting for the user (all tabs, or one). */
+    getPendingPermissions: (tabId?: string) => controller.pendingPermissions(tabId),
+    /** Every permission decision so far (the decision log). */
+    getPermissionDecisions: () => deps.permissions.list(),
+    /** The tab's pickers as the host knows them (modes, config options, models). */
+    getSessionControls: (tabId: string) => controller.sessionControls(tabId),
+    /** Editors open in the window (URIs), to see a diff or a revealed location. */
+    getOpenEditors: () => vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => {
+      const input = t.input;
+      if (input instanceof vscode.TabInputTextDiff) return { kind: 'diff', label: t.label, original: input.original.toString(), modified: input.modified.toString() };
+      if (input instanceof vscode.TabInputText) return { kind: 'text', label: t.label, uri: input.uri.toString() };
+      return { kind: 'other', label: t.label };
+    })),
+    /** The text of an open (possibly virtual) document. */
+    getDocumentText: async (uri: string) => (await vscode.workspace.openTextDocument(vscode.Uri.parse(uri))).getText(),
     deactivate: () => deps.deactivate(),
   };
   return Object.entries(commands).map(([name, fn]) => vscode.commands.registerCommand(`symposium.test.${name}`, fn as (...args: unknown[]) => unknown));

@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Notice, Turn } from '../conversation';
-import { escapeMarkdown, noticeToChatItems, RESTART_BUTTON_ID, tabStoreFor, turnToChatItems, updateMappers } from './chatItems';
+import { escapeMarkdown, noticeToChatItems, RESTART_BUTTON_ID, turnToChatItems } from './chatItems';
 
 const chunk = (text: string, kind: 'agent_message_chunk' | 'agent_thought_chunk' = 'agent_message_chunk'): SessionUpdate => ({ sessionUpdate: kind, content: { type: 'text', text } });
-const turn = (over: Partial<Turn>): Turn => ({ kind: 'turn', messageId: 'm', prompt: 'hi *there*', updates: [], status: 'running', ...over });
+export const turn = (over: Partial<Turn>): Turn => ({ kind: 'turn', messageId: 'm', prompt: 'hi *there*', updates: [], status: 'running', permissions: [], ...over });
 
-describe('ACP → mynah-ui ChatItem mapping', () => {
+describe('ACP → mynah-ui ChatItem mapping: text, thoughts, stop reasons, notices', () => {
   it('a prompt, then the streaming answer with stable message ids', () => {
     const items = turnToChatItems(turn({ updates: [chunk('Hello')] }));
     assert.deepEqual(items, [
@@ -21,27 +21,33 @@ describe('ACP → mynah-ui ChatItem mapping', () => {
     assert.deepEqual(cancelled[2], { type: 'answer', messageId: 'm:end', body: '_Stopped._', status: 'info' });
   });
 
-  it('thoughts get their own card; only the last item streams', () => {
+  it('abnormal stop reasons are explained as warnings', () => {
+    const last = (stopReason: 'refusal' | 'max_tokens' | 'max_turn_requests') => turnToChatItems(turn({ status: 'done', stopReason })).at(-1);
+    assert.deepEqual(last('refusal'), { type: 'answer', messageId: 'm:end', body: '_The agent refused to continue._', status: 'warning' });
+    assert.match(last('max_tokens')?.body ?? '', /token limit/);
+    assert.match(last('max_turn_requests')?.body ?? '', /limit of requests/);
+  });
+
+  it('thoughts are a collapsed Thinking section; only the last item streams', () => {
     const items = turnToChatItems(turn({ updates: [chunk('hmm', 'agent_thought_chunk'), chunk('Answer')] }));
-    assert.equal(items[1]?.header?.body, '_Thinking_');
     assert.equal(items[1]?.type, 'answer');
+    assert.equal(items[1]?.summary?.isCollapsed, true);
+    assert.equal(items[1]?.summary?.content?.body, '_Thinking_');
+    assert.deepEqual(items[1]?.summary?.collapsedContent, [{ body: 'hmm' }]);
     assert.equal(items[2]?.type, 'answer-stream');
+    const thinking = turnToChatItems(turn({ updates: [chunk('hmm', 'agent_thought_chunk')] }))[1];
+    assert.equal(thinking?.shimmer, true);
+    assert.equal(thinking?.summary?.content?.body, '_Thinking…_');
   });
 
   it('a failed turn shows the error', () => {
     const items = turnToChatItems(turn({ status: 'failed', error: 'Interrupted' }));
-    assert.deepEqual(items[1], { type: 'answer', messageId: 'm:end', body: 'Interrupted', status: 'error' });
+    assert.deepEqual(items[1], { type: 'answer', messageId: 'm:end', body: '**The prompt failed.** Interrupted', status: 'error' });
   });
 
-  it('other updates go through the mapper registry (tool calls, plans: issue 4)', () => {
-    const plan: SessionUpdate = { sessionUpdate: 'plan', entries: [] };
-    assert.equal(turnToChatItems(turn({ updates: [plan] })).length, 1, 'unmapped updates are not shown');
-    updateMappers.plan = (_u, { itemId }) => ({ type: 'answer' as never, messageId: itemId, body: 'plan!' });
-    try {
-      assert.deepEqual(turnToChatItems(turn({ updates: [plan] }))[1], { type: 'answer', messageId: 'm:0', body: 'plan!' });
-    } finally {
-      delete updateMappers.plan;
-    }
+  it('session-level updates (commands, modes) are not cards', () => {
+    const u: SessionUpdate = { sessionUpdate: 'available_commands_update', availableCommands: [] };
+    assert.equal(turnToChatItems(turn({ updates: [u] })).length, 1);
   });
 
   it('an agent failure card shows exit reason and stderr tail, with Restart until resolved', () => {
@@ -58,9 +64,9 @@ describe('ACP → mynah-ui ChatItem mapping', () => {
     assert.deepEqual(noticeToChatItems({ ...n, resolved: true })[0]?.buttons, []);
   });
 
-  it('tab state: loading while a turn runs, agent and folder as prompt info', () => {
-    assert.equal(tabStoreFor({ blocks: [turn({})] }).loadingChat, true);
-    assert.deepEqual(tabStoreFor({ blocks: [], agentName: 'ElizACP', cwd: '/w' }), { loadingChat: false, cancelButtonWhenLoading: true, promptInputInfo: 'ElizACP · /w' });
+  it('a text notice shows its message at its level', () => {
+    const [card] = noticeToChatItems({ kind: 'notice', id: 'x', level: 'warning', agentName: 'A', text: 'No diff_here', resolved: true });
+    assert.deepEqual(card, { type: 'answer', messageId: 'notice:x', status: 'warning', body: 'No diff\\_here' });
   });
 
   it('escapes markdown in user text', () => {

@@ -4,9 +4,13 @@
 //
 // Every item gets a stable messageId derived from its block, so re-rendering a changed block
 // updates the same mynah card instead of adding a new one.
-import type { ChatItem, ChatItemType, MynahUIDataModel } from '@aws/mynah-ui';
-import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import { blockId, isBusy, type Block, type Conversation, type Notice, type Turn } from '../conversation';
+import type { ChatItem, ChatItemType } from '@aws/mynah-ui';
+import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
+import { blockId, type Block, type Conversation, type Notice, type Turn } from '../conversation';
+import { escapeMarkdown } from './markdown';
+import { permissionToChatItem } from './permission';
+import { planToChatItem } from './plan';
+import { toolCallToChatItem, type ToolCallState } from './toolCall';
 
 /** mynah-ui's ChatItemType values (a runtime enum we must not import; see above). */
 export const ItemType = {
@@ -16,56 +20,80 @@ export const ItemType = {
 } as const;
 
 export const RESTART_BUTTON_ID = 'restart-agent';
+export { escapeMarkdown };
 
-/**
- * How a non-text ACP update becomes a card. Text and thought chunks are built in; tool calls,
- * plans and permission requests (issue 4) register here. `undefined` = not shown.
- */
-export type UpdateMapper = (update: SessionUpdate, ctx: { turn: Turn; itemId: string; streaming: boolean }) => ChatItem | undefined;
-export const updateMappers: Partial<Record<SessionUpdate['sessionUpdate'], UpdateMapper>> = {};
-
-/** Markdown-escapes user text so it renders literally (mynah sanitizes HTML itself). */
-export function escapeMarkdown(text: string): string {
-  return text.replace(/([\\`*_{}[\]()#+\-.!|<>~])/g, '\\$1');
-}
+const STOP_TEXT: Partial<Record<StopReason, string>> = {
+  cancelled: 'Stopped.',
+  refusal: 'The agent refused to continue.',
+  max_tokens: 'Stopped: the agent reached its token limit.',
+  max_turn_requests: 'Stopped: the agent reached its limit of requests for one turn.',
+};
 
 function textOf(u: SessionUpdate): string | undefined {
   if (u.sessionUpdate !== 'agent_message_chunk' && u.sessionUpdate !== 'agent_thought_chunk') return undefined;
   return u.content.type === 'text' ? u.content.text : undefined;
 }
 
+/** A turn's cards in order: prompt, then each update (text, thoughts, tools, plan) and approval. */
 export function turnToChatItems(t: Turn): ChatItem[] {
   const items: ChatItem[] = [];
   if (t.prompt) items.push({ type: ItemType.PROMPT, messageId: `${t.messageId}:prompt`, body: escapeMarkdown(t.prompt) });
   const running = t.status === 'running';
+  const permissions = t.permissions ?? [];
+  const toolState = (id: string): ToolCallState | undefined =>
+    t.updates.find((u): u is ToolCallState => (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && u.toolCallId === id);
+  const approvalsAt = (position: number): void => {
+    for (const p of permissions) {
+      if (p.position === position) items.push(permissionToChatItem(p, `${t.messageId}:perm:${p.requestId}`, toolState(p.toolCall.toolCallId)));
+    }
+  };
+  // Text streams only while it is the turn's last item (mynah has one stream per tab).
+  const lastIndex = t.updates.length - 1;
+  const streamsAt = (i: number): boolean => running && i === lastIndex && !permissions.some((p) => p.position > i);
   t.updates.forEach((u, i) => {
+    approvalsAt(i);
     const itemId = `${t.messageId}:${i}`;
-    const last = i === t.updates.length - 1;
-    if (u.sessionUpdate === 'agent_message_chunk') {
-      const text = textOf(u);
-      if (text !== undefined) items.push({ type: running && last ? ItemType.ANSWER_STREAM : ItemType.ANSWER, messageId: itemId, body: text });
-      return;
+    switch (u.sessionUpdate) {
+      case 'agent_message_chunk': {
+        const text = textOf(u);
+        if (text !== undefined) items.push({ type: streamsAt(i) ? ItemType.ANSWER_STREAM : ItemType.ANSWER, messageId: itemId, body: text });
+        return;
+      }
+      case 'agent_thought_chunk': {
+        const text = textOf(u);
+        if (text === undefined) return;
+        const thinking = streamsAt(i);
+        items.push({
+          type: ItemType.ANSWER, messageId: itemId, shimmer: thinking,
+          summary: { isCollapsed: true, content: { body: thinking ? '_Thinking…_' : '_Thinking_' }, collapsedContent: [{ body: text }] },
+        });
+        return;
+      }
+      case 'tool_call': case 'tool_call_update':
+        items.push(toolCallToChatItem(u, `${t.messageId}:tool:${u.toolCallId}`));
+        return;
+      case 'plan':
+        items.push(planToChatItem(u.entries, `${t.messageId}:plan`));
+        return;
+      default:
+        return; // session-level state (commands, modes, config) and usage: not cards
     }
-    if (u.sessionUpdate === 'agent_thought_chunk') {
-      const text = textOf(u);
-      if (text !== undefined) items.push({ type: ItemType.ANSWER, messageId: itemId, header: { body: '_Thinking_' }, body: text, shimmer: running && last });
-      return;
-    }
-    const mapped = updateMappers[u.sessionUpdate]?.(u, { turn: t, itemId, streaming: running && last });
-    if (mapped) items.push(mapped);
   });
+  approvalsAt(t.updates.length);
+  for (const p of permissions) if (p.position > t.updates.length) items.push(permissionToChatItem(p, `${t.messageId}:perm:${p.requestId}`, toolState(p.toolCall.toolCallId)));
   if (t.status === 'done' && t.stopReason && t.stopReason !== 'end_turn') {
-    const why = t.stopReason === 'cancelled' ? 'Stopped.' : `Stopped: ${t.stopReason.replace(/_/g, ' ')}.`;
+    const why = STOP_TEXT[t.stopReason] ?? `Stopped: ${t.stopReason.replace(/_/g, ' ')}.`;
     items.push({ type: ItemType.ANSWER, messageId: `${t.messageId}:end`, body: `_${why}_`, status: t.stopReason === 'cancelled' ? 'info' : 'warning' });
   }
   if (t.status === 'failed') {
-    items.push({ type: ItemType.ANSWER, messageId: `${t.messageId}:end`, body: t.error ?? 'The prompt failed.', status: 'error' });
+    items.push({ type: ItemType.ANSWER, messageId: `${t.messageId}:end`, body: `**The prompt failed.** ${t.error ?? ''}`.trim(), status: 'error' });
   }
   return items;
 }
 
 export function noticeToChatItems(n: Notice): ChatItem[] {
   const messageId = blockId(n);
+  if (n.text !== undefined) return [{ type: ItemType.ANSWER, messageId, status: n.level === 'info' ? 'info' : n.level, body: escapeMarkdown(n.text) }];
   if (n.level === 'info') {
     return [{ type: ItemType.ANSWER, messageId, status: 'info', body: `Restarted **${n.agentName}** with a fresh session. It does not remember earlier messages.` }];
   }
@@ -94,13 +122,4 @@ export function blockToChatItems(b: Block): ChatItem[] {
 
 export function conversationToChatItems(c: Conversation): ChatItem[] {
   return c.blocks.flatMap(blockToChatItems);
-}
-
-/** The tab-level UI state that follows from the conversation. */
-export function tabStoreFor(c: Conversation): MynahUIDataModel {
-  return {
-    loadingChat: isBusy(c),
-    cancelButtonWhenLoading: true,
-    promptInputInfo: c.agentName ? `${c.agentName} · ${c.cwd ?? ''}` : 'Starting the agent…',
-  };
 }

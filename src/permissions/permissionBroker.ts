@@ -1,0 +1,166 @@
+// The seed's "Tool Use Authorization": every ACP session/request_permission becomes a promise the
+// agent waits on while the user decides; the extension host never blocks. The broker applies the
+// user's rules first (bypass for the agent, auto-approval by tool kind), otherwise shows an approval
+// card in the session's tab and waits for the answer, a cancel, the tab closing, or the agent
+// withdrawing the request. Every decision is recorded. vscode-free: settings, the tab lookup and
+// the webview come in through `PermissionBrokerDeps`.
+import { randomUUID } from 'node:crypto';
+import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk';
+import type { Log } from '../log/logEvent';
+import type { MessageId, PermissionDecision, PermissionRequested, PermissionResolved, TabId } from '../protocol/webview';
+import type { PermissionPolicy } from '../agents/agentSettings';
+
+/** One line of the decision log the user can open. */
+export interface DecisionRecord {
+  time: string;
+  agent: string;
+  sessionId: string;
+  tool: string;
+  kind: string;
+  decision: PermissionDecision;
+}
+
+export interface PermissionBrokerDeps {
+  log: Log;
+  /** The agent's current permission settings (read per request, so edits apply at once). */
+  policyFor(agentName: string): PermissionPolicy;
+  /** The tab showing this session, and the prompt turn running there. */
+  tabFor(actorKey: string, sessionId: string): { tabId: TabId; messageId?: MessageId } | undefined;
+  post(payload: PermissionRequested | PermissionResolved): void;
+  /** "Bypass Permissions": persist `bypassPermissions: true` for the agent in user settings. */
+  enableBypass(agentName: string): Promise<void>;
+  record(entry: DecisionRecord): void;
+}
+
+export interface PermissionRequestContext {
+  actorKey: string;
+  agentName: string;
+  params: RequestPermissionRequest;
+  /** Aborted when the agent withdraws the request ($/cancel_request) or the connection ends. */
+  signal: AbortSignal;
+}
+
+interface Pending {
+  requestId: string;
+  tabId: TabId;
+  messageId?: MessageId;
+  ctx: PermissionRequestContext;
+  finish: (decision: PermissionDecision) => void;
+}
+
+/** What a test or the UI can see of an open request. */
+export interface PendingPermission { requestId: string; tabId: TabId; title: string; kind: string; options: PermissionOption[] }
+
+const CANCELLED: RequestPermissionResponse = { outcome: { outcome: 'cancelled' } };
+
+export class PermissionBroker {
+  private readonly pending = new Map<string, Pending>();
+
+  constructor(private readonly deps: PermissionBrokerDeps) {}
+
+  /** Answers one request; the returned promise settles when a decision is made. */
+  request(ctx: PermissionRequestContext): Promise<RequestPermissionResponse> {
+    const { params, agentName } = ctx;
+    const policy = this.deps.policyFor(agentName);
+    for (const p of policy.problems) this.deps.log.warn('permission', p);
+    const allow = pickOption(params.options, 'allow_once') ?? pickOption(params.options, 'allow_always');
+    const kind = params.toolCall.kind ?? 'other';
+    if (allow && (policy.bypassPermissions || policy.autoApprove.includes(kind))) {
+      return Promise.resolve(this.decide(ctx, undefined, selected(allow, policy.bypassPermissions ? 'bypass' : 'auto-approve')));
+    }
+    const target = this.deps.tabFor(ctx.actorKey, params.sessionId);
+    if (!target) {
+      // Nobody can answer: refuse rather than leave the agent waiting forever.
+      const reject = pickOption(params.options, 'reject_once');
+      this.deps.log.warn('permission', 'request for a session without a tab; rejected', { agentName, sessionId: params.sessionId, title: params.toolCall.title });
+      return Promise.resolve(this.decide(ctx, undefined, reject ? selected(reject, 'user') : { outcome: 'cancelled', reason: 'no chat tab shows this session' }, reject ? 'no chat tab shows this session' : undefined));
+    }
+    if (ctx.signal.aborted) return Promise.resolve(this.decide(ctx, undefined, { outcome: 'cancelled', reason: 'the agent withdrew the request' }));
+    return new Promise((resolve) => {
+      const requestId = randomUUID();
+      const onAbort = (): void => this.settle(requestId, { outcome: 'cancelled', reason: 'the agent withdrew the request' });
+      const pending: Pending = {
+        requestId, tabId: target.tabId, messageId: target.messageId, ctx,
+        finish: (decision) => {
+          ctx.signal.removeEventListener('abort', onAbort);
+          resolve(this.decide(ctx, pending, decision));
+        },
+      };
+      this.pending.set(requestId, pending);
+      ctx.signal.addEventListener('abort', onAbort, { once: true });
+      this.deps.log.info('permission', 'asking the user', { requestId, tabId: target.tabId, agentName, title: params.toolCall.title, kind });
+      this.deps.post({ type: 'permission-requested', tabId: target.tabId, messageId: target.messageId, requestId, toolCall: params.toolCall, options: params.options });
+    });
+  }
+
+  /** The user clicked on a card. Returns an error text when the answer cannot be applied. */
+  answer(tabId: TabId, requestId: string, choice: { optionId: string } | { bypass: true }): string | undefined {
+    const p = this.pending.get(requestId);
+    if (!p || p.tabId !== tabId) return 'This permission request is no longer pending.';
+    if ('bypass' in choice) {
+      const allow = pickOption(p.ctx.params.options, 'allow_once') ?? pickOption(p.ctx.params.options, 'allow_always');
+      if (!allow) return 'The agent offered no option that allows this tool call.';
+      this.settle(requestId, selected(allow, 'bypass'));
+      void this.deps.enableBypass(p.ctx.agentName).catch((e: unknown) => this.deps.log.error('permission', 'could not save bypassPermissions', e));
+      return undefined;
+    }
+    const option = p.ctx.params.options.find((o) => o.optionId === choice.optionId);
+    if (!option) return `The agent did not offer the option "${choice.optionId}".`;
+    this.settle(requestId, selected(option, 'user'));
+    return undefined;
+  }
+
+  /** session/cancel or the tab closing: every pending request of the tab is answered `cancelled`. */
+  cancelTab(tabId: TabId, reason: string): void {
+    for (const p of [...this.pending.values()]) if (p.tabId === tabId) this.settle(p.requestId, { outcome: 'cancelled', reason });
+  }
+
+  /** The agent process went away or restarts: nobody waits for these answers any more. */
+  cancelActor(actorKey: string, reason: string): void {
+    for (const p of [...this.pending.values()]) if (p.ctx.actorKey === actorKey) this.settle(p.requestId, { outcome: 'cancelled', reason });
+  }
+
+  pendingFor(tabId?: TabId): PendingPermission[] {
+    return [...this.pending.values()]
+      .filter((p) => tabId === undefined || p.tabId === tabId)
+      .map((p) => ({ requestId: p.requestId, tabId: p.tabId, title: p.ctx.params.toolCall.title ?? '', kind: p.ctx.params.toolCall.kind ?? 'other', options: p.ctx.params.options }));
+  }
+
+  dispose(): void {
+    for (const p of [...this.pending.values()]) this.settle(p.requestId, { outcome: 'cancelled', reason: 'the extension is shutting down' });
+  }
+
+  private settle(requestId: string, decision: PermissionDecision): void {
+    const p = this.pending.get(requestId);
+    if (!p) return;
+    this.pending.delete(requestId);
+    p.finish(decision);
+  }
+
+  /** Records and announces a decision; returns the ACP response for it. */
+  private decide(ctx: PermissionRequestContext, pending: Pending | undefined, decision: PermissionDecision, note?: string): RequestPermissionResponse {
+    const { params, agentName } = ctx;
+    const entry: DecisionRecord = {
+      time: new Date().toISOString(), agent: agentName, sessionId: params.sessionId,
+      tool: params.toolCall.title ?? params.toolCall.toolCallId, kind: params.toolCall.kind ?? 'other', decision,
+    };
+    this.deps.record(entry);
+    this.deps.log.info('permission', 'decided', { ...entry, note });
+    // Auto-decisions are shown too, so the user sees what ran without asking.
+    const target = pending ?? this.deps.tabFor(ctx.actorKey, params.sessionId);
+    if (target) {
+      const requestId = pending?.requestId ?? randomUUID();
+      if (!pending) this.deps.post({ type: 'permission-requested', tabId: target.tabId, messageId: target.messageId, requestId, toolCall: params.toolCall, options: params.options });
+      this.deps.post({ type: 'permission-resolved', tabId: target.tabId, messageId: target.messageId, requestId, decision });
+    }
+    return decision.outcome === 'selected' ? { outcome: { outcome: 'selected', optionId: decision.optionId } } : CANCELLED;
+  }
+}
+
+function pickOption(options: PermissionOption[], kind: PermissionOption['kind']): PermissionOption | undefined {
+  return options.find((o) => o.kind === kind);
+}
+
+function selected(o: PermissionOption, by: 'user' | 'bypass' | 'auto-approve'): PermissionDecision {
+  return { outcome: 'selected', optionId: o.optionId, optionName: o.name, optionKind: o.kind, by };
+}

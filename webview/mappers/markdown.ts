@@ -1,0 +1,32 @@
+// Markdown helpers shared by the mappers. Pure.
+
+/** Markdown-escapes user text so it renders literally (mynah sanitizes HTML itself). */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/([\\`*_{}[\]()#+\-.!|<>~])/g, '\\$1');
+}
+
+/** A fenced code block whose fence cannot be closed by the content. */
+export function fenced(code: string, lang = ''): string {
+  const longest = Math.max(2, ...[...code.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${lang}\n${code}\n${fence}`;
+}
+
+/** JSON for people: two-space indent, with a cap so a huge input cannot flood the chat. */
+export function prettyJson(value: unknown, max = 20_000): string {
+  let s: string;
+  try { s = JSON.stringify(value, null, 2) ?? String(value); } catch { s = String(value); }
+  return s.length > max ? `${s.slice(0, max)}\n… (${s.length - max} more characters)` : s;
+}
+
+export function basename(p: string): string {
+  return p.split(/[\\/]/).filter(Boolean).pop() ?? p;
+}
+
+/**
+ * Lighter escaping for one-line labels (tool titles, plan entries): only characters that start
+ * emphasis, code, links or HTML, so paths and sentences stay readable in the markdown source.
+ */
+export function escapeInline(text: string): string {
+  return text.replace(/([\\`*_[\]<>~|])/g, '\\$1').replace(/\n/g, ' ');
+}
