@@ -215,7 +215,7 @@ export class ChatApp {
         this.resync(m.tabId, m.title, m.entries);
         return;
       case 'query-rendered':
-        this.host.post({ type: 'rendered', tabId: m.tabId, requestId: m.requestId, items: this.renderers.get(m.tabId)?.items() ?? [] });
+        this.host.post({ type: 'rendered', tabId: m.tabId, requestId: m.requestId, items: [...(this.renderers.get(m.tabId)?.items() ?? []), this.tabStoreItem(m.tabId)] });
         return;
       default: {
         if (!this.ids.mynahId(m.tabId)) return; // closed here; the host will stop sending
@@ -258,6 +258,18 @@ export class ChatApp {
     } finally {
       this.adopting = undefined;
     }
+  }
+
+  /** The tab's own UI state (slash commands, pickers) as one pseudo-item, for the host's test query. */
+  private tabStoreItem(tabId: TabId): { type: string; messageId: string; body: string } {
+    const mid = this.ids.mynahId(tabId);
+    const store = mid ? this.mynah.getTabData(mid)?.getStore() : undefined;
+    const body = {
+      commands: (store?.quickActionCommands ?? []).flatMap((g) => g.commands.map((c) => c.command)),
+      pickers: (store?.promptInputOptions ?? []).map((p) => ({ id: p.id, value: p.value, options: 'options' in p ? (p.options ?? []).map((o) => o.value) : [] })),
+      info: store?.promptInputInfo ?? '',
+    };
+    return { type: 'tab-store', messageId: 'tab-store', body: JSON.stringify(body) };
   }
 
   private conversation(tabId: TabId): Conversation {

@@ -69,6 +69,11 @@ export class ChatController {
   private readonly pool: AgentPool;
   private readonly captures = new Map<TabId, string[]>();
   private readonly diffs = new DiffStore();
+  /**
+   * Updates for a session whose tab is not bound yet: agents send e.g. available_commands_update
+   * right after the session/new response, which can be processed before our await resumes.
+   */
+  private readonly early = new Map<string, SessionUpdate[]>();
   private readonly permissions: PermissionBroker;
   private readonly log: Log;
   private post: ((m: HostToWebview) => void) | undefined;
@@ -77,8 +82,11 @@ export class ChatController {
   constructor(private readonly options: ChatControllerOptions) {
     this.log = options.log;
     this.outbox = new Outbox((m) => this.post?.(m), (tabId) => this.transcript.snapshot(tabId), options.outboxLimits);
+    const rules = options.permissions; // a class instance: its methods do not spread
     this.permissions = new PermissionBroker({
-      ...options.permissions,
+      policyFor: (agent) => rules.policyFor(agent),
+      enableBypass: (agent) => rules.enableBypass(agent),
+      record: (entry) => rules.record(entry),
       log: options.log,
       tabFor: (actorKey, sessionId) => {
         const tabId = this.router.tabFor({ actorKey, sessionId });
@@ -278,6 +286,9 @@ export class ChatController {
       this.router.bind(tab.tabId, { actorKey: actor.key, sessionId });
       tab.controls = controls;
       this.send({ type: 'session-ready', tabId: tab.tabId, agentName: actor.agentName, cwd: config.workspaceFolder, controls });
+      const early = this.early.get(`${actor.key}\n${sessionId}`) ?? [];
+      this.early.delete(`${actor.key}\n${sessionId}`);
+      for (const u of early) this.onSessionUpdate(actor, sessionId, u);
       if (opts.restart || tab.failureNotice) {
         this.send({ type: 'agent-restarted', tabId: tab.tabId, noticeId: tab.failureNotice, agentName: actor.agentName });
         tab.failureNotice = undefined;
@@ -320,7 +331,12 @@ export class ChatController {
     const tabId = this.router.tabFor({ actorKey: actor.key, sessionId });
     const tab = tabId && this.tabs.get(tabId);
     if (!tab) {
-      this.log.debug('session', 'update for a session without a tab', { sessionId, kind: update.sessionUpdate });
+      this.log.debug('session', 'update for a session without a tab (yet)', { sessionId, kind: update.sessionUpdate });
+      const key = `${actor.key}\n${sessionId}`;
+      const list = this.early.get(key) ?? [];
+      if (list.length === 0) setTimeout(() => this.early.delete(key), 10_000).unref?.();
+      if (list.length < 100) list.push(update);
+      this.early.set(key, list);
       return;
     }
     this.diffs.record(tab.tabId, update);

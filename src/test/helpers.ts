@@ -35,7 +35,21 @@ export const expectedReply = (prompt: string): string => respond(prompt, { deter
 
 export const viewState = (): Thenable<{ resolved: boolean; visible: boolean; live: boolean; generation: number }> => cmd('getViewState');
 export const tabs = (): Thenable<TabInfo[]> => cmd<TabInfo[]>('getTabs');
-export const rendered = (tabId: string): Thenable<RenderedItem[] | undefined> => cmd('getRendered', tabId);
+/** The cards the webview shows for the tab (without the tab-store pseudo-item). */
+export async function rendered(tabId: string): Promise<RenderedItem[] | undefined> {
+  return (await cmd<RenderedItem[] | undefined>('getRendered', tabId))?.filter((i) => i.type !== 'tab-store');
+}
+
+export interface RenderedTabStore { commands: string[]; pickers: { id: string; value?: string; options: string[] }[]; info: string }
+/** The tab's UI state in the webview: slash commands in the `/` menu, pickers, info line. */
+export async function renderedTabStore(tabId: string): Promise<RenderedTabStore | undefined> {
+  const item = (await cmd<RenderedItem[] | undefined>('getRendered', tabId))?.find((i) => i.type === 'tab-store');
+  return item ? (JSON.parse(item.body) as RenderedTabStore) : undefined;
+}
+
+/** The card of one tool call in a turn (`<messageId>:tool:<toolCallId>`). */
+export const toolCards = (items: RenderedItem[], messageId: string): RenderedItem[] => items.filter((i) => i.messageId.startsWith(`${messageId}:tool:`));
+export const permissionCards = (items: RenderedItem[], messageId: string): RenderedItem[] => items.filter((i) => i.messageId.startsWith(`${messageId}:perm:`));
 
 /** Opens the chat view and waits until the webview has said `webview-ready`. */
 export async function openChat(): Promise<SymposiumApi> {
