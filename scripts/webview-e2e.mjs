@@ -171,6 +171,50 @@ try {
     await waitForText(answersOf(f, tab1), expected('Are you there?'));
   });
 
+  await step('Approve on a real approval card lets the tool call complete', async () => {
+    await inputOf(f, tab1).click();
+    await page.keyboard.type('request permission for deploy the app');
+    await page.keyboard.press('Enter');
+    await waitForText(answersOf(f, tab1), 'Permission needed');
+    const allow = wrapperOf(f, tab1).locator('button', { hasText: 'Allow once' }).last();
+    await allow.waitFor();
+    await shot('approval-card');
+    await allow.click();
+    const text = await waitForText(answersOf(f, tab1), 'Permission outcome: selected allow-once');
+    if (!/Allowed: Allow once, by you/.test(text)) throw new Error('the card does not show the decision');
+    await waitForText(answersOf(f, tab1), 'Completed');
+    if (await wrapperOf(f, tab1).locator('button', { hasText: 'Allow once' }).count()) throw new Error('the buttons are still there after the decision');
+    await shot('approval-decided');
+  });
+
+  await step('a tool card\'s Open diff opens VS Code\'s diff editor', async () => {
+    await inputOf(f, tab1).click();
+    await page.keyboard.type('demo tool call');
+    await page.keyboard.press('Enter');
+    await waitForText(answersOf(f, tab1), 'I pretended to edit');
+    await wrapperOf(f, tab1).locator('button', { hasText: 'Open diff: eliza-demo.ts' }).last().click();
+    await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 15_000 });
+    await page.locator('.tab', { hasText: 'eliza-demo.ts' }).first().waitFor();
+    const modified = await page.locator('.monaco-diff-editor .editor.modified .view-lines').first().innerText();
+    if (!/hello, world/.test(modified.replace(/\u00a0/g, ' '))) throw new Error(`the diff's new side lacks the edit: ${modified.slice(0, 200)}`);
+    await shot('diff');
+    await sleep(300);
+    if (!(await wrapperOf(f, tab1).locator('button', { hasText: 'Open diff: eliza-demo.ts' }).last().isEnabled())) throw new Error('Open diff cannot be clicked again');
+    await page.keyboard.press('Control+K');
+    await page.keyboard.press('W'); // close the editors again
+  });
+
+  await step('the agent\'s slash commands are in the / menu; choosing /plan runs it', async () => {
+    await inputOf(f, tab1).click();
+    await page.keyboard.type('/');
+    const item = f.locator('[data-testid="prompt-input-quick-pick-item"]', { hasText: '/plan' }).first();
+    await item.waitFor();
+    await shot('slash-menu');
+    await item.click();
+    await waitForText(answersOf(f, tab1), 'All three steps of the plan are completed.');
+    await waitForText(answersOf(f, tab1), '3/3 done');
+  });
+
   await step('no Content Security Policy violations', async () => {
     if (cspViolations.length) throw new Error(cspViolations.join('\n'));
   });

@@ -150,6 +150,8 @@ export class ChatApp {
       const tool = toolCallOf(this.conversation(tabId), messageId);
       const item = tool?.content?.[Number(id.slice(OPEN_DIFF_PREFIX.length))];
       if (tool && item?.type === 'diff') this.host.post({ type: 'open-diff', tabId, toolCallId: tool.toolCallId, path: item.path });
+      // "Open diff" can be used again and again.
+      this.rendererFor(tabId)?.reenableButtons(messageId);
     }
   }
 

@@ -34,6 +34,12 @@ export class TabRenderer {
     }
   }
 
+  /** Shows a card's buttons again (mynah disables them after a click that keeps the card). */
+  reenableButtons(messageId: string): void {
+    const item = this.shown.get(messageId)?.item;
+    if (item?.buttons) this.mynah.updateChatAnswerWithMessageId(this.mynahTabId, messageId, { buttons: item.buttons });
+  }
+
   /** Empties the tab (before a resync redraws it). */
   clear(): void {
     this.shown.clear();

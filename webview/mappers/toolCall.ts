@@ -81,8 +81,9 @@ export function toolCallToChatItem(t: ToolCallState, itemId: string): ChatItem {
   if (buttons.length) item.buttons = [...buttons].reverse(); // mynah v4 renders buttons in reverse order
   if (files.length) {
     item.fileList = {
-      filePaths: files.map((f) => f.path), flatList: true, hideFileCount: true, collapsed: false,
+      fileTreeTitle: 'Files', filePaths: files.map((f) => f.path), flatList: true, hideFileCount: true, collapsed: false,
       details: Object.fromEntries(files.map((f) => [f.path, {
+        visibleName: basename(f.path),
         description: f.action === 'diff' ? 'open diff' : f.line ? `line ${f.line}` : undefined,
         clickable: true, data: { action: f.action, index: String(f.index), ...(f.line ? { line: String(f.line) } : {}) },
       }])),
