@@ -1,5 +1,5 @@
-// Entry point the VS Code test runner loads into the extension host (extensionTestsPath). Runs every
-// *.test.js under out/test/<SYMPOSIUM_TEST_SUITE> (default `suite`: the single-folder suites;
+// Entry point the VS Code test runner loads into the extension host (extensionTestsPath). Runs the
+// suites of src/test/<SYMPOSIUM_TEST_SUITE>, built to out/test/ (default `suite`: the single-folder suites;
 // `multiroot`: the suite that needs the multi-root workspace) with mocha TDD and, when TEST_RESULTS is
 // set (code-server runner), writes {passes, failures} there. @vscode/test-cli does not use this file:
 // .vscode-test.mjs gives it the same folders and mocha options.
@@ -7,20 +7,22 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
 
-function testFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) return testFiles(p);
-    return e.name.endsWith('.test.js') ? [p] : [];
-  });
+/**
+ * The built files of the suites in src/test/<suite>/ (out/test/<suite>/x.test.js), in name order, the
+ * same list .vscode-test.mjs gives @vscode/test-cli. Taken from the sources so that a stale bundle of
+ * a renamed or deleted suite, which esbuild leaves in out/, is not run.
+ */
+function testFiles(suite: string): string[] {
+  const sources = fs.readdirSync(path.join(__dirname, '..', '..', 'src', 'test', suite), { recursive: true }) as string[];
+  return sources.filter((f) => f.endsWith('.test.ts')).sort().map((f) => path.join(__dirname, suite, f.replace(/\.ts$/, '.js')));
 }
 
 export function run(): Promise<void> {
   const grep = process.env.SYMPOSIUM_TEST_GREP;
   const mocha = new Mocha({ ui: 'tdd', timeout: 30_000, color: false, ...(grep ? { grep } : {}) });
   const suite = process.env.SYMPOSIUM_TEST_SUITE || 'suite';
-  if (!/^[\w-]+$/.test(suite)) return Promise.reject(new Error(`SYMPOSIUM_TEST_SUITE must name a folder of out/test, not ${suite}`));
-  for (const f of testFiles(path.join(__dirname, suite)).sort()) mocha.addFile(f);
+  if (!/^[\w-]+$/.test(suite)) return Promise.reject(new Error(`SYMPOSIUM_TEST_SUITE must name a folder of src/test, not ${suite}`));
+  for (const f of testFiles(suite)) mocha.addFile(f);
   const results: { passes: string[]; failures: { title: string; err: string }[] } = { passes: [], failures: [] };
   return new Promise((resolve, reject) => {
     const runner = mocha.run((failures) => {
