@@ -1,7 +1,7 @@
 // Builds the three bundles (extension host, webview, conductor) plus the test and bench
 // entry points. `--production` minifies and drops test-only entry points; `--watch` rebuilds.
 import * as esbuild from 'esbuild';
-import { readdirSync, statSync, existsSync } from 'node:fs';
+import { readdirSync, statSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -31,6 +31,8 @@ const builds = [
 if (!production) {
   // Extension-host test suites (run inside a real VS Code host; mocha comes from node_modules).
   const hostTests = tsFilesUnder('src/test');
+  // Start clean: a renamed or deleted suite must not linger as a stale bundle.
+  rmSync('out/test', { recursive: true, force: true });
   if (hostTests.length) builds.push({ ...common, entryPoints: hostTests, outdir: 'out/test', outbase: 'src/test', platform: 'node', format: 'cjs', external: ['vscode', 'mocha'] });
   const bench = tsFilesUnder('conductor/bench');
   if (bench.length) builds.push({ ...common, entryPoints: bench, outdir: 'out/bench', outbase: 'conductor/bench', platform: 'node', format: 'cjs' });

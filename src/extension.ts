@@ -9,6 +9,9 @@ import type { LogEvent } from './log/logEvent';
 import { Logger } from './log/logger';
 import { registerTestCommands } from './testing/testCommands';
 import { DiffView } from './editor/diffView';
+import { EditReview } from './editor/editReview';
+import { EditorFiles } from './editor/files';
+import { TerminalManager } from './editor/terminals';
 import { PermissionSettings } from './permissions/permissionSettings';
 
 /** What activate() returns: tests subscribe to the structured log stream through it. */
@@ -35,10 +38,23 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   const runtime: Runtime = { execPath: process.execPath, extensionPath: context.extensionPath };
   const permissions = new PermissionSettings();
   const diffView = new DiffView();
-  context.subscriptions.push(permissions, diffView);
-  const chat = new ChatController({
+  const review = new EditReview(diffView, logger);
+  const settings = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('symposium');
+  const allowedFolders = (): string[] => (settings().get<unknown[]>('allowedFolders') ?? []).filter((f): f is string => typeof f === 'string' && f !== '');
+  // The handlers need the controller (session → tab and folder); it is created right after them.
+  let chat: ChatController | undefined;
+  const lookupSession = (actorKey: string, sessionId: string) => chat?.lookupSession(actorKey, sessionId);
+  const files = new EditorFiles({ log: logger, lookupSession, allowedFolders, reviewEnabled: () => settings().get<boolean>('reviewAgentEdits') === true, review });
+  const terminals = new TerminalManager({
+    log: logger, lookupSession, allowedFolders,
+    authorize: async (ctx, sessionId, description) => (await chat?.authorizeCommand(ctx, sessionId, description)) ?? false,
+    onOutput: (payload) => chat?.terminalOutput(payload),
+  });
+  context.subscriptions.push(permissions, diffView, review, terminals);
+  chat = new ChatController({
     permissions,
     editor: diffView,
+    client: { files, terminals },
     runtime,
     log: logger,
     clientInfo: { name: 'symposium-vscode', version },
@@ -59,8 +75,10 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     vscode.commands.registerCommand('symposium.restartAgent', () => chat.restartAll()),
     vscode.commands.registerCommand('symposium.showLogs', () => channel.show(true)),
     vscode.commands.registerCommand('symposium.showPermissionDecisions', () => permissions.show()),
+    vscode.commands.registerCommand('symposium.acceptAgentEdit', (uri?: vscode.Uri) => review.answer(true, uri)),
+    vscode.commands.registerCommand('symposium.rejectAgentEdit', (uri?: vscode.Uri) => review.answer(false, uri)),
   );
-  if (testMode) context.subscriptions.push(...registerTestCommands({ controller: chat, provider, logger, permissions, deactivate }));
+  if (testMode) context.subscriptions.push(...registerTestCommands({ controller: chat, provider, logger, permissions, review, deactivate }));
   return { onLog: logger.onLog, sessionId };
 }
 

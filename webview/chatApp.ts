@@ -233,7 +233,7 @@ export class ChatApp {
     const changed = new Set(applyEntry(conv, entry));
     const renderer = this.rendererFor(tabId);
     if (renderer && changed.size > 0) {
-      for (const b of conv.blocks) if (changed.has(blockId(b))) renderer.render(blockToChatItems(b));
+      for (const b of conv.blocks) if (changed.has(blockId(b))) renderer.render(blockToChatItems(b, conv));
     }
     this.updateTabStore(tabId);
   }

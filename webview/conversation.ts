@@ -2,7 +2,7 @@
 // messages in order. mynah-ui items are rendered from it (mappers/), and it is saved with the
 // webview state, so a streaming answer can continue after the webview is re-created. Pure.
 import type { AvailableCommand, PermissionOption, SessionUpdate, StopReason, ToolCallUpdate } from '@agentclientprotocol/sdk';
-import type { AgentFailure, ConversationEntry, MessageId, PermissionDecision, SessionControls } from '../src/protocol/webview';
+import type { AgentFailure, ConversationEntry, MessageId, PermissionDecision, SessionControls, TerminalOutput } from '../src/protocol/webview';
 import { mergeUpdates } from '../src/protocol/coalesce';
 
 export interface Turn {
@@ -49,7 +49,11 @@ export interface Conversation {
   controls?: SessionControls;
   /** Slash commands the agent offers (available_commands_update). */
   commands?: AvailableCommand[];
+  /** Output of terminals the editor runs for the agent, by terminal ID (shown in tool cards). */
+  terminals?: Record<string, TerminalView>;
 }
+
+export type TerminalView = Omit<TerminalOutput, 'type' | 'tabId' | 'terminalId'>;
 
 export const emptyConversation = (): Conversation => ({ blocks: [] });
 
@@ -140,6 +144,14 @@ export function applyEntry(c: Conversation, e: ConversationEntry): string[] {
         if (card && b.kind === 'turn') { card.decision = e.decision; return [b.messageId]; }
       }
       return [];
+    }
+    case 'terminal-output': {
+      const { type: _t, terminalId, ...view } = e;
+      c.terminals = { ...c.terminals, [terminalId]: view };
+      // Redraw the turns whose tool cards show this terminal.
+      return c.blocks.filter((b): b is Turn => b.kind === 'turn' && b.updates.some((u) =>
+        (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && (u.content ?? []).some((x) => x.type === 'terminal' && x.terminalId === terminalId)))
+        .map((b) => b.messageId);
     }
     case 'tab-notice': {
       const n: Notice = { kind: 'notice', id: `tab-notice-${c.blocks.length}`, level: e.level, agentName: c.agentName ?? 'agent', text: e.text, resolved: true };

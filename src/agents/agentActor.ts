@@ -12,6 +12,7 @@ import { AGENT_EXITED_ERROR_CODE, AGENT_EXITED_METHOD, type AgentExitedParams } 
 import { Emitter, DisposableStore } from '../util/emitter';
 import type { SpawnSpec } from './agentConfiguration';
 import { StderrTail } from './stderrTail';
+import type { ClientHandlers, ClientRequestContext } from './clientHandlers';
 
 export interface AgentActorOptions {
   /** The configuration key; also part of every session reference. */
@@ -29,6 +30,8 @@ export interface AgentActorOptions {
    * signal aborts when the agent withdraws the request.
    */
   onPermissionRequest: (params: RequestPermissionRequest, signal: AbortSignal) => Promise<RequestPermissionResponse>;
+  /** Files and terminals the editor offers; each advertised only when its handler exists. */
+  client?: ClientHandlers;
 }
 
 export type ActorState = 'idle' | 'starting' | 'running' | 'stopping' | 'exited';
@@ -120,13 +123,26 @@ export class AgentActor {
       .onNotification(AGENT_EXITED_METHOD, (raw: unknown) => raw as AgentExitedParams, ({ params }) => { this.agentExit = params; })
       // Never answered here: the broker decides (user, bypass or a rule) while the agent waits.
       .onRequest('session/request_permission', ({ params, signal }) => this.options.onPermissionRequest(params, signal));
+    const { files, terminals } = this.options.client ?? {};
+    const ctx = (signal: AbortSignal): ClientRequestContext => ({ actorKey: this.key, agentName: this.agentName, signal });
+    if (files) {
+      app.onRequest('fs/read_text_file', ({ params, signal }) => files.readTextFile(params, ctx(signal)))
+        .onRequest('fs/write_text_file', ({ params, signal }) => files.writeTextFile(params, ctx(signal)));
+    }
+    if (terminals) {
+      app.onRequest('terminal/create', ({ params, signal }) => terminals.create(params, ctx(signal)))
+        .onRequest('terminal/output', ({ params, signal }) => terminals.output(params, ctx(signal)))
+        .onRequest('terminal/wait_for_exit', ({ params, signal }) => terminals.waitForExit(params, ctx(signal)))
+        .onRequest('terminal/kill', ({ params, signal }) => terminals.kill(params, ctx(signal)))
+        .onRequest('terminal/release', ({ params, signal }) => terminals.release(params, ctx(signal)));
+    }
     const conn = app.connect(acp.ndJsonStream(Writable.toWeb(child.stdin!), Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>));
     this.conn = conn;
     this.processScope.add({ dispose: () => conn.close() });
 
     const init = await this.untilExit<acp.InitializeResponse>(conn.agent.request('initialize', {
       protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+      clientCapabilities: { fs: { readTextFile: !!files, writeTextFile: !!files }, terminal: !!terminals },
       clientInfo: this.options.clientInfo,
     }));
     // stop() may have been called while we waited.

@@ -3,6 +3,7 @@
 // next use. vscode-free.
 import type { RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
+import type { ClientHandlers } from './clientHandlers';
 import { AgentActor } from './agentActor';
 import { conductorSpawnSpec, configurationKey, type AgentConfiguration, type Runtime } from './agentConfiguration';
 
@@ -16,6 +17,8 @@ export interface AgentPoolOptions {
   /** Answers an actor's session/request_permission (the agent waits on the promise). */
   onPermissionRequest: (actor: AgentActor, params: RequestPermissionRequest, signal: AbortSignal) => Promise<RequestPermissionResponse>;
   graceMs?: number;
+  /** Files and terminals offered to agents (advertised only when present). */
+  client?: ClientHandlers;
 }
 
 export class AgentPool {
@@ -35,6 +38,7 @@ export class AgentPool {
       key, agentName: config.agent.name, spec: conductorSpawnSpec(config, runtime), log, clientInfo, graceMs,
       onStderrLine: onStderrLine && ((line) => onStderrLine(config.agent.name, line)),
       onPermissionRequest: (params, signal) => this.options.onPermissionRequest(actor, params, signal),
+      client: this.options.client,
     });
     this.actors.set(key, actor);
     this.options.onActor(actor);

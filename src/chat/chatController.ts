@@ -5,22 +5,20 @@
 import { randomUUID } from 'node:crypto';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
-import type { AgentFailure, HostToWebview, MessageId, SessionControls, TabId, TabPayload, WebviewToHost } from '../protocol/webview';
+import type { AgentFailure, HostToWebview, MessageId, SessionControls, TabId, TabPayload, TerminalOutput, WebviewToHost } from '../protocol/webview';
 import { PermissionBroker, type PendingPermission, type PermissionBrokerDeps } from '../permissions/permissionBroker';
-import { DiffStore, type StoredDiff } from './diffStore';
-import { applyControlUpdate, changeSessionControl, type ControlChange } from './sessionControls';
+import { DiffStore } from './diffStore';
+import { EarlyUpdates } from './earlyUpdates';
+import { applyControlUpdate } from './sessionControls';
+import { handleTabRequest, type EditorActions, type TabRequestContext } from './tabRequests';
+
+export type { EditorActions } from './tabRequests';
 import { AgentActor, AgentExitedError } from '../agents/agentActor';
 import { configurationKey, type AgentConfiguration } from '../agents/agentConfiguration';
 import { AgentPool, type AgentPoolOptions } from '../agents/agentPool';
 import { Outbox, type OutboxLimits, type OutboxStats } from './outbox';
 import { Router } from './router';
 import { Transcript } from './transcript';
-
-/** What the chat asks of the editor (vscode side). */
-export interface EditorActions {
-  openDiff(diff: StoredDiff & { toolCallId: string }): Promise<void>;
-  openLocation(path: string, line?: number): Promise<void>;
-}
 
 export interface ChatControllerOptions extends Omit<AgentPoolOptions, 'onActor' | 'onPermissionRequest'> {
   /**
@@ -69,12 +67,9 @@ export class ChatController {
   private readonly pool: AgentPool;
   private readonly captures = new Map<TabId, string[]>();
   private readonly diffs = new DiffStore();
-  /**
-   * Updates for a session whose tab is not bound yet: agents send e.g. available_commands_update
-   * right after the session/new response, which can be processed before our await resumes.
-   */
-  private readonly early = new Map<string, SessionUpdate[]>();
+  private readonly early = new EarlyUpdates();
   private readonly permissions: PermissionBroker;
+  private readonly tabRequests: TabRequestContext;
   private readonly log: Log;
   private post: ((m: HostToWebview) => void) | undefined;
   private disposed = false;
@@ -95,6 +90,16 @@ export class ChatController {
       },
       post: (payload) => this.send(payload),
     });
+    this.tabRequests = {
+      log: options.log, permissions: this.permissions, diffs: this.diffs, editor: options.editor,
+      send: (p) => this.send(p),
+      session: (tabId) => {
+        const tab = this.tabs.get(tabId);
+        const ref = this.router.sessionFor(tabId);
+        const actor = ref && this.pool.get(ref.actorKey);
+        return tab && ref && actor ? { actor, sessionId: ref.sessionId, controls: tab.controls } : undefined;
+      },
+    };
     this.pool = new AgentPool({
       ...options,
       onPermissionRequest: (actor, params, signal) => this.permissions.request({ actorKey: actor.key, agentName: actor.agentName, params, signal }),
@@ -135,45 +140,9 @@ export class ChatController {
       case 'ack': this.outbox.ack(m.lastSeenIndex); return;
       case 'rendered': this.onRendered?.(m); return;
       case 'log': this.log[m.level]('webview', m.message); return;
-      case 'permission-answer': {
-        const error = this.permissions.answer(m.tabId, m.requestId, m.bypass ? { bypass: true } : { optionId: m.optionId ?? '' });
-        if (error) this.send({ type: 'tab-notice', tabId: m.tabId, level: 'warning', text: error });
+      case 'permission-answer': case 'set-mode': case 'set-config-option': case 'set-model': case 'open-diff': case 'open-location':
+        handleTabRequest(this.tabRequests, m);
         return;
-      }
-      case 'set-mode': case 'set-config-option': case 'set-model': void this.changeControl(m); return;
-      case 'open-diff': {
-        const diff = this.diffs.get(m.tabId, m.toolCallId, m.path);
-        if (!diff || !this.options.editor) { this.send({ type: 'tab-notice', tabId: m.tabId, level: 'warning', text: `No diff of ${m.path} is known for this tool call.` }); return; }
-        void this.options.editor.openDiff({ ...diff, toolCallId: m.toolCallId }).catch((e: unknown) => this.editorFailed(m.tabId, 'open the diff', e));
-        return;
-      }
-      case 'open-location':
-        void this.options.editor?.openLocation(m.path, m.line).catch((e: unknown) => this.editorFailed(m.tabId, `open ${m.path}`, e));
-        return;
-    }
-  }
-
-  private editorFailed(tabId: TabId, what: string, e: unknown): void {
-    this.log.warn('webview', `could not ${what}`, e);
-    this.send({ type: 'tab-notice', tabId, level: 'warning', text: `Could not ${what}: ${e instanceof Error ? e.message : String(e)}` });
-  }
-
-  /** A picker changed in the tab: ask the agent, then show what it accepted (or why not). */
-  private async changeControl(m: ControlChange): Promise<void> {
-    const tab = this.tabs.get(m.tabId);
-    const ref = this.router.sessionFor(m.tabId);
-    const actor = ref && this.pool.get(ref.actorKey);
-    if (!tab || !ref || !actor) return;
-    this.log.info('session', m.type, { ...m });
-    try {
-      const changed = await changeSessionControl(actor, ref.sessionId, m, tab.controls);
-      Object.assign(tab.controls, changed);
-      this.send({ type: 'controls-changed', tabId: m.tabId, controls: changed });
-    } catch (e) {
-      this.log.warn('session', `${m.type} failed`, e);
-      // Re-send the agent's current state so the picker snaps back.
-      this.send({ type: 'controls-changed', tabId: m.tabId, controls: { ...tab.controls } });
-      this.send({ type: 'tab-notice', tabId: m.tabId, level: 'error', text: `The agent refused the change: ${e instanceof Error ? e.message : String(e)}` });
     }
   }
 
@@ -230,6 +199,7 @@ export class ChatController {
     this.transcript.forget(tabId);
     this.captures.delete(tabId);
     const ref = this.router.unbindTab(tabId);
+    if (ref) this.sessionEnded(ref.actorKey, ref.sessionId);
     this.log.info('session', 'tab closed', { tabId, sessionId: ref?.sessionId });
     if (ref) void this.pool.get(ref.actorKey)?.closeSession(ref.sessionId);
   }
@@ -253,7 +223,7 @@ export class ChatController {
     const actors = [...keys].flatMap((k) => { const a = this.pool.get(k); return a ? [a] : []; });
     this.log.info('agent', 'restart', { tabs: tabs.map((t) => t.tabId), processes: actors.length });
     for (const a of actors) { this.pool.remove(a); this.permissions.cancelActor(a.key, 'the agent is restarting'); }
-    for (const t of tabs) this.router.unbindTab(t.tabId);
+    for (const t of tabs) { const ref = this.router.unbindTab(t.tabId); if (ref) this.sessionEnded(ref.actorKey, ref.sessionId); }
     // Stopping cancels running prompts, which frees each tab's queue for the new session.
     await Promise.allSettled(actors.map((a) => a.stop('restart')));
     if (this.disposed) return;
@@ -286,9 +256,7 @@ export class ChatController {
       this.router.bind(tab.tabId, { actorKey: actor.key, sessionId });
       tab.controls = controls;
       this.send({ type: 'session-ready', tabId: tab.tabId, agentName: actor.agentName, cwd: config.workspaceFolder, controls });
-      const early = this.early.get(`${actor.key}\n${sessionId}`) ?? [];
-      this.early.delete(`${actor.key}\n${sessionId}`);
-      for (const u of early) this.onSessionUpdate(actor, sessionId, u);
+      for (const u of this.early.take(actor.key, sessionId)) this.onSessionUpdate(actor, sessionId, u);
       if (opts.restart || tab.failureNotice) {
         this.send({ type: 'agent-restarted', tabId: tab.tabId, noticeId: tab.failureNotice, agentName: actor.agentName });
         tab.failureNotice = undefined;
@@ -332,11 +300,7 @@ export class ChatController {
     const tab = tabId && this.tabs.get(tabId);
     if (!tab) {
       this.log.debug('session', 'update for a session without a tab (yet)', { sessionId, kind: update.sessionUpdate });
-      const key = `${actor.key}\n${sessionId}`;
-      const list = this.early.get(key) ?? [];
-      if (list.length === 0) setTimeout(() => this.early.delete(key), 10_000).unref?.();
-      if (list.length < 100) list.push(update);
-      this.early.set(key, list);
+      this.early.hold(actor.key, sessionId, update);
       return;
     }
     this.diffs.record(tab.tabId, update);
@@ -349,12 +313,34 @@ export class ChatController {
   private onActorFailed(actor: AgentActor, failure: AgentFailure): void {
     this.pool.remove(actor);
     this.permissions.cancelActor(actor.key, 'the agent stopped');
+    for (const t of this.router.tabsOf(actor.key)) { const ref = this.router.sessionFor(t); if (ref) this.sessionEnded(ref.actorKey, ref.sessionId); }
     const tabIds = this.router.unbindActor(actor.key);
     this.log.error('agent', 'process died; informing tabs', { agent: actor.agentName, tabs: tabIds, failure });
     for (const tabId of tabIds) {
       const tab = this.tabs.get(tabId);
       if (tab) this.failTab(tab, failure);
     }
+  }
+
+  /** No terminal outlives its session, and no approval carries over to another one. */
+  private sessionEnded(actorKey: string, sessionId: string): void {
+    this.options.client?.terminals?.releaseSession(actorKey, sessionId);
+    this.permissions.forgetSession(actorKey, sessionId);
+  }
+
+  /** For the editor's file and terminal handlers: which tab and folder a session belongs to. */
+  lookupSession(actorKey: string, sessionId: string): { tabId: TabId; cwd: string; agentName: string } | undefined {
+    const tabId = this.router.tabFor({ actorKey, sessionId });
+    const tab = tabId ? this.tabs.get(tabId) : undefined;
+    return tab?.config && { tabId: tab.tabId, cwd: tab.config.workspaceFolder, agentName: tab.config.agent.name };
+  }
+
+  /** A terminal's output for the tool card showing it. */
+  terminalOutput(payload: TerminalOutput): void { this.send(payload); }
+
+  /** Asks before a command runs, unless an approval or the agent's rules already cover it. */
+  authorizeCommand(ctx: { actorKey: string; agentName: string; signal: AbortSignal }, sessionId: string, description: { title: string; rawInput: unknown }): Promise<boolean> {
+    return this.permissions.authorizeCommand(ctx, sessionId, description);
   }
 
   private failTab(tab: TabState, failure: AgentFailure): void {

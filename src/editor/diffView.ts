@@ -19,17 +19,22 @@ export class DiffView implements EditorActions, vscode.TextDocumentContentProvid
   }
 
   async openDiff(d: { toolCallId: string; path: string; oldText: string | null; newText: string; title: string }): Promise<void> {
+    await this.show(d.path, d.oldText, d.newText, `${path.basename(d.path)} (${d.oldText === null ? 'new file' : 'agent edit'})`);
+  }
+
+  /** Opens a diff of two texts; returns the right side's URI (it names a review). */
+  async show(filePath: string, oldText: string | null, newText: string, title: string): Promise<vscode.Uri> {
     const id = String(++this.counter);
     // Keep the file name (and so the language) on both sides; the query tells them apart.
-    const side = (s: string): vscode.Uri => vscode.Uri.from({ scheme: DIFF_SCHEME, path: d.path, query: `side=${s}&id=${id}` });
+    const side = (s: string): vscode.Uri => vscode.Uri.from({ scheme: DIFF_SCHEME, path: filePath, query: `side=${s}&id=${id}` });
     const left = side('old');
     const right = side('new');
-    this.docs.set(left.toString(), d.oldText ?? '');
-    this.docs.set(right.toString(), d.newText);
+    this.docs.set(left.toString(), oldText ?? '');
+    this.docs.set(right.toString(), newText);
     // Bounded: only the most recent diffs stay openable.
     while (this.docs.size > 200) this.docs.delete(this.docs.keys().next().value!);
-    const title = `${path.basename(d.path)} (${d.oldText === null ? 'new file' : 'agent edit'})`;
     await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: false, preserveFocus: false });
+    return right;
   }
 
   async openLocation(filePath: string, line?: number): Promise<void> {

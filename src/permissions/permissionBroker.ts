@@ -53,13 +53,36 @@ export interface PendingPermission { requestId: string; tabId: TabId; title: str
 
 const CANCELLED: RequestPermissionResponse = { outcome: { outcome: 'cancelled' } };
 
+/** The options offered when the editor itself asks (e.g. before running a command). */
+const EDITOR_OPTIONS: PermissionOption[] = [
+  { optionId: 'allow-once', name: 'Run', kind: 'allow_once' },
+  { optionId: 'reject-once', name: 'Do not run', kind: 'reject_once' },
+];
+
 export class PermissionBroker {
   private readonly pending = new Map<string, Pending>();
+  /**
+   * Per session, the `execute` tool calls the user (or a rule) allowed and no command used yet:
+   * a terminal the agent creates for such a call runs without asking again.
+   */
+  private readonly approvedExecutes = new Map<string, number>();
 
   constructor(private readonly deps: PermissionBrokerDeps) {}
 
   /** Answers one request; the returned promise settles when a decision is made. */
-  request(ctx: PermissionRequestContext): Promise<RequestPermissionResponse> {
+  request(ctx: PermissionRequestContext, fromAgent = true): Promise<RequestPermissionResponse> {
+    return this.ask(ctx).then((res) => {
+      // An approved `execute` call from the agent covers the command it is about to run.
+      if (fromAgent && ctx.params.toolCall.kind === 'execute' && res.outcome.outcome === 'selected'
+        && ctx.params.options.find((o) => o.optionId === (res.outcome as { optionId: string }).optionId)?.kind.startsWith('allow')) {
+        const key = `${ctx.actorKey}\n${ctx.params.sessionId}`;
+        this.approvedExecutes.set(key, (this.approvedExecutes.get(key) ?? 0) + 1);
+      }
+      return res;
+    });
+  }
+
+  private ask(ctx: PermissionRequestContext): Promise<RequestPermissionResponse> {
     const { params, agentName } = ctx;
     const policy = this.deps.policyFor(agentName);
     for (const p of policy.problems) this.deps.log.warn('permission', p);
@@ -93,6 +116,24 @@ export class PermissionBroker {
     });
   }
 
+  /**
+   * Before a command runs in a terminal: allowed without asking when the agent already got an
+   * `execute` tool call approved in this session (and no command used that approval yet), or when
+   * the agent's rules allow it; otherwise the user sees the command line, cwd and env names.
+   */
+  async authorizeCommand(ctx: Omit<PermissionRequestContext, 'params'>, sessionId: string, description: { title: string; rawInput: unknown }): Promise<boolean> {
+    const key = `${ctx.actorKey}\n${sessionId}`;
+    const approved = this.approvedExecutes.get(key) ?? 0;
+    if (approved > 0) {
+      this.approvedExecutes.set(key, approved - 1);
+      this.deps.log.info('permission', 'command covered by an approved execute tool call', { sessionId, title: description.title });
+      return true;
+    }
+    const toolCallId = `symposium-command-${randomUUID()}`;
+    const res = await this.request({ ...ctx, params: { sessionId, toolCall: { toolCallId, title: description.title, kind: 'execute', rawInput: description.rawInput }, options: EDITOR_OPTIONS } }, false);
+    return res.outcome.outcome === 'selected' && res.outcome.optionId === 'allow-once';
+  }
+
   /** The user clicked on a card. Returns an error text when the answer cannot be applied. */
   answer(tabId: TabId, requestId: string, choice: { optionId: string } | { bypass: true }): string | undefined {
     const p = this.pending.get(requestId);
@@ -111,6 +152,11 @@ export class PermissionBroker {
   }
 
   /** session/cancel or the tab closing: every pending request of the tab is answered `cancelled`. */
+  /** A session ended: nothing it was allowed carries over. */
+  forgetSession(actorKey: string, sessionId: string): void {
+    this.approvedExecutes.delete(`${actorKey}\n${sessionId}`);
+  }
+
   cancelTab(tabId: TabId, reason: string): void {
     for (const p of [...this.pending.values()]) if (p.tabId === tabId) this.settle(p.requestId, { outcome: 'cancelled', reason });
   }

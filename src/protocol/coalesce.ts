@@ -39,6 +39,10 @@ interface UpdateCarrier { type: string; messageId?: string; update?: SessionUpda
  * of the same prompt turn merge; the result keeps `next`'s other fields (notably its index).
  */
 export function coalesce<T extends UpdateCarrier>(prev: T, next: T): T | undefined {
+  // Terminal output is a snapshot: the newer one of the same terminal replaces the older.
+  if (prev.type === 'terminal-output' && next.type === 'terminal-output') {
+    return (prev as { terminalId?: string }).terminalId === (next as { terminalId?: string }).terminalId ? next : undefined;
+  }
   if (prev.type !== 'agent-update' || next.type !== 'agent-update') return undefined;
   if (prev.messageId !== next.messageId || !prev.update || !next.update) return undefined;
   const update = mergeUpdates(prev.update, next.update);

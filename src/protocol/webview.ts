@@ -53,6 +53,11 @@ export interface PermissionRequested {
   requestId: string; toolCall: ToolCallUpdate; options: PermissionOption[];
 }
 export interface PermissionResolved { type: 'permission-resolved'; tabId: TabId; messageId?: MessageId; requestId: string; decision: PermissionDecision }
+/** What a terminal the editor runs for the agent has printed so far (replaces earlier output). */
+export interface TerminalOutput {
+  type: 'terminal-output'; tabId: TabId; terminalId: string; command: string;
+  output: string; truncated: boolean; exitStatus?: { exitCode: number | null; signal: string | null };
+}
 /** Something the user asked for in the tab failed (a picker change, opening a diff). */
 export interface TabNotice { type: 'tab-notice'; tabId: TabId; level: 'warning' | 'error'; text: string }
 /** The host accepted a prompt (echo, so prompts sent by test commands show up too). */
@@ -71,7 +76,7 @@ export interface QueryRendered { type: 'query-rendered'; tabId: TabId; requestId
 /** Messages that make up a tab's conversation; a resync replays a list of them. */
 export type ConversationPayload =
   | SessionReady | PromptStarted | AgentUpdate | PromptEnded | PromptFailed | AgentFailed | AgentRestarted
-  | ControlsChanged | PermissionRequested | PermissionResolved | TabNotice;
+  | ControlsChanged | PermissionRequested | PermissionResolved | TabNotice | TerminalOutput;
 export type ConversationEntry = DistributiveOmit<ConversationPayload, 'tabId'>;
 
 /**

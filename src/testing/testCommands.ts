@@ -7,6 +7,7 @@ import type { ChatController } from '../chat/chatController';
 import type { ChatViewProvider } from '../chat/chatViewProvider';
 import type { Logger } from '../log/logger';
 import type { PermissionSettings } from '../permissions/permissionSettings';
+import type { EditReview } from '../editor/editReview';
 import type { RenderedItem } from '../protocol/webview';
 
 export interface TestDeps {
@@ -14,6 +15,7 @@ export interface TestDeps {
   provider: ChatViewProvider;
   logger: Logger;
   permissions: PermissionSettings;
+  review: EditReview;
   /** Runs the deactivation path (stops every agent process). */
   deactivate: () => Promise<void>;
 }
@@ -89,6 +91,8 @@ export function registerTestCommands(deps: TestDeps): vscode.Disposable[] {
       if (input instanceof vscode.TabInputText) return { kind: 'text', label: t.label, uri: input.uri.toString() };
       return { kind: 'other', label: t.label };
     })),
+    /** Files whose agent edit waits for review. */
+    getPendingReviews: () => deps.review.pendingPaths(),
     /** The text of an open (possibly virtual) document. */
     getDocumentText: async (uri: string) => (await vscode.workspace.openTextDocument(vscode.Uri.parse(uri))).getText(),
     deactivate: () => deps.deactivate(),

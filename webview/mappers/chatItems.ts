@@ -35,7 +35,7 @@ function textOf(u: SessionUpdate): string | undefined {
 }
 
 /** A turn's cards in order: prompt, then each update (text, thoughts, tools, plan) and approval. */
-export function turnToChatItems(t: Turn): ChatItem[] {
+export function turnToChatItems(t: Turn, terminals: Conversation['terminals'] = {}): ChatItem[] {
   const items: ChatItem[] = [];
   if (t.prompt) items.push({ type: ItemType.PROMPT, messageId: `${t.messageId}:prompt`, body: escapeMarkdown(t.prompt) });
   const running = t.status === 'running';
@@ -70,7 +70,7 @@ export function turnToChatItems(t: Turn): ChatItem[] {
         return;
       }
       case 'tool_call': case 'tool_call_update':
-        items.push(toolCallToChatItem(u, `${t.messageId}:tool:${u.toolCallId}`));
+        items.push(toolCallToChatItem(u, `${t.messageId}:tool:${u.toolCallId}`, terminals));
         return;
       case 'plan':
         items.push(planToChatItem(u.entries, `${t.messageId}:plan`));
@@ -116,10 +116,10 @@ export function noticeToChatItems(n: Notice): ChatItem[] {
   }];
 }
 
-export function blockToChatItems(b: Block): ChatItem[] {
-  return b.kind === 'turn' ? turnToChatItems(b) : noticeToChatItems(b);
+export function blockToChatItems(b: Block, c?: Conversation): ChatItem[] {
+  return b.kind === 'turn' ? turnToChatItems(b, c?.terminals) : noticeToChatItems(b);
 }
 
 export function conversationToChatItems(c: Conversation): ChatItem[] {
-  return c.blocks.flatMap(blockToChatItems);
+  return c.blocks.flatMap((b) => blockToChatItems(b, c));
 }

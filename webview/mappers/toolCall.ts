@@ -3,6 +3,7 @@
 // with "Open diff" buttons (VS Code's diff view), locations as clickable files. Pure.
 import type { ChatItem, ChatItemButton, ChatItemContent, MynahIconsType } from '@aws/mynah-ui';
 import type { SessionUpdate, ToolCallContent, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import type { TerminalView } from '../conversation';
 import { unifiedDiff } from './diffText';
 import { basename, escapeInline, fenced, prettyJson } from './markdown';
 
@@ -36,7 +37,17 @@ export function statusView(status: ReturnType<typeof statusOf>): NonNullable<Non
 
 export const kindLabel = (kind: string | null | undefined): string => KIND_LABEL[kind ?? 'other'] ?? kind ?? 'Tool';
 
-function contentSection(c: ToolCallContent, i: number): ChatItemContent {
+function terminalSection(terminalId: string, view: TerminalView | undefined): ChatItemContent {
+  if (!view) return { header: { body: `Terminal \`${terminalId}\``, icon: 'shell' }, body: '_Waiting for output…_' };
+  const exit = view.exitStatus;
+  const status = !exit ? 'running' : exit.signal ? `killed by ${exit.signal}` : `exited with code ${String(exit.exitCode)}`;
+  return {
+    header: { body: `\`${escapeInline(view.command)}\` — ${status}`, icon: 'shell' },
+    body: `${view.truncated ? '_(earlier output truncated)_\n' : ''}${fenced(view.output || '(no output)', 'text')}`,
+  };
+}
+
+function contentSection(c: ToolCallContent, i: number, terminals: Record<string, TerminalView>): ChatItemContent {
   switch (c.type) {
     case 'content': {
       const b = c.content;
@@ -48,17 +59,17 @@ function contentSection(c: ToolCallContent, i: number): ChatItemContent {
     case 'diff':
       return { header: { body: `Diff of \`${basename(c.path)}\``, icon: 'file' }, body: fenced(unifiedDiff(c.oldText, c.newText), 'diff') };
     case 'terminal':
-      return { header: { body: `Terminal \`${c.terminalId}\``, icon: 'shell' }, body: `_Terminal output appears here when the editor runs the command (terminal ${i + 1})._` };
+      return terminalSection(c.terminalId, terminals[c.terminalId]);
   }
 }
 
-export function toolCallToChatItem(t: ToolCallState, itemId: string): ChatItem {
+export function toolCallToChatItem(t: ToolCallState, itemId: string, terminals: Record<string, TerminalView> = {}): ChatItem {
   const status = statusOf(t);
   const content = t.content ?? [];
   const locations = t.locations ?? [];
   const details: ChatItemContent[] = [];
   if (t.rawInput !== undefined && t.rawInput !== null) details.push({ header: { body: 'Input' }, body: fenced(prettyJson(t.rawInput), 'json') });
-  content.forEach((c, i) => details.push(contentSection(c, i)));
+  content.forEach((c, i) => details.push(contentSection(c, i, terminals)));
   if (t.rawOutput !== undefined && t.rawOutput !== null && !content.some((c) => c.type === 'content')) {
     details.push({ header: { body: 'Output' }, body: fenced(prettyJson(t.rawOutput), 'json') });
   }

@@ -1,0 +1,37 @@
+// The client side of ACP that the editor provides to agents: files and terminals. The actor
+// advertises exactly the capabilities for which handlers exist and routes the agent's requests
+// here, tagged with where they came from. vscode-free interface; the implementations live in
+// src/editor/ (they use the VS Code API).
+import type {
+  CreateTerminalRequest, CreateTerminalResponse, KillTerminalRequest, ReadTextFileRequest, ReadTextFileResponse,
+  ReleaseTerminalRequest, TerminalOutputRequest, TerminalOutputResponse, WaitForTerminalExitRequest,
+  WaitForTerminalExitResponse, WriteTextFileRequest,
+} from '@agentclientprotocol/sdk';
+
+/** Where a request comes from: the actor (one conductor process) and the agent's name. */
+export interface ClientRequestContext {
+  actorKey: string;
+  agentName: string;
+  /** Aborted when the agent withdraws the request ($/cancel_request) or the connection ends. */
+  signal: AbortSignal;
+}
+
+export interface FileHandlers {
+  readTextFile(params: ReadTextFileRequest, ctx: ClientRequestContext): Promise<ReadTextFileResponse>;
+  writeTextFile(params: WriteTextFileRequest, ctx: ClientRequestContext): Promise<Record<string, never>>;
+}
+
+export interface TerminalHandlers {
+  create(params: CreateTerminalRequest, ctx: ClientRequestContext): Promise<CreateTerminalResponse>;
+  output(params: TerminalOutputRequest, ctx: ClientRequestContext): Promise<TerminalOutputResponse>;
+  waitForExit(params: WaitForTerminalExitRequest, ctx: ClientRequestContext): Promise<WaitForTerminalExitResponse>;
+  kill(params: KillTerminalRequest, ctx: ClientRequestContext): Promise<Record<string, never>>;
+  release(params: ReleaseTerminalRequest, ctx: ClientRequestContext): Promise<Record<string, never>>;
+  /** The session ended (tab closed, restart, process died): kill and forget its terminals. */
+  releaseSession(actorKey: string, sessionId: string): void;
+}
+
+export interface ClientHandlers {
+  files?: FileHandlers;
+  terminals?: TerminalHandlers;
+}

@@ -1,0 +1,106 @@
+// ACP fs/read_text_file and fs/write_text_file through VS Code's workspace API: reads see unsaved
+// editor changes and honour line/limit; writes to an open document go through a WorkspaceEdit
+// (so undo works) and are saved; other writes create the file and its folders. Every path is
+// confined to the session's workspace folder (plus symposium.allowedFolders). With
+// `symposium.reviewAgentEdits` on, a write first shows VS Code's diff view with Accept / Reject
+// and the agent gets the outcome.
+import * as path from 'node:path';
+import * as acp from '@agentclientprotocol/sdk';
+import * as vscode from 'vscode';
+import type { ClientRequestContext, FileHandlers } from '../agents/clientHandlers';
+import type { Log } from '../log/logEvent';
+import type { TabId } from '../protocol/webview';
+import { confine, OutsideWorkspaceError } from './confinement';
+import type { EditReview } from './editReview';
+
+export interface EditorFilesDeps {
+  log: Log;
+  lookupSession(actorKey: string, sessionId: string): { tabId: TabId; cwd: string; agentName: string } | undefined;
+  allowedFolders(): string[];
+  reviewEnabled(): boolean;
+  review: EditReview;
+}
+
+/** ACP reads are 1-based `line` and a `limit` of lines. */
+export function sliceText(content: string, line?: number | null, limit?: number | null): string {
+  if (!line && !limit) return content;
+  const lines = content.split('\n');
+  const start = Math.max(0, (line ?? 1) - 1);
+  const end = limit && limit > 0 ? start + limit : lines.length;
+  return lines.slice(start, end).join('\n');
+}
+
+export class EditorFiles implements FileHandlers {
+  constructor(private readonly deps: EditorFilesDeps) {}
+
+  private resolve(requested: string, sessionId: string, ctx: ClientRequestContext): string {
+    const session = this.deps.lookupSession(ctx.actorKey, sessionId);
+    if (!session) throw acp.RequestError.invalidParams(undefined, `No chat tab has session ${sessionId}.`);
+    try {
+      return confine(requested, [session.cwd, ...this.deps.allowedFolders()]);
+    } catch (e) {
+      if (e instanceof OutsideWorkspaceError) {
+        this.deps.log.warn('files', 'refused a path outside the workspace', { requested, resolved: e.resolved, agent: ctx.agentName });
+        throw acp.RequestError.invalidParams(undefined, e.message);
+      }
+      throw e;
+    }
+  }
+
+  private openDocument(file: string): vscode.TextDocument | undefined {
+    return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === file);
+  }
+
+  async readTextFile(params: acp.ReadTextFileRequest, ctx: ClientRequestContext): Promise<acp.ReadTextFileResponse> {
+    const file = this.resolve(params.path, params.sessionId, ctx);
+    const open = this.openDocument(file);
+    let content: string;
+    if (open) {
+      content = open.getText(); // includes unsaved changes
+    } else {
+      try {
+        content = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(file)));
+      } catch (e) {
+        if (e instanceof vscode.FileSystemError && e.code === 'FileNotFound') throw acp.RequestError.resourceNotFound(file);
+        throw e;
+      }
+    }
+    this.deps.log.info('files', 'read', { path: file, unsaved: open?.isDirty ?? false, line: params.line, limit: params.limit });
+    return { content: sliceText(content, params.line, params.limit) };
+  }
+
+  async writeTextFile(params: acp.WriteTextFileRequest, ctx: ClientRequestContext): Promise<Record<string, never>> {
+    const file = this.resolve(params.path, params.sessionId, ctx);
+    const uri = vscode.Uri.file(file);
+    if (this.deps.reviewEnabled()) {
+      const before = await this.currentText(file);
+      const accepted = await this.deps.review.ask({ path: file, oldText: before, newText: params.content, agentName: ctx.agentName, signal: ctx.signal });
+      if (!accepted) {
+        this.deps.log.info('files', 'write rejected in review', { path: file });
+        throw acp.RequestError.internalError(undefined, `The user rejected the edit to ${file}.`);
+      }
+    }
+    const open = this.openDocument(file);
+    if (open) {
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(uri, new vscode.Range(open.positionAt(0), open.positionAt(open.getText().length)), params.content);
+      if (!(await vscode.workspace.applyEdit(edit))) throw acp.RequestError.internalError(undefined, `VS Code could not apply the edit to ${file}.`);
+      await open.save();
+    } else {
+      await vscode.workspace.fs.createDirectory(vscode.Uri.file(path.dirname(file)));
+      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(params.content));
+    }
+    this.deps.log.info('files', 'wrote', { path: file, chars: params.content.length, viaEditor: !!open });
+    return {};
+  }
+
+  private async currentText(file: string): Promise<string | null> {
+    const open = this.openDocument(file);
+    if (open) return open.getText();
+    try {
+      return new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(file)));
+    } catch {
+      return null;
+    }
+  }
+}
