@@ -12,6 +12,7 @@ import { DiffView } from './editor/diffView';
 import { EditReview } from './editor/editReview';
 import { EditorFiles } from './editor/files';
 import { TerminalManager } from './editor/terminals';
+import { DiscussCodeActions, WorkspaceContext } from './editor/workspaceContext';
 import { PermissionSettings } from './permissions/permissionSettings';
 
 /** What activate() returns: tests subscribe to the structured log stream through it. */
@@ -44,6 +45,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   // The handlers need the controller (session → tab and folder); it is created right after them.
   let chat: ChatController | undefined;
   const lookupSession = (actorKey: string, sessionId: string) => chat?.lookupSession(actorKey, sessionId);
+  const wsContext = new WorkspaceContext(allowedFolders);
   const files = new EditorFiles({ log: logger, lookupSession, allowedFolders, reviewEnabled: () => settings().get<boolean>('reviewAgentEdits') === true, review });
   const terminals = new TerminalManager({
     log: logger, lookupSession, allowedFolders,
@@ -55,6 +57,8 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     permissions,
     editor: diffView,
     client: { files, terminals },
+    resolveContext: (refs, caps, folder) => wsContext.resolve(refs, caps, folder),
+    onTabOpened: () => refreshContext(),
     runtime,
     log: logger,
     clientInfo: { name: 'symposium-vscode', version },
@@ -63,6 +67,25 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     graceMs: 1_500,
   });
   controller = chat;
+  // The `@` menu of every tab follows the workspace: files, open editors, symbols, the selection.
+  let refreshTimer: NodeJS.Timeout | undefined;
+  const refreshContext = (): void => {
+    clearTimeout(refreshTimer);
+    refreshTimer = setTimeout(() => {
+      void wsContext.list().then((items) => {
+        for (const tabId of chat?.tabIds() ?? []) chat?.sendToTab({ type: 'context-items', tabId, items });
+      }, (e: unknown) => logger.warn('context', 'could not list workspace context', e));
+    }, 300);
+  };
+  context.subscriptions.push(
+    { dispose: () => clearTimeout(refreshTimer) },
+    vscode.window.onDidChangeActiveTextEditor(refreshContext),
+    vscode.window.onDidChangeTextEditorSelection(refreshContext),
+    vscode.workspace.onDidCreateFiles(refreshContext),
+    vscode.workspace.onDidDeleteFiles(refreshContext),
+    vscode.workspace.onDidRenameFiles(refreshContext),
+    vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new DiscussCodeActions(), { providedCodeActionKinds: [DiscussCodeActions.kind] }),
+  );
   const provider = new ChatViewProvider(context.extensionUri, sessionId, chat, logger, testMode);
   context.subscriptions.push(provider, vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider));
 
@@ -75,10 +98,19 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     vscode.commands.registerCommand('symposium.restartAgent', () => chat.restartAll()),
     vscode.commands.registerCommand('symposium.showLogs', () => channel.show(true)),
     vscode.commands.registerCommand('symposium.showPermissionDecisions', () => permissions.show()),
+    vscode.commands.registerCommand('symposium.discussSelection', async () => {
+      const selection = wsContext.currentSelection();
+      if (!selection) { void vscode.window.showInformationMessage('Symposium: open a file and select the code to discuss.'); return undefined; }
+      await provider.show();
+      const tabId = randomUUID();
+      chat.openTab(tabId, 'Discuss', true);
+      chat.sendToTab({ type: 'attach-context', tabId, item: selection });
+      return tabId;
+    }),
     vscode.commands.registerCommand('symposium.acceptAgentEdit', (uri?: vscode.Uri) => review.answer(true, uri)),
     vscode.commands.registerCommand('symposium.rejectAgentEdit', (uri?: vscode.Uri) => review.answer(false, uri)),
   );
-  if (testMode) context.subscriptions.push(...registerTestCommands({ controller: chat, provider, logger, permissions, review, deactivate }));
+  if (testMode) context.subscriptions.push(...registerTestCommands({ controller: chat, provider, logger, permissions, review, context: wsContext, deactivate }));
   return { onLog: logger.onLog, sessionId };
 }
 

@@ -10,6 +10,7 @@ import { blockToChatItems, conversationToChatItems, RESTART_BUTTON_ID } from './
 import { parsePermissionButton } from './mappers/permission';
 import { pickerChanges, promptWithCommand, tabStoreFor } from './mappers/tabStore';
 import { OPEN_DIFF_PREFIX } from './mappers/toolCall';
+import { chosenContext, contextKey } from './mappers/contextMenu';
 import { toolCallOf } from './toolCalls';
 import { TabRenderer } from './renderer';
 import { restoreState, SeenIndex, type PersistedState } from './state';
@@ -165,13 +166,17 @@ export class ChatApp {
   private onChatPrompt(mid: string, prompt: ChatPrompt): void {
     const tabId = this.ids.tabId(mid);
     const text = promptWithCommand(prompt.command, prompt.prompt ?? '');
-    if (!tabId || text.trim() === '') return;
+    const conv = tabId ? this.conversation(tabId) : undefined;
+    const context = [...(conv?.attached ?? []), ...chosenContext(conv?.contextItems, prompt.context)];
+    if (!tabId || (text.trim() === '' && context.length === 0)) return;
     const messageId = newUuid();
+    if (conv) conv.attached = [];
     // Shown at once when the tab is idle; a prompt sent while an answer streams is queued by the
     // host and shown when it starts (its prompt-started), below the answer it waited for.
-    if (!isBusy(this.conversation(tabId))) this.apply(tabId, { type: 'prompt-started', messageId, text });
+    const attachments = context.map((r) => r.name);
+    if (!isBusy(this.conversation(tabId))) this.apply(tabId, { type: 'prompt-started', messageId, text, ...(attachments.length ? { attachments } : {}) });
     this.drafts[tabId] = '';
-    this.host.post({ type: 'prompt', tabId, messageId, text });
+    this.host.post({ type: 'prompt', tabId, messageId, text, ...(context.length ? { context } : {}) });
     this.persistNow();
   }
 
@@ -216,6 +221,18 @@ export class ChatApp {
       case 'resync':
         this.resync(m.tabId, m.title, m.entries);
         return;
+      case 'context-items':
+        if (!this.ids.mynahId(m.tabId)) return;
+        this.conversation(m.tabId).contextItems = m.items;
+        this.updateTabStore(m.tabId);
+        return;
+      case 'attach-context': {
+        if (!this.ids.mynahId(m.tabId)) return;
+        const conv = this.conversation(m.tabId);
+        conv.attached = [...(conv.attached ?? []).filter((r) => contextKey(r) !== contextKey(m.item)), m.item];
+        this.updateTabStore(m.tabId);
+        return;
+      }
       case 'query-rendered':
         this.host.post({ type: 'rendered', tabId: m.tabId, requestId: m.requestId, items: [...(this.renderers.get(m.tabId)?.items() ?? []), this.tabStoreItem(m.tabId)] });
         return;
@@ -270,6 +287,8 @@ export class ChatApp {
       commands: (store?.quickActionCommands ?? []).flatMap((g) => g.commands.map((c) => c.command)),
       pickers: (store?.promptInputOptions ?? []).map((p) => ({ id: p.id, value: p.value, options: 'options' in p ? (p.options ?? []).map((o) => o.value) : [] })),
       info: store?.promptInputInfo ?? '',
+      attached: (this.conversation(tabId).attached ?? []).map((r) => r.name),
+      contextGroups: (store?.contextCommands ?? []).flatMap((g) => g.commands.map((c) => c.command)),
     };
     return { type: 'tab-store', messageId: 'tab-store', body: JSON.stringify(body) };
   }

@@ -2,13 +2,15 @@
 // messages in order. mynah-ui items are rendered from it (mappers/), and it is saved with the
 // webview state, so a streaming answer can continue after the webview is re-created. Pure.
 import type { AvailableCommand, PermissionOption, SessionUpdate, StopReason, ToolCallUpdate } from '@agentclientprotocol/sdk';
-import type { AgentFailure, ConversationEntry, MessageId, PermissionDecision, SessionControls, TerminalOutput } from '../src/protocol/webview';
+import type { AgentFailure, ContextRef, ConversationEntry, MessageId, PermissionDecision, SessionControls, TerminalOutput } from '../src/protocol/webview';
 import { mergeUpdates } from '../src/protocol/coalesce';
 
 export interface Turn {
   kind: 'turn';
   messageId: MessageId;
   prompt: string;
+  /** Names of what was attached to the prompt (@-mentions). */
+  attachments?: string[];
   /** The turn's ACP updates in arrival order, streamed chunks merged. */
   updates: SessionUpdate[];
   status: 'running' | 'done' | 'failed';
@@ -49,6 +51,10 @@ export interface Conversation {
   controls?: SessionControls;
   /** Slash commands the agent offers (available_commands_update). */
   commands?: AvailableCommand[];
+  /** What the `@` menu offers (from the host; refreshed as the workspace changes). */
+  contextItems?: ContextRef[];
+  /** Attached by "Discuss in Symposium", sent with the next prompt. */
+  attached?: ContextRef[];
   /** Output of terminals the editor runs for the agent, by terminal ID (shown in tool cards). */
   terminals?: Record<string, TerminalView>;
 }
@@ -161,6 +167,7 @@ export function applyEntry(c: Conversation, e: ConversationEntry): string[] {
     case 'prompt-started': {
       const existed = findTurn(c, e.messageId) !== undefined;
       const t = ensureTurn(c, e.messageId, e.text);
+      if (e.attachments?.length) t.attachments = e.attachments;
       return existed ? [] : [t.messageId];
     }
     case 'agent-update': {

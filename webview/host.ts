@@ -33,7 +33,7 @@ export class Host {
 const HOST_TYPES = new Set<HostToWebview['type']>([
   'open-tab', 'session-ready', 'prompt-started', 'agent-update', 'prompt-ended', 'prompt-failed',
   'agent-failed', 'agent-restarted', 'resync', 'query-rendered',
-  'controls-changed', 'permission-requested', 'permission-resolved', 'tab-notice', 'terminal-output',
+  'controls-changed', 'permission-requested', 'permission-resolved', 'tab-notice', 'terminal-output', 'context-items', 'attach-context',
 ]);
 
 export function isHostMessage(v: unknown): v is HostToWebview {

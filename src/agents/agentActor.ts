@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
-import type { AgentCapabilities, RequestPermissionRequest, RequestPermissionResponse, SessionConfigOption, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
+import type { AgentCapabilities, ContentBlock, PromptCapabilities, RequestPermissionRequest, RequestPermissionResponse, SessionConfigOption, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
 import type { AgentFailure, LegacyModels, SessionControls } from '../protocol/webview';
 import { AGENT_EXITED_ERROR_CODE, AGENT_EXITED_METHOD, type AgentExitedParams } from '../protocol/symposium-ext';
@@ -86,6 +86,8 @@ export class AgentActor {
   get currentState(): ActorState { return this.state; }
   get pid(): number | undefined { return this.child?.pid; }
   get failure(): AgentFailure | undefined { return this.failureInfo; }
+  /** What the agent accepts in prompts (images, embedded resources); known after initialize. */
+  get promptCapabilities(): PromptCapabilities { return this.capabilities?.promptCapabilities ?? {}; }
   /** Whether new sessions can still be created here (not stopping, not dead). */
   get usable(): boolean { return this.state === 'idle' || this.state === 'starting' || this.state === 'running'; }
 
@@ -178,8 +180,9 @@ export class AgentActor {
   }
 
   /** Runs one prompt turn; resolves with its stop reason. Updates arrive via onSessionUpdate. */
-  async prompt(sessionId: string, text: string): Promise<StopReason> {
-    const turn = this.untilExit(this.connection().agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] }));
+  async prompt(sessionId: string, prompt: string | ContentBlock[]): Promise<StopReason> {
+    const blocks: ContentBlock[] = typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : prompt;
+    const turn = this.untilExit(this.connection().agent.request('session/prompt', { sessionId, prompt: blocks }));
     this.activePrompts.set(sessionId, turn);
     try {
       return (await turn).stopReason;

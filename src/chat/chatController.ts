@@ -3,9 +3,10 @@
 // crash → every affected tab, restart. It routes by ID without interpreting content.
 // vscode-free: settings and the folder picker come in as `configure`, the webview as `post`.
 import { randomUUID } from 'node:crypto';
-import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import type { ContentBlock, PromptCapabilities, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
-import type { AgentFailure, HostToWebview, MessageId, SessionControls, TabId, TabPayload, TerminalOutput, WebviewToHost } from '../protocol/webview';
+import { isConversationPayload } from '../protocol/webview';
+import type { AgentFailure, AttachContext, ContextItems, ContextRef, HostToWebview, MessageId, SessionControls, TabId, TabPayload, TerminalOutput, WebviewToHost } from '../protocol/webview';
 import { PermissionBroker, type PendingPermission, type PermissionBrokerDeps } from '../permissions/permissionBroker';
 import { DiffStore } from './diffStore';
 import { EarlyUpdates } from './earlyUpdates';
@@ -29,6 +30,10 @@ export interface ChatControllerOptions extends Omit<AgentPoolOptions, 'onActor' 
   outboxLimits?: OutboxLimits;
   /** The user's permission rules and where decisions go. */
   permissions: Pick<PermissionBrokerDeps, 'policyFor' | 'enableBypass' | 'record'>;
+  /** @-mentions → ACP content blocks, as the agent's prompt capabilities allow. */
+  /** A tab was opened (its `@` menu needs filling). */
+  onTabOpened?: (tabId: TabId) => void;
+  resolveContext?: (refs: ContextRef[], caps: PromptCapabilities, folder: string) => Promise<ContentBlock[]>;
   editor?: EditorActions;
 }
 
@@ -133,7 +138,7 @@ export class ChatController {
         return;
       }
       case 'new-tab': this.openTab(m.tabId, 'Chat', false); return;
-      case 'prompt': this.prompt(m.tabId, m.messageId, m.text); return;
+      case 'prompt': this.prompt(m.tabId, m.messageId, m.text, m.context); return;
       case 'cancel': this.cancel(m.tabId); return;
       case 'close-tab': this.closeTab(m.tabId); return;
       case 'restart-agent': void this.restartTabConfiguration(m.tabId); return;
@@ -160,10 +165,11 @@ export class ChatController {
     this.transcript.open(tabId, title);
     this.log.info('session', 'tab opened', { tabId });
     if (announce) this.send({ type: 'open-tab', tabId, title });
+    this.options.onTabOpened?.(tabId);
     this.enqueue(tab, () => this.startSession(tab));
   }
 
-  prompt(tabId: TabId, messageId: MessageId, text: string): void {
+  prompt(tabId: TabId, messageId: MessageId, text: string, context: ContextRef[] = []): void {
     let tab = this.tabs.get(tabId);
     if (!tab) {
       this.log.warn('prompt', 'prompt for an unknown tab; opening it', { tabId });
@@ -175,7 +181,7 @@ export class ChatController {
     const t = tab;
     this.enqueue(t, async () => {
       t.queued--;
-      await this.runPrompt(t, messageId, text);
+      await this.runPrompt(t, messageId, text, context);
     });
   }
 
@@ -270,11 +276,11 @@ export class ChatController {
     }
   }
 
-  private async runPrompt(tab: TabState, messageId: MessageId, text: string): Promise<void> {
+  private async runPrompt(tab: TabState, messageId: MessageId, text: string, context: ContextRef[]): Promise<void> {
     if (tab.closed) return;
     // Announced when it starts, not when queued, so the webview shows each prompt after the
     // previous answer.
-    this.send({ type: 'prompt-started', tabId: tab.tabId, messageId, text });
+    this.send({ type: 'prompt-started', tabId: tab.tabId, messageId, text, ...(context.length ? { attachments: context.map((c) => c.name) } : {}) });
     const ref = this.router.sessionFor(tab.tabId);
     const actor = ref && this.pool.get(ref.actorKey);
     if (!ref || !actor) {
@@ -283,7 +289,9 @@ export class ChatController {
     }
     tab.active = { messageId, actor, sessionId: ref.sessionId };
     try {
-      const stopReason = await actor.prompt(ref.sessionId, text);
+      const attached = context.length && this.options.resolveContext && tab.config
+        ? await this.options.resolveContext(context, actor.promptCapabilities, tab.config.workspaceFolder) : [];
+      const stopReason = await actor.prompt(ref.sessionId, [...(text.trim() ? [{ type: 'text' as const, text }] : []), ...attached]);
       this.log.info('prompt', 'ended', { tabId: tab.tabId, messageId, stopReason });
       this.send({ type: 'prompt-ended', tabId: tab.tabId, messageId, stopReason });
     } catch (e) {
@@ -335,8 +343,10 @@ export class ChatController {
     return tab?.config && { tabId: tab.tabId, cwd: tab.config.workspaceFolder, agentName: tab.config.agent.name };
   }
 
-  /** A terminal's output for the tool card showing it. */
+  /** Editor-side messages for a tab: terminal output, the `@` menu, attachments. */
+  sendToTab(payload: TerminalOutput | ContextItems | AttachContext): void { this.send(payload); }
   terminalOutput(payload: TerminalOutput): void { this.send(payload); }
+  tabIds(): TabId[] { return [...this.tabs.keys()]; }
 
   /** Asks before a command runs, unless an approval or the agent's rules already cover it. */
   authorizeCommand(ctx: { actorKey: string; agentName: string; signal: AbortSignal }, sessionId: string, description: { title: string; rawInput: unknown }): Promise<boolean> {
@@ -351,7 +361,7 @@ export class ChatController {
 
   private send(payload: TabPayload): void {
     if (!this.tabs.has(payload.tabId)) return;
-    if (payload.type !== 'open-tab' && payload.type !== 'resync' && payload.type !== 'query-rendered') this.transcript.record(payload);
+    if (isConversationPayload(payload)) this.transcript.record(payload);
     this.outbox.push(payload);
   }
 

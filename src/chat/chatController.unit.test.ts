@@ -31,7 +31,7 @@ class FakeWebview {
   receive(m: HostToWebview): void {
     this.received.push(m);
     if (!this.seen.accept(m.tabId, m.index)) return;
-    if (m.type === 'open-tab' || m.type === 'query-rendered') return;
+    if (m.type === 'open-tab' || m.type === 'query-rendered' || m.type === 'context-items' || m.type === 'attach-context') return;
     if (m.type === 'resync') {
       const c = emptyConversation();
       for (const e of m.entries) applyEntry(c, e);

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import type { HostToWebview, TabPayload } from '../protocol/webview';
+import { isConversationPayload, type HostToWebview, type TabPayload } from '../protocol/webview';
 import { Outbox } from './outbox';
 import { Transcript } from './transcript';
 
@@ -15,7 +15,7 @@ function setup(limits?: { maxEntries: number; maxChars: number }) {
   const transcript = new Transcript();
   const outbox = new Outbox((m) => posted.push(m), (t) => transcript.snapshot(t), limits);
   const push = (p: TabPayload) => {
-    if (p.type !== 'open-tab' && p.type !== 'resync' && p.type !== 'query-rendered') transcript.record(p);
+    if (isConversationPayload(p)) transcript.record(p);
     outbox.push(p);
   };
   transcript.open(T, 'Chat');

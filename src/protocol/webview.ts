@@ -61,7 +61,29 @@ export interface TerminalOutput {
 /** Something the user asked for in the tab failed (a picker change, opening a diff). */
 export interface TabNotice { type: 'tab-notice'; tabId: TabId; level: 'warning' | 'error'; text: string }
 /** The host accepted a prompt (echo, so prompts sent by test commands show up too). */
-export interface PromptStarted { type: 'prompt-started'; tabId: TabId; messageId: MessageId; text: string }
+export interface PromptStarted { type: 'prompt-started'; tabId: TabId; messageId: MessageId; text: string; attachments?: string[] }
+
+/**
+ * Something from the workspace the user can @-mention: the host lists them, the webview offers
+ * them in the `@` menu and sends the chosen ones back with the prompt; the host then turns each
+ * into an ACP content block (embedded `resource` or `resource_link`, as the agent accepts).
+ */
+export interface ContextRef {
+  kind: 'file' | 'folder' | 'symbol' | 'selection';
+  /** `file:` URI (for symbols and selections, of their document). */
+  uri: string;
+  name: string;
+  /** 1-based, inclusive lines of a symbol or selection. */
+  range?: { startLine: number; endLine: number };
+  /** For a selection attached by "Discuss in Symposium": the text as it was then. */
+  text?: string;
+  /** A file open in an editor (listed first in the `@` menu). */
+  open?: boolean;
+}
+/** The tab's `@` menu: workspace files, folders, symbols of open editors, the selection, open editors. */
+export interface ContextItems { type: 'context-items'; tabId: TabId; items: ContextRef[] }
+/** "Discuss in Symposium": attach this to the tab's next prompt. */
+export interface AttachContext { type: 'attach-context'; tabId: TabId; item: ContextRef }
 /** One ACP `session/update`, attributed to the prompt turn it belongs to (if any). */
 export interface AgentUpdate { type: 'agent-update'; tabId: TabId; messageId?: MessageId; update: SessionUpdate }
 export interface PromptEnded { type: 'prompt-ended'; tabId: TabId; messageId: MessageId; stopReason: StopReason }
@@ -85,8 +107,13 @@ export type ConversationEntry = DistributiveOmit<ConversationPayload, 'tabId'>;
  */
 export interface Resync { type: 'resync'; tabId: TabId; title: string; entries: ConversationEntry[] }
 
-export type TabPayload = OpenTab | ConversationPayload | Resync | QueryRendered;
+export type TabPayload = OpenTab | ConversationPayload | Resync | QueryRendered | ContextItems | AttachContext;
 export type HostToWebview = TabPayload & { index: number };
+
+const NOT_CONVERSATION = new Set<TabPayload['type']>(['open-tab', 'resync', 'query-rendered', 'context-items', 'attach-context']);
+/** Whether a message is part of the tab's conversation (recorded for resync, applied to the model). */
+export const isConversationPayload = <T extends { type: string }>(p: T): p is Extract<T, { type: ConversationPayload['type'] }> =>
+  !NOT_CONVERSATION.has(p.type as TabPayload['type']);
 
 // ---------------------------------------------------------------------------------------------
 // Webview → host. Every message is checked by `parseWebviewMessage` before the host acts on it.
@@ -99,7 +126,7 @@ export interface WebviewReady {
   openTabs: TabId[];
 }
 export interface NewTab { type: 'new-tab'; tabId: TabId }
-export interface Prompt { type: 'prompt'; tabId: TabId; messageId: MessageId; text: string }
+export interface Prompt { type: 'prompt'; tabId: TabId; messageId: MessageId; text: string; context?: ContextRef[] }
 export interface Cancel { type: 'cancel'; tabId: TabId }
 export interface CloseTab { type: 'close-tab'; tabId: TabId }
 export interface RestartAgent { type: 'restart-agent'; tabId: TabId }
@@ -170,6 +197,27 @@ function tabList(o: Record<string, unknown>, key: string): TabId[] {
   return v;
 }
 
+const CONTEXT_KINDS = new Set(['file', 'folder', 'symbol', 'selection']);
+function contextList(v: unknown): ContextRef[] {
+  if (!Array.isArray(v) || v.length > 50) throw new Invalid('context must be a list of at most 50 items');
+  return v.map((raw) => {
+    const o = obj(raw, 'context item');
+    const kind = o.kind;
+    if (typeof kind !== 'string' || !CONTEXT_KINDS.has(kind)) throw new Invalid('context kind must be file, folder, symbol or selection');
+    const uri = str(o, 'uri', 4_096);
+    if (!uri.startsWith('file:')) throw new Invalid('context uri must be a file: URI');
+    const ref: ContextRef = { kind: kind as ContextRef['kind'], uri, name: str(o, 'name', 500) };
+    if (o.range !== undefined) {
+      const r = obj(o.range, 'range');
+      const line = (k: string): number => { const n = r[k]; if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) throw new Invalid(`range.${k} must be a positive integer`); return n; };
+      ref.range = { startLine: line('startLine'), endLine: line('endLine') };
+    }
+    if (o.text !== undefined) ref.text = str(o, 'text', LIMITS.promptChars);
+    if (o.open === true) ref.open = true;
+    return ref;
+  });
+}
+
 /** Checks an untrusted webview message; anything unexpected is rejected with a reason. */
 export function parseWebviewMessage(raw: unknown): ParseResult {
   try {
@@ -180,8 +228,10 @@ export function parseWebviewMessage(raw: unknown): ParseResult {
         return ok({ type, lastSeenIndex: indexMap(o, 'lastSeenIndex'), openTabs: tabList(o, 'openTabs') });
       case 'new-tab': case 'cancel': case 'close-tab': case 'restart-agent':
         return ok({ type, tabId: uuid(o, 'tabId') });
-      case 'prompt':
-        return ok({ type, tabId: uuid(o, 'tabId'), messageId: uuid(o, 'messageId'), text: str(o, 'text', LIMITS.promptChars) });
+      case 'prompt': {
+        const context = o.context === undefined ? undefined : contextList(o.context);
+        return ok({ type, tabId: uuid(o, 'tabId'), messageId: uuid(o, 'messageId'), text: str(o, 'text', LIMITS.promptChars), ...(context ? { context } : {}) });
+      }
       case 'ack':
         return ok({ type, lastSeenIndex: indexMap(o, 'lastSeenIndex') });
       case 'rendered': {

@@ -40,7 +40,7 @@ export async function rendered(tabId: string): Promise<RenderedItem[] | undefine
   return (await cmd<RenderedItem[] | undefined>('getRendered', tabId))?.filter((i) => i.type !== 'tab-store');
 }
 
-export interface RenderedTabStore { commands: string[]; pickers: { id: string; value?: string; options: string[] }[]; info: string }
+export interface RenderedTabStore { commands: string[]; pickers: { id: string; value?: string; options: string[] }[]; info: string; attached: string[]; contextGroups: string[] }
 /** The tab's UI state in the webview: slash commands in the `/` menu, pickers, info line. */
 export async function renderedTabStore(tabId: string): Promise<RenderedTabStore | undefined> {
   const item = (await cmd<RenderedItem[] | undefined>('getRendered', tabId))?.find((i) => i.type === 'tab-store');

@@ -8,7 +8,8 @@ import type { ChatViewProvider } from '../chat/chatViewProvider';
 import type { Logger } from '../log/logger';
 import type { PermissionSettings } from '../permissions/permissionSettings';
 import type { EditReview } from '../editor/editReview';
-import type { RenderedItem } from '../protocol/webview';
+import type { WorkspaceContext } from '../editor/workspaceContext';
+import { parseWebviewMessage, type RenderedItem } from '../protocol/webview';
 
 export interface TestDeps {
   controller: ChatController;
@@ -16,6 +17,7 @@ export interface TestDeps {
   logger: Logger;
   permissions: PermissionSettings;
   review: EditReview;
+  context: WorkspaceContext;
   /** Runs the deactivation path (stops every agent process). */
   deactivate: () => Promise<void>;
 }
@@ -35,9 +37,12 @@ export function registerTestCommands(deps: TestDeps): vscode.Disposable[] {
     },
     getTabs: () => controller.getTabs(),
     /** Sends a prompt as the webview would; returns the new message ID. */
-    sendPrompt: (tabId: string, text: string) => {
+    sendPrompt: (tabId: string, text: string, context?: unknown) => {
       const messageId = randomUUID();
-      controller.prompt(tabId, messageId, text);
+      // Context goes through the same validation as the webview's.
+      const parsed = context === undefined ? undefined : parseWebviewMessage({ type: 'prompt', tabId, messageId, text, context });
+      if (parsed && !parsed.ok) throw new Error(parsed.error);
+      controller.prompt(tabId, messageId, text, parsed?.ok && parsed.message.type === 'prompt' ? parsed.message.context : undefined);
       return messageId;
     },
     startCapturingResponses: (tabId: string) => controller.startCapturing(tabId),
@@ -91,6 +96,8 @@ export function registerTestCommands(deps: TestDeps): vscode.Disposable[] {
       if (input instanceof vscode.TabInputText) return { kind: 'text', label: t.label, uri: input.uri.toString() };
       return { kind: 'other', label: t.label };
     })),
+    /** What the `@` menu offers right now (workspace files, folders, symbols, selection). */
+    listContext: () => deps.context.list(),
     /** Files whose agent edit waits for review. */
     getPendingReviews: () => deps.review.pendingPaths(),
     /** The text of an open (possibly virtual) document. */

@@ -7,7 +7,7 @@
 import type { ChatItem, ChatItemType } from '@aws/mynah-ui';
 import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
 import { blockId, type Block, type Conversation, type Notice, type Turn } from '../conversation';
-import { escapeMarkdown } from './markdown';
+import { escapeInline, escapeMarkdown } from './markdown';
 import { permissionToChatItem } from './permission';
 import { planToChatItem } from './plan';
 import { toolCallToChatItem, type ToolCallState } from './toolCall';
@@ -37,7 +37,8 @@ function textOf(u: SessionUpdate): string | undefined {
 /** A turn's cards in order: prompt, then each update (text, thoughts, tools, plan) and approval. */
 export function turnToChatItems(t: Turn, terminals: Conversation['terminals'] = {}): ChatItem[] {
   const items: ChatItem[] = [];
-  if (t.prompt) items.push({ type: ItemType.PROMPT, messageId: `${t.messageId}:prompt`, body: escapeMarkdown(t.prompt) });
+  const attached = t.attachments?.length ? `\n\n📎 ${t.attachments.map((a) => `\`${escapeInline(a)}\``).join(' ')}` : '';
+  if (t.prompt || attached) items.push({ type: ItemType.PROMPT, messageId: `${t.messageId}:prompt`, body: escapeMarkdown(t.prompt) + attached });
   const running = t.status === 'running';
   const permissions = t.permissions ?? [];
   const toolState = (id: string): ToolCallState | undefined =>

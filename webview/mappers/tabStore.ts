@@ -6,6 +6,7 @@ import type { ChatItemFormItem, MynahUIDataModel, QuickActionCommandGroup } from
 import type { SessionConfigOption } from '@agentclientprotocol/sdk';
 import type { SessionControls, SetConfigOption, SetMode, SetModel, TabId } from '../../src/protocol/webview';
 import { isBusy, type Conversation } from '../conversation';
+import { contextCommandsFor, contextKey } from './contextMenu';
 
 export const MODE_PICKER = 'mode';
 export const MODEL_PICKER = 'model';
@@ -90,5 +91,9 @@ export function tabStoreFor(c: Conversation): MynahUIDataModel {
     promptInputInfo: c.agentName ? `${c.agentName} · ${c.cwd ?? ''}` : 'Starting the agent…',
     quickActionCommands: slashCommandsFor(c),
     promptInputOptions: pickersFor(c.controls),
+    contextCommands: contextCommandsFor(c.contextItems),
+    // Attached by "Discuss in Symposium": shown as pills above the prompt until sent.
+    promptTopBarContextItems: (c.attached ?? []).map((r) => ({ command: r.name, id: contextKey(r), icon: 'text-select' as const })),
+    promptTopBarTitle: c.attached?.length ? 'Attached' : '',
   };
 }

@@ -1,0 +1,76 @@
+// Issue 6 in the real host: context for the agent. The `@` menu lists workspace files, open
+// editors, folders, symbols (VS Code's symbol providers) and the selection; chosen items reach the
+// agent as content blocks (ElizACP advertises embeddedContext, so embedded `resource`s; folders as
+// `resource_link`s) — ElizACP's `what did i attach` lists what it got. "Discuss in Symposium"
+// opens a tab with the selection attached.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ContextRef } from '../../protocol/webview';
+import { answerText, cmd, newTab, openChat, rendered, renderedTabStore, waitFor, waitForIdle } from '../helpers';
+
+const root = (): string => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+const uriOf = (rel: string): string => vscode.Uri.file(path.join(root(), rel)).toString();
+
+async function askWith(tabId: string, text: string, context: ContextRef[]): Promise<string> {
+  const messageId = await cmd<string>('sendPrompt', tabId, text, context);
+  await waitForIdle(tabId);
+  const items = (await rendered(tabId))!;
+  return answerText(items, messageId) || (items.find((i) => i.messageId === `${messageId}:end`)?.body ?? '');
+}
+
+suite('context from the workspace', () => {
+  suiteSetup(async () => { await openChat(); });
+  teardown(async () => { await vscode.commands.executeCommand('workbench.action.closeAllEditors'); });
+
+  test('the @ menu lists files (open editors first), folders, symbols of open editors and the selection', async () => {
+    const tabId = await newTab();
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(path.join(root(), 'src/greeter.ts')));
+    editor.selection = new vscode.Selection(4, 0, 6, 3);
+    let refs: ContextRef[] = [];
+    await waitFor('symbols from the TypeScript symbol provider', async () => {
+      refs = await cmd<ContextRef[]>('listContext');
+      return refs.some((r) => r.kind === 'symbol' && r.name === 'Greeter.greet');
+    }, 60_000);
+    assert.ok(refs.find((r) => r.kind === 'file' && r.name === 'src/greeter.ts')?.open, 'the open editor is marked');
+    assert.ok(refs.some((r) => r.kind === 'file' && r.name === 'hello.txt'));
+    assert.ok(refs.some((r) => r.kind === 'folder' && r.name === 'src/'));
+    assert.deepEqual(refs.find((r) => r.kind === 'selection')?.range, { startLine: 5, endLine: 7 });
+    await waitFor('the tab\'s @ menu', async () => ((await renderedTabStore(tabId))?.contextGroups ?? []).includes('file'));
+    assert.deepEqual((await renderedTabStore(tabId))!.contextGroups, ['selection', 'open editors', 'file', 'folder', 'symbol']);
+  });
+
+  test('an @-mentioned file, selection and folder reach the agent as content blocks', async () => {
+    const tabId = await newTab();
+    const reply = await askWith(tabId, 'what did i attach', [
+      { kind: 'file', uri: uriOf('hello.txt'), name: 'hello.txt' },
+      { kind: 'selection', uri: uriOf('src/greeter.ts'), name: 'greeter.ts:5-7', range: { startLine: 5, endLine: 7 } },
+      { kind: 'folder', uri: uriOf('src'), name: 'src/' },
+    ]);
+    assert.equal(reply, [
+      'You attached 3 items:',
+      `- resource ${uriOf('hello.txt')}`,
+      `- resource ${uriOf('src/greeter.ts')}#L5-L7`,
+      `- resource_link ${uriOf('src')} (src/)`,
+    ].join('\n'));
+    // The agent sees the text, too: it can read embedded content without asking for the file.
+    const items = (await rendered(tabId))!;
+    assert.match(items.find((i) => i.type === 'prompt')?.body ?? '', /📎 `hello.txt` `greeter.ts:5-7` `src\/`/);
+  });
+
+  test('context outside the workspace is refused', async () => {
+    const tabId = await newTab();
+    const reply = await askWith(tabId, 'what did i attach', [{ kind: 'file', uri: 'file:///etc/hostname', name: 'hostname' }]);
+    assert.match(reply, /outside the folders this agent may use/);
+  });
+
+  test('Discuss in Symposium opens a tab with the selection attached', async () => {
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(path.join(root(), 'src/greeter.ts')));
+    editor.selection = new vscode.Selection(9, 0, 11, 1);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', editor.document.uri, editor.selection);
+    assert.ok(actions.some((a) => a.title === 'Discuss in Symposium'), 'offered as a code action on the selection');
+    const tabId = await vscode.commands.executeCommand<string>('symposium.discussSelection');
+    await waitFor('the attachment in the new tab', async () => ((await renderedTabStore(tabId))?.attached ?? []).length === 1);
+    assert.deepEqual((await renderedTabStore(tabId))!.attached, ['greeter.ts:10-12']);
+  });
+});
