@@ -215,6 +215,23 @@ try {
     await waitForText(answersOf(f, tab1), '3/3 done');
   });
 
+  await step('attaching a file with @ sends it to the agent, whose reply refers to it', async () => {
+    await inputOf(f, tab1).click();
+    await page.keyboard.type('what did i attach ');
+    await page.keyboard.type('@');
+    const pick = (text) => f.locator('[data-testid="prompt-input-quick-pick-item"]', { hasText: text }).first();
+    await pick('file').waitFor();
+    await shot('context-menu');
+    await pick('file').click();
+    await pick('hello.txt').waitFor();
+    await pick('hello.txt').click();
+    await page.keyboard.press('Enter');
+    const text = await waitForText(answersOf(f, tab1), 'You attached 1 item');
+    if (!/resource file:\/\/\S*\/hello\.txt/.test(text)) throw new Error(`the reply does not name hello.txt: ${text.slice(-300)}`);
+    await waitForText(wrapperOf(f, tab1).locator('[data-testid="chat-item-prompt"]'), 'hello.txt');
+    await shot('context-attached');
+  });
+
   await step('no Content Security Policy violations', async () => {
     if (cspViolations.length) throw new Error(cspViolations.join('\n'));
   });
