@@ -11,6 +11,8 @@ import { confine } from './confinement';
 
 const MAX_FILES = 2_000;
 const MAX_EMBED_CHARS = 200_000;
+const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+const IMAGE_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp' };
 const EXCLUDE = '{**/node_modules/**,**/.git/**,**/out/**,**/dist/**,**/target/**}';
 
 export class WorkspaceContext {
@@ -29,6 +31,7 @@ export class WorkspaceContext {
     }
     const sorted = [...files].sort((a, b) => Number(open.has(b.toString())) - Number(open.has(a.toString())) || rel(a).localeCompare(rel(b)));
     for (const f of sorted) refs.push({ kind: 'file', uri: f.toString(), name: rel(f), ...(open.has(f.toString()) ? { open: true } : {}) });
+    for (const f of sorted) if (IMAGE_TYPES[path.extname(f.fsPath).toLowerCase()]) refs.push({ kind: 'image', uri: f.toString(), name: rel(f) });
     const folders = new Set<string>();
     for (const f of files) {
       for (let d = path.dirname(f.fsPath); vscode.workspace.getWorkspaceFolder(vscode.Uri.file(d)) && !folders.has(d); d = path.dirname(d)) folders.add(d);
@@ -70,6 +73,13 @@ export class WorkspaceContext {
       const uri = vscode.Uri.file(file);
       const fragment = ref.range ? `#L${ref.range.startLine}-L${ref.range.endLine}` : '';
       const link = (): ContentBlock => ({ type: 'resource_link', uri: `${uri.toString()}${fragment}`, name: ref.name, ...(ref.kind === 'folder' ? { mimeType: 'inode/directory' } : {}) });
+      if (ref.kind === 'image') {
+        const mimeType = IMAGE_TYPES[path.extname(file).toLowerCase()];
+        const bytes = caps.image && mimeType ? await vscode.workspace.fs.readFile(uri) : undefined;
+        if (bytes && mimeType && bytes.byteLength <= MAX_IMAGE_BYTES) blocks.push({ type: 'image', data: Buffer.from(bytes).toString('base64'), mimeType, uri: uri.toString() });
+        else blocks.push(link()); // the agent takes no images (or it is too large): a link instead
+        continue;
+      }
       if (ref.kind === 'folder' || !caps.embeddedContext) { blocks.push(link()); continue; }
       let text = ref.text;
       if (text === undefined) {

@@ -69,7 +69,7 @@ export interface PromptStarted { type: 'prompt-started'; tabId: TabId; messageId
  * into an ACP content block (embedded `resource` or `resource_link`, as the agent accepts).
  */
 export interface ContextRef {
-  kind: 'file' | 'folder' | 'symbol' | 'selection';
+  kind: 'file' | 'folder' | 'symbol' | 'selection' | 'image';
   /** `file:` URI (for symbols and selections, of their document). */
   uri: string;
   name: string;
@@ -197,13 +197,13 @@ function tabList(o: Record<string, unknown>, key: string): TabId[] {
   return v;
 }
 
-const CONTEXT_KINDS = new Set(['file', 'folder', 'symbol', 'selection']);
+const CONTEXT_KINDS = new Set(['file', 'folder', 'symbol', 'selection', 'image']);
 function contextList(v: unknown): ContextRef[] {
   if (!Array.isArray(v) || v.length > 50) throw new Invalid('context must be a list of at most 50 items');
   return v.map((raw) => {
     const o = obj(raw, 'context item');
     const kind = o.kind;
-    if (typeof kind !== 'string' || !CONTEXT_KINDS.has(kind)) throw new Invalid('context kind must be file, folder, symbol or selection');
+    if (typeof kind !== 'string' || !CONTEXT_KINDS.has(kind)) throw new Invalid('context kind must be file, folder, symbol, selection or image');
     const uri = str(o, 'uri', 4_096);
     if (!uri.startsWith('file:')) throw new Invalid('context uri must be a file: URI');
     const ref: ContextRef = { kind: kind as ContextRef['kind'], uri, name: str(o, 'name', 500) };

@@ -6,7 +6,7 @@ import type { ContextRef } from '../../src/protocol/webview';
 
 export const contextKey = (r: ContextRef): string => `${r.kind}:${r.uri}${r.range ? `#${r.range.startLine}-${r.range.endLine}` : ''}`;
 
-const ICON: Record<ContextRef['kind'], MynahIconsType> = { file: 'file', folder: 'folder', symbol: 'code-block', selection: 'text-select' };
+const ICON: Record<ContextRef['kind'], MynahIconsType> = { file: 'file', folder: 'folder', symbol: 'code-block', selection: 'text-select', image: 'image' };
 const LIMIT = 500;
 
 function leaf(r: ContextRef): QuickActionCommand {
@@ -29,6 +29,7 @@ export function contextCommandsFor(items: ContextRef[] | undefined): QuickAction
       ...entry('file', 'file', 'Workspace files', of('file')),
       ...entry('folder', 'folder', 'Workspace folders', of('folder')),
       ...entry('symbol', 'code-block', 'Symbols in open editors', of('symbol')),
+      ...entry('image', 'image', 'Images in the workspace', of('image')),
     ],
   }];
 }

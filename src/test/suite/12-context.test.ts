@@ -37,7 +37,8 @@ suite('context from the workspace', () => {
     assert.ok(refs.some((r) => r.kind === 'folder' && r.name === 'src/'));
     assert.deepEqual(refs.find((r) => r.kind === 'selection')?.range, { startLine: 5, endLine: 7 });
     await waitFor('the tab\'s @ menu', async () => ((await renderedTabStore(tabId))?.contextGroups ?? []).includes('file'));
-    assert.deepEqual((await renderedTabStore(tabId))!.contextGroups, ['selection', 'open editors', 'file', 'folder', 'symbol']);
+    assert.ok(refs.some((r) => r.kind === 'image' && r.name === 'pixel.png'), 'workspace images can be attached');
+    assert.deepEqual((await renderedTabStore(tabId))!.contextGroups, ['selection', 'open editors', 'file', 'folder', 'symbol', 'image']);
   });
 
   test('an @-mentioned file, selection and folder reach the agent as content blocks', async () => {
@@ -46,16 +47,18 @@ suite('context from the workspace', () => {
       { kind: 'file', uri: uriOf('hello.txt'), name: 'hello.txt' },
       { kind: 'selection', uri: uriOf('src/greeter.ts'), name: 'greeter.ts:5-7', range: { startLine: 5, endLine: 7 } },
       { kind: 'folder', uri: uriOf('src'), name: 'src/' },
+      { kind: 'image', uri: uriOf('pixel.png'), name: 'pixel.png' },
     ]);
     assert.equal(reply, [
-      'You attached 3 items:',
+      'You attached 4 items:',
       `- resource ${uriOf('hello.txt')}`,
       `- resource ${uriOf('src/greeter.ts')}#L5-L7`,
       `- resource_link ${uriOf('src')} (src/)`,
+      `- image ${uriOf('pixel.png')}`,
     ].join('\n'));
     // The agent sees the text, too: it can read embedded content without asking for the file.
     const items = (await rendered(tabId))!;
-    assert.match(items.find((i) => i.type === 'prompt')?.body ?? '', /📎 `hello.txt` `greeter.ts:5-7` `src\/`/);
+    assert.match(items.find((i) => i.type === 'prompt')?.body ?? '', /📎 `hello.txt` `greeter.ts:5-7` `src\/` `pixel.png`/);
   });
 
   test('context outside the workspace is refused', async () => {
