@@ -1,0 +1,200 @@
+// ACP terminal/* for the agents, without the VS Code part (terminals.ts adds the Pseudoterminal):
+// which session owns which terminal, where a command may run (the session's folder or an allowed
+// one), asking before it runs, and releasing everything a session left when it ends. Node-only,
+// so unit tests drive it with real processes and a fake view.
+import * as fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import * as acp from '@agentclientprotocol/sdk';
+import type {
+  CreateTerminalRequest, CreateTerminalResponse, KillTerminalRequest, ReleaseTerminalRequest, TerminalOutputRequest,
+  TerminalOutputResponse, WaitForTerminalExitRequest, WaitForTerminalExitResponse,
+} from '@agentclientprotocol/sdk';
+import type { ClientRequestContext, TerminalHandlers } from '../agents/clientHandlers';
+import type { Log } from '../log/logEvent';
+import type { TabId, TerminalOutput } from '../protocol/webview';
+import { confine, OutsideWorkspaceError } from './confinement';
+import { formatCommandLine, RunningCommand, type CommandOptions, type TerminalView, type ViewInfo } from './terminalProcess';
+
+export interface TerminalManagerDeps {
+  log: Log;
+  /** Which tab and workspace folder a session belongs to (undefined: no such session). */
+  lookupSession(actorKey: string, sessionId: string): { tabId: TabId; cwd: string; agentName: string } | undefined;
+  /** Resolves true when the command may run (an approval covers it, or the user said yes). */
+  authorize(ctx: { actorKey: string; agentName: string; signal: AbortSignal }, sessionId: string, description: { title: string; rawInput: unknown }): Promise<boolean>;
+  /** Output snapshots for the chat's tool card (throttled by the manager). */
+  onOutput(payload: TerminalOutput): void;
+  /** Extra folders (besides the session's) the user allowed in settings. */
+  allowedFolders(): string[];
+}
+
+export interface TerminalTuning {
+  /** Output kept per terminal when the agent gives no outputByteLimit. */
+  defaultOutputBytes?: number;
+  killGraceMs?: number;
+  throttleMs?: number;
+  chatOutputBytes?: number;
+}
+
+export const DEFAULT_OUTPUT_BYTES = 1024 * 1024;
+/** An agent may ask for more, but not for unbounded memory. */
+const MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
+
+const sessionKey = (actorKey: string, sessionId: string): string => `${actorKey}\n${sessionId}`;
+
+/** Rejects as soon as `signal` aborts (the agent withdrew the request). */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(acp.RequestError.requestCancelled());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(acp.RequestError.requestCancelled());
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+function envOf(env: CreateTerminalRequest['env']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const v of env ?? []) {
+    if (typeof v?.name !== 'string' || !v.name || /[=\0]/.test(v.name) || typeof v.value !== 'string' || v.value.includes('\0')) {
+      throw acp.RequestError.invalidParams(undefined, `Invalid environment variable ${JSON.stringify(v?.name)}.`);
+    }
+    out[v.name] = v.value;
+  }
+  return out;
+}
+
+export class TerminalRegistry implements TerminalHandlers {
+  private readonly terminals = new Map<string, RunningCommand>();
+  private disposed = false;
+  private readonly commandOptions: CommandOptions;
+  private readonly defaultOutputBytes: number;
+
+  constructor(protected readonly deps: TerminalManagerDeps, makeView: (info: ViewInfo) => TerminalView, tuning: TerminalTuning = {}) {
+    this.defaultOutputBytes = tuning.defaultOutputBytes ?? DEFAULT_OUTPUT_BYTES;
+    this.commandOptions = {
+      log: deps.log,
+      onOutput: (p) => { if (!this.disposed) deps.onOutput(p); },
+      makeView,
+      killGraceMs: tuning.killGraceMs ?? 2_000,
+      throttleMs: tuning.throttleMs ?? 200,
+      chatOutputBytes: tuning.chatOutputBytes ?? 64 * 1024,
+    };
+  }
+
+  async create(params: CreateTerminalRequest, ctx: ClientRequestContext): Promise<CreateTerminalResponse> {
+    const { sessionId } = params;
+    if (this.disposed) throw acp.RequestError.internalError(undefined, 'The editor is shutting down.');
+    const session = this.deps.lookupSession(ctx.actorKey, sessionId);
+    if (!session) throw acp.RequestError.invalidParams(undefined, `No chat tab has session ${sessionId}.`);
+    if (typeof params.command !== 'string' || !params.command.trim()) throw acp.RequestError.invalidParams(undefined, 'No command to run.');
+    const args = params.args ?? [];
+    if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) throw acp.RequestError.invalidParams(undefined, 'args must be a list of strings.');
+    const commandLine = formatCommandLine(params.command, args);
+    const cwd = this.resolveCwd(params.cwd ?? session.cwd, session.cwd, ctx, commandLine);
+    const env = envOf(params.env);
+    const limit = params.outputByteLimit ?? this.defaultOutputBytes;
+    if (typeof limit !== 'number' || !Number.isFinite(limit) || limit < 0) throw acp.RequestError.invalidParams(undefined, 'outputByteLimit must be a non-negative number.');
+
+    // Values may be secrets: the user sees (and the log keeps) only the names.
+    const rawInput = { command: params.command, args, cwd, env: Object.keys(env) };
+    const allowed = await untilAborted(this.deps.authorize(ctx, sessionId, { title: `Run: ${commandLine}`, rawInput }), ctx.signal);
+    if (ctx.signal.aborted) throw acp.RequestError.requestCancelled();
+    if (!allowed) {
+      this.deps.log.info('terminal', 'the user declined a command', { sessionId, commandLine });
+      throw acp.RequestError.internalError(undefined, `The user declined to run "${commandLine}".`);
+    }
+    // The session may have ended (tab closed) while the user was deciding.
+    if (this.disposed || this.deps.lookupSession(ctx.actorKey, sessionId)?.tabId !== session.tabId) {
+      throw acp.RequestError.invalidParams(undefined, `Session ${sessionId} ended before "${commandLine}" could run.`);
+    }
+
+    const terminalId = `term-${randomUUID()}`;
+    let running: RunningCommand;
+    try {
+      running = await RunningCommand.start({
+        terminalId, actorKey: ctx.actorKey, sessionId, tabId: session.tabId, command: params.command, args, commandLine, cwd, env,
+        outputByteLimit: Math.min(Math.floor(limit), MAX_OUTPUT_BYTES),
+      }, this.commandOptions);
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      this.deps.log.warn('terminal', 'could not start', { commandLine, cwd, error: message });
+      throw acp.RequestError.internalError(undefined, `Could not start "${commandLine}": ${message}`);
+    }
+    if (this.disposed || !this.deps.lookupSession(ctx.actorKey, sessionId)) {
+      running.release();
+      throw acp.RequestError.invalidParams(undefined, `Session ${sessionId} ended before "${commandLine}" could run.`);
+    }
+    this.terminals.set(terminalId, running);
+    return { terminalId };
+  }
+
+  async output(params: TerminalOutputRequest, ctx: ClientRequestContext): Promise<TerminalOutputResponse> {
+    return this.get(params, ctx).snapshot();
+  }
+
+  async waitForExit(params: WaitForTerminalExitRequest, ctx: ClientRequestContext): Promise<WaitForTerminalExitResponse> {
+    const t = this.get(params, ctx);
+    return t.exitStatus ?? untilAborted(t.exited, ctx.signal);
+  }
+
+  async kill(params: KillTerminalRequest, ctx: ClientRequestContext): Promise<Record<string, never>> {
+    this.get(params, ctx).kill();
+    return {};
+  }
+
+  async release(params: ReleaseTerminalRequest, ctx: ClientRequestContext): Promise<Record<string, never>> {
+    const t = this.get(params, ctx);
+    this.terminals.delete(params.terminalId);
+    t.release();
+    return {};
+  }
+
+  releaseSession(actorKey: string, sessionId: string): void {
+    const key = sessionKey(actorKey, sessionId);
+    for (const [id, t] of [...this.terminals]) {
+      if (sessionKey(t.spec.actorKey, t.spec.sessionId) !== key) continue;
+      this.deps.log.info('terminal', 'session ended; releasing', { terminalId: id, sessionId });
+      this.terminals.delete(id);
+      t.release();
+    }
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const t of this.terminals.values()) t.release();
+    this.terminals.clear();
+  }
+
+  /** Test support: the terminals alive now. */
+  list(): { terminalId: string; sessionId: string; commandLine: string; pid: number | undefined; exited: boolean }[] {
+    return [...this.terminals.values()].map((t) => ({
+      terminalId: t.spec.terminalId, sessionId: t.spec.sessionId, commandLine: t.spec.commandLine, pid: t.pid, exited: t.exitStatus !== undefined,
+    }));
+  }
+
+  private get(params: { sessionId: string; terminalId: string }, ctx: ClientRequestContext): RunningCommand {
+    const t = this.terminals.get(params.terminalId);
+    if (!t) throw acp.RequestError.invalidParams(undefined, `No terminal ${params.terminalId} (it was released, or never existed).`);
+    if (t.spec.actorKey !== ctx.actorKey || t.spec.sessionId !== params.sessionId) {
+      throw acp.RequestError.invalidParams(undefined, `Terminal ${params.terminalId} does not belong to session ${params.sessionId}.`);
+    }
+    return t;
+  }
+
+  private resolveCwd(requested: string, sessionCwd: string, ctx: ClientRequestContext, commandLine: string): string {
+    let cwd: string;
+    try {
+      cwd = confine(requested, [sessionCwd, ...this.deps.allowedFolders()]);
+    } catch (e) {
+      if (e instanceof OutsideWorkspaceError) {
+        this.deps.log.warn('terminal', 'refused a cwd outside the workspace', { requested, resolved: e.resolved, agent: ctx.agentName, commandLine });
+        throw acp.RequestError.invalidParams(undefined, e.message);
+      }
+      throw e;
+    }
+    let isDir = false;
+    try { isDir = fs.statSync(cwd).isDirectory(); } catch { /* missing */ }
+    if (!isDir) throw acp.RequestError.invalidParams(undefined, `The working directory ${cwd} does not exist or is not a folder.`);
+    return cwd;
+  }
+}

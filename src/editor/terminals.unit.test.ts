@@ -1,0 +1,295 @@
+// ACP terminals without VS Code: the byte-capped output buffer (UTF-8 boundaries), command-line
+// display, and the registry driving real processes with a fake view and fake chat deps (sessions,
+// cwd confinement, asking first, env names, output limit, kill/release/session end, cancellation).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { ClientRequestContext } from '../agents/clientHandlers';
+import type { LogEvent } from '../log/logEvent';
+import type { TerminalOutput } from '../protocol/webview';
+import { groupMembers } from '../test/processGroup';
+import { OutputBuffer, StreamDecoder, charStart } from './outputBuffer';
+import { formatCommandLine, type ExitStatus, type TerminalView, type ViewInfo } from './terminalProcess';
+import { TerminalRegistry, type TerminalManagerDeps } from './terminalRegistry';
+
+const bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+async function waitFor(what: string, pred: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!pred()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+describe('terminal output buffer', () => {
+  it('keeps everything under the limit', () => {
+    const b = new OutputBuffer(100);
+    b.append('hello ');
+    b.append('wörld');
+    assert.deepEqual(b.text(), { text: 'hello wörld', truncated: false });
+  });
+
+  it('drops from the start, never splitting a multi-byte character', () => {
+    // 'ab' + three 3-byte euro signs = 11 bytes.
+    const cases: [number, string][] = [[11, 'ab€€€'], [10, 'b€€€'], [9, '€€€'], [8, '€€'], [7, '€€'], [6, '€€'], [5, '€'], [2, ''], [0, '']];
+    for (const [limit, want] of cases) {
+      const b = new OutputBuffer(limit);
+      b.append('ab€€€');
+      assert.equal(b.text().text, want, `limit ${limit}`);
+      assert.equal(b.text().truncated, limit < 11, `limit ${limit}`);
+    }
+  });
+
+  it('stays a valid suffix within the limit over many appends of mixed text (4-byte emoji too)', () => {
+    const pieces = ['a', 'é', '€', '😀', 'line\n', 'ñandú ', '漢字', '🦀🦀'];
+    let seed = 7;
+    const rand = (n: number): number => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
+    for (const limit of [1, 3, 4, 5, 17, 64, 1000]) {
+      const b = new OutputBuffer(limit);
+      let all = '';
+      for (let i = 0; i < 400; i++) {
+        const s = Array.from({ length: 1 + rand(5) }, () => pieces[rand(pieces.length)]).join('');
+        all += s;
+        b.append(s);
+        const { text, truncated } = b.text();
+        assert.ok(all.endsWith(text), 'a suffix of everything written');
+        assert.ok(!text.includes('\uFFFD'), 'no broken character');
+        assert.ok(bytes(text) <= limit, `at most ${limit} bytes`);
+        if (truncated) assert.ok(bytes(text) > limit - 4, 'drops no more than the split character');
+        assert.equal(truncated, bytes(all) > limit);
+      }
+    }
+  });
+
+  it('text(maxBytes) gives a tail at a character boundary', () => {
+    const b = new OutputBuffer(1000);
+    b.append('xx😀😀');
+    assert.deepEqual(b.text(5), { text: '😀', truncated: true });
+    assert.deepEqual(b.text(100), { text: 'xx😀😀', truncated: false });
+  });
+
+  it('decodes each pipe on its own, so interleaved reads never tear a character', () => {
+    const euro = Buffer.from('€');
+    const out = new StreamDecoder();
+    const err = new StreamDecoder();
+    const b = new OutputBuffer(100);
+    b.append(out.write(Buffer.concat([Buffer.from('a'), euro.subarray(0, 2)])));
+    b.append(err.write(Buffer.from('[err]')));
+    b.append(out.write(euro.subarray(2)));
+    b.append(out.end() + err.end());
+    assert.equal(b.text().text, 'a[err]€');
+    assert.equal(charStart(euro, 1), 3);
+  });
+});
+
+describe('command line display', () => {
+  it('quotes like a shell, reproducing a typical typed line', () => {
+    assert.equal(formatCommandLine('node', ['-e', "console.log('hi'); process.exit(3)"]), `node -e "console.log('hi'); process.exit(3)"`);
+    assert.equal(formatCommandLine('ls', ['-la', 'src/a.ts']), 'ls -la src/a.ts');
+    assert.equal(formatCommandLine('echo', ['$HOME', "it's"]), `echo '$HOME' "it's"`);
+    assert.equal(formatCommandLine('echo', ['a"b$']), `echo 'a"b$'`);
+    assert.equal(formatCommandLine('echo', ['']), 'echo ""');
+  });
+});
+
+class FakeView implements TerminalView {
+  text = '';
+  exit: ExitStatus | undefined;
+  disposed = false;
+  constructor(readonly info: ViewInfo) {}
+  write(t: string): void { this.text += t; }
+  exited(s: ExitStatus): void { this.exit = s; }
+  dispose(): void { this.disposed = true; }
+}
+
+describe('terminal registry (real processes, fake view)', function () {
+  this.timeout(20_000);
+  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'symposium-term-')));
+  const ws = path.join(base, 'ws');
+  const extra = path.join(base, 'extra');
+  const outside = path.join(base, 'outside');
+  for (const d of [ws, path.join(ws, 'sub'), extra, outside]) fs.mkdirSync(d, { recursive: true });
+
+  const ACTOR = 'actor-1';
+  const SESSION = 'session-1';
+  let sessions: Map<string, { tabId: string; cwd: string; agentName: string }>;
+  let answer: (desc: { title: string; rawInput: unknown }) => Promise<boolean>;
+  let asked: { title: string; rawInput: unknown }[];
+  let outputs: TerminalOutput[];
+  let views: FakeView[];
+  let logs: LogEvent[];
+  let reg: TerminalRegistry;
+  const ctx = (signal = new AbortController().signal): ClientRequestContext => ({ actorKey: ACTOR, agentName: 'ElizACP', signal });
+  const node = (code: string): { command: string; args: string[] } => ({ command: process.execPath, args: ['-e', code] });
+
+  beforeEach(() => {
+    sessions = new Map([[`${ACTOR}/${SESSION}`, { tabId: 'tab-1', cwd: ws, agentName: 'ElizACP' }], [`${ACTOR}/session-2`, { tabId: 'tab-2', cwd: ws, agentName: 'ElizACP' }]]);
+    asked = [];
+    outputs = [];
+    views = [];
+    logs = [];
+    answer = async () => true;
+    const log = (level: LogEvent['level']) => (category: string, message: string, data?: unknown): void => { logs.push({ timestamp: '', level, category, message, data }); };
+    const deps: TerminalManagerDeps = {
+      log: { trace: log('trace'), debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') },
+      lookupSession: (a, s) => sessions.get(`${a}/${s}`),
+      authorize: (_ctx, _sessionId, desc) => { asked.push(desc); return answer(desc); },
+      onOutput: (p) => outputs.push(p),
+      allowedFolders: () => [extra],
+    };
+    reg = new TerminalRegistry(deps, (info) => { const v = new FakeView(info); views.push(v); return v; }, { killGraceMs: 300, throttleMs: 100 });
+  });
+  afterEach(() => reg.dispose());
+
+  it('runs a command: stdout and stderr in one output, exit code, the view and the chat see it', async () => {
+    const { terminalId } = await reg.create({ sessionId: SESSION, ...node("console.log('out'); console.error('err'); process.exit(3)") }, ctx());
+    const exit = await reg.waitForExit({ sessionId: SESSION, terminalId }, ctx());
+    assert.deepEqual(exit, { exitCode: 3, signal: null });
+    const out = await reg.output({ sessionId: SESSION, terminalId }, ctx());
+    assert.match(out.output, /out\n/);
+    assert.match(out.output, /err\n/);
+    assert.equal(out.truncated, false);
+    assert.deepEqual(out.exitStatus, { exitCode: 3, signal: null });
+    assert.equal(views.length, 1);
+    assert.equal(views[0]!.info.cwd, ws, 'the session folder by default');
+    assert.match(views[0]!.text, /out/);
+    assert.deepEqual(views[0]!.exit, { exitCode: 3, signal: null });
+    const last = outputs.at(-1)!;
+    assert.equal(last.tabId, 'tab-1');
+    assert.equal(last.terminalId, terminalId);
+    assert.deepEqual(last.exitStatus, { exitCode: 3, signal: null });
+    assert.match(last.output, /out/);
+    assert.equal(asked[0]!.title, `Run: ${process.execPath} -e "console.log('out'); console.error('err'); process.exit(3)"`);
+    await reg.release({ sessionId: SESSION, terminalId }, ctx());
+    assert.ok(views[0]!.disposed);
+    await assert.rejects(reg.output({ sessionId: SESSION, terminalId }, ctx()), /No terminal/);
+  });
+
+  it('asks with the command line, cwd and env names, never env values; passes the env', async () => {
+    const { terminalId } = await reg.create({ sessionId: SESSION, ...node('console.log(process.env.SYMPOSIUM_SECRET)'), cwd: 'sub', env: [{ name: 'SYMPOSIUM_SECRET', value: 'hunter2' }] }, ctx());
+    assert.deepEqual(asked[0]!.rawInput, { command: process.execPath, args: ['-e', 'console.log(process.env.SYMPOSIUM_SECRET)'], cwd: path.join(ws, 'sub'), env: ['SYMPOSIUM_SECRET'] });
+    assert.ok(!JSON.stringify(asked).includes('hunter2'));
+    await reg.waitForExit({ sessionId: SESSION, terminalId }, ctx());
+    assert.equal((await reg.output({ sessionId: SESSION, terminalId }, ctx())).output, 'hunter2\n');
+    assert.ok(!JSON.stringify(logs).includes('hunter2'), 'values are not logged either');
+  });
+
+  it('refuses a cwd outside the workspace (before asking), allows an allowed folder', async () => {
+    await assert.rejects(reg.create({ sessionId: SESSION, ...node('1'), cwd: outside }, ctx()), /outside the folders this agent may use/);
+    await assert.rejects(reg.create({ sessionId: SESSION, ...node('1'), cwd: path.join(ws, '..', 'outside') }, ctx()), /outside/);
+    await assert.rejects(reg.create({ sessionId: SESSION, ...node('1'), cwd: path.join(ws, 'missing') }, ctx()), /does not exist/);
+    assert.equal(asked.length, 0);
+    assert.equal(views.length, 0);
+    const { terminalId } = await reg.create({ sessionId: SESSION, ...node('console.log(process.cwd())'), cwd: extra }, ctx());
+    await reg.waitForExit({ sessionId: SESSION, terminalId }, ctx());
+    assert.equal((await reg.output({ sessionId: SESSION, terminalId }, ctx())).output.trim(), extra);
+  });
+
+  it('unknown session, declined command, a program that does not exist: clear errors, nothing runs', async () => {
+    await assert.rejects(reg.create({ sessionId: 'nope', ...node('1') }, ctx()), /No chat tab has session nope/);
+    answer = async () => false;
+    await assert.rejects(reg.create({ sessionId: SESSION, command: 'echo', args: ['hi there'] }, ctx()), /The user declined to run "echo "hi there""/);
+    assert.equal(views.length, 0);
+    answer = async () => true;
+    await assert.rejects(reg.create({ sessionId: SESSION, command: 'symposium-no-such-program-xyz' }, ctx()), /Could not start "symposium-no-such-program-xyz": .*ENOENT/);
+    assert.deepEqual(reg.list(), []);
+  });
+
+  it('the agent withdrawing the request aborts a pending authorization and a pending wait_for_exit', async () => {
+    const ac = new AbortController();
+    answer = () => new Promise<boolean>(() => undefined); // the user never answers
+    const creating = reg.create({ sessionId: SESSION, ...node('1') }, ctx(ac.signal));
+    await waitFor('the question', () => asked.length === 1);
+    ac.abort();
+    await assert.rejects(creating, /Request cancelled/);
+    assert.equal(views.length, 0);
+
+    answer = async () => true;
+    const { terminalId } = await reg.create({ sessionId: SESSION, ...node('setInterval(() => {}, 1000)') }, ctx());
+    const ac2 = new AbortController();
+    const waiting = reg.waitForExit({ sessionId: SESSION, terminalId }, ctx(ac2.signal));
+    ac2.abort();
+    await assert.rejects(waiting, /Request cancelled/);
+    assert.equal((await reg.output({ sessionId: SESSION, terminalId }, ctx())).exitStatus, undefined, 'still running');
+  });
+
+  it('caps output at outputByteLimit from a real process, at a character boundary', async () => {
+    const { terminalId } = await reg.create({ sessionId: SESSION, ...node("process.stdout.write('start' + 'é€😀'.repeat(3000) + 'END')"), outputByteLimit: 101 }, ctx());
+    await reg.waitForExit({ sessionId: SESSION, terminalId }, ctx());
+    const { output, truncated } = await reg.output({ sessionId: SESSION, terminalId }, ctx());
+    assert.equal(truncated, true);
+    assert.ok(bytes(output) <= 101 && bytes(output) > 97, `${bytes(output)} bytes`);
+    assert.ok(output.endsWith('😀END'));
+    assert.ok(!output.includes('\uFFFD'));
+  });
+
+  it('kill: SIGTERM to the whole group (children too), SIGKILL when ignored', async () => {
+    const { terminalId, } = await reg.create({ sessionId: SESSION, command: 'sh', args: ['-c', 'sleep 30 & sleep 30'] }, ctx());
+    const pid = reg.list()[0]!.pid!;
+    await waitFor('the child', () => groupMembers(pid).length >= 2);
+    await reg.kill({ sessionId: SESSION, terminalId }, ctx());
+    assert.deepEqual(await reg.waitForExit({ sessionId: SESSION, terminalId }, ctx()), { exitCode: null, signal: 'SIGTERM' });
+    await waitFor('the group to be gone', () => groupMembers(pid).length === 0);
+    assert.equal(reg.list().length, 1, 'still there until released');
+
+    const stubborn = await reg.create({ sessionId: SESSION, ...node("process.on('SIGTERM', () => {}); console.log('ready'); setInterval(() => {}, 1000)") }, ctx());
+    await waitFor('ready', () => views.at(-1)!.text.includes('ready'));
+    await reg.kill({ sessionId: SESSION, terminalId: stubborn.terminalId }, ctx());
+    assert.deepEqual(await reg.waitForExit({ sessionId: SESSION, terminalId: stubborn.terminalId }, ctx()), { exitCode: null, signal: 'SIGKILL' });
+  });
+
+  it('release kills a running command and forgets it; another session cannot use it', async () => {
+    const { terminalId } = await reg.create({ sessionId: SESSION, ...node('setInterval(() => {}, 1000)') }, ctx());
+    const pid = reg.list()[0]!.pid!;
+    await assert.rejects(reg.output({ sessionId: 'session-2', terminalId }, ctx()), /does not belong to session session-2/);
+    await assert.rejects(reg.release({ sessionId: 'session-2', terminalId }, ctx()), /does not belong/);
+    await reg.release({ sessionId: SESSION, terminalId }, ctx());
+    assert.ok(views[0]!.disposed);
+    await waitFor('the process to be gone', () => groupMembers(pid).length === 0);
+    await assert.rejects(reg.waitForExit({ sessionId: SESSION, terminalId }, ctx()), /No terminal/);
+    await assert.rejects(reg.kill({ sessionId: SESSION, terminalId }, ctx()), /No terminal/);
+    await waitFor('the final output for the chat', () => outputs.some((o) => o.terminalId === terminalId && o.exitStatus?.signal === 'SIGTERM'));
+  });
+
+  it('the session ending releases its terminals only; dispose releases everything', async () => {
+    const a = await reg.create({ sessionId: SESSION, ...node('setInterval(() => {}, 1000)') }, ctx());
+    const b = await reg.create({ sessionId: 'session-2', ...node('setInterval(() => {}, 1000)') }, ctx());
+    const [pa, pb] = reg.list().map((t) => t.pid!);
+    reg.releaseSession(ACTOR, SESSION);
+    await waitFor('session 1 process gone', () => groupMembers(pa!).length === 0);
+    assert.deepEqual(reg.list().map((t) => t.terminalId), [b.terminalId]);
+    await assert.rejects(reg.output({ sessionId: SESSION, terminalId: a.terminalId }, ctx()), /No terminal/);
+    reg.dispose();
+    await waitFor('session 2 process gone', () => groupMembers(pb!).length === 0);
+    await assert.rejects(reg.create({ sessionId: SESSION, ...node('1') }, ctx()), /shutting down/);
+  });
+
+  it('a session closed while the user decides: the command does not run', async () => {
+    let allow!: (v: boolean) => void;
+    answer = () => new Promise<boolean>((r) => (allow = r));
+    const creating = reg.create({ sessionId: SESSION, ...node('1') }, ctx());
+    await waitFor('the question', () => asked.length === 1);
+    sessions.delete(`${ACTOR}/${SESSION}`);
+    allow(true);
+    await assert.rejects(creating, /ended before/);
+    assert.equal(views.length, 0);
+  });
+
+  it('the user closing the view kills the command', async () => {
+    const { terminalId } = await reg.create({ sessionId: SESSION, ...node('setInterval(() => {}, 1000)') }, ctx());
+    views[0]!.info.onUserClose();
+    assert.equal((await reg.waitForExit({ sessionId: SESSION, terminalId }, ctx())).signal, 'SIGTERM');
+  });
+
+  it('throttles the chat snapshots and always sends one at exit', async () => {
+    const { terminalId } = await reg.create({ sessionId: SESSION, ...node("let i = 0; const t = setInterval(() => { console.log('tick ' + i); if (++i === 40) { clearInterval(t); } }, 10)") }, ctx());
+    await reg.waitForExit({ sessionId: SESSION, terminalId }, ctx());
+    const mine = outputs.filter((o) => o.terminalId === terminalId);
+    assert.ok(mine.length >= 2 && mine.length <= 10, `${mine.length} snapshots for ~400 ms at 100 ms`);
+    assert.deepEqual(mine.at(-1)!.exitStatus, { exitCode: 0, signal: null });
+    assert.match(mine.at(-1)!.output, /tick 39\n$/);
+    assert.equal(mine.filter((o) => o.exitStatus).length, 1);
+  });
+});
