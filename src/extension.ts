@@ -50,7 +50,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   const terminals = new TerminalManager({
     log: logger, lookupSession, allowedFolders,
     authorize: async (ctx, sessionId, description) => (await chat?.authorizeCommand(ctx, sessionId, description)) ?? false,
-    onOutput: (payload) => chat?.terminalOutput(payload),
+    onOutput: (payload) => chat?.sendToTab(payload),
   });
   context.subscriptions.push(permissions, diffView, review, terminals);
   chat = new ChatController({

@@ -345,7 +345,6 @@ export class ChatController {
 
   /** Editor-side messages for a tab: terminal output, the `@` menu, attachments. */
   sendToTab(payload: TerminalOutput | ContextItems | AttachContext): void { this.send(payload); }
-  terminalOutput(payload: TerminalOutput): void { this.send(payload); }
   tabIds(): TabId[] { return [...this.tabs.keys()]; }
 
   /** Asks before a command runs, unless an approval or the agent's rules already cover it. */
