@@ -86,4 +86,22 @@ describe('PermissionBroker', () => {
     assert.deepEqual(parsePermissionPolicy(undefined, 'A'), { bypassPermissions: false, autoApprove: [], problems: [] });
     assert.equal(parsePermissionPolicy({ A: { bypassPermissions: 'yes' } }, 'A').problems.length, 1);
   });
+
+  it('a command is covered by an approved execute tool call of the session, once; otherwise the user is asked', async () => {
+    const { broker, ask, posted } = setup();
+    const ctx = { actorKey: 'k', agentName: 'Agent', signal: new AbortController().signal };
+    const approval = ask({ ...params(), toolCall: { toolCallId: 'x', title: 'Run tests', kind: 'execute' } });
+    broker.answer(TAB, broker.pendingFor()[0]!.requestId, { optionId: 'allow_once-id' });
+    await approval;
+    const before = posted.length;
+    assert.equal(await broker.authorizeCommand(ctx, 's1', { title: 'Run: npm test', rawInput: {} }), true);
+    assert.equal(posted.length, before, 'not asked again');
+    const second = broker.authorizeCommand(ctx, 's1', { title: 'Run: rm -rf build', rawInput: { cwd: '/w', env: ['CI'] } });
+    const [asked] = broker.pendingFor();
+    assert.equal(asked?.title, 'Run: rm -rf build');
+    assert.equal(asked?.kind, 'execute');
+    broker.answer(TAB, asked!.requestId, { optionId: 'reject-once' });
+    assert.equal(await second, false);
+    broker.forgetSession('k', 's1');
+  });
 });
