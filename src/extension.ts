@@ -72,9 +72,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   const refreshContext = (): void => {
     clearTimeout(refreshTimer);
     refreshTimer = setTimeout(() => {
-      void wsContext.list().then((items) => {
-        for (const tabId of chat?.tabIds() ?? []) chat?.sendToTab({ type: 'context-items', tabId, items });
-      }, (e: unknown) => logger.warn('context', 'could not list workspace context', e));
+      void wsContext.list().then((items) => chat?.broadcastContext(items), (e: unknown) => logger.warn('context', 'could not list workspace context', e));
     }, 300);
   };
   context.subscriptions.push(

@@ -3,7 +3,7 @@
 // lastSeenIndex), and saves its state after every change so hide/show or re-creation loses
 // nothing, drafts included.
 import { MynahUI, type ChatPrompt, type MynahUIDataModel, type MynahUITabStoreModel } from '@aws/mynah-ui';
-import type { ConversationEntry, HostToWebview, TabId } from '../src/protocol/webview';
+import type { ContextRef, ConversationEntry, HostToWebview, TabId } from '../src/protocol/webview';
 import { applyEntry, blockId, emptyConversation, isBusy, type Conversation } from './conversation';
 import { Host, isHostMessage } from './host';
 import { blockToChatItems, conversationToChatItems, RESTART_BUTTON_ID } from './mappers/chatItems';
@@ -36,6 +36,7 @@ export class ChatApp {
   private adopting: TabId | undefined;
   private persistTimer: ReturnType<typeof setTimeout> | undefined;
   private lastAck = '';
+  private contextItems: ContextRef[] | undefined;
 
   constructor(private readonly sessionId: string, private readonly testMode: boolean) {}
 
@@ -46,7 +47,8 @@ export class ChatApp {
     this.mynah = new MynahUI({
       rootSelector: '#mynah-root',
       config: {
-        test: this.testMode, maxTabs: 20, texts: { mainTitle: 'Symposium', stopGenerating: 'Stop' },
+        // Tests open many tabs in one window; people rarely want more than 20.
+        test: this.testMode, maxTabs: this.testMode ? 100 : 20, texts: { mainTitle: 'Symposium', stopGenerating: 'Stop' },
         // Only Copy: inserting into the editor is not wired up (yet).
         codeBlockActions: { 'insert-to-cursor': null },
       },
@@ -115,7 +117,7 @@ export class ChatApp {
     if (this.ids.tabId(mid)) return;
     const tabId = this.adopting ?? newUuid();
     this.ids.set(mid, tabId);
-    this.conversations.set(tabId, emptyConversation());
+    this.conversations.set(tabId, { ...emptyConversation(), ...(this.contextItems ? { contextItems: this.contextItems } : {}) });
     this.renderers.delete(tabId);
     if (!this.adopting) {
       this.host.post({ type: 'new-tab', tabId });
@@ -203,6 +205,12 @@ export class ChatApp {
       this.host.log('warn', `webview: ignored a malformed host message: ${JSON.stringify(data)?.slice(0, 200)}`);
       return;
     }
+    if (data.type === 'context-items') {
+      // Global, not part of a tab's sequence: every tab's `@` menu.
+      this.contextItems = data.items;
+      for (const tabId of this.ids.tabIds()) { this.conversation(tabId).contextItems = data.items; this.updateTabStore(tabId); }
+      return;
+    }
     // Replays after hide/show or re-creation repeat messages: apply each index once.
     if (!this.seen.accept(data.tabId, data.index)) return;
     try {
@@ -213,18 +221,13 @@ export class ChatApp {
     this.schedulePersist();
   }
 
-  private dispatch(m: HostToWebview): void {
+  private dispatch(m: Exclude<HostToWebview, { type: 'context-items' }>): void {
     switch (m.type) {
       case 'open-tab':
         this.ensureTab(m.tabId, m.title);
         return;
       case 'resync':
         this.resync(m.tabId, m.title, m.entries);
-        return;
-      case 'context-items':
-        if (!this.ids.mynahId(m.tabId)) return;
-        this.conversation(m.tabId).contextItems = m.items;
-        this.updateTabStore(m.tabId);
         return;
       case 'attach-context': {
         if (!this.ids.mynahId(m.tabId)) return;

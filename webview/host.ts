@@ -33,12 +33,13 @@ export class Host {
 const HOST_TYPES = new Set<HostToWebview['type']>([
   'open-tab', 'session-ready', 'prompt-started', 'agent-update', 'prompt-ended', 'prompt-failed',
   'agent-failed', 'agent-restarted', 'resync', 'query-rendered',
-  'controls-changed', 'permission-requested', 'permission-resolved', 'tab-notice', 'terminal-output', 'context-items', 'attach-context',
+  'controls-changed', 'permission-requested', 'permission-resolved', 'tab-notice', 'terminal-output', 'attach-context',
 ]);
 
 export function isHostMessage(v: unknown): v is HostToWebview {
   if (typeof v !== 'object' || v === null) return false;
   const m = v as Record<string, unknown>;
+  if (m.type === 'context-items') return Array.isArray(m.items);
   return typeof m.type === 'string' && HOST_TYPES.has(m.type as HostToWebview['type'])
     && typeof m.tabId === 'string' && typeof m.index === 'number' && Number.isSafeInteger(m.index);
 }

@@ -78,6 +78,7 @@ export class ChatController {
   private readonly log: Log;
   private post: ((m: HostToWebview) => void) | undefined;
   private disposed = false;
+  private contextItems: ContextItems | undefined;
 
   constructor(private readonly options: ChatControllerOptions) {
     this.log = options.log;
@@ -133,6 +134,7 @@ export class ChatController {
       case 'webview-ready': {
         this.log.info('webview', 'ready', { lastSeenIndex: m.lastSeenIndex, openTabs: m.openTabs });
         this.outbox.ready(m.lastSeenIndex, m.openTabs);
+        if (this.contextItems) this.post?.(this.contextItems);
         // Tabs the webview has and we do not (a fresh webview's first tab): give them sessions.
         for (const tabId of m.openTabs) if (!this.tabs.has(tabId)) this.openTab(tabId, 'Chat', false);
         return;
@@ -343,8 +345,14 @@ export class ChatController {
     return tab?.config && { tabId: tab.tabId, cwd: tab.config.workspaceFolder, agentName: tab.config.agent.name };
   }
 
-  /** Editor-side messages for a tab: terminal output, the `@` menu, attachments. */
-  sendToTab(payload: TerminalOutput | ContextItems | AttachContext): void { this.send(payload); }
+  /** Editor-side messages for a tab: terminal output, attachments. */
+  sendToTab(payload: TerminalOutput | AttachContext): void { this.send(payload); }
+
+  /** The `@` menu for every tab: sent now if the webview is there, and on every webview-ready. */
+  broadcastContext(items: ContextItems['items']): void {
+    this.contextItems = { type: 'context-items', items };
+    this.post?.(this.contextItems);
+  }
   tabIds(): TabId[] { return [...this.tabs.keys()]; }
 
   /** Asks before a command runs, unless an approval or the agent's rules already cover it. */

@@ -50,7 +50,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     }, null, this.viewDisposables);
     this.controller.setPost((m) => {
       void view.webview.postMessage(m).then(
-        (delivered) => { if (!delivered) this.log.debug('webview', 'message not delivered (kept for replay)', { tabId: m.tabId, index: m.index }); },
+        (delivered) => { if (!delivered) this.log.debug('webview', 'message not delivered (kept for replay)', { type: m.type, ...('tabId' in m ? { tabId: m.tabId, index: m.index } : {}) }); },
         (e: unknown) => this.log.warn('webview', 'postMessage failed', e),
       );
     });

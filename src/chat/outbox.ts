@@ -10,7 +10,7 @@
 // - Past a size limit, the tab's buffer is dropped and the tab is marked for resync: at the next
 //   `webview-ready` it receives one `resync` message with the whole conversation (from the
 //   transcript), so nothing is lost and memory stays bounded.
-import type { HostToWebview, Resync, TabId, TabPayload } from '../protocol/webview';
+import type { IndexedHostMessage, Resync, TabId, TabPayload } from '../protocol/webview';
 import { approxSize, coalesce } from '../protocol/coalesce';
 
 export interface OutboxLimits {
@@ -20,7 +20,7 @@ export interface OutboxLimits {
   maxChars: number;
 }
 
-interface Entry { message: HostToWebview; posted: boolean; size: number }
+interface Entry { message: IndexedHostMessage; posted: boolean; size: number }
 
 interface TabQueue {
   lastIndex: number;
@@ -39,7 +39,7 @@ export class Outbox {
   private live = false;
 
   constructor(
-    private readonly post: (message: HostToWebview) => void,
+    private readonly post: (message: IndexedHostMessage) => void,
     /** The tab's whole conversation, or undefined if the tab no longer exists. */
     private readonly snapshot: (tabId: TabId) => Omit<Resync, 'tabId'> | undefined,
     private readonly limits: OutboxLimits = { maxEntries: 500, maxChars: 2_000_000 },
@@ -48,7 +48,7 @@ export class Outbox {
   /** Stamps the next index on `payload` and posts or buffers it. */
   push(payload: TabPayload): void {
     const q = this.queue(payload.tabId);
-    const message = { ...payload, index: ++q.lastIndex } as HostToWebview;
+    const message = { ...payload, index: ++q.lastIndex } as IndexedHostMessage;
     if (q.resyncPending) {
       // Already covered by the snapshot the resync will take; remember the index only.
       q.droppedThrough = message.index;
@@ -165,7 +165,7 @@ export class Outbox {
       this.tabs.delete(tabId);
       return;
     }
-    const message: HostToWebview = { ...snap, tabId, index: ++q.lastIndex };
+    const message: IndexedHostMessage = { ...snap, tabId, index: ++q.lastIndex };
     this.append(q, { message, posted: true, size: approxSize(message) });
     this.post(message);
   }

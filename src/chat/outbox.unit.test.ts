@@ -1,17 +1,17 @@
 import * as assert from 'node:assert/strict';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import { isConversationPayload, type HostToWebview, type TabPayload } from '../protocol/webview';
+import { isConversationPayload, type IndexedHostMessage, type TabPayload } from '../protocol/webview';
 import { Outbox } from './outbox';
 import { Transcript } from './transcript';
 
 const T = 'tab-a', U = 'tab-b', M = 'msg-1';
 const chunk = (tabId: string, text: string): TabPayload =>
   ({ type: 'agent-update', tabId, messageId: M, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } as SessionUpdate });
-const textOf = (m: HostToWebview): string =>
+const textOf = (m: IndexedHostMessage): string =>
   m.type === 'agent-update' && m.update.sessionUpdate === 'agent_message_chunk' && m.update.content.type === 'text' ? m.update.content.text : '';
 
 function setup(limits?: { maxEntries: number; maxChars: number }) {
-  const posted: HostToWebview[] = [];
+  const posted: IndexedHostMessage[] = [];
   const transcript = new Transcript();
   const outbox = new Outbox((m) => posted.push(m), (t) => transcript.snapshot(t), limits);
   const push = (p: TabPayload) => {

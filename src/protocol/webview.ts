@@ -80,8 +80,11 @@ export interface ContextRef {
   /** A file open in an editor (listed first in the `@` menu). */
   open?: boolean;
 }
-/** The tab's `@` menu: workspace files, folders, symbols of open editors, the selection, open editors. */
-export interface ContextItems { type: 'context-items'; tabId: TabId; items: ContextRef[] }
+/**
+ * Every tab's `@` menu: workspace files, folders, symbols of open editors, the selection. Global,
+ * not part of any tab's sequence: sent as it changes and again on every `webview-ready`.
+ */
+export interface ContextItems { type: 'context-items'; items: ContextRef[] }
 /** "Discuss in Symposium": attach this to the tab's next prompt. */
 export interface AttachContext { type: 'attach-context'; tabId: TabId; item: ContextRef }
 /** One ACP `session/update`, attributed to the prompt turn it belongs to (if any). */
@@ -107,10 +110,12 @@ export type ConversationEntry = DistributiveOmit<ConversationPayload, 'tabId'>;
  */
 export interface Resync { type: 'resync'; tabId: TabId; title: string; entries: ConversationEntry[] }
 
-export type TabPayload = OpenTab | ConversationPayload | Resync | QueryRendered | ContextItems | AttachContext;
-export type HostToWebview = TabPayload & { index: number };
+export type TabPayload = OpenTab | ConversationPayload | Resync | QueryRendered | AttachContext;
+/** A tab's message with its per-tab index (what the outbox buffers and replays). */
+export type IndexedHostMessage = TabPayload & { index: number };
+export type HostToWebview = IndexedHostMessage | ContextItems;
 
-const NOT_CONVERSATION = new Set<TabPayload['type']>(['open-tab', 'resync', 'query-rendered', 'context-items', 'attach-context']);
+const NOT_CONVERSATION = new Set<TabPayload['type']>(['open-tab', 'resync', 'query-rendered', 'attach-context']);
 /** Whether a message is part of the tab's conversation (recorded for resync, applied to the model). */
 export const isConversationPayload = <T extends { type: string }>(p: T): p is Extract<T, { type: ConversationPayload['type'] }> =>
   !NOT_CONVERSATION.has(p.type as TabPayload['type']);

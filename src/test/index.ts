@@ -6,6 +6,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
+import * as vscode from 'vscode';
+import type { LogEvent } from '../log/logEvent';
 
 /**
  * The built files of the suites in src/test/<suite>/ (out/test/<suite>/x.test.js), in name order, the
@@ -34,6 +36,12 @@ export function run(): Promise<void> {
     runner.on('fail', (t, err: unknown) => {
       const e = err instanceof Error ? (err.stack ?? err.message) : String(err);
       results.failures.push({ title: t.fullTitle(), err: e });
+      // The extension's own warnings and errors (webview ones included) explain most failures.
+      void Promise.resolve(vscode.commands.executeCommand<LogEvent[]>('symposium.test.getLogEvents')).then((events) => {
+        for (const ev of (events ?? []).filter((x) => x.level === 'warn' || x.level === 'error').slice(-15)) {
+          console.log(`    [${ev.level}] ${ev.category}: ${ev.message} ${JSON.stringify(ev.data ?? '').slice(0, 400)}`);
+        }
+      }, () => undefined);
     });
   });
 }

@@ -36,9 +36,10 @@ suite('context from the workspace', () => {
     assert.ok(refs.some((r) => r.kind === 'file' && r.name === 'hello.txt'));
     assert.ok(refs.some((r) => r.kind === 'folder' && r.name === 'src/'));
     assert.deepEqual(refs.find((r) => r.kind === 'selection')?.range, { startLine: 5, endLine: 7 });
-    await waitFor('the tab\'s @ menu', async () => ((await renderedTabStore(tabId))?.contextGroups ?? []).includes('file'));
+    const groups = ['selection', 'open editors', 'file', 'folder', 'symbol', 'image'];
+    // The menu follows the workspace as it changes (debounced), so wait for the symbols to arrive.
+    await waitFor(`the tab's @ menu to offer ${groups.join(', ')}`, async () => JSON.stringify((await renderedTabStore(tabId))?.contextGroups) === JSON.stringify(groups));
     assert.ok(refs.some((r) => r.kind === 'image' && r.name === 'pixel.png'), 'workspace images can be attached');
-    assert.deepEqual((await renderedTabStore(tabId))!.contextGroups, ['selection', 'open editors', 'file', 'folder', 'symbol', 'image']);
   });
 
   test('an @-mentioned file, selection and folder reach the agent as content blocks', async () => {
