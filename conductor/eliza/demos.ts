@@ -80,26 +80,31 @@ export const DEMO_LINE = 3;
 export const DEMO_OLD_TEXT = "const greeting = 'hello';\n";
 export const DEMO_NEW_TEXT = "const greeting = 'hello, world';\n";
 
-/** A fake edit: tool_call (pending, with location) → in_progress → completed with a diff. No file is touched. */
-export async function demoToolCallHook(turn: Turn): Promise<string> {
-  const path = resolvePath(turn, DEMO_FILE);
-  const toolCallId = nextToolCallId('demo');
-  await sendUpdate(turn, {
-    sessionUpdate: 'tool_call',
-    toolCallId,
-    title: `Edit ${DEMO_FILE}`,
-    kind: 'edit',
-    status: 'pending',
-    locations: [{ path, line: DEMO_LINE }],
-    rawInput: { path, oldText: DEMO_OLD_TEXT, newText: DEMO_NEW_TEXT },
-  });
+type ToolCallStart = Omit<Extract<acp.SessionUpdate, { sessionUpdate: 'tool_call' }>, 'sessionUpdate' | 'toolCallId' | 'status'>;
+type ToolCallEnd = Omit<Extract<acp.SessionUpdate, { sessionUpdate: 'tool_call_update' }>, 'sessionUpdate' | 'toolCallId' | 'status'>;
+
+/**
+ * The life of a demo tool call, as real agents send it: `tool_call` (pending) → a status-only
+ * `tool_call_update` (in_progress) → `tool_call_update` completed with `end`'s fields.
+ */
+async function playToolCall(turn: Turn, idPrefix: string, start: ToolCallStart, end: ToolCallEnd): Promise<void> {
+  const toolCallId = nextToolCallId(idPrefix);
+  await sendUpdate(turn, { sessionUpdate: 'tool_call', toolCallId, status: 'pending', ...start });
   await sleep(chunkDelay(turn), turn.signal);
   await sendUpdate(turn, { sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' });
   await sleep(chunkDelay(turn), turn.signal);
-  await sendUpdate(turn, {
-    sessionUpdate: 'tool_call_update',
-    toolCallId,
-    status: 'completed',
+  await sendUpdate(turn, { sessionUpdate: 'tool_call_update', toolCallId, status: 'completed', ...end });
+}
+
+/** A fake edit: tool_call (pending, with location) → in_progress → completed with a diff. No file is touched. */
+export async function demoToolCallHook(turn: Turn): Promise<string> {
+  const path = resolvePath(turn, DEMO_FILE);
+  await playToolCall(turn, 'demo', {
+    title: `Edit ${DEMO_FILE}`,
+    kind: 'edit',
+    locations: [{ path, line: DEMO_LINE }],
+    rawInput: { path, oldText: DEMO_OLD_TEXT, newText: DEMO_NEW_TEXT },
+  }, {
     content: [
       { type: 'diff', path, oldText: DEMO_OLD_TEXT, newText: DEMO_NEW_TEXT },
       { type: 'content', content: { type: 'text', text: `Changed the greeting on line ${DEMO_LINE}.` } },
@@ -119,23 +124,12 @@ export const READ_DEMO_REPLY = 'Read done.';
  */
 export async function demoReadToolHook(turn: Turn): Promise<string> {
   const path = resolvePath(turn, READ_DEMO_FILE);
-  const toolCallId = nextToolCallId('read');
-  await sendUpdate(turn, {
-    sessionUpdate: 'tool_call',
-    toolCallId,
+  await playToolCall(turn, 'read', {
     title: `Read ${path}`,
     kind: 'read',
-    status: 'pending',
     locations: [{ path, line: 1 }],
     rawInput: { path },
-  });
-  await sleep(chunkDelay(turn), turn.signal);
-  await sendUpdate(turn, { sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' });
-  await sleep(chunkDelay(turn), turn.signal);
-  await sendUpdate(turn, {
-    sessionUpdate: 'tool_call_update',
-    toolCallId,
-    status: 'completed',
+  }, {
     content: [{ type: 'content', content: { type: 'text', text: READ_DEMO_TEXT } }],
     rawOutput: { path, content: READ_DEMO_TEXT },
   });
