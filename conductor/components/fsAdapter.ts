@@ -7,6 +7,7 @@ import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { ErrorCodes } from '../jsonrpc/message';
 import type { Component, ComponentContext, ComponentFactory, IncomingRequest } from '../chain/component';
+import { sliceLines } from '../../src/protocol/acpText';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -25,14 +26,6 @@ async function realPathAllowingMissing(path: string): Promise<string> {
     if (parent === path) return path;
     return resolve(await realPathAllowingMissing(parent), relative(parent, path));
   }
-}
-
-/** The part of `text` that ACP's `fs/read_text_file` asks for: from 1-based `line`, at most `limit` lines. */
-export function sliceLines(text: string, line: unknown, limit: unknown): string {
-  const from = typeof line === 'number' && line >= 1 ? Math.floor(line) : 1;
-  const count = typeof limit === 'number' && limit >= 0 ? Math.floor(limit) : undefined;
-  if (from === 1 && count === undefined) return text;
-  return text.split('\n').slice(from - 1, count === undefined ? undefined : from - 1 + count).join('\n');
 }
 
 /** Resolves `path` and refuses anything outside `root` (after following symlinks). */

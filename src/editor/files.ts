@@ -9,6 +9,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import * as vscode from 'vscode';
 import type { ClientRequestContext, FileHandlers } from '../agents/clientHandlers';
 import type { Log } from '../log/logEvent';
+import { sliceLines } from '../protocol/acpText';
 import type { TabId } from '../protocol/webview';
 import { confine, OutsideWorkspaceError } from './confinement';
 import type { EditReview } from './editReview';
@@ -19,15 +20,6 @@ export interface EditorFilesDeps {
   allowedFolders(): string[];
   reviewEnabled(): boolean;
   review: EditReview;
-}
-
-/** ACP reads are 1-based `line` and a `limit` of lines. */
-export function sliceText(content: string, line?: number | null, limit?: number | null): string {
-  if (!line && !limit) return content;
-  const lines = content.split('\n');
-  const start = Math.max(0, (line ?? 1) - 1);
-  const end = limit && limit > 0 ? start + limit : lines.length;
-  return lines.slice(start, end).join('\n');
 }
 
 export class EditorFiles implements FileHandlers {
@@ -66,7 +58,7 @@ export class EditorFiles implements FileHandlers {
       }
     }
     this.deps.log.info('files', 'read', { path: file, unsaved: open?.isDirty ?? false, line: params.line, limit: params.limit });
-    return { content: sliceText(content, params.line, params.limit) };
+    return { content: sliceLines(content, params.line, params.limit) };
   }
 
   async writeTextFile(params: acp.WriteTextFileRequest, ctx: ClientRequestContext): Promise<Record<string, never>> {
