@@ -38,6 +38,8 @@ export interface PermissionRequestContext {
   params: RequestPermissionRequest;
   /** Aborted when the agent withdraws the request ($/cancel_request) or the connection ends. */
   signal: AbortSignal;
+  /** The editor asks (before running a command), not the agent. */
+  fromEditor?: true;
 }
 
 interface Pending {
@@ -70,19 +72,7 @@ export class PermissionBroker {
   constructor(private readonly deps: PermissionBrokerDeps) {}
 
   /** Answers one request; the returned promise settles when a decision is made. */
-  request(ctx: PermissionRequestContext, fromAgent = true): Promise<RequestPermissionResponse> {
-    return this.ask(ctx).then((res) => {
-      // An approved `execute` call from the agent covers the command it is about to run.
-      if (fromAgent && ctx.params.toolCall.kind === 'execute' && res.outcome.outcome === 'selected'
-        && ctx.params.options.find((o) => o.optionId === (res.outcome as { optionId: string }).optionId)?.kind.startsWith('allow')) {
-        const key = `${ctx.actorKey}\n${ctx.params.sessionId}`;
-        this.approvedExecutes.set(key, (this.approvedExecutes.get(key) ?? 0) + 1);
-      }
-      return res;
-    });
-  }
-
-  private ask(ctx: PermissionRequestContext): Promise<RequestPermissionResponse> {
+  request(ctx: PermissionRequestContext): Promise<RequestPermissionResponse> {
     const { params, agentName } = ctx;
     const policy = this.deps.policyFor(agentName);
     for (const p of policy.problems) this.deps.log.warn('permission', p);
@@ -130,7 +120,7 @@ export class PermissionBroker {
       return true;
     }
     const toolCallId = `symposium-command-${randomUUID()}`;
-    const res = await this.request({ ...ctx, params: { sessionId, toolCall: { toolCallId, title: description.title, kind: 'execute', rawInput: description.rawInput }, options: EDITOR_OPTIONS } }, false);
+    const res = await this.request({ ...ctx, fromEditor: true, params: { sessionId, toolCall: { toolCallId, title: description.title, kind: 'execute', rawInput: description.rawInput }, options: EDITOR_OPTIONS } });
     return res.outcome.outcome === 'selected' && res.outcome.optionId === 'allow-once';
   }
 
@@ -191,6 +181,11 @@ export class PermissionBroker {
       tool: params.toolCall.title ?? params.toolCall.toolCallId, kind: params.toolCall.kind ?? 'other', decision,
     };
     this.deps.record(entry);
+    // An `execute` call the agent got allowed covers the command it is about to run.
+    if (!ctx.fromEditor && entry.kind === 'execute' && decision.outcome === 'selected' && decision.optionKind.startsWith('allow')) {
+      const key = `${ctx.actorKey}\n${params.sessionId}`;
+      this.approvedExecutes.set(key, (this.approvedExecutes.get(key) ?? 0) + 1);
+    }
     this.deps.log.info('permission', 'decided', { ...entry, note });
     // Auto-decisions are shown too, so the user sees what ran without asking.
     const target = pending ?? this.deps.tabFor(ctx.actorKey, params.sessionId);
