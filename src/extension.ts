@@ -75,13 +75,14 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
       void wsContext.list().then((items) => chat?.broadcastContext(items), (e: unknown) => logger.warn('context', 'could not list workspace context', e));
     }, 300);
   };
+  const filesChanged = (): void => { wsContext.invalidateFiles(); refreshContext(); };
+  const fileWatcher = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
   context.subscriptions.push(
     { dispose: () => clearTimeout(refreshTimer) },
     vscode.window.onDidChangeActiveTextEditor(refreshContext),
     vscode.window.onDidChangeTextEditorSelection(refreshContext),
-    vscode.workspace.onDidCreateFiles(refreshContext),
-    vscode.workspace.onDidDeleteFiles(refreshContext),
-    vscode.workspace.onDidRenameFiles(refreshContext),
+    // Created and deleted on disk by anyone (agents' commands included; a rename is both).
+    fileWatcher, fileWatcher.onDidCreate(filesChanged), fileWatcher.onDidDelete(filesChanged),
     vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new DiscussCodeActions(), { providedCodeActionKinds: [DiscussCodeActions.kind] }),
   );
   const provider = new ChatViewProvider(context.extensionUri, sessionId, chat, logger, testMode);

@@ -16,12 +16,22 @@ const IMAGE_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'imag
 const EXCLUDE = '{**/node_modules/**,**/.git/**,**/out/**,**/dist/**,**/target/**}';
 
 export class WorkspaceContext {
+  /** The workspace's files; searched again only after files are created, deleted or renamed. */
+  private files: Thenable<vscode.Uri[]> | undefined;
+
   constructor(private readonly allowedFolders: () => string[]) {}
+
+  /** Files changed on disk: the next list() searches the workspace again. */
+  invalidateFiles(): void {
+    this.files = undefined;
+  }
 
   /** Everything the `@` menu offers right now. */
   async list(): Promise<ContextRef[]> {
     const open = new Set(vscode.window.tabGroups.all.flatMap((g) => g.tabs.flatMap((t) => (t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'file' ? [t.input.uri.toString()] : []))));
-    const files = await vscode.workspace.findFiles('**/*', EXCLUDE, MAX_FILES);
+    // Selection and editor changes refresh the menu often; the file search is the costly part.
+    this.files ??= vscode.workspace.findFiles('**/*', EXCLUDE, MAX_FILES);
+    const files = await this.files;
     const rel = (u: vscode.Uri): string => vscode.workspace.asRelativePath(u, false);
     const refs: ContextRef[] = [];
     const editor = vscode.window.activeTextEditor;

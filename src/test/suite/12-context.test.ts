@@ -4,6 +4,7 @@
 // `resource_link`s) — ElizACP's `what did i attach` lists what it got. "Discuss in Symposium"
 // opens a tab with the selection attached.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ContextRef } from '../../protocol/webview';
@@ -40,6 +41,9 @@ suite('context from the workspace', () => {
     // The menu follows the workspace as it changes (debounced), so wait for the symbols to arrive.
     await waitFor(`the tab's @ menu to offer ${groups.join(', ')}`, async () => JSON.stringify((await renderedTabStore(tabId))?.contextGroups) === JSON.stringify(groups));
     assert.ok(refs.some((r) => r.kind === 'image' && r.name === 'pixel.png'), 'workspace images can be attached');
+    // A file created outside VS Code (say, by an agent's command) joins the menu.
+    fs.writeFileSync(path.join(root(), 'created-outside.txt'), 'new');
+    await waitFor('the new file in the @ menu', async () => (await cmd<ContextRef[]>('listContext')).some((r) => r.kind === 'file' && r.name === 'created-outside.txt'));
   });
 
   test('an @-mentioned file, selection and folder reach the agent as content blocks', async () => {
