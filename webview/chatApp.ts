@@ -117,7 +117,7 @@ export class ChatApp {
     if (this.ids.tabId(mid)) return;
     const tabId = this.adopting ?? newUuid();
     this.ids.set(mid, tabId);
-    this.conversations.set(tabId, { ...emptyConversation(), ...(this.contextItems ? { contextItems: this.contextItems } : {}) });
+    this.conversations.set(tabId, emptyConversation());
     this.renderers.delete(tabId);
     if (!this.adopting) {
       this.host.post({ type: 'new-tab', tabId });
@@ -169,7 +169,7 @@ export class ChatApp {
     const tabId = this.ids.tabId(mid);
     const text = promptWithCommand(prompt.command, prompt.prompt ?? '');
     const conv = tabId ? this.conversation(tabId) : undefined;
-    const context = [...(conv?.attached ?? []), ...chosenContext(conv?.contextItems, prompt.context)];
+    const context = [...(conv?.attached ?? []), ...chosenContext(this.contextItems, prompt.context)];
     if (!tabId || (text.trim() === '' && context.length === 0)) return;
     const messageId = newUuid();
     if (conv) conv.attached = [];
@@ -208,7 +208,7 @@ export class ChatApp {
     if (data.type === 'context-items') {
       // Global, not part of a tab's sequence: every tab's `@` menu.
       this.contextItems = data.items;
-      for (const tabId of this.ids.tabIds()) { this.conversation(tabId).contextItems = data.items; this.updateTabStore(tabId); }
+      for (const tabId of this.ids.tabIds()) this.updateTabStore(tabId);
       return;
     }
     // Replays after hide/show or re-creation repeat messages: apply each index once.
@@ -312,7 +312,7 @@ export class ChatApp {
   private updateTabStore(tabId: TabId): void {
     const mid = this.ids.mynahId(tabId);
     if (!mid) return;
-    const store = tabStoreFor(this.conversation(tabId));
+    const store = tabStoreFor(this.conversation(tabId), this.contextItems);
     const json = JSON.stringify(store);
     if (this.storeShown.get(tabId) === json) return;
     this.storeShown.set(tabId, json);
@@ -342,7 +342,8 @@ export class ChatApp {
       if (!tabId) continue;
       const conv = this.conversation(tabId);
       conversations[tabId] = conv;
-      tabs[mid] = { ...tab, store: { ...tab.store, chatItems: conversationToChatItems(conv), promptInputText: this.drafts[tabId] ?? '' } };
+      // The @ menu is not saved: the host sends it again on every webview-ready.
+      tabs[mid] = { ...tab, store: { ...tab.store, chatItems: conversationToChatItems(conv), promptInputText: this.drafts[tabId] ?? '', contextCommands: [] } };
     }
     const lastSeenIndex = this.seen.toJSON();
     const state: PersistedState = { v: 1, sessionId: this.sessionId, tabs, tabIds: this.ids.toJSON(), lastSeenIndex, drafts: { ...this.drafts }, conversations };

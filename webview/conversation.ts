@@ -51,8 +51,6 @@ export interface Conversation {
   controls?: SessionControls;
   /** Slash commands the agent offers (available_commands_update). */
   commands?: AvailableCommand[];
-  /** What the `@` menu offers (from the host; refreshed as the workspace changes). */
-  contextItems?: ContextRef[];
   /** Attached by "Discuss in Symposium", sent with the next prompt. */
   attached?: ContextRef[];
   /** Output of terminals the editor runs for the agent, by terminal ID (shown in tool cards). */

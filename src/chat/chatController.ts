@@ -353,7 +353,6 @@ export class ChatController {
     this.contextItems = { type: 'context-items', items };
     this.post?.(this.contextItems);
   }
-  tabIds(): TabId[] { return [...this.tabs.keys()]; }
 
   /** Asks before a command runs, unless an approval or the agent's rules already cover it. */
   authorizeCommand(ctx: { actorKey: string; agentName: string; signal: AbortSignal }, sessionId: string, description: { title: string; rawInput: unknown }): Promise<boolean> {

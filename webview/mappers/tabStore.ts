@@ -4,7 +4,7 @@
 // protocol message that asks the agent for it. Pure.
 import type { ChatItemFormItem, MynahUIDataModel, QuickActionCommandGroup } from '@aws/mynah-ui';
 import type { SessionConfigOption } from '@agentclientprotocol/sdk';
-import type { SessionControls, SetConfigOption, SetMode, SetModel, TabId } from '../../src/protocol/webview';
+import type { ContextRef, SessionControls, SetConfigOption, SetMode, SetModel, TabId } from '../../src/protocol/webview';
 import { isBusy, type Conversation } from '../conversation';
 import { contextCommandsFor, contextKey } from './contextMenu';
 
@@ -84,14 +84,15 @@ export function promptWithCommand(command: string | undefined, text: string): st
   return args ? `${name} ${args}` : name;
 }
 
-export function tabStoreFor(c: Conversation): MynahUIDataModel {
+/** `contextItems`: what the `@` menu offers (the same for every tab). */
+export function tabStoreFor(c: Conversation, contextItems?: ContextRef[]): MynahUIDataModel {
   return {
     loadingChat: isBusy(c),
     cancelButtonWhenLoading: true,
     promptInputInfo: c.agentName ? `${c.agentName} · ${c.cwd ?? ''}` : 'Starting the agent…',
     quickActionCommands: slashCommandsFor(c),
     promptInputOptions: pickersFor(c.controls),
-    contextCommands: contextCommandsFor(c.contextItems),
+    contextCommands: contextCommandsFor(contextItems),
     // Attached by "Discuss in Symposium": shown as pills above the prompt until sent.
     promptTopBarContextItems: (c.attached ?? []).map((r) => ({ command: r.name, id: contextKey(r), icon: 'text-select' as const })),
     promptTopBarTitle: c.attached?.length ? 'Attached' : '',
