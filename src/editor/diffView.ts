@@ -9,10 +9,8 @@ export const DIFF_SCHEME = 'symposium-diff';
 
 export class DiffView implements EditorActions, vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly docs = new Map<string, string>();
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   private readonly registration = vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, this);
   private counter = 0;
-  readonly onDidChange = this.changed.event;
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     return this.docs.get(uri.toString()) ?? '';
@@ -45,7 +43,6 @@ export class DiffView implements EditorActions, vscode.TextDocumentContentProvid
 
   dispose(): void {
     this.registration.dispose();
-    this.changed.dispose();
     this.docs.clear();
   }
 }

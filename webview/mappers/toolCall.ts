@@ -47,7 +47,7 @@ function terminalSection(terminalId: string, view: TerminalView | undefined): Ch
   };
 }
 
-function contentSection(c: ToolCallContent, i: number, terminals: Record<string, TerminalView>): ChatItemContent {
+function contentSection(c: ToolCallContent, terminals: Record<string, TerminalView>): ChatItemContent {
   switch (c.type) {
     case 'content': {
       const b = c.content;
@@ -69,7 +69,7 @@ export function toolCallToChatItem(t: ToolCallState, itemId: string, terminals: 
   const locations = t.locations ?? [];
   const details: ChatItemContent[] = [];
   if (t.rawInput !== undefined && t.rawInput !== null) details.push({ header: { body: 'Input' }, body: fenced(prettyJson(t.rawInput), 'json') });
-  content.forEach((c, i) => details.push(contentSection(c, i, terminals)));
+  for (const c of content) details.push(contentSection(c, terminals));
   if (t.rawOutput !== undefined && t.rawOutput !== null && !content.some((c) => c.type === 'content')) {
     details.push({ header: { body: 'Output' }, body: fenced(prettyJson(t.rawOutput), 'json') });
   }
