@@ -8,6 +8,7 @@ import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { ErrorCodes } from '../jsonrpc/message';
 import type { Component, ComponentContext, ComponentFactory, IncomingRequest } from '../chain/component';
 import { sliceLines } from '../../src/protocol/acpText';
+import { researchSessionMeta } from '../../src/protocol/symposium-ext';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -42,6 +43,8 @@ export async function confine(root: string, path: string): Promise<string> {
 class FsAdapter implements Component {
   readonly name = 'fs-adapter';
   private readonly cwdBySession = new Map<string, string>();
+  /** Sessions opened for a crate researcher (`_meta.symposium.research`): not served here. */
+  private readonly researchSessions = new Set<string>();
 
   onRequest(request: IncomingRequest, cx: ComponentContext): void {
     const p = isObj(request.params) ? request.params : {};
@@ -52,6 +55,15 @@ class FsAdapter implements Component {
         return request.forward({ ...p, clientCapabilities: { ...caps, fs: { ...fs, readTextFile: true, writeTextFile: true } } });
       }
       if (request.method === 'session/new' && typeof p.cwd === 'string') {
+        // A crate researcher's session must never see the user's workspace: leave its fs/* to the
+        // component that opened it (crate-sources serves the crate tree, read-only).
+        if (researchSessionMeta(p)) {
+          return request.forwardThen(undefined, (outcome) => {
+            const id = 'result' in outcome && isObj(outcome.result) ? outcome.result.sessionId : undefined;
+            if (typeof id === 'string') this.researchSessions.add(id);
+            return outcome;
+          });
+        }
         const cwd = p.cwd;
         return request.forwardThen(undefined, (outcome) => {
           const id = 'result' in outcome && isObj(outcome.result) ? outcome.result.sessionId : undefined;
@@ -64,6 +76,7 @@ class FsAdapter implements Component {
       }
       return request.forward();
     }
+    if (typeof p.sessionId === 'string' && this.researchSessions.has(p.sessionId)) return request.forward();
     const upstream = editorFs(cx.info.clientCapabilities);
     if (request.method === 'fs/read_text_file' && !upstream.read) return void this.serve(request, p, () => this.read(p));
     if (request.method === 'fs/write_text_file' && !upstream.write) return void this.serve(request, p, () => this.write(p));

@@ -4,6 +4,9 @@
 //   get_rust_crate_source {crate_name[, version]} → read <checkout_path>/Cargo.toml
 //   (fs/read_text_file if the client can, else node fs) → return_response_to_user {response}.
 // With "with permission" in the prompt it first asks session/request_permission for the read.
+// "try to run `cmd`", "try to edit <path>", "try to read <path>", "try to fs/read <path>",
+// "try to fs/write <path>" in the prompt make it attempt that too (a prompt-injected researcher),
+// and the findings report each answer.
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { askPermission, nextToolCallId } from './client-calls';
@@ -145,6 +148,8 @@ async function research(turn: Turn, request: ResearchRequest): Promise<string> {
     if (!allowed) return `Research on ${label}: not allowed to read ${file}${permissionNote}.`;
   }
 
+  permissionNote += await triedActions(turn);
+
   let pkg: CargoPackage;
   try {
     pkg = parseCargoToml(await readCargoToml(turn, file));
@@ -155,4 +160,48 @@ async function research(turn: Turn, request: ResearchRequest): Promise<string> {
   const version = pkg.version ?? request.version ?? 'unknown';
   const summary = pkg.description?.split('\n')[0]?.trim() || `${pkg.name ?? request.crate} ${version}`;
   return `Research on ${request.crate} ${version}: ${summary}${permissionNote}`;
+}
+
+const TRIED = /\btry to (run|edit|read|fs\/read|fs\/write) (`[^`]+`|\S+)/gi;
+const TRIED_KIND = { run: 'execute', edit: 'edit', read: 'read' } as const;
+
+/**
+ * The actions a (prompt-injected) researcher tries besides its task, reported in the findings as
+ * ` (<verb> `x`: <answer>)`: `run`, `edit`, `read` ask session/request_permission (the answer is
+ * the option id or `cancelled`); `fs/read` and `fs/write` call the client's fs methods directly
+ * (the answer is `ok: <first 40 chars>` or `error: <message>`).
+ */
+async function triedActions(turn: Turn): Promise<string> {
+  let note = '';
+  for (const m of turn.text.matchAll(TRIED)) {
+    const verb = m[1]!.toLowerCase();
+    const target = m[2]!.replace(/^`|`$/g, '');
+    note += ` (${verb} \`${target}\`: ${await tryAction(turn, verb, target)})`;
+  }
+  return note;
+}
+
+async function tryAction(turn: Turn, verb: string, target: string): Promise<string> {
+  if (verb === 'fs/read' || verb === 'fs/write') {
+    try {
+      if (verb === 'fs/write') {
+        await callClient(turn, (o) => turn.client.request('fs/write_text_file', { sessionId: turn.session.id, path: target, content: 'written by a researcher\n' }, o));
+        return 'ok';
+      }
+      const { content } = await callClient(turn, (o) => turn.client.request('fs/read_text_file', { sessionId: turn.session.id, path: target }, o));
+      return `ok: ${content.slice(0, 40)}`;
+    } catch (err) {
+      throwIfCancelled(turn);
+      return `error: ${errorMessage(err)}`;
+    }
+  }
+  const kind = TRIED_KIND[verb as keyof typeof TRIED_KIND];
+  const toolCallId = nextToolCallId('research');
+  const call = kind === 'execute'
+    ? { toolCallId, title: `Run: ${target}`, kind, status: 'pending' as const, rawInput: { command: target } }
+    : { toolCallId, title: `${verb === 'edit' ? 'Edit' : 'Read'} ${target}`, kind, status: 'pending' as const, locations: [{ path: target }], rawInput: { path: target } };
+  await sendUpdate(turn, { sessionUpdate: 'tool_call', ...call });
+  const optionId = await askPermission(turn, call);
+  await sendUpdate(turn, { sessionUpdate: 'tool_call_update', toolCallId, status: optionId?.startsWith('allow') ? 'completed' : 'failed' });
+  return optionId ?? 'cancelled';
 }

@@ -25,3 +25,24 @@ export interface AgentExitedParams {
 
 /** JSON-RPC error code for requests that failed because the agent process is gone. */
 export const AGENT_EXITED_ERROR_CODE = -32099;
+
+/**
+ * `session/new` params `_meta.symposium.research`: set by the crate-sources component on the
+ * sessions it opens for a crate researcher. Other components (the fs adapter) must not serve such
+ * a session with the user's workspace: it may read only the crate sources, which crate-sources
+ * serves itself.
+ */
+export interface ResearchSessionMeta { crate: string }
+
+export function researchSessionMeta(sessionNewParams: unknown): ResearchSessionMeta | undefined {
+  const meta = (sessionNewParams as { _meta?: Record<string, unknown> } | null | undefined)?._meta;
+  const ours = meta?.[SYMPOSIUM_META_KEY] as { research?: unknown } | undefined;
+  const research = ours?.research as { crate?: unknown } | undefined;
+  return typeof research?.crate === 'string' ? { crate: research.crate } : undefined;
+}
+
+export function withResearchSessionMeta<T extends object>(params: T, research: ResearchSessionMeta): T {
+  const meta = ((params as { _meta?: Record<string, unknown> })._meta ?? {}) as Record<string, unknown>;
+  const ours = (meta[SYMPOSIUM_META_KEY] ?? {}) as Record<string, unknown>;
+  return { ...params, _meta: { ...meta, [SYMPOSIUM_META_KEY]: { ...ours, research } } };
+}

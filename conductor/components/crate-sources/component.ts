@@ -2,8 +2,10 @@
 // user-facing MCP server `rust-crate-sources` (tool rust_crate_query) into every user session.
 // A query opens a research session on the same agent (see research.ts). This component keeps
 // research traffic out of the user's chat: updates from research sessions are not forwarded,
-// their permission requests are approved here, and their file reads are served here, read-only
-// and confined to the crate sources they located. Everything else passes through untouched.
+// their permission requests are answered here by a read-only rule (researchPolicy.ts: reads
+// inside the located crate sources are approved, everything else refused), and their file reads
+// are served here, read-only and confined to the crate sources they located. Everything else
+// passes through untouched.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
@@ -16,6 +18,7 @@ import { SessionMcpServers } from '../sessionMcp';
 import { defaultLocatorConfig, type LocatorConfig } from './locate';
 import { DEFAULT_REGISTRY } from './registry';
 import { ResearchSession, runResearch } from './research';
+import { decideResearchPermission } from './researchPolicy';
 
 type Obj = Record<string, unknown>;
 const sessionOf = (params: unknown): string | undefined => {
@@ -87,11 +90,11 @@ export class CrateSources implements Component {
     const p = (request.params ?? {}) as Obj;
     switch (request.method) {
       case 'session/request_permission': {
-        // Research sessions are read-only and disposable: the component approves for them.
-        const options = Array.isArray(p.options) ? (p.options as { optionId: string; kind?: string }[]) : [];
-        const allow = options.find((o) => o.kind === 'allow_once') ?? options.find((o) => o.kind === 'allow_always') ?? options[0];
-        if (!allow) return request.respond({ outcome: { outcome: 'cancelled' } });
-        return request.respond({ outcome: { outcome: 'selected', optionId: allow.optionId } });
+        // Nobody watches a research session: a fixed read-only rule answers (researchPolicy.ts).
+        const decision = await decideResearchPermission(p, (path) => this.confineToSources(research, path).then(() => true, () => false));
+        const title = (p.toolCall as { title?: unknown } | undefined)?.title;
+        this.cx?.log.info(`research of crate ${research.request.crateName}: ${decision.approved ? 'approved' : 'refused'} "${String(title)}": ${decision.reason}`);
+        return request.respond({ outcome: decision.outcome === 'selected' ? { outcome: 'selected', optionId: decision.optionId } : { outcome: 'cancelled' } });
       }
       case 'fs/read_text_file': {
         try {

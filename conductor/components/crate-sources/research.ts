@@ -2,12 +2,16 @@
 // ACP session on the same agent, carrying the research MCP server (get_rust_crate_source,
 // return_response_to_user), prompted with the user's question wrapped in instructions for a
 // read-only researcher. It ends when the researcher returns findings, the prompt ends without
-// them, the time limit passes, or the caller is cancelled — and is always cleaned up.
+// them, the time limit passes, or the caller is cancelled — and is always cleaned up. The session
+// is marked as research in `session/new` `_meta` (so no other component serves it the user's
+// files) and put in the agent's read-only mode where the agent has one.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { ComponentContext, McpInjection } from '../../chain/component';
 import { CONDUCTOR_VERSION } from '../../version';
+import { withResearchSessionMeta } from '../../../src/protocol/symposium-ext';
 import { locateCrate, type LocatorConfig } from './locate';
+import { readOnlySwitch } from './researchPolicy';
 
 export interface ResearchRequest {
   crateName: string;
@@ -95,7 +99,8 @@ export async function runResearch(session: ResearchSession, cx: ComponentContext
   let injection: McpInjection | undefined;
   try {
     injection = await cx.injectMcpServers({ cwd: request.cwd, mcpServers: [] }, [{ name: 'rust-crate-research', create: () => session.createServer() }]);
-    const created = (await cx.request('toAgent', 'session/new', injection.params, {
+    const sessionParams = withResearchSessionMeta(injection.params, { crate: request.crateName });
+    const created = (await cx.request('toAgent', 'session/new', sessionParams, {
       signal: session.abort.signal,
       // Synchronously, so the agent's very next message about this session is already recognised.
       onResponse: (o) => {
@@ -107,6 +112,7 @@ export async function runResearch(session: ResearchSession, cx: ComponentContext
       },
     })) as { sessionId: string };
     injection.bind(created.sessionId);
+    await enterReadOnlyMode(cx, created, session);
     options.onProgress(`Research session started for crate ${request.crateName}`);
     const prompt = cx.request('toAgent', 'session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: researchPrompt(request) }] }, { signal: session.abort.signal });
     const aborted = new Promise<never>((_, reject) => {
@@ -136,5 +142,22 @@ export async function runResearch(session: ResearchSession, cx: ComponentContext
       options.unregister(session);
     }
     void injection?.close();
+  }
+}
+
+/**
+ * Where the agent offers a read-only session mode (or a plan mode), the research session runs in
+ * it: a second line of defence behind the permission rule. An agent that refuses the switch still
+ * gets its research, under the permission rule alone.
+ */
+async function enterReadOnlyMode(cx: ComponentContext, created: { sessionId: string }, session: ResearchSession): Promise<void> {
+  const change = readOnlySwitch(created);
+  if (!change) return;
+  try {
+    await cx.request('toAgent', change.method, { sessionId: created.sessionId, ...change.params }, { signal: session.abort.signal });
+    cx.log.info(`research session ${created.sessionId} runs in read-only mode (${change.method} ${JSON.stringify(change.params)})`);
+  } catch (err) {
+    if (session.abort.signal.aborted) throw err;
+    cx.log.warn(`research session ${created.sessionId}: the agent refused its read-only mode; the permission rule alone applies`, err);
   }
 }
