@@ -2,7 +2,7 @@
 // that tests (ours and the conductor's) can import `respond` and compute the exact reply ElizACP
 // will stream for a given prompt.
 import { EMPTY_INPUT_REPLY, FALLBACKS, KEYWORDS, PRE_SUBSTITUTIONS, REFLECTIONS, VERBOSE_SUFFIXES } from './script';
-import type { Keyword } from './script';
+import type { Keyword } from './script-types';
 
 export interface RespondOptions {
   /** Same input → same reply. Variants are chosen by a stable hash of the normalized input. */

@@ -1,7 +1,7 @@
 // The coding-themed half of ElizACP's script (the classic ELIZA keywords are in script.ts).
 // Same notation as there: synonyms, a rank, decomposition patterns with `*`, and reassembly
 // templates where `(n)` is the n-th reflected capture.
-import type { Keyword } from './script';
+import type { Keyword } from './script-types';
 
 export const CODING_KEYWORDS: readonly Keyword[] = [
   {

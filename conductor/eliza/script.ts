@@ -11,17 +11,8 @@
 //   - In a reassembly, `(n)` is replaced by the n-th `*` capture (1-based) after pronoun
 //     reflection (I → you, my → your, …). Templates that reference an empty capture are skipped.
 import { CODING_KEYWORDS } from './script-coding';
+import type { Keyword } from './script-types';
 
-export interface Rule {
-  readonly pattern: string;
-  readonly replies: readonly string[];
-}
-
-export interface Keyword {
-  readonly words: readonly string[];
-  readonly rank: number;
-  readonly rules: readonly Rule[];
-}
 
 // Contractions are expanded before matching so patterns only have to spell one form.
 export const PRE_SUBSTITUTIONS: ReadonlyArray<readonly [string, string]> = [
