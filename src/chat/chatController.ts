@@ -7,7 +7,7 @@ import type { ContentBlock, PromptCapabilities, SessionUpdate } from '@agentclie
 import type { Log } from '../log/logEvent';
 import { isConversationPayload } from '../protocol/webview';
 import type { AgentFailure, AttachContext, ContextItems, ContextRef, HostToWebview, MessageId, SessionControls, TabId, TabPayload, TerminalOutput, WebviewToHost } from '../protocol/webview';
-import { PermissionBroker, type PendingPermission, type PermissionBrokerDeps } from '../permissions/permissionBroker';
+import { PermissionBroker, type CommandDescription, type PendingPermission, type PermissionBrokerDeps } from '../permissions/permissionBroker';
 import { DiffStore } from './diffStore';
 import { EarlyUpdates } from './earlyUpdates';
 import { applyControlUpdate } from './sessionControls';
@@ -302,6 +302,8 @@ export class ChatController {
       this.send({ type: 'prompt-failed', tabId: tab.tabId, messageId, error });
     } finally {
       tab.active = undefined;
+      // Approved commands the agent did not run in this turn do not carry over to the next.
+      this.permissions.endTurn(ref.actorKey, ref.sessionId);
     }
   }
 
@@ -355,7 +357,7 @@ export class ChatController {
   }
 
   /** Asks before a command runs, unless an approval or the agent's rules already cover it. */
-  authorizeCommand(ctx: { actorKey: string; agentName: string; signal: AbortSignal }, sessionId: string, description: { title: string; rawInput: unknown }): Promise<boolean> {
+  authorizeCommand(ctx: { actorKey: string; agentName: string; signal: AbortSignal }, sessionId: string, description: CommandDescription): Promise<boolean> {
     return this.permissions.authorizeCommand(ctx, sessionId, description);
   }
 

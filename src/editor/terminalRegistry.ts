@@ -12,6 +12,7 @@ import type {
 import type { ClientRequestContext, TerminalHandlers } from '../agents/clientHandlers';
 import type { Log } from '../log/logEvent';
 import type { TabId, TerminalOutput } from '../protocol/webview';
+import type { CommandDescription } from '../permissions/permissionBroker';
 import { confine, OutsideWorkspaceError } from './confinement';
 import { formatCommandLine, RunningCommand, type CommandOptions, type TerminalView, type ViewInfo } from './terminalProcess';
 
@@ -20,7 +21,7 @@ export interface TerminalManagerDeps {
   /** Which tab and workspace folder a session belongs to (undefined: no such session). */
   lookupSession(actorKey: string, sessionId: string): { tabId: TabId; cwd: string; agentName: string } | undefined;
   /** Resolves true when the command may run (an approval covers it, or the user said yes). */
-  authorize(ctx: { actorKey: string; agentName: string; signal: AbortSignal }, sessionId: string, description: { title: string; rawInput: unknown }): Promise<boolean>;
+  authorize(ctx: { actorKey: string; agentName: string; signal: AbortSignal }, sessionId: string, description: CommandDescription): Promise<boolean>;
   /** Output snapshots for the chat's tool card (throttled by the manager). */
   onOutput(payload: TerminalOutput): void;
   /** Extra folders (besides the session's) the user allowed in settings. */
@@ -96,7 +97,8 @@ export class TerminalRegistry implements TerminalHandlers {
 
     // Values may be secrets: the user sees (and the log keeps) only the names.
     const rawInput = { command: params.command, args, cwd, env: Object.keys(env) };
-    const allowed = await untilAborted(this.deps.authorize(ctx, sessionId, { title: `Run: ${commandLine}`, rawInput }), ctx.signal);
+    const description = { title: `Run: ${commandLine}`, rawInput, argv: [params.command, ...args], envNames: Object.keys(env) };
+    const allowed = await untilAborted(this.deps.authorize(ctx, sessionId, description), ctx.signal);
     if (ctx.signal.aborted) throw acp.RequestError.requestCancelled();
     if (!allowed) {
       this.deps.log.info('terminal', 'the user declined a command', { sessionId, commandLine });

@@ -12,6 +12,7 @@ import { groupMembers } from '../test/processGroup';
 import { OutputBuffer, StreamDecoder, charStart } from './outputBuffer';
 import { formatCommandLine, type ExitStatus, type TerminalView, type ViewInfo } from './terminalProcess';
 import { TerminalRegistry, type TerminalManagerDeps } from './terminalRegistry';
+import { PermissionBroker } from '../permissions/permissionBroker';
 
 const bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -291,5 +292,57 @@ describe('terminal registry (real processes, fake view)', function () {
     assert.deepEqual(mine.at(-1)!.exitStatus, { exitCode: 0, signal: null });
     assert.match(mine.at(-1)!.output, /tick 39\n$/);
     assert.equal(mine.filter((o) => o.exitStatus).length, 1);
+  });
+});
+
+describe('terminal registry + permission broker (real processes): an approval covers its own command, once', function () {
+  this.timeout(20_000);
+  it('approved "Run: ls" runs `ls` without asking, once; `sh -c …` and a second `ls` are asked', async () => {
+    const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'symposium-approve-')));
+    fs.writeFileSync(path.join(ws, 'listed.txt'), '');
+    const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+    const broker = new PermissionBroker({
+      log: quiet, policyFor: () => ({ bypassPermissions: false, autoApprove: [], problems: [] }),
+      tabFor: () => ({ tabId: 'tab-1' }), post: () => undefined, enableBypass: async () => undefined, record: () => undefined,
+    });
+    const reg = new TerminalRegistry({
+      log: quiet, lookupSession: () => ({ tabId: 'tab-1', cwd: ws, agentName: 'A' }), onOutput: () => undefined, allowedFolders: () => [],
+      authorize: (ctx, sessionId, desc) => broker.authorizeCommand(ctx, sessionId, desc),
+    }, (info) => new FakeView(info), { killGraceMs: 300, throttleMs: 50 });
+    const ctx: ClientRequestContext = { actorKey: 'a', agentName: 'A', signal: new AbortController().signal };
+    /** The question the broker shows, answered "Do not run"; its title, or undefined if none came. */
+    const declineNextQuestion = async (): Promise<string | undefined> => {
+      await sleep(50);
+      const [q] = broker.pendingFor();
+      if (q) broker.answer('tab-1', q.requestId, { optionId: 'reject-once' });
+      return q?.title;
+    };
+    try {
+      // The agent's own tool call "Run: ls", allowed by the user.
+      const approval = broker.request({ actorKey: 'a', agentName: 'A', signal: new AbortController().signal, params: {
+        sessionId: 's', toolCall: { toolCallId: 't', title: 'Run: ls', kind: 'execute' },
+        options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }],
+      } });
+      broker.answer('tab-1', broker.pendingFor()[0]!.requestId, { optionId: 'ok' });
+      await approval;
+
+      const marker = path.join(ws, 'pwned');
+      const unrelated = reg.create({ sessionId: 's', command: 'sh', args: ['-c', `echo x > ${marker}`] }, ctx);
+      assert.equal(await declineNextQuestion(), `Run: sh -c "echo x > ${marker}"`, 'the unrelated command is asked about');
+      await assert.rejects(unrelated, /declined/);
+      assert.equal(fs.existsSync(marker), false);
+
+      const { terminalId } = await reg.create({ sessionId: 's', command: 'ls' }, ctx);
+      assert.equal(broker.pendingFor().length, 0, 'covered: not asked');
+      await reg.waitForExit({ sessionId: 's', terminalId }, ctx);
+      assert.match((await reg.output({ sessionId: 's', terminalId }, ctx)).output, /listed\.txt/);
+
+      const again = reg.create({ sessionId: 's', command: 'ls' }, ctx);
+      assert.equal(await declineNextQuestion(), 'Run: ls', 'the approval was used up');
+      await assert.rejects(again, /declined/);
+    } finally {
+      reg.dispose();
+      broker.dispose();
+    }
   });
 });

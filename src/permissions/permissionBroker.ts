@@ -9,6 +9,7 @@ import type { PermissionOption, RequestPermissionRequest, RequestPermissionRespo
 import type { Log } from '../log/logEvent';
 import type { MessageId, PermissionDecision, PermissionRequested, PermissionResolved, TabId } from '../protocol/webview';
 import type { PermissionPolicy } from '../agents/agentSettings';
+import { CommandApprovals } from './commandApprovals';
 
 /** One line of the decision log the user can open. */
 export interface DecisionRecord {
@@ -30,6 +31,19 @@ export interface PermissionBrokerDeps {
   /** "Bypass Permissions": persist `bypassPermissions: true` for the agent in user settings. */
   enableBypass(agentName: string): Promise<void>;
   record(entry: DecisionRecord): void;
+  /** The clock approvals expire by (tests pass a fake one). */
+  now?: () => number;
+}
+
+/** A command the editor is about to run for the agent (terminal/create). */
+export interface CommandDescription {
+  /** What the user sees when asked, e.g. "Run: ls -la". */
+  title: string;
+  rawInput: unknown;
+  /** Exactly what is executed (no shell): the command, then its args. */
+  argv: string[];
+  /** Names of the environment variables the command sets. */
+  envNames: string[];
 }
 
 export interface PermissionRequestContext {
@@ -64,12 +78,14 @@ const EDITOR_OPTIONS: PermissionOption[] = [
 export class PermissionBroker {
   private readonly pending = new Map<string, Pending>();
   /**
-   * Per session, the `execute` tool calls the user (or a rule) allowed and no command used yet:
-   * a terminal the agent creates for such a call runs without asking again.
+   * Per session, the command lines of the `execute` tool calls the user (or a rule) allowed and no
+   * terminal used yet: a terminal running one of them, once, within the turn, is not asked again.
    */
-  private readonly approvedExecutes = new Map<string, number>();
+  private readonly approvedCommands: CommandApprovals;
 
-  constructor(private readonly deps: PermissionBrokerDeps) {}
+  constructor(private readonly deps: PermissionBrokerDeps) {
+    this.approvedCommands = new CommandApprovals(deps.now);
+  }
 
   /** Answers one request; the returned promise settles when a decision is made. */
   request(ctx: PermissionRequestContext): Promise<RequestPermissionResponse> {
@@ -107,16 +123,15 @@ export class PermissionBroker {
   }
 
   /**
-   * Before a command runs in a terminal: allowed without asking when the agent already got an
-   * `execute` tool call approved in this session (and no command used that approval yet), or when
-   * the agent's rules allow it; otherwise the user sees the command line, cwd and env names.
+   * Before a command runs in a terminal: allowed without asking when an `execute` tool call the
+   * user approved in this prompt turn showed exactly this command (each approval covers one
+   * terminal; see commandApprovals.ts), or when the agent's rules allow it; otherwise the user
+   * sees the command line, cwd and env names.
    */
-  async authorizeCommand(ctx: Omit<PermissionRequestContext, 'params'>, sessionId: string, description: { title: string; rawInput: unknown }): Promise<boolean> {
-    const key = `${ctx.actorKey}\n${sessionId}`;
-    const approved = this.approvedExecutes.get(key) ?? 0;
-    if (approved > 0) {
-      this.approvedExecutes.set(key, approved - 1);
-      this.deps.log.info('permission', 'command covered by an approved execute tool call', { sessionId, title: description.title });
+  async authorizeCommand(ctx: Omit<PermissionRequestContext, 'params'>, sessionId: string, description: CommandDescription): Promise<boolean> {
+    const covering = this.approvedCommands.take(sessionKey(ctx.actorKey, sessionId), description.argv, description.envNames);
+    if (covering !== undefined) {
+      this.deps.log.info('permission', 'command covered by an approved execute tool call', { sessionId, title: description.title, approved: covering });
       return true;
     }
     const toolCallId = `symposium-command-${randomUUID()}`;
@@ -141,12 +156,22 @@ export class PermissionBroker {
     return undefined;
   }
 
-  /** session/cancel or the tab closing: every pending request of the tab is answered `cancelled`. */
   /** A session ended: nothing it was allowed carries over. */
   forgetSession(actorKey: string, sessionId: string): void {
-    this.approvedExecutes.delete(`${actorKey}\n${sessionId}`);
+    this.approvedCommands.clear(sessionKey(actorKey, sessionId));
   }
 
+  /** A prompt turn ended: approved commands the agent did not run in it expire. */
+  endTurn(actorKey: string, sessionId: string): void {
+    this.approvedCommands.clear(sessionKey(actorKey, sessionId));
+  }
+
+  /** Test support: approved commands not used (or expired) yet. */
+  approvedCommandCount(actorKey: string, sessionId: string): number {
+    return this.approvedCommands.count(sessionKey(actorKey, sessionId));
+  }
+
+  /** session/cancel or the tab closing: every pending request of the tab is answered `cancelled`. */
   cancelTab(tabId: TabId, reason: string): void {
     for (const p of [...this.pending.values()]) if (p.tabId === tabId) this.settle(p.requestId, { outcome: 'cancelled', reason });
   }
@@ -181,10 +206,11 @@ export class PermissionBroker {
       tool: params.toolCall.title ?? params.toolCall.toolCallId, kind: params.toolCall.kind ?? 'other', decision,
     };
     this.deps.record(entry);
-    // An `execute` call the agent got allowed covers the command it is about to run.
+    // An `execute` call the agent got allowed covers the command it showed, once.
     if (!ctx.fromEditor && entry.kind === 'execute' && decision.outcome === 'selected' && decision.optionKind.startsWith('allow')) {
-      const key = `${ctx.actorKey}\n${params.sessionId}`;
-      this.approvedExecutes.set(key, (this.approvedExecutes.get(key) ?? 0) + 1);
+      if (!this.approvedCommands.add(sessionKey(ctx.actorKey, params.sessionId), params.toolCall)) {
+        this.deps.log.info('permission', 'approved execute tool call names no command; its terminal will ask', { title: params.toolCall.title });
+      }
     }
     this.deps.log.info('permission', 'decided', { ...entry, note });
     // Auto-decisions are shown too, so the user sees what ran without asking.
@@ -197,6 +223,8 @@ export class PermissionBroker {
     return decision.outcome === 'selected' ? { outcome: { outcome: 'selected', optionId: decision.optionId } } : CANCELLED;
   }
 }
+
+const sessionKey = (actorKey: string, sessionId: string): string => `${actorKey}\n${sessionId}`;
 
 function pickOption(options: PermissionOption[], kind: PermissionOption['kind']): PermissionOption | undefined {
   return options.find((o) => o.kind === kind);

@@ -1,0 +1,186 @@
+// Which terminal an approved `execute` tool call covers. Approving "Run: ls" must let the agent run
+// `ls` once without a second question, and nothing else: not an unrelated `sh -c …`, not `ls` again
+// later. So each approval remembers the command lines it showed the user (generously extracted from
+// rawInput and the title), and a terminal/create is covered only when its exact argv is one of them.
+// Unused approvals expire when the prompt turn ends, or APPROVAL_TTL_MS after the decision. Pure.
+
+/** How long an unused approval stays valid at most (the prompt turn ending clears it sooner). */
+export const APPROVAL_TTL_MS = 2 * 60_000;
+
+/** One way the approved call described its command: a shell line the user read, or exact argv. */
+export type ApprovedCommand = { line: string } | { argv: string[] };
+
+interface Token { word: string; raw: string }
+
+/**
+ * POSIX-shell-like word splitting: quotes, backslashes, whitespace. `word` is what the program
+ * gets, `raw` the text as typed (quotes kept). undefined for an unterminated quote.
+ */
+export function tokenize(line: string): Token[] | undefined {
+  const out: Token[] = [];
+  let word = '';
+  let raw = '';
+  let inWord = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (ch === "'") {
+      const end = line.indexOf("'", i + 1);
+      if (end < 0) return undefined;
+      word += line.slice(i + 1, end);
+      raw += line.slice(i, end + 1);
+      i = end;
+      inWord = true;
+    } else if (ch === '"') {
+      let j = i + 1;
+      for (; j < line.length && line[j] !== '"'; j++) {
+        // Inside double quotes a backslash escapes only these characters; otherwise it stays.
+        if (line[j] === '\\' && j + 1 < line.length && '"\\$`\n'.includes(line[j + 1]!)) j++;
+        word += line[j];
+      }
+      if (j >= line.length) return undefined;
+      raw += line.slice(i, j + 1);
+      i = j;
+      inWord = true;
+    } else if (ch === '\\' && i + 1 < line.length) {
+      word += line[i + 1];
+      raw += line.slice(i, i + 2);
+      i++;
+      inWord = true;
+    } else if (/\s/.test(ch)) {
+      if (inWord) out.push({ word, raw });
+      word = raw = '';
+      inWord = false;
+    } else {
+      word += ch;
+      raw += ch;
+      inWord = true;
+    }
+  }
+  if (inWord) out.push({ word, raw });
+  return out;
+}
+
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh']);
+const base = (p: string): string => p.slice(Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')) + 1);
+
+/** `sh -c LINE` (also `bash -lc`, `/bin/zsh -c`): the line the shell will interpret. */
+export function shellLine(argv: readonly string[]): string | undefined {
+  if (argv.length !== 3 || !SHELLS.has(base(argv[0]!)) || !['-c', '-lc', '-cl'].includes(argv[1]!)) return undefined;
+  return argv[2];
+}
+
+/** A shell line with whitespace normalized and quoting kept: `echo '$x'` and `echo "$x"` differ. */
+const normalizedLine = (line: string): string | undefined => tokenize(line)?.map((t) => t.raw).join(' ');
+const wordsOf = (line: string): string[] | undefined => tokenize(line)?.map((t) => t.word);
+const sameWords = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((w, i) => w === b[i]);
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.length > 0 && v.every((s) => typeof s === 'string');
+
+/** Title forms agents use: "Run: ls", "Running ls", "Execute `ls`", "`ls -la`". */
+function linesInTitle(title: string): string[] {
+  const out = [title.trim()];
+  const prefixed = /^(?:run|running|execute|executing|exec|shell)\b\s*:?\s*(.+)$/is.exec(title.trim());
+  if (prefixed) out.push(prefixed[1]!.trim());
+  const ticked = /`([^`]+)`/.exec(title);
+  if (ticked) out.push(ticked[1]!.trim());
+  return out.filter(Boolean);
+}
+
+/**
+ * Everything an execute tool call says it will run: rawInput `command` / `cmd` (a line, or argv;
+ * with `args` appended), `commandLine` / `command_line` / `cmdline`, `argv`, and the title.
+ */
+export function approvedCommandsOf(toolCall: { title?: string | null; rawInput?: unknown }): ApprovedCommand[] {
+  const out: ApprovedCommand[] = [];
+  const raw = toolCall.rawInput;
+  if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
+    const r = raw as Record<string, unknown>;
+    const args = isStrings(r.args) ? r.args : [];
+    for (const c of [r.command, r.cmd]) {
+      if (typeof c === 'string' && c.trim()) {
+        if (args.length) out.push({ argv: [c, ...args] });
+        else out.push({ line: c });
+      } else if (isStrings(c)) out.push({ argv: [...c, ...args] });
+    }
+    for (const l of [r.commandLine, r.command_line, r.cmdline]) if (typeof l === 'string' && l.trim()) out.push({ line: l });
+    if (isStrings(r.argv)) out.push({ argv: r.argv });
+  } else if (typeof raw === 'string' && raw.trim()) out.push({ line: raw });
+  if (toolCall.title) for (const l of linesInTitle(toolCall.title)) out.push({ line: l });
+  // An argv that wraps a shell line (`bash -lc "ls"`) showed that line too.
+  for (const c of [...out]) if ('argv' in c) { const l = shellLine(c.argv); if (l !== undefined) out.push({ line: l }); }
+  return out;
+}
+
+/**
+ * Whether a terminal running exactly `argv` (no shell: the editor execs it) is what `approved`
+ * described. Strict: the same words for an exec, the same normalized text for a shell line. A
+ * shell line is never matched by words alone, since quoting changes what the shell expands.
+ */
+export function commandMatches(approved: ApprovedCommand, argv: readonly string[]): boolean {
+  if ('argv' in approved) return sameWords(approved.argv, argv);
+  const words = wordsOf(approved.line);
+  if (words && sameWords(words, argv)) return true;
+  const line = shellLine(argv);
+  if (line === undefined) return false;
+  const a = normalizedLine(approved.line);
+  return a !== undefined && a === normalizedLine(line);
+}
+
+/** Env variable names the approved call showed (rawInput.env as names, {name} items or a record). */
+export function approvedEnvNames(rawInput: unknown): Set<string> {
+  const env = (typeof rawInput === 'object' && rawInput !== null ? (rawInput as { env?: unknown }).env : undefined);
+  const names = new Set<string>();
+  if (Array.isArray(env)) for (const e of env) {
+    if (typeof e === 'string') names.add(e);
+    else if (typeof (e as { name?: unknown } | null)?.name === 'string') names.add((e as { name: string }).name);
+  } else if (typeof env === 'object' && env !== null) for (const k of Object.keys(env)) names.add(k);
+  return names;
+}
+
+interface Approval { commands: ApprovedCommand[]; envNames: Set<string>; expiresAt: number; title: string }
+
+/** Per session (any string key): the approvals not used yet. */
+export class CommandApprovals {
+  private readonly bySession = new Map<string, Approval[]>();
+
+  constructor(private readonly now: () => number = Date.now, private readonly ttlMs = APPROVAL_TTL_MS) {}
+
+  /** Remembers an approved execute tool call; false when it names no command we could match. */
+  add(key: string, toolCall: { title?: string | null; rawInput?: unknown }): boolean {
+    const commands = approvedCommandsOf(toolCall);
+    if (!commands.length) return false;
+    const list = this.live(key);
+    list.push({ commands, envNames: approvedEnvNames(toolCall.rawInput), expiresAt: this.now() + this.ttlMs, title: toolCall.title ?? '' });
+    this.bySession.set(key, list);
+    return true;
+  }
+
+  /**
+   * Uses up the first live approval that covers `argv` (with env names it also showed, if any are
+   * set); returns its title, or undefined when none does.
+   */
+  take(key: string, argv: readonly string[], envNames: readonly string[]): string | undefined {
+    const list = this.live(key);
+    const i = list.findIndex((a) => envNames.every((n) => a.envNames.has(n)) && a.commands.some((c) => commandMatches(c, argv)));
+    if (i < 0) return undefined;
+    const [used] = list.splice(i, 1);
+    return used!.title;
+  }
+
+  /** The prompt turn ended, or the session did: nothing approved carries over. */
+  clear(key: string): void {
+    this.bySession.delete(key);
+  }
+
+  /** Test support: approvals not used or expired yet. */
+  count(key: string): number {
+    return this.live(key).length;
+  }
+
+  private live(key: string): Approval[] {
+    const now = this.now();
+    const list = (this.bySession.get(key) ?? []).filter((a) => a.expiresAt > now);
+    if (list.length) this.bySession.set(key, list);
+    else this.bySession.delete(key);
+    return list;
+  }
+}
