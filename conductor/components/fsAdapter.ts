@@ -3,11 +3,12 @@
 // not offer it leave agents blind. When the editor lacks `fs.readTextFile`/`fs.writeTextFile`,
 // this adapter advertises them downstream and serves `fs/*` itself, confined to the session's
 // working directory. When the editor offers them, the conductor leaves the adapter out.
-import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { ErrorCodes } from '../jsonrpc/message';
 import type { Component, ComponentContext, ComponentFactory, IncomingRequest } from '../chain/component';
-import { sliceLines } from '../../src/protocol/acpText';
+import { confine } from '../../src/node/confinement';
+import { readLines, writeTextNoFollow } from '../../src/node/textFiles';
 import { researchSessionMeta } from '../../src/protocol/symposium-ext';
 
 type Obj = Record<string, unknown>;
@@ -18,27 +19,8 @@ function editorFs(caps: Obj): { read: boolean; write: boolean } {
   return { read: fs.readTextFile === true, write: fs.writeTextFile === true };
 }
 
-/** The real path of `path`, or of its nearest existing ancestor joined with the rest. */
-async function realPathAllowingMissing(path: string): Promise<string> {
-  try {
-    return await realpath(path);
-  } catch {
-    const parent = dirname(path);
-    if (parent === path) return path;
-    return resolve(await realPathAllowingMissing(parent), relative(parent, path));
-  }
-}
-
-/** Resolves `path` and refuses anything outside `root` (after following symlinks). */
-export async function confine(root: string, path: string): Promise<string> {
-  if (!isAbsolute(path)) throw new Error(`path must be absolute: ${path}`);
-  const realRoot = await realPathAllowingMissing(root);
-  const real = await realPathAllowingMissing(resolve(path));
-  if (real !== realRoot && !real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep)) {
-    throw new Error(`${path} is outside the session's working directory ${root}`);
-  }
-  return real;
-}
+/** The one confinement rule (src/node/confinement.ts), worded for this adapter's single root. */
+const confineToSession = (root: string, path: string): string => confine(path, [root], { scope: 'the session\'s working directory' });
 
 class FsAdapter implements Component {
   readonly name = 'fs-adapter';
@@ -99,16 +81,21 @@ class FsAdapter implements Component {
 
   private async read(p: Obj): Promise<{ content: string }> {
     if (typeof p.path !== 'string') throw new Error('"path" must be a string');
-    const file = await confine(this.root(p), p.path);
-    return { content: sliceLines(await readFile(file, 'utf8'), p.line, p.limit) };
+    const file = confineToSession(this.root(p), p.path);
+    // Streamed: line 1 of a 200 MiB file reads one chunk, not the whole file.
+    return { content: await readLines(file, p.line, p.limit) };
   }
 
   private async write(p: Obj): Promise<Record<string, never>> {
     if (typeof p.path !== 'string') throw new Error('"path" must be a string');
     if (typeof p.content !== 'string') throw new Error('"content" must be a string');
-    const file = await confine(this.root(p), p.path);
+    const root = this.root(p);
+    const file = confineToSession(root, p.path);
     await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, p.content, 'utf8');
+    // Check again after creating the folders (a link may have appeared meanwhile), then open
+    // without following a link in the last component: what is written is what was checked.
+    if (confineToSession(root, p.path) !== file) throw new Error(`${p.path} changed while it was being written; refused`);
+    await writeTextNoFollow(file, p.content);
     return {};
   }
 }

@@ -11,8 +11,11 @@ import type { ClientRequestContext, FileHandlers } from '../agents/clientHandler
 import type { Log } from '../log/logEvent';
 import { sliceLines } from '../protocol/acpText';
 import type { TabId } from '../protocol/webview';
-import { confine, OutsideWorkspaceError } from './confinement';
+import { confine, OutsideWorkspaceError } from '../node/confinement';
+import { readLines } from '../node/textFiles';
 import type { EditReview } from './editReview';
+
+const ALLOWED_FOLDERS = { hint: 'Only the session\'s workspace folder and the folders in the symposium.allowedFolders setting are allowed.' };
 
 export interface EditorFilesDeps {
   log: Log;
@@ -29,7 +32,7 @@ export class EditorFiles implements FileHandlers {
     const session = this.deps.lookupSession(ctx.actorKey, sessionId);
     if (!session) throw acp.RequestError.invalidParams(undefined, `No chat tab has session ${sessionId}.`);
     try {
-      return confine(requested, [session.cwd, ...this.deps.allowedFolders()]);
+      return confine(requested, [session.cwd, ...this.deps.allowedFolders()], ALLOWED_FOLDERS);
     } catch (e) {
       if (e instanceof OutsideWorkspaceError) {
         this.deps.log.warn('files', 'refused a path outside the workspace', { requested, resolved: e.resolved, agent: ctx.agentName });
@@ -48,17 +51,18 @@ export class EditorFiles implements FileHandlers {
     const open = this.openDocument(file);
     let content: string;
     if (open) {
-      content = open.getText(); // includes unsaved changes
+      content = sliceLines(open.getText(), params.line, params.limit); // includes unsaved changes
     } else {
       try {
-        content = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(file)));
+        // Streamed: line 1 of a huge file reads one chunk, not the whole file.
+        content = await readLines(file, params.line, params.limit);
       } catch (e) {
-        if (e instanceof vscode.FileSystemError && e.code === 'FileNotFound') throw acp.RequestError.resourceNotFound(file);
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw acp.RequestError.resourceNotFound(file);
         throw e;
       }
     }
     this.deps.log.info('files', 'read', { path: file, unsaved: open?.isDirty ?? false, line: params.line, limit: params.limit });
-    return { content: sliceLines(content, params.line, params.limit) };
+    return { content };
   }
 
   async writeTextFile(params: acp.WriteTextFileRequest, ctx: ClientRequestContext): Promise<Record<string, never>> {

@@ -13,7 +13,7 @@ import type { ClientRequestContext, TerminalHandlers } from '../agents/clientHan
 import type { Log } from '../log/logEvent';
 import type { TabId, TerminalOutput } from '../protocol/webview';
 import type { CommandDescription } from '../permissions/permissionBroker';
-import { confine, OutsideWorkspaceError } from './confinement';
+import { confine, OutsideWorkspaceError } from '../node/confinement';
 import { formatCommandLine, RunningCommand, type CommandOptions, type TerminalView, type ViewInfo } from './terminalProcess';
 
 export interface TerminalManagerDeps {
@@ -41,6 +41,8 @@ export const DEFAULT_OUTPUT_BYTES = 1024 * 1024;
 const MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
 
 const sessionKey = (actorKey: string, sessionId: string): string => `${actorKey}\n${sessionId}`;
+/** The rule stated when a cwd is refused (the same words as fs/*, src/editor/files.ts). */
+const ALLOWED_FOLDERS = { hint: 'Only the session\'s workspace folder and the folders in the symposium.allowedFolders setting are allowed.' };
 
 /** Rejects as soon as `signal` aborts (the agent withdrew the request). */
 function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -186,7 +188,7 @@ export class TerminalRegistry implements TerminalHandlers {
   private resolveCwd(requested: string, sessionCwd: string, ctx: ClientRequestContext, commandLine: string): string {
     let cwd: string;
     try {
-      cwd = confine(requested, [sessionCwd, ...this.deps.allowedFolders()]);
+      cwd = confine(requested, [sessionCwd, ...this.deps.allowedFolders()], ALLOWED_FOLDERS);
     } catch (e) {
       if (e instanceof OutsideWorkspaceError) {
         this.deps.log.warn('terminal', 'refused a cwd outside the workspace', { requested, resolved: e.resolved, agent: ctx.agentName, commandLine });

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { ContentBlock, PromptCapabilities } from '@agentclientprotocol/sdk';
 import * as vscode from 'vscode';
 import type { ContextRef } from '../protocol/webview';
-import { confine } from './confinement';
+import { confine } from '../node/confinement';
 
 const MAX_FILES = 2_000;
 const MAX_EMBED_CHARS = 200_000;

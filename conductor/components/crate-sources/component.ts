@@ -7,13 +7,12 @@
 // are served here, read-only and confined to the crate sources they located. Everything else
 // passes through untouched.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { ErrorCodes } from '../../jsonrpc/message';
 import type { Component, ComponentContext, ComponentFactory, IncomingNotification, IncomingRequest, McpSessionInfo } from '../../chain/component';
 import { CONDUCTOR_VERSION } from '../../version';
-import { sliceLines } from '../../../src/protocol/acpText';
-import { confine } from '../fsAdapter';
+import { readLines } from '../../../src/node/textFiles';
+import { confine } from '../../../src/node/confinement';
 import { SessionMcpServers } from '../sessionMcp';
 import { defaultLocatorConfig, type LocatorConfig } from './locate';
 import { DEFAULT_REGISTRY } from './registry';
@@ -99,7 +98,7 @@ export class CrateSources implements Component {
       case 'fs/read_text_file': {
         try {
           const file = await this.confineToSources(research, p.path);
-          return request.respond({ content: sliceLines(await readFile(file, 'utf8'), p.line, p.limit) });
+          return request.respond({ content: await readLines(file, p.line, p.limit) });
         } catch (err) {
           return request.fail({ code: ErrorCodes.invalidParams, message: (err as Error).message });
         }
@@ -111,14 +110,7 @@ export class CrateSources implements Component {
 
   private async confineToSources(research: ResearchSession, path: unknown): Promise<string> {
     if (typeof path !== 'string') throw new Error('"path" must be a string');
-    for (const root of research.readableRoots) {
-      try {
-        return await confine(root, path);
-      } catch {
-        // try the next root
-      }
-    }
-    throw new Error(`${path} is outside the crate sources this research session located`);
+    return confine(path, [...research.readableRoots], { scope: 'the crate sources this research session located' });
   }
 
   private createUserServer(session: McpSessionInfo): McpServer {
