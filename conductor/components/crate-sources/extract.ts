@@ -3,8 +3,8 @@
 // never created), sizes are bounded, and the tree appears atomically — it is extracted into a
 // `.partial-*` sibling and renamed into place, so an interrupted extraction never leaves a half
 // tree that later looks complete.
-import { gunzipSync } from 'node:zlib';
-import { mkdir, rename, rm, writeFile, readdir, stat } from 'node:fs/promises';
+import { createGunzip, type Gunzip } from 'node:zlib';
+import { mkdir, open, rename, rm, readdir, stat, type FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname, join, posix } from 'node:path';
 
@@ -13,6 +13,9 @@ export const LIMITS = {
   uncompressedBytes: 512 * 1024 * 1024,
   entries: 100_000,
 };
+
+/** Long names and pax headers are read into memory: they must stay small. */
+const MAX_META_BYTES = 64 * 1024;
 
 export class ExtractionError extends Error {}
 
@@ -52,33 +55,52 @@ function parsePax(data: Buffer): Record<string, string> {
   return out;
 }
 
-/** Reads every entry of an uncompressed tar archive. */
+interface TarHeader {
+  /** Declared data size; the data follows, padded to 512 bytes. */
+  size: number;
+  typeflag: string;
+  /** The entry's own name (prefix/name), before long-name or pax overrides. */
+  name: string;
+  mode: number;
+}
+
+/** One 512-byte header block, checksum verified; undefined for the all-zero end-of-archive block. */
+function parseHeader(header: Buffer): TarHeader | undefined {
+  if (header.every((b) => b === 0)) return undefined;
+  let sum = 0;
+  for (let i = 0; i < 512; i++) sum += i >= 148 && i < 156 ? 32 : header[i]!;
+  if (sum !== octal(header, 148, 8, 'checksum')) throw new ExtractionError('corrupt tar header: checksum mismatch');
+  const prefix = field(header, 345, 155);
+  const name = field(header, 0, 100);
+  return {
+    size: octal(header, 124, 12, 'size'),
+    typeflag: String.fromCharCode(header[156] ?? 0),
+    name: prefix ? `${prefix}/${name}` : name,
+    mode: octal(header, 100, 8, 'mode'),
+  };
+}
+
+const entryType = (typeflag: string): TarEntry['type'] =>
+  typeflag === '0' || typeflag === '\0' || typeflag === '7' ? 'file' : typeflag === '5' ? 'dir' : typeflag === '1' || typeflag === '2' ? 'link' : 'other';
+
+/** Reads every entry of a small, whole uncompressed tar in memory (tests and diagnostics). */
 export function readTar(tar: Buffer): TarEntry[] {
   const entries: TarEntry[] = [];
   let offset = 0;
   let longName: string | undefined;
   let paxPath: string | undefined;
   while (offset + 512 <= tar.length) {
-    const header = tar.subarray(offset, offset + 512);
-    if (header.every((b) => b === 0)) break;
-    let sum = 0;
-    for (let i = 0; i < 512; i++) sum += i >= 148 && i < 156 ? 32 : header[i]!;
-    if (sum !== octal(header, 148, 8, 'checksum')) throw new ExtractionError('corrupt tar header: checksum mismatch');
-    const size = octal(header, 124, 12, 'size');
-    const typeflag = String.fromCharCode(header[156] ?? 0);
+    const header = parseHeader(tar.subarray(offset, offset + 512));
+    if (!header) break;
     const dataStart = offset + 512;
-    if (dataStart + size > tar.length) throw new ExtractionError('truncated tar archive');
-    const data = tar.subarray(dataStart, dataStart + size);
-    offset = dataStart + Math.ceil(size / 512) * 512;
-    if (typeflag === 'L') { longName = field(data, 0, data.length); continue; }
-    if (typeflag === 'x') { paxPath = parsePax(data).path; continue; }
-    if (typeflag === 'g') continue;
-    const prefix = field(header, 345, 155);
-    const name = field(header, 0, 100);
-    const path = paxPath ?? longName ?? (prefix ? `${prefix}/${name}` : name);
+    if (dataStart + header.size > tar.length) throw new ExtractionError('truncated tar archive');
+    const data = tar.subarray(dataStart, dataStart + header.size);
+    offset = dataStart + Math.ceil(header.size / 512) * 512;
+    if (header.typeflag === 'L') { longName = field(data, 0, data.length); continue; }
+    if (header.typeflag === 'x') { paxPath = parsePax(data).path; continue; }
+    if (header.typeflag === 'g') continue;
+    entries.push({ path: paxPath ?? longName ?? header.name, type: entryType(header.typeflag), mode: header.mode, data });
     longName = paxPath = undefined;
-    const type = typeflag === '0' || typeflag === '\0' || typeflag === '7' ? 'file' : typeflag === '5' ? 'dir' : typeflag === '1' || typeflag === '2' ? 'link' : 'other';
-    entries.push({ path, type, mode: octal(header, 100, 8, 'mode'), data });
     if (entries.length > LIMITS.entries) throw new ExtractionError(`archive has more than ${LIMITS.entries} entries`);
   }
   return entries;
@@ -94,35 +116,133 @@ export function safeRelativePath(entryPath: string, topDir: string): string | un
   return rest.length === 0 ? undefined : posix.join(...rest);
 }
 
+/** Pulls exact byte counts out of a stream of chunks, holding no more than one chunk extra. */
+class ByteReader {
+  private readonly chunks: Buffer[] = [];
+  private buffered = 0;
+
+  constructor(private readonly source: AsyncIterator<Buffer>) {}
+
+  private async more(): Promise<boolean> {
+    const next = await this.source.next();
+    if (next.done) return false;
+    this.chunks.push(next.value);
+    this.buffered += next.value.length;
+    return true;
+  }
+
+  private takeUpTo(n: number): Buffer {
+    const first = this.chunks[0]!;
+    const piece = first.length <= n ? (this.chunks.shift(), first) : first.subarray(0, n);
+    if (piece !== first) this.chunks[0] = first.subarray(n);
+    this.buffered -= piece.length;
+    return piece;
+  }
+
+  /** Exactly `n` bytes (keep `n` small), or undefined when the stream ended cleanly before them. */
+  async read(n: number): Promise<Buffer | undefined> {
+    while (this.buffered < n) {
+      if (!(await this.more())) {
+        if (this.buffered === 0) return undefined;
+        throw new ExtractionError('truncated tar archive');
+      }
+    }
+    const pieces: Buffer[] = [];
+    for (let left = n; left > 0;) {
+      const piece = this.takeUpTo(left);
+      pieces.push(piece);
+      left -= piece.length;
+    }
+    return Buffer.concat(pieces, n);
+  }
+
+  /** Hands the next `n` bytes to `sink` piece by piece, as they are decompressed. */
+  async pass(n: number, sink?: (piece: Buffer) => Promise<unknown>): Promise<void> {
+    for (let left = n; left > 0;) {
+      if (this.buffered === 0 && !(await this.more())) throw new ExtractionError('truncated tar archive');
+      const piece = this.takeUpTo(left);
+      left -= piece.length;
+      if (sink) await sink(piece);
+    }
+  }
+}
+
+/** The gunzipped bytes, refused as soon as their running total passes the limit. */
+async function* decompressed(gunzip: Gunzip): AsyncGenerator<Buffer> {
+  let total = 0;
+  try {
+    for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+      total += chunk.length;
+      if (total > LIMITS.uncompressedBytes) throw new ExtractionError(`archive expands beyond ${LIMITS.uncompressedBytes} bytes`);
+      yield chunk;
+    }
+  } catch (err) {
+    if (err instanceof ExtractionError) throw err;
+    throw new ExtractionError(`not a valid .crate archive (gzip): ${(err as Error).message}`);
+  }
+}
+
 /**
  * Extracts `crateFile` bytes into `<cacheDir>/<name>-<version>` and returns that path. If the
  * target already exists (another extraction won the race) it is kept and returned.
+ *
+ * Streamed: gunzip runs off the main thread chunk by chunk, each entry is written as its bytes
+ * arrive, and sizes are checked against the limits from the headers before any data is read, so
+ * a bomb (a tiny archive claiming gigabytes) is refused without allocating it or blocking the
+ * event loop. Reading stops at the end-of-archive block: trailing zeros are never inflated.
  */
 export async function extractCrate(bytes: Buffer, cacheDir: string, name: string, version: string): Promise<string> {
   if (bytes.length > LIMITS.compressedBytes) throw new ExtractionError(`.crate file exceeds ${LIMITS.compressedBytes} bytes`);
-  let tar: Buffer;
-  try {
-    tar = gunzipSync(bytes, { maxOutputLength: LIMITS.uncompressedBytes });
-  } catch (err) {
-    throw new ExtractionError(`not a valid .crate archive (gzip): ${(err as Error).message}`);
-  }
   const topDir = `${name}-${version}`;
-  const entries = readTar(tar);
-  if (!entries.some((e) => e.type === 'file')) throw new ExtractionError('archive contains no files');
   const target = join(cacheDir, topDir);
   const partial = join(cacheDir, `.partial-${topDir}-${randomBytes(6).toString('hex')}`);
   await mkdir(partial, { recursive: true });
+  const gunzip = createGunzip();
+  gunzip.end(bytes);
   try {
-    for (const entry of entries) {
-      const rel = safeRelativePath(entry.path, topDir);
-      if (rel === undefined || entry.type === 'link' || entry.type === 'other') continue; // links are never created
-      const out = join(partial, rel);
-      if (entry.type === 'dir') await mkdir(out, { recursive: true });
-      else {
-        await mkdir(dirname(out), { recursive: true });
-        await writeFile(out, entry.data, { mode: entry.mode & 0o111 ? 0o755 : 0o644 });
+    const reader = new ByteReader(decompressed(gunzip));
+    let declared = 0;
+    let entries = 0;
+    let files = 0;
+    let longName: string | undefined;
+    let paxPath: string | undefined;
+    for (;;) {
+      const block = await reader.read(512);
+      const header = block && parseHeader(block);
+      if (!header) break;
+      declared += header.size;
+      if (declared > LIMITS.uncompressedBytes) throw new ExtractionError(`archive declares more than ${LIMITS.uncompressedBytes} bytes of entries`);
+      const padding = Math.ceil(header.size / 512) * 512 - header.size;
+      if (header.typeflag === 'L' || header.typeflag === 'x') {
+        if (header.size > MAX_META_BYTES) throw new ExtractionError(`tar ${header.typeflag === 'L' ? 'long name' : 'pax header'} exceeds ${MAX_META_BYTES} bytes`);
+        const data = (await reader.read(header.size)) ?? Buffer.alloc(0);
+        if (header.typeflag === 'L') longName = field(data, 0, data.length);
+        else paxPath = parsePax(data).path;
+        await reader.pass(padding);
+        continue;
       }
+      if (header.typeflag === 'g') { await reader.pass(header.size + padding); continue; }
+      if (++entries > LIMITS.entries) throw new ExtractionError(`archive has more than ${LIMITS.entries} entries`);
+      const type = entryType(header.typeflag);
+      const rel = safeRelativePath(paxPath ?? longName ?? header.name, topDir);
+      longName = paxPath = undefined;
+      if (rel !== undefined && type === 'dir') await mkdir(join(partial, rel), { recursive: true });
+      if (rel !== undefined && type === 'file') {
+        const out = join(partial, rel);
+        await mkdir(dirname(out), { recursive: true });
+        const file = await open(out, 'w', header.mode & 0o111 ? 0o755 : 0o644);
+        try {
+          await reader.pass(header.size, (piece) => writeAll(file, piece));
+        } finally {
+          await file.close();
+        }
+        files++;
+      } else {
+        await reader.pass(header.size); // links are never created; other types are skipped
+      }
+      await reader.pass(padding);
     }
+    if (files === 0) throw new ExtractionError('archive contains no files');
     try {
       await rename(partial, target);
     } catch (err) {
@@ -133,7 +253,13 @@ export async function extractCrate(bytes: Buffer, cacheDir: string, name: string
   } catch (err) {
     await rm(partial, { recursive: true, force: true });
     throw err;
+  } finally {
+    gunzip.destroy(); // stops inflating whatever follows the end of the archive
   }
+}
+
+async function writeAll(file: FileHandle, data: Buffer): Promise<void> {
+  for (let offset = 0; offset < data.length;) offset += (await file.write(data, offset)).bytesWritten;
 }
 
 async function exists(path: string): Promise<boolean> {
