@@ -17,6 +17,29 @@ export const USAGE = 'usage: conductor [--trace-dir D] [--log trace|debug|info|w
   + '       conductor eliza [--deterministic] [--no-http-mcp]\n'
   + '       conductor mcp-bridge --url http://127.0.0.1:PORT/mcp';
 
+/**
+ * The agent's own environment (`symposium.agents.<name>.env`), JSON `{"NAME": "value"}`. The
+ * editor passes it in this one variable, not as the conductor's environment, so that NODE_OPTIONS,
+ * ELECTRON_RUN_AS_NODE, LD_PRELOAD… meant for the agent never reach the conductor, and not on the
+ * command line, where values (tokens) would show in `ps`. Must equal AGENT_ENV_VAR in
+ * src/agents/agentConfiguration.ts.
+ */
+export const AGENT_ENV_VAR = 'SYMPOSIUM_AGENT_ENV';
+
+/** Reads and removes AGENT_ENV_VAR from `env` (so no child inherits it); {} when unset. */
+export function takeAgentEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const raw = env[AGENT_ENV_VAR];
+  delete env[AGENT_ENV_VAR];
+  if (raw === undefined || raw === '') return {};
+  let parsed: unknown;
+  try { parsed = JSON.parse(raw); } catch { throw new Error(`${AGENT_ENV_VAR} is not JSON`); }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)
+    || !Object.entries(parsed).every(([k, v]) => typeof v === 'string' && k !== '' && !/[=\0]/.test(k) && !v.includes('\0'))) {
+    throw new Error(`${AGENT_ENV_VAR} must be a JSON object of names to strings`);
+  }
+  return parsed as Record<string, string>;
+}
+
 export function parseProxyArgs(argv: readonly string[]): ProxyArgs {
   const sep = argv.indexOf('--');
   if (sep < 0 || sep === argv.length - 1) throw new Error(`missing "-- <agent command>"\n${USAGE}`);
@@ -53,6 +76,7 @@ export function parseProxyArgs(argv: readonly string[]): ProxyArgs {
 
 export async function runProxyCli(argv: string[]): Promise<void> {
   const args = parseProxyArgs(argv);
+  const agentEnv = takeAgentEnv(process.env);
   const log = createLogger(args.logLevel);
   const trace = args.traceDir ? new TraceWriter(args.traceDir) : undefined;
   if (trace) log.info(`tracing to ${trace.path}`);
@@ -61,6 +85,7 @@ export async function runProxyCli(argv: string[]): Promise<void> {
   const conductor = new Conductor({
     agentCommand: args.agentCommand,
     agentArgs: args.agentArgs,
+    agentEnv,
     components: args.components,
     registry: componentRegistry,
     log,

@@ -41,6 +41,8 @@ export class AgentProcess {
     private readonly log: Logger,
     private readonly onMessage: (message: RpcMessage) => void,
     private readonly onExit: (exit: AgentExit) => void,
+    /** The agent's own variables, on top of the conductor's environment (see cli.ts AGENT_ENV_VAR). */
+    private readonly env: Record<string, string> = {},
   ) {
     this.exited = new Promise((resolve) => (this.resolveExit = resolve));
   }
@@ -55,7 +57,7 @@ export class AgentProcess {
 
   start(): void {
     const stderrLog = this.log.child('stderr');
-    const child = spawn(this.command, [...this.args], { stdio: ['pipe', 'pipe', 'pipe'], env: process.env });
+    const child = spawn(this.command, [...this.args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...this.env } });
     this.child = child;
     child.on('error', (err) => this.finish({ code: null, signal: null, stderrTail: this.stderrTail, spawnError: err.message }));
     child.on('exit', (code, signal) => {

@@ -20,6 +20,8 @@ import { CONDUCTOR_VERSION } from '../version';
 export interface ConductorOptions {
   agentCommand: string;
   agentArgs: string[];
+  /** Added to the agent's environment only (the conductor's own stays as it is). */
+  agentEnv?: Record<string, string>;
   components: string[];
   registry: ReadonlyMap<string, ComponentFactory>;
   log: Logger;
@@ -53,7 +55,7 @@ export class Conductor {
       },
       end: () => void this.stop('the editor closed stdin', 0),
     });
-    this.agent = new AgentProcess(options.agentCommand, options.agentArgs, log.child('agent'), (m) => this.fromAgent(m), (exit) => this.onAgentExit(exit));
+    this.agent = new AgentProcess(options.agentCommand, options.agentArgs, log.child('agent'), (m) => this.fromAgent(m), (exit) => this.onAgentExit(exit), options.agentEnv);
   }
 
   start(): void {

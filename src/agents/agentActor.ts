@@ -10,7 +10,7 @@ import type { Log } from '../log/logEvent';
 import type { AgentFailure, LegacyModels, SessionControls } from '../protocol/webview';
 import { AGENT_EXITED_ERROR_CODE, AGENT_EXITED_METHOD, type AgentExitedParams } from '../protocol/symposium-ext';
 import { Emitter, DisposableStore } from '../util/emitter';
-import type { SpawnSpec } from './agentConfiguration';
+import { spawnEnv, type SpawnSpec } from './agentConfiguration';
 import { StderrTail } from './stderrTail';
 import type { ClientHandlers, ClientRequestContext } from './clientHandlers';
 
@@ -103,7 +103,7 @@ export class AgentActor {
     log.info('agent', 'spawning', { agent: this.agentName, command: spec.command, args: spec.args, cwd: spec.cwd });
     const child = spawn(spec.command, spec.args, {
       cwd: spec.cwd,
-      env: { ...process.env, ...spec.env },
+      env: spawnEnv(process.env, spec),
       stdio: ['pipe', 'pipe', 'pipe'],
       // Own process group, so stop() can signal the conductor and every process it started.
       detached: process.platform !== 'win32',

@@ -3,6 +3,7 @@
 // cancel, crash reporting, and a stop that leaves no process behind.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { respond } from '../../conductor/eliza/engine';
@@ -88,6 +89,29 @@ describe('AgentActor (conductor + ElizACP processes)', function () {
     await actor.stop();
     assert.deepEqual(groupMembers(pid), []);
     assert.equal(failures.length, 0, 'a requested stop is not a failure');
+  });
+
+  it('the agent\'s env (NODE_OPTIONS too) reaches the agent only, never the conductor; the host\'s NODE_OPTIONS is not inherited', async () => {
+    // Every Node process that starts with this NODE_OPTIONS writes its argv and env into `seen`.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'symposium-env-'));
+    const seen = path.join(dir, 'seen.jsonl');
+    const preload = path.join(dir, 'preload.cjs');
+    fs.writeFileSync(preload, `require('fs').appendFileSync(${JSON.stringify(seen)}, JSON.stringify({ argv: process.argv.slice(2), token: process.env.AGENT_TOKEN ?? null, carrier: process.env.SYMPOSIUM_AGENT_ENV ?? null }) + '\\n');`);
+    const hostPreload = path.join(dir, 'host-preload.cjs');
+    fs.writeFileSync(hostPreload, `require('fs').appendFileSync(${JSON.stringify(seen)}, JSON.stringify({ host: true, argv: process.argv.slice(2) }) + '\\n');`);
+    const base = builtinAgent(rt);
+    const agent = { ...base, env: { ...base.env, NODE_OPTIONS: `--require ${preload}`, AGENT_TOKEN: 'secret' } };
+    const previous = process.env.NODE_OPTIONS;
+    process.env.NODE_OPTIONS = `--require ${hostPreload}`;
+    try {
+      actor = new AgentActor({ key: 'k', agentName: agent.name, spec: conductorSpawnSpec({ agent, components: null, workspaceFolder: ROOT }, rt), log: quiet,
+        clientInfo: { name: 'test', version: '0' }, onPermissionRequest: async () => ({ outcome: { outcome: 'cancelled' } }) });
+      await actor.newSession(ROOT);
+    } finally {
+      if (previous === undefined) delete process.env.NODE_OPTIONS; else process.env.NODE_OPTIONS = previous;
+    }
+    const lines = fs.readFileSync(seen, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { host?: true; argv: string[]; token: string | null; carrier: string | null });
+    assert.deepEqual(lines, [{ argv: ['eliza', '--deterministic'], token: 'secret', carrier: null }], 'only the agent started with them; the conductor (argv "--", …) did not');
   });
 
   it('a command that cannot start is reported, not thrown later', async () => {

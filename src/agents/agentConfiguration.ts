@@ -23,6 +23,8 @@ export interface SpawnSpec {
   args: string[];
   /** Added to the extension host's environment. */
   env: Record<string, string>;
+  /** Removed from the extension host's environment first. */
+  unsetEnv: string[];
   cwd: string;
 }
 
@@ -42,6 +44,18 @@ const AS_NODE = { ELECTRON_RUN_AS_NODE: '1' };
 
 const conductorScript = (rt: Runtime): string => `${rt.extensionPath}/out/conductor.js`;
 
+/**
+ * Carries the agent's env through the conductor to the agent only (conductor/cli.ts takes it out
+ * of its own environment before anything starts). Must equal AGENT_ENV_VAR in conductor/cli.ts.
+ */
+export const AGENT_ENV_VAR = 'SYMPOSIUM_AGENT_ENV';
+
+/**
+ * Not inherited by the conductor from the extension host: they would change how its Node starts
+ * (preloaded code, other module paths). An agent that needs them sets them in its own `env`.
+ */
+export const CONDUCTOR_UNSET_ENV = ['NODE_OPTIONS', 'NODE_PATH'];
+
 /** The embedded test agent: deterministic ELIZA, served by the conductor bundle itself. */
 export function builtinAgent(rt: Runtime): AgentDefinition {
   return { name: BUILTIN_AGENT_NAME, command: rt.execPath, args: [conductorScript(rt), 'eliza', '--deterministic'], env: { ...AS_NODE } };
@@ -59,8 +73,17 @@ export function conductorSpawnSpec(c: AgentConfiguration, rt: Runtime): SpawnSpe
   return {
     command: rt.execPath,
     args: [conductorScript(rt), ...components, '--', c.agent.command, ...c.agent.args],
-    // The conductor passes its environment on to the agent, so the agent's env goes here too.
-    env: { ...AS_NODE, ...c.agent.env },
+    // The agent's env (NODE_OPTIONS, LD_PRELOAD… included) is for the agent: the conductor
+    // applies it to the agent process only, never to itself or its other children.
+    env: { ...AS_NODE, [AGENT_ENV_VAR]: JSON.stringify(c.agent.env) },
+    unsetEnv: CONDUCTOR_UNSET_ENV,
     cwd: c.workspaceFolder,
   };
+}
+
+/** The environment a spawn spec gets: the inherited one without `unsetEnv`, plus `env`. */
+export function spawnEnv(inherited: NodeJS.ProcessEnv, spec: Pick<SpawnSpec, 'env' | 'unsetEnv'>): NodeJS.ProcessEnv {
+  const env = { ...inherited };
+  for (const name of spec.unsetEnv) delete env[name];
+  return { ...env, ...spec.env };
 }

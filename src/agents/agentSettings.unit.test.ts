@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { builtinAgent, conductorSpawnSpec, configurationKey, type AgentConfiguration } from './agentConfiguration';
+import { AGENT_ENV_VAR as CONDUCTOR_AGENT_ENV_VAR, takeAgentEnv } from '../../conductor/cli';
+import { AGENT_ENV_VAR, builtinAgent, conductorSpawnSpec, configurationKey, spawnEnv, type AgentConfiguration } from './agentConfiguration';
 import { parseAgentSettings } from './agentSettings';
 import { StderrTail } from './stderrTail';
 
@@ -43,10 +44,28 @@ describe('agent settings and configurations', () => {
     const agent = { name: 'a', command: 'agent-bin', args: ['--acp'], env: { TOKEN: 't' } };
     assert.deepEqual(conductorSpawnSpec({ agent, components: ['x', 'y'], workspaceFolder: '/w' }, rt), {
       command: '/bin/node', args: ['/ext/out/conductor.js', '--components', 'x,y', '--', 'agent-bin', '--acp'],
-      env: { ELECTRON_RUN_AS_NODE: '1', TOKEN: 't' }, cwd: '/w',
+      env: { ELECTRON_RUN_AS_NODE: '1', SYMPOSIUM_AGENT_ENV: '{"TOKEN":"t"}' }, unsetEnv: ['NODE_OPTIONS', 'NODE_PATH'], cwd: '/w',
     });
     assert.deepEqual(conductorSpawnSpec({ agent, components: [], workspaceFolder: '/w' }, rt).args.slice(1, 3), ['--components', '']);
     assert.deepEqual(conductorSpawnSpec({ agent, components: null, workspaceFolder: '/w' }, rt).args.slice(1, 2), ['--']);
+  });
+});
+
+describe('the agent\'s env stays away from the conductor', () => {
+  it('the conductor gets its own clean env; the agent\'s (NODE_OPTIONS, LD_PRELOAD, ELECTRON_RUN_AS_NODE included) only in the carrier variable', () => {
+    const agent = { name: 'a', command: 'agent-bin', args: [], env: { NODE_OPTIONS: '--require /evil.js', LD_PRELOAD: '/evil.so', ELECTRON_RUN_AS_NODE: '', TOKEN: 't' } };
+    const spec = conductorSpawnSpec({ agent, components: null, workspaceFolder: '/w' }, rt);
+    const env = spawnEnv({ PATH: '/bin', NODE_OPTIONS: '--inspect', NODE_PATH: '/x', HOME: '/h' }, spec);
+    assert.deepEqual(env, { PATH: '/bin', HOME: '/h', ELECTRON_RUN_AS_NODE: '1', SYMPOSIUM_AGENT_ENV: JSON.stringify(agent.env) });
+  });
+
+  it('the conductor takes the carrier out of its environment and hands it to the agent only', () => {
+    assert.equal(AGENT_ENV_VAR, CONDUCTOR_AGENT_ENV_VAR, 'both sides use the same variable');
+    const env: NodeJS.ProcessEnv = { PATH: '/bin', SYMPOSIUM_AGENT_ENV: '{"NODE_OPTIONS":"--require x","A":"1"}' };
+    assert.deepEqual(takeAgentEnv(env), { NODE_OPTIONS: '--require x', A: '1' });
+    assert.deepEqual(env, { PATH: '/bin' }, 'no child of the conductor inherits it');
+    assert.deepEqual(takeAgentEnv({}), {});
+    for (const bad of ['nope', '[]', '{"A":1}', '{"A=B":"x"}', '{"":"x"}']) assert.throws(() => takeAgentEnv({ SYMPOSIUM_AGENT_ENV: bad }), /SYMPOSIUM_AGENT_ENV/);
   });
 });
 
