@@ -1,7 +1,12 @@
-// Hosts one component MCP server for one ACP session as Streamable HTTP on 127.0.0.1, on a random
-// port, behind a per-server bearer token. Each MCP client session gets its own `McpServer`
-// instance (the SDK's server owns its transport). DNS-rebinding protection pins the Host header
-// to the loopback address we bound.
+// Hosts the component MCP servers injected into ACP sessions as Streamable HTTP on 127.0.0.1.
+// ONE listener per conductor process serves them all, each at its own path (/mcp/<random id>)
+// behind its own bearer token: a listener per injected server left two listening sockets per
+// session whenever the agent could not `session/close` (402 after 200 sessions). Closing an
+// injection removes its route and its MCP sessions; the listener stays for the next one.
+//
+// Each MCP client session gets its own `McpServer` instance (the SDK's server owns its
+// transport). DNS-rebinding protection: the Host header must name the loopback address we bound.
+// Refused requests are logged once per kind and then every 100th, so a flood cannot flood the log.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -10,65 +15,129 @@ import type { Logger } from '../log';
 import type { McpServerSpec, McpSessionInfo } from '../chain/component';
 
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/** After the first refusal of a kind, one log line per this many. */
+export const REFUSAL_LOG_EVERY = 100;
 
-export class LoopbackMcpHost {
-  private readonly transports = new Map<string, StreamableHTTPServerTransport>();
-  private closed = false;
+/** The process's one loopback listener: routes requests by path to the injected servers. */
+class LoopbackListener {
+  private static current: Promise<LoopbackListener> | undefined;
+  readonly routes = new Map<string, LoopbackMcpHost>();
+  private readonly refusals = new Map<string, number>();
 
-  private constructor(
-    private readonly http: Server,
-    readonly url: string,
-    readonly token: string,
-    private readonly spec: McpServerSpec,
-    private readonly session: McpSessionInfo,
-    private readonly log: Logger,
-  ) {}
+  private constructor(private readonly http: Server, private readonly log: Logger) {}
 
-  /** Binds the listener before returning, so the agent can connect as soon as it learns the URL. */
-  static async start(spec: McpServerSpec, session: McpSessionInfo, log: Logger): Promise<LoopbackMcpHost> {
-    const token = randomBytes(32).toString('hex');
-    let host: LoopbackMcpHost | undefined;
-    const http = createServer((req, res) => {
-      if (!host) return void res.writeHead(503).end();
-      void host.handle(req, res);
+  /** The process's listener, bound on first use (and again if binding failed). */
+  static shared(log: Logger): Promise<LoopbackListener> {
+    LoopbackListener.current ??= LoopbackListener.bind(log).catch((err: unknown) => {
+      LoopbackListener.current = undefined;
+      throw err;
     });
+    return LoopbackListener.current;
+  }
+
+  private static async bind(log: Logger): Promise<LoopbackListener> {
+    let listener: LoopbackListener | undefined;
+    const http = createServer((req, res) => void listener?.handle(req, res));
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
       http.listen(0, '127.0.0.1', () => resolve());
     });
-    const port = (http.address() as AddressInfo).port;
-    host = new LoopbackMcpHost(http, `http://127.0.0.1:${port}/mcp`, token, spec, session, log);
-    log.debug(`MCP server "${spec.name}" listening on 127.0.0.1:${port}`);
-    return host;
+    http.unref(); // open MCP sessions must not keep a finished conductor alive
+    listener = new LoopbackListener(http, log.child('mcp-listener'));
+    log.debug(`MCP servers listening on 127.0.0.1:${listener.port}`);
+    return listener;
   }
 
   get port(): number {
     return (this.http.address() as AddressInfo).port;
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await Promise.allSettled([...this.transports.values()].map((t) => t.close()));
-    this.transports.clear();
-    this.http.closeAllConnections();
-    await new Promise<void>((resolve) => this.http.close(() => resolve()));
+  /** The Host header values a loopback client sends; anything else is DNS rebinding. */
+  get allowedHosts(): string[] {
+    return [`127.0.0.1:${this.port}`, `localhost:${this.port}`];
   }
 
-  private authorized(req: IncomingMessage): boolean {
-    const header = req.headers.authorization ?? '';
-    const expected = Buffer.from(`Bearer ${this.token}`);
-    const given = Buffer.from(header);
-    return given.length === expected.length && timingSafeEqual(given, expected);
+  /** Logs the 1st refusal of `kind` and every REFUSAL_LOG_EVERY-th after it, with the count. */
+  refused(kind: string, detail: string): void {
+    const count = (this.refusals.get(kind) ?? 0) + 1;
+    this.refusals.set(kind, count);
+    if (count === 1 || count % REFUSAL_LOG_EVERY === 0) {
+      this.log.warn(`MCP listener refused ${kind} (${detail}); ${count} refused so far, logged at the first and every ${REFUSAL_LOG_EVERY}th`);
+    }
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const host = req.headers.host ?? '';
+    if (!this.allowedHosts.includes(host)) {
+      this.refused('a request with a foreign Host header', `Host: ${host.slice(0, 100)}`);
+      return jsonRpcHttpError(res, 403, -32000, 'forbidden host');
+    }
+    const match = /^\/mcp\/([0-9a-f]{32})$/.exec(new URL(req.url ?? '/', 'http://127.0.0.1').pathname);
+    const route = match ? this.routes.get(match[1]!) : undefined;
+    if (!route) {
+      this.refused('a request for an unknown path', 'no such MCP server, or it was closed');
+      return void res.writeHead(404).end();
+    }
+    if (!route.authorized(req)) {
+      this.refused('a request without a valid bearer token', `MCP server "${route.name}"`);
+      return void res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'unauthorized' }));
+    }
+    await route.handle(req, res);
+  }
+}
+
+/** One injected MCP server for one ACP session: a route on the shared listener. */
+export class LoopbackMcpHost {
+  private readonly transports = new Map<string, StreamableHTTPServerTransport>();
+  private closed = false;
+
+  private constructor(
+    private readonly listener: LoopbackListener,
+    private readonly id: string,
+    readonly token: string,
+    private readonly spec: McpServerSpec,
+    private readonly session: McpSessionInfo,
+    private readonly log: Logger,
+  ) {}
+
+  /** Adds the route before returning, so the agent can connect as soon as it learns the URL. */
+  static async start(spec: McpServerSpec, session: McpSessionInfo, log: Logger): Promise<LoopbackMcpHost> {
+    const listener = await LoopbackListener.shared(log);
+    const host = new LoopbackMcpHost(listener, randomBytes(16).toString('hex'), randomBytes(32).toString('hex'), spec, session, log);
+    listener.routes.set(host.id, host);
+    log.debug(`MCP server "${spec.name}" served at ${host.url}`);
+    return host;
+  }
+
+  get name(): string {
+    return this.spec.name;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.listener.port}/mcp/${this.id}`;
+  }
+
+  get port(): number {
+    return this.listener.port;
+  }
+
+  /** Removes the route and ends its MCP sessions; the listener stays for other servers. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.listener.routes.delete(this.id);
+    await Promise.allSettled([...this.transports.values()].map((t) => t.close()));
+    this.transports.clear();
+  }
+
+  authorized(req: IncomingMessage): boolean {
+    const expected = Buffer.from(`Bearer ${this.token}`);
+    const given = Buffer.from(req.headers.authorization ?? '');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
-      if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') return void res.writeHead(404).end();
-      if (!this.authorized(req)) {
-        this.log.warn(`MCP server "${this.spec.name}": request without a valid bearer token refused`);
-        return void res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'unauthorized' }));
-      }
       const body = req.method === 'POST' ? await readJson(req) : undefined;
       const sessionHeader = req.headers['mcp-session-id'];
       const mcpSession = typeof sessionHeader === 'string' ? sessionHeader : undefined;
@@ -88,12 +157,14 @@ export class LoopbackMcpHost {
   }
 
   private newTransport(): StreamableHTTPServerTransport {
-    const hosts = [`127.0.0.1:${this.port}`, `localhost:${this.port}`];
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      enableDnsRebindingProtection: true,
-      allowedHosts: hosts,
-      onsessioninitialized: (id) => void this.transports.set(id, transport),
+      enableDnsRebindingProtection: true, // checked by the listener too; kept as a second line
+      allowedHosts: this.listener.allowedHosts,
+      onsessioninitialized: (id) => {
+        if (this.closed) void transport.close(); // the route closed while the client was connecting
+        else this.transports.set(id, transport);
+      },
       onsessionclosed: (id) => void this.transports.delete(id),
     });
     return transport;

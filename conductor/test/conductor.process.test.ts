@@ -100,7 +100,7 @@ describe('conductor in front of ElizACP (real processes)', function () {
       const decl = toAgent.message.params!.mcpServers![0]!;
       if (mode === 'http') {
         assert.equal(decl.type, 'http');
-        assert.match(String(decl.url), /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+        assert.match(String(decl.url), /^http:\/\/127\.0\.0\.1:\d+\/mcp\/[0-9a-f]{32}$/);
         assert.match(JSON.stringify(decl.headers), /Bearer [0-9a-f]{64}/);
       } else {
         assert.equal(decl.type, undefined);
