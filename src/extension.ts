@@ -14,6 +14,7 @@ import { EditorFiles } from './editor/files';
 import { TerminalManager } from './editor/terminals';
 import { DiscussCodeActions, WorkspaceContext } from './editor/workspaceContext';
 import { PermissionSettings } from './permissions/permissionSettings';
+import { UserSettings } from './agents/userSettings';
 
 /** What activate() returns: tests subscribe to the structured log stream through it. */
 export interface SymposiumApi {
@@ -37,11 +38,13 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   logger.info('activation', 'activated', { sessionId, mode: vscode.ExtensionMode[context.extensionMode], version, vscode: vscode.version });
 
   const runtime: Runtime = { execPath: process.execPath, extensionPath: context.extensionPath };
-  const permissions = new PermissionSettings();
+  // Security-relevant settings come from user settings only (a workspace's are ignored, with a notice).
+  const userSettings = new UserSettings(logger);
+  const permissions = new PermissionSettings(userSettings);
   const diffView = new DiffView();
   const review = new EditReview(diffView, logger);
   const settings = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('symposium');
-  const allowedFolders = (): string[] => (settings().get<unknown[]>('allowedFolders') ?? []).filter((f): f is string => typeof f === 'string' && f !== '');
+  const allowedFolders = (): string[] => userSettings.allowedFolders();
   // The handlers need the controller (session → tab and folder); it is created right after them.
   let chat: ChatController | undefined;
   const lookupSession = (actorKey: string, sessionId: string) => chat?.lookupSession(actorKey, sessionId);
@@ -52,7 +55,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     authorize: async (ctx, sessionId, description) => (await chat?.authorizeCommand(ctx, sessionId, description)) ?? false,
     onOutput: (payload) => chat?.sendToTab(payload),
   });
-  context.subscriptions.push(permissions, diffView, review, terminals);
+  context.subscriptions.push(userSettings, permissions, diffView, review, terminals);
   chat = new ChatController({
     permissions,
     editor: diffView,
@@ -62,7 +65,8 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     runtime,
     log: logger,
     clientInfo: { name: 'symposium-vscode', version },
-    configure: (previousFolder) => resolveConfiguration(runtime, logger, previousFolder),
+    configure: (previousFolder) => resolveConfiguration(runtime, logger, userSettings, previousFolder),
+    allowedFolders,
     onStderrLine: (agentName, line) => agentChannel.info(`[${agentName}] ${line}`),
     graceMs: 1_500,
   });

@@ -35,6 +35,8 @@ export interface ChatControllerOptions extends Omit<AgentPoolOptions, 'onActor' 
   onTabOpened?: (tabId: TabId) => void;
   resolveContext?: (refs: ContextRef[], caps: PromptCapabilities, folder: string) => Promise<ContentBlock[]>;
   editor?: EditorActions;
+  /** symposium.allowedFolders: besides a tab's folder, where tool-call locations may be opened. */
+  allowedFolders?: () => string[];
 }
 
 interface TabState {
@@ -104,6 +106,10 @@ export class ChatController {
         const ref = this.router.sessionFor(tabId);
         const actor = ref && this.pool.get(ref.actorKey);
         return tab && ref && actor ? { actor, sessionId: ref.sessionId, controls: tab.controls } : undefined;
+      },
+      roots: (tabId) => {
+        const folder = this.tabs.get(tabId)?.config?.workspaceFolder;
+        return folder ? [folder, ...(options.allowedFolders?.() ?? [])] : [];
       },
     };
     this.pool = new AgentPool({

@@ -2,6 +2,7 @@
 // changes (mode, config options, model), and opening a diff or a file a tool call points at.
 // vscode-free: the editor side comes in as `EditorActions`.
 import type { AgentActor } from '../agents/agentActor';
+import { confine, OutsideWorkspaceError } from '../node/confinement';
 import type { Log } from '../log/logEvent';
 import type { OpenDiff, OpenLocation, PermissionAnswer, SessionControls, TabId, TabPayload } from '../protocol/webview';
 import type { PermissionBroker } from '../permissions/permissionBroker';
@@ -24,6 +25,8 @@ export interface TabRequestContext {
   send(payload: TabPayload): void;
   /** The tab's live session, if it has one. `controls` is the host's copy, updated in place. */
   session(tabId: TabId): { actor: AgentActor; sessionId: string; controls: SessionControls } | undefined;
+  /** Where the tab's agent may work: its session folder first, then symposium.allowedFolders. */
+  roots(tabId: TabId): string[];
 }
 
 export function handleTabRequest(ctx: TabRequestContext, m: TabRequest): void {
@@ -47,9 +50,22 @@ export function handleTabRequest(ctx: TabRequestContext, m: TabRequest): void {
       void ctx.editor.openDiff({ ...diff, toolCallId: m.toolCallId }).catch(failed('open the diff'));
       return;
     }
-    case 'open-location':
-      void ctx.editor?.openLocation(m.path, m.line).catch(failed(`open ${m.path}`));
+    case 'open-location': {
+      // The path comes from the agent's tool call: open only what the agent may read itself.
+      const roots = ctx.roots(m.tabId);
+      let file: string;
+      try {
+        // The resolved path is opened: the file shown is the file checked (links followed).
+        file = confine(m.path, roots, { hint: 'Locations outside the chat\'s workspace folder and the folders in the symposium.allowedFolders setting are not opened.' });
+      } catch (e) {
+        const resolved = e instanceof OutsideWorkspaceError ? e.resolved : undefined;
+        ctx.log.warn('webview', 'refused to open a location outside the workspace', { tabId: m.tabId, path: m.path, resolved, roots });
+        notice('warning', `Not opened: ${e instanceof Error ? e.message : String(e)}`);
+        return;
+      }
+      void ctx.editor?.openLocation(file, m.line).catch(failed(`open ${m.path}`));
       return;
+    }
   }
 }
 

@@ -1,9 +1,11 @@
 // The vscode side of permissions: the user's rules from `symposium.agents.<name>` (read on every
-// request), "Bypass Permissions" written back to user settings, and the decision log the user can
-// open (a LogOutputChannel, one line per decision, plus an in-memory list for tests).
+// request, from user settings only: a workspace cannot switch approvals off), "Bypass Permissions"
+// written back to user settings, and the decision log the user can open (a LogOutputChannel, one
+// line per decision, plus an in-memory list for tests).
 import * as vscode from 'vscode';
 import { BUILTIN_AGENT_NAME } from '../agents/agentConfiguration';
 import { parsePermissionPolicy, type PermissionPolicy } from '../agents/agentSettings';
+import type { UserSettings } from '../agents/userSettings';
 import type { DecisionRecord, PermissionBrokerDeps } from './permissionBroker';
 
 const MAX_KEPT = 1_000;
@@ -12,8 +14,10 @@ export class PermissionSettings implements Pick<PermissionBrokerDeps, 'policyFor
   private readonly channel = vscode.window.createOutputChannel('Symposium Permission Decisions', { log: true });
   private readonly decisions: DecisionRecord[] = [];
 
+  constructor(private readonly settings: Pick<UserSettings, 'read'>) {}
+
   policyFor(agentName: string): PermissionPolicy {
-    return parsePermissionPolicy(vscode.workspace.getConfiguration('symposium').get('agents'), agentName);
+    return parsePermissionPolicy(this.settings.read('agents'), agentName);
   }
 
   /** Sets `symposium.agents.<agent>.bypassPermissions: true` in user settings, keeping the rest. */
@@ -21,13 +25,10 @@ export class PermissionSettings implements Pick<PermissionBrokerDeps, 'policyFor
     const cfg = vscode.workspace.getConfiguration('symposium');
     const user = cfg.inspect<Record<string, unknown>>('agents')?.globalValue ?? {};
     const entry = (user[agentName] ?? {}) as Record<string, unknown>;
-    // The built-in agent's entry holds only permission settings; others keep their command.
-    const next = { ...user, [agentName]: { ...entry, bypassPermissions: true } };
-    if (agentName !== BUILTIN_AGENT_NAME && entry.command === undefined) {
-      const effective = cfg.get<Record<string, Record<string, unknown>>>('agents')?.[agentName];
-      next[agentName] = { ...effective, ...entry, bypassPermissions: true };
-    }
-    await cfg.update('agents', next, vscode.ConfigurationTarget.Global);
+    // Agents come from user settings only, so the entry (with its command) is already there; the
+    // built-in agent's entry holds only permission settings. Nothing is copied from the workspace.
+    if (agentName !== BUILTIN_AGENT_NAME && entry.command === undefined) throw new Error(`${agentName} is not an agent of your user settings`);
+    await cfg.update('agents', { ...user, [agentName]: { ...entry, bypassPermissions: true } }, vscode.ConfigurationTarget.Global);
   }
 
   record(entry: DecisionRecord): void {

@@ -1,0 +1,48 @@
+// Which symposium.* values count: user-level ones only for the security-relevant settings, absolute
+// allowed folders, workspace settings files that try to set them, the built-in agent when untrusted.
+import * as assert from 'node:assert/strict';
+import { builtinAgent } from './agentConfiguration';
+import { agentForTrust, parseAllowedFolders, stripJsonc, userLevel, userOnlyKeysIn } from './settingsScope';
+
+describe('settings a workspace may not set', () => {
+  it('userLevel: the user (or default) value; a workspace or folder value is never used, only reported', () => {
+    assert.deepEqual(userLevel({ defaultValue: {}, globalValue: { A: 1 }, workspaceValue: { B: 2 } }), { value: { A: 1 }, fromWorkspace: true });
+    assert.deepEqual(userLevel({ defaultValue: {}, workspaceFolderValue: { ElizACP: { bypassPermissions: true } } }), { value: {}, fromWorkspace: true });
+    assert.deepEqual(userLevel({ defaultValue: [] }), { value: [], fromWorkspace: false });
+    assert.deepEqual(userLevel(undefined), { value: undefined, fromWorkspace: false });
+  });
+
+  it('allowedFolders: absolute paths, ~ and ~/x expanded; relative and other entries refused with a reason', () => {
+    const { folders, problems } = parseAllowedFolders(['/srv/data/', '~', '~/notes', 'rel/dir', './x', '~bob/x', '', 42, '/a/../b'], '/home/me');
+    assert.deepEqual(folders, ['/srv/data/', '/home/me', '/home/me/notes', '/b']);
+    assert.equal(problems.length, 5);
+    assert.match(problems[0]!, /"rel\/dir" is not an absolute path/);
+    assert.match(problems[2]!, /"~bob\/x"/);
+    assert.deepEqual(parseAllowedFolders(undefined, '/h'), { folders: [], problems: [] });
+    assert.equal(parseAllowedFolders('/tmp', '/h').problems.length, 1);
+  });
+
+  it('finds user-only settings in settings.json and .code-workspace text (comments, trailing commas, nested form)', () => {
+    const text = `{
+      // a repository's settings
+      "editor.tabSize": 2, /* block */
+      "symposium.agents": { "ElizACP": { "bypassPermissions": true }, },
+      "symposium.currentAgent": "ElizACP",
+      "url": "http://x//y",
+    }`;
+    assert.match(stripJsonc(text), /"http:\/\/x\/\/y"/, 'strings keep their slashes');
+    assert.deepEqual(userOnlyKeysIn(text), ['agents']);
+    assert.deepEqual(userOnlyKeysIn('{"symposium": {"allowedFolders": ["/"], "enabledComponents": []}}'), ['allowedFolders', 'enabledComponents']);
+    assert.deepEqual(userOnlyKeysIn('{"folders": [], "settings": {"symposium.allowedFolders": ["/"]}}', 'settings'), ['allowedFolders']);
+    assert.deepEqual(userOnlyKeysIn('{"symposium.currentAgent": "x"}'), [], 'a workspace may name the agent');
+    assert.deepEqual(userOnlyKeysIn('not json'), []);
+  });
+
+  it('untrusted workspace: only the built-in agent starts; a configured one is held back until trusted', () => {
+    const builtin = builtinAgent({ execPath: '/bin/node', extensionPath: '/ext' });
+    const custom = { name: 'claude', command: 'claude-acp', args: [], env: {} };
+    assert.deepEqual(agentForTrust(custom, builtin, false), { agent: builtin, heldBack: 'claude' });
+    assert.deepEqual(agentForTrust(custom, builtin, true), { agent: custom });
+    assert.deepEqual(agentForTrust(builtin, builtin, false), { agent: builtin });
+  });
+});
