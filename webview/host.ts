@@ -1,8 +1,9 @@
 // The webview's side of the host channel: typed posting, saved state, and a shape check on what
 // arrives (the host is trusted, but a malformed message must not break the chat).
-import type { HostToWebview, WebviewToHost } from '../src/protocol/webview';
+import { HOST_TO_WEBVIEW_TYPES, type HostToWebview, type WebviewToHost } from '../src/protocol/webview';
 
-interface VsCodeApi {
+/** What VS Code gives the page (acquireVsCodeApi); a DOM test passes a fake one. */
+export interface VsCodeApi {
   postMessage(message: unknown): void;
   getState(): unknown;
   setState(state: unknown): void;
@@ -11,7 +12,7 @@ declare function acquireVsCodeApi(): VsCodeApi;
 
 export class Host {
   // acquireVsCodeApi may be called only once per page.
-  private readonly api: VsCodeApi = acquireVsCodeApi();
+  constructor(private readonly api: VsCodeApi = acquireVsCodeApi()) {}
 
   post(message: WebviewToHost): void {
     this.api.postMessage(message);
@@ -30,16 +31,13 @@ export class Host {
   }
 }
 
-const HOST_TYPES = new Set<HostToWebview['type']>([
-  'open-tab', 'session-ready', 'prompt-started', 'agent-update', 'prompt-ended', 'prompt-failed',
-  'agent-failed', 'agent-restarted', 'resync', 'query-rendered',
-  'controls-changed', 'permission-requested', 'permission-resolved', 'tab-notice', 'terminal-output', 'attach-context',
-]);
+const HOST_TYPES: ReadonlySet<string> = new Set(HOST_TO_WEBVIEW_TYPES);
 
 export function isHostMessage(v: unknown): v is HostToWebview {
   if (typeof v !== 'object' || v === null) return false;
   const m = v as Record<string, unknown>;
+  // Global, not part of a tab's sequence: no tabId, no index.
   if (m.type === 'context-items') return Array.isArray(m.items);
-  return typeof m.type === 'string' && HOST_TYPES.has(m.type as HostToWebview['type'])
+  return typeof m.type === 'string' && HOST_TYPES.has(m.type)
     && typeof m.tabId === 'string' && typeof m.index === 'number' && Number.isSafeInteger(m.index);
 }

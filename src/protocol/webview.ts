@@ -115,6 +115,22 @@ export type TabPayload = OpenTab | ConversationPayload | Resync | QueryRendered 
 export type IndexedHostMessage = TabPayload & { index: number };
 export type HostToWebview = IndexedHostMessage | ContextItems;
 
+/**
+ * Every host→webview message type, listed once: the webview's guard accepts only these. The
+ * compiler keeps the list and the union in step (`satisfies` rejects a type the union lacks,
+ * `ListsEveryHostType` a union member missing here).
+ */
+export const HOST_TO_WEBVIEW_TYPES = [
+  'open-tab', 'session-ready', 'prompt-started', 'agent-update', 'prompt-ended', 'prompt-failed',
+  'agent-failed', 'agent-restarted', 'resync', 'query-rendered', 'controls-changed',
+  'permission-requested', 'permission-resolved', 'tab-notice', 'terminal-output', 'attach-context',
+  'context-items',
+] as const satisfies readonly HostToWebview['type'][];
+type Unlisted = Exclude<HostToWebview['type'], (typeof HOST_TO_WEBVIEW_TYPES)[number]>;
+type MustBeTrue<T extends true> = T;
+/** Fails to compile (naming the missing types) when a host→webview type is not in the list. */
+export type ListsEveryHostType = MustBeTrue<[Unlisted] extends [never] ? true : { missing: Unlisted }>;
+
 const NOT_CONVERSATION = new Set<TabPayload['type']>(['open-tab', 'resync', 'query-rendered', 'attach-context']);
 /** Whether a message is part of the tab's conversation (recorded for resync, applied to the model). */
 export const isConversationPayload = <T extends { type: string }>(p: T): p is Extract<T, { type: ConversationPayload['type'] }> =>

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { isUuidV4, parseWebviewMessage } from './webview';
+import { HOST_TO_WEBVIEW_TYPES, isUuidV4, parseWebviewMessage } from './webview';
 
 const TAB = '1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b';
 const MSG = '6f1e2d3c-4b5a-4c6d-8e7f-0a1b2c3d4e5f';
@@ -51,5 +51,10 @@ describe('webview protocol validation', () => {
   it('recognizes UUID v4', () => {
     assert.ok(isUuidV4(TAB));
     assert.ok(!isUuidV4(TAB.toUpperCase().replace('4D3B', '5D3B')));
+  });
+
+  it('lists each host→webview type once (the compiler checks the list covers the union)', () => {
+    assert.equal(new Set(HOST_TO_WEBVIEW_TYPES).size, HOST_TO_WEBVIEW_TYPES.length);
+    assert.ok(HOST_TO_WEBVIEW_TYPES.includes('prompt-started') && HOST_TO_WEBVIEW_TYPES.includes('context-items'));
   });
 });
