@@ -1,19 +1,21 @@
-// The chat webview: builds mynah-ui (restoring saved tabs when the activation session ID matches),
-// turns UI events into protocol messages, applies host messages exactly once (per-tab
-// lastSeenIndex), and saves its state after every change so hide/show or re-creation loses
-// nothing, drafts included.
+// The chat webview's mynah-ui wiring: builds mynah-ui (restoring saved tabs when the activation
+// session ID matches), turns UI events into protocol messages, hands host messages to the model
+// (model.ts: applied once per index) and puts what they changed on screen, and saves its state
+// soon after every change so hide/show or re-creation loses nothing, drafts included.
 import { MynahUI, type ChatPrompt, type MynahUIDataModel, type MynahUITabStoreModel } from '@aws/mynah-ui';
-import type { ContextRef, ConversationEntry, HostToWebview, TabId } from '../src/protocol/webview';
-import { applyEntry, blockId, emptyConversation, isBusy, type Conversation } from './conversation';
+import type { TabId } from '../src/protocol/webview';
+import { blockId, emptyConversation } from './conversation';
+import { DelayedCall, type Timers } from './delayedCall';
 import { Host, isHostMessage } from './host';
 import { blockToChatItems, conversationToChatItems, RESTART_BUTTON_ID } from './mappers/chatItems';
 import { parsePermissionButton } from './mappers/permission';
 import { pickerChanges, promptWithCommand, tabStoreFor } from './mappers/tabStore';
 import { OPEN_DIFF_PREFIX } from './mappers/toolCall';
-import { chosenContext, contextKey } from './mappers/contextMenu';
+import { chosenContext } from './mappers/contextMenu';
+import { WebviewModel, type ModelChange } from './model';
 import { toolCallOf } from './toolCalls';
 import { TabRenderer } from './renderer';
-import { restoreState, SeenIndex, type PersistedState } from './state';
+import { persistedState, restoreState, type PersistedState } from './state';
 import { newUuid, TabIdMap } from './tabIds';
 
 const TAB_DEFAULTS: MynahUIDataModel = {
@@ -23,27 +25,52 @@ const TAB_DEFAULTS: MynahUIDataModel = {
   showChatAvatars: false,
 };
 
+/** Host messages come in bursts (a streamed answer): one save per burst. */
+const SAVE_DELAY_MS = 50;
+/** Typing: one save once the keys pause, not one per keystroke (a save copies every tab). */
+const DRAFT_SAVE_DELAY_MS = 300;
+
+export interface ChatAppOptions {
+  /** The page's channel to the extension (default: acquireVsCodeApi()). */
+  host?: Host;
+  timers?: Timers;
+}
+
 export class ChatApp {
-  private readonly host = new Host();
+  private readonly host: Host;
   private ids = new TabIdMap();
-  private seen = new SeenIndex();
-  private drafts: Record<TabId, string> = {};
-  private readonly conversations = new Map<TabId, Conversation>();
+  private model = new WebviewModel();
   private readonly renderers = new Map<TabId, TabRenderer>();
   private readonly storeShown = new Map<TabId, string>();
   private mynah!: MynahUI;
   /** Set while we create a tab for the host, so onTabAdd takes the host's tab ID. */
   private adopting: TabId | undefined;
-  private persistTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly saveSoon: DelayedCall;
+  private readonly saveDraft: DelayedCall;
   private lastAck = '';
-  private contextItems: ContextRef[] | undefined;
+  /** Removes the page listeners on dispose. */
+  private readonly listeners = new AbortController();
 
-  constructor(private readonly sessionId: string, private readonly testMode: boolean) {}
+  constructor(private readonly sessionId: string, private readonly testMode: boolean, options: ChatAppOptions = {}) {
+    this.host = options.host ?? new Host();
+    this.saveSoon = new DelayedCall(() => this.persistNow(), SAVE_DELAY_MS, false, options.timers);
+    this.saveDraft = new DelayedCall(() => this.persistNow(), DRAFT_SAVE_DELAY_MS, true, options.timers);
+  }
 
   start(): void {
     const saved = restoreState(this.host.getState(), this.sessionId);
     if (!saved) this.host.setState(undefined);
-    const tabs = saved ? this.restoredTabs(saved) : this.freshTabs();
+    let tabs: MynahUITabStoreModel;
+    try {
+      tabs = saved ? this.restoredTabs(saved) : this.freshTabs();
+    } catch (e) {
+      // Saved state that passed the shape check but cannot be drawn: start clean, not broken.
+      this.host.log('error', `webview: could not restore the saved tabs: ${e instanceof Error ? e.message : String(e)}`);
+      this.host.setState(undefined);
+      this.ids = new TabIdMap();
+      this.model = new WebviewModel();
+      tabs = this.freshTabs();
+    }
     this.mynah = new MynahUI({
       rootSelector: '#mynah-root',
       config: {
@@ -57,30 +84,43 @@ export class ChatApp {
       onTabAdd: (mid) => this.onTabAdd(mid),
       onTabRemove: (mid) => this.onTabRemove(mid),
       // The selected tab is part of the saved tabs.
-      onTabChange: () => this.schedulePersist(),
+      onTabChange: () => this.saveSoon.schedule(),
       onChatPrompt: (mid, prompt) => this.onChatPrompt(mid, prompt),
       onStopChatResponse: (mid) => this.withTab(mid, (tabId) => this.host.post({ type: 'cancel', tabId })),
       onInBodyButtonClicked: (mid, messageId, action) => this.withTab(mid, (tabId) => this.onButton(tabId, messageId, action.id)),
       onFileClick: (mid, filePath, _deleted, messageId, _eventId, details) => this.withTab(mid, (tabId) => this.onFileClick(tabId, filePath, messageId, details?.data)),
       onPromptInputOptionChange: (mid, values) => this.withTab(mid, (tabId) => {
-        for (const m of pickerChanges(tabId, this.conversation(tabId).controls, values)) this.host.post(m);
+        for (const m of pickerChanges(tabId, this.model.conversation(tabId).controls, values)) this.host.post(m);
       }),
     });
     for (const tabId of this.ids.tabIds()) {
       const r = this.rendererFor(tabId);
-      r?.adopt(conversationToChatItems(this.conversation(tabId)));
+      r?.adopt(conversationToChatItems(this.model.conversation(tabId)));
     }
-    window.addEventListener('message', (e: MessageEvent<unknown>) => this.onHostMessage(e.data));
+    const { signal } = this.listeners;
+    window.addEventListener('message', (e: MessageEvent<unknown>) => this.onHostMessage(e.data), { signal });
     // Drafts: mynah's prompt input is a contenteditable div inside the tab's wrapper.
-    document.addEventListener('input', (e) => this.onInput(e), true);
+    document.addEventListener('input', (e) => this.onInput(e), { capture: true, signal });
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'visible') this.sendReady();
       else this.persistNow();
-    });
-    window.addEventListener('error', (e) => this.host.log('error', `webview error: ${e.message}`));
-    window.addEventListener('unhandledrejection', (e) => this.host.log('error', `webview unhandled rejection: ${String(e.reason)}`));
+    }, { signal });
+    // A draft waiting for its save is saved before the page can go: focus leaving the webview
+    // (a click in the workbench, which may hide the view next) or the page being unloaded.
+    window.addEventListener('blur', () => this.saveDraft.flush(), { signal });
+    window.addEventListener('pagehide', () => this.persistNow(), { signal });
+    window.addEventListener('error', (e) => this.host.log('error', `webview error: ${e.message}`), { signal });
+    window.addEventListener('unhandledrejection', (e) => this.host.log('error', `webview unhandled rejection: ${String(e.reason)}`), { signal });
     this.persistNow();
     this.sendReady();
+  }
+
+  /** Stops listening and takes mynah-ui down (a page hosts one app; tests build several in turn). */
+  dispose(): void {
+    this.listeners.abort();
+    this.saveSoon.cancel();
+    this.saveDraft.cancel();
+    this.mynah.destroy();
   }
 
   // ---- startup ------------------------------------------------------------------------------
@@ -88,27 +128,31 @@ export class ChatApp {
   private freshTabs(): MynahUITabStoreModel {
     const tabId = newUuid();
     this.ids.set(tabId, tabId);
-    this.conversations.set(tabId, emptyConversation());
+    this.model.addTab(tabId);
     return { [tabId]: { isSelected: true, store: { ...TAB_DEFAULTS, ...tabStoreFor(emptyConversation()) } } };
   }
 
   private restoredTabs(saved: PersistedState): MynahUITabStoreModel {
     this.ids = new TabIdMap(saved.tabIds);
-    this.seen = new SeenIndex(saved.lastSeenIndex);
-    this.drafts = { ...saved.drafts };
+    const conversations: PersistedState['conversations'] = {};
+    for (const mid of Object.keys(saved.tabs)) {
+      const tabId = this.ids.tabId(mid);
+      if (tabId) conversations[tabId] = saved.conversations[tabId] ?? emptyConversation();
+    }
+    this.model = new WebviewModel({ lastSeenIndex: saved.lastSeenIndex, drafts: saved.drafts, conversations });
     const tabs: MynahUITabStoreModel = {};
     for (const [mid, tab] of Object.entries(saved.tabs)) {
       const tabId = this.ids.tabId(mid);
       if (!tabId) continue;
-      const conv = saved.conversations[tabId] ?? emptyConversation();
-      this.conversations.set(tabId, conv);
-      tabs[mid] = { ...tab, store: { ...tab.store, chatItems: conversationToChatItems(conv), ...tabStoreFor(conv), promptInputText: this.drafts[tabId] ?? '' } };
+      const conv = this.model.conversation(tabId);
+      // Chat items are not saved: rendered again from the conversation.
+      tabs[mid] = { ...tab, store: { ...tab.store, chatItems: conversationToChatItems(conv), ...tabStoreFor(conv), promptInputText: this.model.draft(tabId) } };
     }
     return tabs;
   }
 
   private sendReady(): void {
-    this.host.post({ type: 'webview-ready', lastSeenIndex: this.seen.toJSON(), openTabs: this.ids.tabIds() });
+    this.host.post({ type: 'webview-ready', lastSeenIndex: this.model.lastSeenIndex(), openTabs: this.ids.tabIds() });
   }
 
   // ---- UI events ----------------------------------------------------------------------------
@@ -117,23 +161,22 @@ export class ChatApp {
     if (this.ids.tabId(mid)) return;
     const tabId = this.adopting ?? newUuid();
     this.ids.set(mid, tabId);
-    this.conversations.set(tabId, emptyConversation());
+    this.model.addTab(tabId);
     this.renderers.delete(tabId);
     if (!this.adopting) {
       this.host.post({ type: 'new-tab', tabId });
       this.mynah.updateStore(mid, { tabTitle: `Chat ${Object.keys(this.mynah.getAllTabs()).length}` });
     }
     this.updateTabStore(tabId);
-    this.schedulePersist();
+    this.saveSoon.schedule();
   }
 
   private onTabRemove(mid: string): void {
     const tabId = this.ids.deleteMynah(mid);
     if (!tabId) return;
-    this.conversations.delete(tabId);
+    this.model.closeTab(tabId);
     this.renderers.delete(tabId);
     this.storeShown.delete(tabId);
-    delete this.drafts[tabId];
     this.host.post({ type: 'close-tab', tabId });
     this.persistNow();
   }
@@ -142,7 +185,7 @@ export class ChatApp {
     if (id === RESTART_BUTTON_ID) { this.host.post({ type: 'restart-agent', tabId }); return; }
     const perm = parsePermissionButton(id);
     if (perm) {
-      const card = this.conversation(tabId).blocks.flatMap((b) => (b.kind === 'turn' ? b.permissions : [])).find((p) => p.requestId === perm.requestId);
+      const card = this.model.conversation(tabId).blocks.flatMap((b) => (b.kind === 'turn' ? b.permissions : [])).find((p) => p.requestId === perm.requestId);
       if (!card) return;
       if (perm.choice === 'bypass') { this.host.post({ type: 'permission-answer', tabId, requestId: perm.requestId, bypass: true }); return; }
       const option = card.options[perm.choice];
@@ -150,7 +193,7 @@ export class ChatApp {
       return;
     }
     if (id.startsWith(OPEN_DIFF_PREFIX) && messageId) {
-      const tool = toolCallOf(this.conversation(tabId), messageId);
+      const tool = toolCallOf(this.model.conversation(tabId), messageId);
       const item = tool?.content?.[Number(id.slice(OPEN_DIFF_PREFIX.length))];
       if (tool && item?.type === 'diff') this.host.post({ type: 'open-diff', tabId, toolCallId: tool.toolCallId, path: item.path });
       // "Open diff" can be used again and again.
@@ -159,7 +202,7 @@ export class ChatApp {
   }
 
   private onFileClick(tabId: TabId, filePath: string, messageId: string | undefined, data: Record<string, string> | undefined): void {
-    const tool = messageId ? toolCallOf(this.conversation(tabId), messageId) : undefined;
+    const tool = messageId ? toolCallOf(this.model.conversation(tabId), messageId) : undefined;
     if (data?.action === 'diff' && tool) { this.host.post({ type: 'open-diff', tabId, toolCallId: tool.toolCallId, path: filePath }); return; }
     const line = Number(data?.line);
     this.host.post({ type: 'open-location', tabId, path: filePath, ...(Number.isSafeInteger(line) && line > 0 ? { line } : {}) });
@@ -167,18 +210,15 @@ export class ChatApp {
 
   private onChatPrompt(mid: string, prompt: ChatPrompt): void {
     const tabId = this.ids.tabId(mid);
+    if (!tabId) return;
     const text = promptWithCommand(prompt.command, prompt.prompt ?? '');
-    const conv = tabId ? this.conversation(tabId) : undefined;
-    const context = [...(conv?.attached ?? []), ...chosenContext(this.contextItems, prompt.context)];
-    if (!tabId || (text.trim() === '' && context.length === 0)) return;
-    const messageId = newUuid();
-    if (conv) conv.attached = [];
-    // Shown at once when the tab is idle; a prompt sent while an answer streams is queued by the
-    // host and shown when it starts (its prompt-started), below the answer it waited for.
-    const attachments = context.map((r) => r.name);
-    if (!isBusy(this.conversation(tabId))) this.apply(tabId, { type: 'prompt-started', messageId, text, ...(attachments.length ? { attachments } : {}) });
-    this.drafts[tabId] = '';
-    this.host.post({ type: 'prompt', tabId, messageId, text, ...(context.length ? { context } : {}) });
+    const context = this.model.promptContext(tabId, chosenContext(this.model.contextItems, prompt.context));
+    if (text.trim() === '' && context.length === 0) return;
+    // Not shown here: the host's prompt-started echo (one source, replayed like everything else)
+    // shows it, at once when the tab is idle, else when it starts, below the answer it waited for.
+    this.model.promptSent(tabId);
+    this.updateTabStore(tabId); // the attached pills go
+    this.host.post({ type: 'prompt', tabId, messageId: newUuid(), text, ...(context.length ? { context } : {}) });
     this.persistNow();
   }
 
@@ -188,9 +228,9 @@ export class ChatApp {
     const mid = target.closest('[mynah-tab-id]')?.getAttribute('mynah-tab-id');
     const tabId = mid ? this.ids.tabId(mid) : undefined;
     if (!tabId) return;
-    this.drafts[tabId] = target.innerText;
-    // Saved at once: the page can be torn down any moment after the keystroke.
-    this.persistNow();
+    this.model.setDraft(tabId, target.innerText);
+    // Saved once typing pauses; flushed when the page hides or loses focus (see start()).
+    this.saveDraft.schedule();
   }
 
   private withTab(mid: string, f: (tabId: TabId) => void): void {
@@ -205,78 +245,63 @@ export class ChatApp {
       this.host.log('warn', `webview: ignored a malformed host message: ${JSON.stringify(data)?.slice(0, 200)}`);
       return;
     }
-    if (data.type === 'context-items') {
-      // Global, not part of a tab's sequence: every tab's `@` menu.
-      this.contextItems = data.items;
-      for (const tabId of this.ids.tabIds()) this.updateTabStore(tabId);
-      return;
-    }
-    // Replays after hide/show or re-creation repeat messages: apply each index once.
-    if (!this.seen.accept(data.tabId, data.index)) return;
+    let change: ModelChange | undefined;
     try {
-      this.dispatch(data);
+      change = this.model.receive(data);
+      this.show(change);
     } catch (e) {
       this.host.log('error', `webview: failed to apply ${data.type}: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
     }
-    this.schedulePersist();
+    // The @ menu is not saved, and a replayed message changed nothing.
+    if (change?.kind !== 'none' && change?.kind !== 'context-items') this.saveSoon.schedule();
   }
 
-  private dispatch(m: Exclude<HostToWebview, { type: 'context-items' }>): void {
-    switch (m.type) {
+  /** Puts what a host message changed in the model on screen. */
+  private show(change: ModelChange): void {
+    switch (change.kind) {
+      case 'none':
+        return;
+      case 'context-items':
+        for (const tabId of this.ids.tabIds()) this.updateTabStore(tabId);
+        return;
       case 'open-tab':
-        this.ensureTab(m.tabId, m.title);
+        this.ensureTab(change.tabId, change.title);
         return;
-      case 'resync':
-        this.resync(m.tabId, m.title, m.entries);
+      case 'rebuilt': {
+        // The host had to drop buffered messages (or the webview lost the tab): redraw all of it.
+        if (!this.ensureTab(change.tabId, change.title)) return;
+        const renderer = this.rendererFor(change.tabId);
+        renderer?.clear();
+        renderer?.render(conversationToChatItems(this.model.conversation(change.tabId)));
+        this.storeShown.delete(change.tabId);
+        this.updateTabStore(change.tabId);
         return;
-      case 'attach-context': {
-        if (!this.ids.mynahId(m.tabId)) return;
-        const conv = this.conversation(m.tabId);
-        conv.attached = [...(conv.attached ?? []).filter((r) => contextKey(r) !== contextKey(m.item)), m.item];
-        this.updateTabStore(m.tabId);
+      }
+      case 'changed': {
+        const conv = this.model.conversation(change.tabId);
+        const changed = new Set(change.blockIds);
+        const renderer = this.rendererFor(change.tabId);
+        if (renderer && changed.size > 0) {
+          for (const b of conv.blocks) if (changed.has(blockId(b))) renderer.render(blockToChatItems(b, conv));
+        }
+        this.updateTabStore(change.tabId);
         return;
       }
       case 'query-rendered':
-        this.host.post({ type: 'rendered', tabId: m.tabId, requestId: m.requestId, items: [...(this.renderers.get(m.tabId)?.items() ?? []), this.tabStoreItem(m.tabId)] });
+        this.host.post({ type: 'rendered', tabId: change.tabId, requestId: change.requestId, items: [...(this.renderers.get(change.tabId)?.items() ?? []), this.tabStoreItem(change.tabId)] });
         return;
-      default: {
-        if (!this.ids.mynahId(m.tabId)) return; // closed here; the host will stop sending
-        const { tabId, index: _index, ...entry } = m;
-        this.apply(tabId, entry);
-      }
     }
   }
 
-  /** Applies one conversation message and redraws what it changed. */
-  private apply(tabId: TabId, entry: ConversationEntry): void {
-    const conv = this.conversation(tabId);
-    const changed = new Set(applyEntry(conv, entry));
-    const renderer = this.rendererFor(tabId);
-    if (renderer && changed.size > 0) {
-      for (const b of conv.blocks) if (changed.has(blockId(b))) renderer.render(blockToChatItems(b, conv));
-    }
-    this.updateTabStore(tabId);
-  }
-
-  /** Rebuilds a tab from the host's record of it (after the host had to drop buffered messages). */
-  private resync(tabId: TabId, title: string, entries: ConversationEntry[]): void {
-    this.ensureTab(tabId, title);
-    const conv = emptyConversation();
-    this.conversations.set(tabId, conv);
-    for (const e of entries) applyEntry(conv, e);
-    const renderer = this.rendererFor(tabId);
-    renderer?.clear();
-    renderer?.render(conversationToChatItems(conv));
-    this.storeShown.delete(tabId);
-    this.updateTabStore(tabId);
-  }
-
-  private ensureTab(tabId: TabId, title: string): void {
-    if (this.ids.mynahId(tabId)) return;
+  /** Creates the mynah tab for a tab the host opened; false if mynah has no room for it. */
+  private ensureTab(tabId: TabId, title: string): boolean {
+    if (this.ids.mynahId(tabId)) return true;
     this.adopting = tabId;
     try {
-      const mid = this.mynah.updateStore('', { ...TAB_DEFAULTS, tabTitle: title });
-      if (!mid) this.host.log('warn', 'webview: cannot open another tab (limit reached)');
+      if (this.mynah.updateStore('', { ...TAB_DEFAULTS, tabTitle: title })) return true;
+      this.host.log('warn', 'webview: cannot open another tab (limit reached)');
+      this.model.closeTab(tabId);
+      return false;
     } finally {
       this.adopting = undefined;
     }
@@ -290,16 +315,10 @@ export class ChatApp {
       commands: (store?.quickActionCommands ?? []).flatMap((g) => g.commands.map((c) => c.command)),
       pickers: (store?.promptInputOptions ?? []).map((p) => ({ id: p.id, value: p.value, options: 'options' in p ? (p.options ?? []).map((o) => o.value) : [] })),
       info: store?.promptInputInfo ?? '',
-      attached: (this.conversation(tabId).attached ?? []).map((r) => r.name),
+      attached: (this.model.conversation(tabId).attached ?? []).map((r) => r.name),
       contextGroups: (store?.contextCommands ?? []).flatMap((g) => g.commands.map((c) => c.command)),
     };
     return { type: 'tab-store', messageId: 'tab-store', body: JSON.stringify(body) };
-  }
-
-  private conversation(tabId: TabId): Conversation {
-    let c = this.conversations.get(tabId);
-    if (!c) this.conversations.set(tabId, (c = emptyConversation()));
-    return c;
   }
 
   private rendererFor(tabId: TabId): TabRenderer | undefined {
@@ -312,7 +331,7 @@ export class ChatApp {
   private updateTabStore(tabId: TabId): void {
     const mid = this.ids.mynahId(tabId);
     if (!mid) return;
-    const store = tabStoreFor(this.conversation(tabId), this.contextItems);
+    const store = tabStoreFor(this.model.conversation(tabId), this.model.contextItems);
     const json = JSON.stringify(store);
     if (this.storeShown.get(tabId) === json) return;
     this.storeShown.set(tabId, json);
@@ -321,32 +340,14 @@ export class ChatApp {
 
   // ---- persistence ----------------------------------------------------------------------------
 
-  private schedulePersist(): void {
-    this.persistTimer ??= setTimeout(() => {
-      this.persistTimer = undefined;
-      this.persistNow();
-    }, 50);
-  }
-
   /**
    * Saves a consistent snapshot (tabs, conversations and lastSeenIndex of the same moment), then
    * tells the host which indices are saved, so it can forget those messages.
    */
   private persistNow(): void {
-    if (this.persistTimer) { clearTimeout(this.persistTimer); this.persistTimer = undefined; }
-    const all = this.mynah.getAllTabs();
-    const tabs: MynahUITabStoreModel = {};
-    const conversations: Record<TabId, Conversation> = {};
-    for (const [mid, tab] of Object.entries(all)) {
-      const tabId = this.ids.tabId(mid);
-      if (!tabId) continue;
-      const conv = this.conversation(tabId);
-      conversations[tabId] = conv;
-      // The @ menu is not saved: the host sends it again on every webview-ready.
-      tabs[mid] = { ...tab, store: { ...tab.store, chatItems: conversationToChatItems(conv), promptInputText: this.drafts[tabId] ?? '', contextCommands: [] } };
-    }
-    const lastSeenIndex = this.seen.toJSON();
-    const state: PersistedState = { v: 1, sessionId: this.sessionId, tabs, tabIds: this.ids.toJSON(), lastSeenIndex, drafts: { ...this.drafts }, conversations };
+    this.saveSoon.cancel();
+    this.saveDraft.cancel();
+    const state = persistedState(this.sessionId, this.model.toState(), this.mynah.getAllTabs(), this.ids.toJSON());
     try {
       // getAllTabs() is plain data; round-trip through JSON so nothing uncloneable slips in.
       this.host.setState(JSON.parse(JSON.stringify(state)));
@@ -354,10 +355,10 @@ export class ChatApp {
       this.host.log('error', `webview: could not save state: ${String(e)}`);
       return;
     }
-    const ack = JSON.stringify(lastSeenIndex);
+    const ack = JSON.stringify(state.lastSeenIndex);
     if (ack !== this.lastAck) {
       this.lastAck = ack;
-      this.host.post({ type: 'ack', lastSeenIndex });
+      this.host.post({ type: 'ack', lastSeenIndex: state.lastSeenIndex });
     }
   }
 }

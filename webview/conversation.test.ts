@@ -20,7 +20,7 @@ describe('conversation model', () => {
     assert.equal(isBusy(c), false);
   });
 
-  it('a repeated prompt-started (the host echo of a local prompt) changes nothing', () => {
+  it('a repeated prompt-started changes nothing', () => {
     const c = emptyConversation();
     applyEntry(c, { type: 'prompt-started', messageId: 'm', text: 'hi' });
     assert.deepEqual(applyEntry(c, { type: 'prompt-started', messageId: 'm', text: 'hi' }), []);

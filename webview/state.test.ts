@@ -1,9 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { restoreState, SeenIndex } from './state';
+import type { ChatItem, ChatItemType } from '@aws/mynah-ui';
+import type { Conversation } from './conversation';
+import { persistedState, restoreState, SeenIndex } from './state';
 import { TabIdMap } from './tabIds';
 
 const SESSION = 'session-1';
-const valid = { v: 1, sessionId: SESSION, tabs: {}, tabIds: {}, lastSeenIndex: { t: 3 }, drafts: { t: 'hi' }, conversations: {} };
+const valid = { v: 2, sessionId: SESSION, tabs: { m: { isSelected: true, store: { tabTitle: 'Chat' } } }, tabIds: { m: 't' }, lastSeenIndex: { t: 3 }, drafts: { t: 'hi' }, conversations: { t: { blocks: [] } } };
 
 describe('webview state', () => {
   it('restores saved state only for the same activation session', () => {
@@ -12,6 +14,35 @@ describe('webview state', () => {
     assert.equal(restoreState(undefined, SESSION), undefined);
     assert.equal(restoreState({ sessionId: SESSION }, SESSION), undefined, 'old shapes start clean');
     assert.equal(restoreState({ ...valid, drafts: null }, SESSION), undefined);
+  });
+
+  it('drops, without failing, state saved in the previous shape or damaged', () => {
+    // v1 also saved every tab's chat items (the transcript twice).
+    const v1 = { ...valid, v: 1, tabs: { m: { store: { chatItems: [{ type: 'prompt', body: 'hi' }] } } } };
+    assert.equal(restoreState(v1, SESSION), undefined);
+    assert.equal(restoreState({ ...valid, conversations: { t: { blocks: 'x' } } }, SESSION), undefined);
+    assert.equal(restoreState({ ...valid, conversations: { t: null } }, SESSION), undefined);
+    assert.equal(restoreState({ ...valid, tabs: { m: 'x' } }, SESSION), undefined);
+    assert.equal(restoreState({ ...valid, lastSeenIndex: { t: '3' } }, SESSION), undefined);
+    assert.equal(restoreState({ ...valid, tabIds: { m: 1 } }, SESSION), undefined);
+  });
+
+  it('saves the transcript once: as conversations, not again as mynah chat items', () => {
+    const conversation: Conversation = { blocks: [{ kind: 'turn', messageId: 'x', prompt: 'hi', updates: [], status: 'done', permissions: [] }] };
+    const chatItems: ChatItem[] = [{ type: 'prompt' as ChatItemType, messageId: 'x:prompt', body: 'hi' }];
+    const mynahTabs = {
+      m: { isSelected: true, store: { tabTitle: 'Chat 1', chatItems, promptInputText: 'draft', contextCommands: [{ commands: [] }] } },
+      unmapped: { store: { tabTitle: 'not ours' } },
+    };
+    const state = persistedState(SESSION, { lastSeenIndex: { t: 4 }, drafts: { t: 'draft' }, conversations: { t: conversation } }, mynahTabs, { m: 't' });
+    assert.deepEqual(state, {
+      v: 2, sessionId: SESSION,
+      tabs: { m: { isSelected: true, store: { tabTitle: 'Chat 1' } } },
+      tabIds: { m: 't' },
+      lastSeenIndex: { t: 4 }, drafts: { t: 'draft' }, conversations: { t: conversation },
+    });
+    assert.equal(JSON.stringify(state).split('"hi"').length - 1, 1, 'the prompt text is in the saved state once');
+    assert.deepEqual(restoreState(JSON.parse(JSON.stringify(state)), SESSION), state);
   });
 
   it('applies each index once per tab and ignores anything at or below lastSeenIndex', () => {

@@ -4,17 +4,15 @@
 // The state is kept only within one activation: the extension embeds a new session ID in the HTML
 // each time it activates, and saved state with another ID is discarded (chat history survives
 // hide/show and webview re-creation, not an editor restart).
+//
+// The transcript is saved once, as our conversation model: mynah's chat items are rendered from it
+// again on restore, so the saved mynah tabs carry none.
 import type { MynahUITabStoreModel } from '@aws/mynah-ui';
 import type { TabId } from '../src/protocol/webview';
 import type { Conversation } from './conversation';
 
-export interface PersistedState {
-  v: 1;
-  sessionId: string;
-  /** mynah-ui's getAllTabs(), chat items included. Opaque to everyone but mynah-ui. */
-  tabs: MynahUITabStoreModel;
-  /** mynah-ui tab id → protocol tab id (UUID v4); mynah makes its own ids. */
-  tabIds: Record<string, TabId>;
+/** What the webview model (model.ts) saves: per open tab. */
+export interface ModelState {
   lastSeenIndex: Record<TabId, number>;
   /** Unsent prompt text per tab. */
   drafts: Record<TabId, string>;
@@ -22,16 +20,52 @@ export interface PersistedState {
   conversations: Record<TabId, Conversation>;
 }
 
+export interface PersistedState extends ModelState {
+  /** 2: the saved mynah tabs no longer carry chat items (v1 saved the transcript twice). */
+  v: 2;
+  sessionId: string;
+  /** mynah-ui's getAllTabs() without chat items, drafts or the @ menu. Opaque to all but mynah-ui. */
+  tabs: MynahUITabStoreModel;
+  /** mynah-ui tab id → protocol tab id (UUID v4); mynah makes its own ids. */
+  tabIds: Record<string, TabId>;
+}
+
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const allValues = (r: Record<string, unknown>, ok: (v: unknown) => boolean): boolean => Object.values(r).every(ok);
+const isConversation = (v: unknown): boolean => isRecord(v) && Array.isArray(v.blocks);
 
 /**
  * The saved state if it belongs to this activation and looks sane; otherwise undefined (start
- * clean). Old or foreign shapes are never migrated: a mismatched session ID clears everything.
+ * clean). Old or foreign shapes are never migrated: they, and a mismatched session ID, clear
+ * everything.
  */
 export function restoreState(saved: unknown, sessionId: string): PersistedState | undefined {
-  if (!isRecord(saved) || saved.v !== 1 || saved.sessionId !== sessionId) return undefined;
-  if (!isRecord(saved.tabs) || !isRecord(saved.tabIds) || !isRecord(saved.lastSeenIndex) || !isRecord(saved.drafts) || !isRecord(saved.conversations)) return undefined;
+  if (!isRecord(saved) || saved.v !== 2 || saved.sessionId !== sessionId) return undefined;
+  const { tabs, tabIds, lastSeenIndex, drafts, conversations } = saved;
+  if (!isRecord(tabs) || !isRecord(tabIds) || !isRecord(lastSeenIndex) || !isRecord(drafts) || !isRecord(conversations)) return undefined;
+  if (!allValues(tabs, (t) => isRecord(t) && (t.store === undefined || isRecord(t.store)))) return undefined;
+  if (!allValues(tabIds, (t) => typeof t === 'string') || !allValues(lastSeenIndex, (i) => typeof i === 'number')) return undefined;
+  if (!allValues(drafts, (d) => typeof d === 'string') || !allValues(conversations, isConversation)) return undefined;
   return saved as unknown as PersistedState;
+}
+
+/**
+ * The state to save: the model's part, and mynah's tabs (`getAllTabs()`) as mynah needs them on
+ * restore, minus what is saved elsewhere or sent again: chat items (rendered from
+ * `conversations`), the draft (in `drafts`) and the `@` menu (the host re-sends it on every
+ * webview-ready). Tabs without a protocol tab ID are left out.
+ */
+export function persistedState(sessionId: string, model: ModelState, mynahTabs: MynahUITabStoreModel, tabIds: Record<string, TabId>): PersistedState {
+  const tabs: MynahUITabStoreModel = {};
+  const savedIds: Record<string, TabId> = {};
+  for (const [mid, tab] of Object.entries(mynahTabs)) {
+    const tabId = tabIds[mid];
+    if (!tabId) continue;
+    const { chatItems: _items, promptInputText: _draft, contextCommands: _menu, ...store } = tab.store ?? {};
+    tabs[mid] = { ...tab, store };
+    savedIds[mid] = tabId;
+  }
+  return { v: 2, sessionId, tabs, tabIds: savedIds, ...model };
 }
 
 /**

@@ -185,12 +185,21 @@ export class ChatController {
       tab = this.tabs.get(tabId)!;
     }
     this.log.info('prompt', 'received', { tabId, messageId, chars: text.length });
+    // The prompt-started echo is the one place a prompt appears in the tab (the webview does not
+    // draw it itself): at once when the tab is idle, so the user sees it even while the session
+    // starts; when it starts if it waits behind another prompt, so it shows below that answer.
+    const echoed = !tab.active && tab.queued === 0;
+    if (echoed) this.echoPrompt(tab, messageId, text, context);
     tab.queued++;
     const t = tab;
     this.enqueue(t, async () => {
       t.queued--;
-      await this.runPrompt(t, messageId, text, context);
+      await this.runPrompt(t, messageId, text, context, echoed);
     });
+  }
+
+  private echoPrompt(tab: TabState, messageId: MessageId, text: string, context: ContextRef[]): void {
+    this.send({ type: 'prompt-started', tabId: tab.tabId, messageId, text, ...(context.length ? { attachments: context.map((c) => c.name) } : {}) });
   }
 
   cancel(tabId: TabId): void {
@@ -284,11 +293,11 @@ export class ChatController {
     }
   }
 
-  private async runPrompt(tab: TabState, messageId: MessageId, text: string, context: ContextRef[]): Promise<void> {
+  private async runPrompt(tab: TabState, messageId: MessageId, text: string, context: ContextRef[], echoed: boolean): Promise<void> {
     if (tab.closed) return;
-    // Announced when it starts, not when queued, so the webview shows each prompt after the
-    // previous answer.
-    this.send({ type: 'prompt-started', tabId: tab.tabId, messageId, text, ...(context.length ? { attachments: context.map((c) => c.name) } : {}) });
+    // A queued prompt is announced when it starts, not when queued, so the webview shows it
+    // after the previous answer.
+    if (!echoed) this.echoPrompt(tab, messageId, text, context);
     const ref = this.router.sessionFor(tab.tabId);
     const actor = ref && this.pool.get(ref.actorKey);
     if (!ref || !actor) {

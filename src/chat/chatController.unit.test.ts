@@ -1,6 +1,6 @@
 // The host's chat logic end to end in plain Node: controller + outbox + transcript against the real
-// conductor and ElizACP, with a fake webview that applies messages exactly like the real one
-// (webview/state.ts SeenIndex, webview/conversation.ts). Build first: `node esbuild.mjs`.
+// conductor and ElizACP, with a fake webview that is the real one minus mynah-ui: its model
+// (webview/model.ts) applies what the host sends. Build first: `node esbuild.mjs`.
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -8,10 +8,11 @@ import * as path from 'node:path';
 import { STORY } from '../../conductor/eliza/demos';
 import { respond } from '../../conductor/eliza/engine';
 import type { Log } from '../log/logEvent';
-import type { HostToWebview, TabId } from '../protocol/webview';
+import type { HostToWebview, TabId, WebviewToHost } from '../protocol/webview';
 import { builtinAgent } from '../agents/agentConfiguration';
-import { applyEntry, emptyConversation, type Conversation, type Turn } from '../../webview/conversation';
-import { SeenIndex } from '../../webview/state';
+import type { Turn } from '../../webview/conversation';
+import { WebviewModel } from '../../webview/model';
+import type { ModelState } from '../../webview/state';
 import { ChatController } from './chatController';
 import type { OutboxLimits } from './outbox';
 
@@ -19,37 +20,39 @@ const ROOT = path.resolve(__dirname, '../..');
 const rt = { execPath: process.execPath, extensionPath: ROOT };
 const quiet: Log = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
-/** Applies host messages the way webview/chatApp.ts does, and can "save" and be re-created. */
+/** The webview's model fed what the host posts; it can "save" and be re-created from that. */
 class FakeWebview {
-  seen: SeenIndex;
-  convs: Map<TabId, Conversation>;
+  readonly model: WebviewModel;
   received: HostToWebview[] = [];
-  constructor(saved?: { seen: Record<TabId, number>; convs: Record<TabId, Conversation> }) {
-    this.seen = new SeenIndex(saved?.seen);
-    this.convs = new Map(Object.entries(structuredClone(saved?.convs ?? {})));
+  constructor(saved?: ModelState) {
+    this.model = new WebviewModel(structuredClone(saved));
   }
   receive(m: HostToWebview): void {
     this.received.push(m);
-    if (m.type === 'context-items') return;
-    if (!this.seen.accept(m.tabId, m.index)) return;
-    if (m.type === 'open-tab' || m.type === 'query-rendered' || m.type === 'attach-context') return;
-    if (m.type === 'resync') {
-      const c = emptyConversation();
-      for (const e of m.entries) applyEntry(c, e);
-      this.convs.set(m.tabId, c);
-      return;
-    }
-    const { tabId, index: _i, ...entry } = m;
-    let c = this.convs.get(tabId);
-    if (!c) this.convs.set(tabId, (c = emptyConversation()));
-    applyEntry(c, entry);
+    this.model.receive(m);
   }
-  save(): { seen: Record<TabId, number>; convs: Record<TabId, Conversation> } {
-    return { seen: this.seen.toJSON(), convs: structuredClone(Object.fromEntries(this.convs)) };
+  /** A tab the user opened (the webview makes its ID). */
+  newTab(): TabId {
+    const tabId = randomUUID();
+    this.model.addTab(tabId);
+    return tabId;
+  }
+  ready(): WebviewToHost {
+    return { type: 'webview-ready', lastSeenIndex: this.model.lastSeenIndex(), openTabs: this.model.tabIds() };
+  }
+  save(): ModelState {
+    return structuredClone(this.model.toState());
+  }
+  turns(tabId: TabId): Turn[] {
+    return this.model.conversation(tabId).blocks.filter((b): b is Turn => b.kind === 'turn');
   }
   answer(tabId: TabId, messageId: string): string {
-    const t = this.convs.get(tabId)?.blocks.find((b): b is Turn => b.kind === 'turn' && b.messageId === messageId);
+    const t = this.turns(tabId).find((b) => b.messageId === messageId);
     return (t?.updates ?? []).map((u) => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? u.content.text : '')).join('');
+  }
+  /** The per-tab index of each received message of this type (and message ID). */
+  indicesOf(tabId: TabId, type: HostToWebview['type'], messageId?: string): number[] {
+    return this.received.flatMap((m) => ('index' in m && m.tabId === tabId && m.type === type && (messageId === undefined || ('messageId' in m && m.messageId === messageId)) ? [m.index] : []));
   }
 }
 
@@ -69,6 +72,9 @@ function setup(limits?: OutboxLimits) {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until(done: () => boolean, timeoutMs = 10_000): Promise<void> {
+  for (const end = Date.now() + timeoutMs; !done(); await sleep(20)) if (Date.now() > end) throw new Error('timed out');
+}
 const story = STORY.join('');
 
 describe('ChatController (real conductor + ElizACP)', function () {
@@ -79,8 +85,8 @@ describe('ChatController (real conductor + ElizACP)', function () {
 
   it('a fresh webview tab gets a session and the exact reply', async () => {
     ctx = setup();
-    const tabId = randomUUID();
-    ctx.controller.handle({ type: 'webview-ready', lastSeenIndex: {}, openTabs: [tabId] });
+    const tabId = ctx.webview.newTab();
+    ctx.controller.handle(ctx.webview.ready());
     const messageId = randomUUID();
     ctx.controller.handle({ type: 'prompt', tabId, messageId, text: 'I remember my first computer' });
     await ctx.controller.whenIdle(tabId);
@@ -89,21 +95,43 @@ describe('ChatController (real conductor + ElizACP)', function () {
     assert.deepEqual(indices, indices.map((_, i) => i + 1), 'per-tab indices grow by one while live');
   });
 
+  it('a prompt is echoed once and at once; one sent while an answer streams is shown when it starts, below that answer', async () => {
+    ctx = setup();
+    const tabId = ctx.webview.newTab();
+    ctx.controller.handle(ctx.webview.ready());
+    const first = randomUUID(), second = randomUUID();
+    ctx.controller.handle({ type: 'prompt', tabId, messageId: first, text: 'tell me a long story' });
+    assert.deepEqual(ctx.webview.turns(tabId).map((t) => [t.messageId, t.prompt]), [[first, 'tell me a long story']], 'shown at once');
+    assert.deepEqual(ctx.webview.indicesOf(tabId, 'session-ready'), [], '(even before the session is ready)');
+    await until(() => ctx!.webview.answer(tabId, first).length > 0);
+    ctx.controller.handle({ type: 'prompt', tabId, messageId: second, text: 'Are you there?' });
+    assert.deepEqual(ctx.webview.indicesOf(tabId, 'prompt-started', second), [], 'not yet: it waits for the story');
+    await ctx.controller.whenIdle(tabId);
+    assert.deepEqual(ctx.webview.turns(tabId).map((t) => t.messageId), [first, second]);
+    assert.equal(ctx.webview.indicesOf(tabId, 'prompt-started', first).length, 1, 'echoed once');
+    const [echo] = ctx.webview.indicesOf(tabId, 'prompt-started', second);
+    const [firstEnded] = ctx.webview.indicesOf(tabId, 'prompt-ended', first);
+    assert.ok(echo !== undefined && firstEnded !== undefined && echo > firstEnded, 'the queued prompt appears after the answer it waited for');
+    assert.equal(ctx.webview.indicesOf(tabId, 'prompt-started', second).length, 1, 'echoed once');
+    assert.equal(ctx.webview.answer(tabId, first), story);
+    assert.equal(ctx.webview.answer(tabId, second), respond('Are you there?', { deterministic: true }));
+  });
+
   it('past the buffer limit while hidden, the tab is resynchronized and nothing is lost', async () => {
     ctx = setup({ maxEntries: 50, maxChars: 300 });
-    const tabId = randomUUID();
-    ctx.controller.handle({ type: 'webview-ready', lastSeenIndex: {}, openTabs: [tabId] });
+    const tabId = ctx.webview.newTab();
+    ctx.controller.handle(ctx.webview.ready());
     await ctx.controller.whenIdle(tabId);
     const messageId = randomUUID();
     ctx.controller.handle({ type: 'prompt', tabId, messageId, text: 'tell me a long story' });
     await sleep(400);
     const saved = ctx.webview.save();
-    ctx.controller.handle({ type: 'ack', lastSeenIndex: saved.seen });
+    ctx.controller.handle({ type: 'ack', lastSeenIndex: saved.lastSeenIndex });
     ctx.controller.webviewUnavailable('hidden');
     await sleep(1_500);
     assert.equal(ctx.controller.outboxStats().tabs[tabId]?.resyncPending, true, 'the buffer overflowed');
     ctx.recreate(saved);
-    ctx.controller.handle({ type: 'webview-ready', lastSeenIndex: saved.seen, openTabs: [tabId] });
+    ctx.controller.handle(ctx.webview.ready());
     assert.deepEqual(ctx.webview.received.map((m) => m.type).slice(0, 1), ['resync']);
     await ctx.controller.whenIdle(tabId);
     assert.equal(ctx.webview.answer(tabId, messageId), story);
@@ -111,29 +139,30 @@ describe('ChatController (real conductor + ElizACP)', function () {
 
   it('a webview re-created from older saved state gets exactly the messages it lacks', async () => {
     ctx = setup();
-    const tabId = randomUUID();
-    ctx.controller.handle({ type: 'webview-ready', lastSeenIndex: {}, openTabs: [tabId] });
+    const tabId = ctx.webview.newTab();
+    ctx.controller.handle(ctx.webview.ready());
     const messageId = randomUUID();
     ctx.controller.handle({ type: 'prompt', tabId, messageId, text: 'tell me a long story' });
     await sleep(700);
     const saved = ctx.webview.save(); // its last setState; what it applied afterwards is lost
-    ctx.controller.handle({ type: 'ack', lastSeenIndex: saved.seen });
+    ctx.controller.handle({ type: 'ack', lastSeenIndex: saved.lastSeenIndex });
     await sleep(500);
     ctx.controller.webviewUnavailable('disposed');
     await sleep(500);
     ctx.recreate(saved);
-    ctx.controller.handle({ type: 'webview-ready', lastSeenIndex: saved.seen, openTabs: [tabId] });
+    ctx.controller.handle(ctx.webview.ready());
     await ctx.controller.whenIdle(tabId);
     assert.equal(ctx.webview.answer(tabId, messageId), story);
-    assert.ok(ctx.webview.received.every((m) => !('index' in m) || m.index > (saved.seen[tabId] ?? 0)), 'nothing it had saved is sent again');
+    assert.ok(ctx.webview.received.every((m) => !('index' in m) || m.index > (saved.lastSeenIndex[tabId] ?? 0)), 'nothing it had saved is sent again');
   });
 
   it('closing a tab cancels its prompt and nothing more is sent for it', async () => {
     ctx = setup();
-    const tabId = randomUUID();
-    ctx.controller.handle({ type: 'webview-ready', lastSeenIndex: {}, openTabs: [tabId] });
+    const tabId = ctx.webview.newTab();
+    ctx.controller.handle(ctx.webview.ready());
     ctx.controller.handle({ type: 'prompt', tabId, messageId: randomUUID(), text: 'tell me a long story' });
     await sleep(500);
+    ctx.webview.model.closeTab(tabId);
     ctx.controller.handle({ type: 'close-tab', tabId });
     const count = ctx.webview.received.length;
     await sleep(500);

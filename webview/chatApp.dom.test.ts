@@ -1,0 +1,166 @@
+// The webview's mynah-ui wiring in a jsdom page: the real ChatApp and mynah-ui, a fake VS Code API
+// for the host channel, host messages delivered as window messages. The real browser is covered by
+// scripts/webview-e2e.mjs; this checks the wiring in plain Node.
+import * as assert from 'node:assert/strict';
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import type { HostToWebview, TabId } from '../src/protocol/webview';
+import type { ChatApp as ChatAppClass } from './chatApp';
+import type { Host as HostClass } from './host';
+import { FakeVsCodeApi, JsdomPage } from './jsdomPage';
+import { ManualTimers } from './manualTimers';
+import type { PersistedState } from './state';
+
+const SESSION = 'activation-1';
+const chunk = (text: string): SessionUpdate => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+const settle = () => new Promise((r) => setTimeout(r, 50));
+
+describe('chat webview in a DOM (jsdom + mynah-ui)', function () {
+  this.timeout(20_000);
+  const page = new JsdomPage();
+  let ChatApp: typeof ChatAppClass;
+  let Host: typeof HostClass;
+
+  before(async () => {
+    page.install();
+    // mynah-ui touches the browser globals when it loads: import it only now.
+    ({ ChatApp } = await import('./chatApp'));
+    ({ Host } = await import('./host'));
+  });
+  let running: ChatAppClass | undefined;
+  after(async () => {
+    running?.dispose();
+    await new Promise((r) => setTimeout(r, 800)); // mynah-ui's own short timers (focus, scroll) run out
+    await page.uninstall();
+  });
+
+  /** A fresh page with a new app (the previous one taken down); its first tab is the one the page made. */
+  function startApp(saved?: unknown): { api: FakeVsCodeApi; timers: ManualTimers; tabId: TabId; app: ChatAppClass } {
+    running?.dispose();
+    page.newRoot();
+    const api = new FakeVsCodeApi(saved);
+    const timers = new ManualTimers();
+    const app = new ChatApp(SESSION, true, { host: new Host(api), timers });
+    app.start();
+    running = app;
+    const ready = api.sent('webview-ready').at(-1);
+    const tabId = ready?.openTabs[0];
+    assert.ok(tabId, 'webview-ready names the open tab');
+    return { api, timers, tabId, app };
+  }
+
+  const wrapper = (mid: string): Element => {
+    const w = page.document.querySelector(`.mynah-chat-wrapper[mynah-tab-id="${mid}"]`);
+    assert.ok(w, `no chat wrapper for tab ${mid}`);
+    return w;
+  };
+  const prompts = (mid: string): string[] => [...wrapper(mid).querySelectorAll('[data-testid="chat-item-prompt"]')].map((e) => page.text(e));
+  const answers = (mid: string): string[] =>
+    [...wrapper(mid).querySelectorAll('[data-testid="chat-item-answer"], [data-testid="chat-item-answer-stream"]')].map((e) => page.text(e));
+  const input = (mid: string): HTMLElement => {
+    const i = wrapper(mid).querySelector<HTMLElement>('[data-testid="prompt-input-textarea"]');
+    assert.ok(i, 'no prompt input');
+    return i;
+  };
+
+  it('shows a tab the host opens, its prompt and the streamed answer, each once even when replayed', async () => {
+    const { api } = startApp();
+    const tabId = '0b5e3c1a-6a0f-4c55-9d7e-3f1f1b2f8a10';
+    const messages: HostToWebview[] = [
+      { type: 'open-tab', tabId, index: 1, title: 'From the host' },
+      { type: 'session-ready', tabId, index: 2, agentName: 'ElizACP', cwd: '/work' },
+      { type: 'prompt-started', tabId, index: 3, messageId: 'm1', text: 'I feel happy today' },
+      { type: 'agent-update', tabId, index: 4, messageId: 'm1', update: chunk('Why do you ') },
+      { type: 'agent-update', tabId, index: 5, messageId: 'm1', update: chunk('feel happy today?') },
+      { type: 'prompt-ended', tabId, index: 6, messageId: 'm1', stopReason: 'end_turn' },
+    ];
+    for (const m of messages) page.fromHost(m);
+    await settle();
+    const mid = page.document.querySelector('[selected-tab]')?.getAttribute('selected-tab');
+    assert.ok(mid, 'the host tab is selected');
+    assert.ok([...page.document.querySelectorAll('[data-testid="tab-bar-tabs-option-label"]')].some((l) => page.text(l) === 'From the host'));
+    assert.deepEqual(prompts(mid), ['I feel happy today']);
+    assert.deepEqual(answers(mid), ['Why do you feel happy today?']);
+    // Message protocol: a replay (after hide/show) repeats indices already applied.
+    for (const m of messages) page.fromHost(m);
+    await settle();
+    assert.deepEqual(prompts(mid), ['I feel happy today']);
+    assert.deepEqual(answers(mid), ['Why do you feel happy today?']);
+    assert.equal(api.sent('new-tab').length, 0, 'a host tab is not announced back');
+  });
+
+  it('a typed prompt goes to the host and shows once, when the host echoes it', async () => {
+    const { api, tabId } = startApp();
+    page.fromHost({ type: 'session-ready', tabId, index: 1, agentName: 'ElizACP', cwd: '/work' });
+    page.type(input(tabId), 'Hello there');
+    page.pressEnter(input(tabId));
+    const [sent] = api.sent('prompt');
+    assert.ok(sent, 'a prompt message was posted');
+    assert.equal(sent.tabId, tabId);
+    assert.equal(sent.text, 'Hello there');
+    assert.deepEqual(prompts(tabId), [], 'not drawn by the webview itself');
+    page.fromHost({ type: 'prompt-started', tabId, index: 2, messageId: sent.messageId, text: sent.text });
+    page.fromHost({ type: 'agent-update', tabId, index: 3, messageId: sent.messageId, update: chunk('How do you do.') });
+    await settle();
+    assert.deepEqual(prompts(tabId), ['Hello there']);
+    assert.deepEqual(answers(tabId), ['How do you do.']);
+  });
+
+  it('saves a draft once typing pauses, not per keystroke', async () => {
+    const { api, timers, tabId } = startApp();
+    const before = api.saves;
+    page.type(input(tabId), 'an unsent draft');
+    assert.equal(api.saves, before, 'no save while typing');
+    timers.runAll();
+    assert.equal(api.saves, before + 1, 'one save for the whole burst');
+    assert.equal((api.state as PersistedState).drafts[tabId], 'an unsent draft');
+  });
+
+  it('saves the transcript once, and a page re-created from the saved state shows it again with the draft', async () => {
+    const first = startApp();
+    const { tabId } = first;
+    page.fromHost({ type: 'session-ready', tabId, index: 1, agentName: 'ElizACP', cwd: '/work' });
+    page.fromHost({ type: 'prompt-started', tabId, index: 2, messageId: 'm1', text: 'tell me a story' });
+    page.fromHost({ type: 'agent-update', tabId, index: 3, messageId: 'm1', update: chunk('Once upon a time') });
+    page.type(input(tabId), 'next question');
+    first.timers.runAll();
+    const saved = first.api.state as PersistedState;
+    const json = JSON.stringify(saved);
+    assert.equal(json.split('Once upon a time').length - 1, 1, 'the answer is saved once');
+    assert.ok(Object.values(saved.tabs).every((t) => t.store?.chatItems === undefined), 'mynah tabs are saved without chat items');
+    assert.deepEqual(saved.lastSeenIndex, { [tabId]: 3 });
+
+    const second = startApp(saved);
+    assert.equal(second.tabId, tabId);
+    assert.deepEqual(second.api.sent('webview-ready')[0]?.lastSeenIndex, { [tabId]: 3 });
+    assert.deepEqual(prompts(tabId), ['tell me a story']);
+    assert.deepEqual(answers(tabId), ['Once upon a time']);
+    assert.equal(page.text(input(tabId)), 'next question');
+  });
+
+  it('starts clean, without failing, from state saved in the previous shape', async () => {
+    const v1 = { v: 1, sessionId: SESSION, tabs: { old: { isSelected: true, store: { chatItems: [{ type: 'prompt', body: 'old' }] } } }, tabIds: { old: 'old-tab' }, lastSeenIndex: { 'old-tab': 9 }, drafts: {}, conversations: {} };
+    const { api, tabId } = startApp(v1);
+    assert.notEqual(tabId, 'old-tab');
+    assert.deepEqual(api.sent('webview-ready')[0]?.lastSeenIndex, {});
+    assert.deepEqual(prompts(tabId), []);
+    assert.equal((api.state as PersistedState).v, 2);
+  });
+
+  it('closing a tab tells the host and forgets its seen index', async () => {
+    const { api, tabId } = startApp();
+    page.fromHost({ type: 'session-ready', tabId, index: 1, agentName: 'ElizACP', cwd: '/work' });
+    page.document.querySelector<HTMLElement>('[data-testid="tab-bar-tab-add-button"]')?.click();
+    const [added] = api.sent('new-tab');
+    assert.ok(added, 'the + button opened a tab');
+    const closeButton = page.document.querySelector<HTMLElement>(`[data-testid="tab-bar-tabs-option-wrapper"] [data-testid="tab-bar-tabs-option-close-button"]`);
+    assert.ok(closeButton);
+    closeButton.click();
+    assert.deepEqual(api.sent('close-tab').map((m) => m.tabId), [tabId]);
+    assert.deepEqual((api.state as PersistedState).lastSeenIndex, {});
+    assert.deepEqual(api.sent('ack').at(-1)?.lastSeenIndex, {});
+    // A message still on its way for the closed tab leaves nothing behind.
+    page.fromHost({ type: 'agent-update', tabId, index: 2, update: chunk('late') });
+    page.dom.window.dispatchEvent(new page.dom.window.Event('pagehide'));
+    assert.deepEqual((api.state as PersistedState).lastSeenIndex, {});
+  });
+});
