@@ -2,7 +2,7 @@
 // through dangling symlinks are refused (the shared confinement, src/node/confinement.ts), and a
 // one-line read of a 200 MiB file does not load the file (src/node/textFiles.ts readLines).
 import * as assert from 'node:assert/strict';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, symlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, symlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { conductorArgs, initialize, newSession, prompt, startProcess, tempDir, type Harness } from './harness';
 
@@ -72,6 +72,7 @@ describe('fs-adapter (real conductor process, real files)', function () {
     const before = memory(pid);
     const r = await prompt(h, sessionId, `read file ${file} lines 1 1`);
     const after = memory(pid);
+    rmSync(file); // 200 MiB of temp space
     const growth = after.hwm - before.rss;
     console.log(`      conductor RSS before ${(before.rss / MiB).toFixed(1)} MiB, peak after ${(after.hwm / MiB).toFixed(1)} MiB, growth ${(growth / MiB).toFixed(1)} MiB (peak reset: ${reset})`);
     assert.equal(r.text, `Contents of ${file}:\n\`\`\`\nthe first line\n\`\`\``);

@@ -3,7 +3,7 @@
 // where allowed) and the worst event-loop lag seen by a 5 ms setInterval probe.
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createGzip } from 'node:zlib';
@@ -81,6 +81,7 @@ function runChild(bomb: string, cache: string): Promise<Probe> {
 describe('crate extraction: archive bombs are refused without allocating them', function () {
   this.timeout(60_000);
   const dir = mkdtempSync(join(tmpdir(), 'symposium-bomb-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
   const bombs: { name: string; build: () => Promise<Buffer>; refusal: RegExp }[] = [
     // 600 MiB of zeros: the first "header" is the end-of-archive block, so nothing is inflated further.
     { name: 'a gzip of 600 MiB of zeros', build: () => gzipWithZeros(Buffer.alloc(0), 600 * MiB), refusal: /archive contains no files/ },
