@@ -1,9 +1,16 @@
 // Owns the downstream agent process: spawn, stdout protocol, stderr capture, exit, stop.
-// A non-JSON line on the agent's stdout (banners, stray logs) is logged and skipped; the
+// A non-JSON line on the agent's stdout (banners, stray logs) is reported and skipped; the
 // session goes on. When the process exits, the owner is told the exit code, signal and the
 // tail of stderr, so every pending request can fail at once with the reason.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { LineChannel } from '../jsonrpc/lineChannel';
+//
+// The agent runs in its own process group (src/node/processGroup.ts): agents start tools,
+// language servers, shells, and a kill aimed at the agent alone leaves those running. So the
+// whole group is ended (SIGTERM, then SIGKILL) on every way out: stop(), the agent exiting by
+// itself (its children stay behind in the group), and the conductor exiting (SIGKILL from the
+// process 'exit' hook).
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { endGroup, spawnInGroup } from '../../src/node/processGroup';
+import { LineChannel, type LineChannelEvents } from '../jsonrpc/lineChannel';
 import { ErrorCodes, type RpcError, type RpcMessage } from '../jsonrpc/message';
 import type { Logger } from '../log';
 
@@ -15,7 +22,18 @@ export interface AgentExit {
   spawnError?: string;
 }
 
+export interface AgentHandlers {
+  message: LineChannelEvents['message'];
+  /** A line on the agent's stdout that is not an acceptable JSON-RPC message. */
+  invalid: LineChannelEvents['invalid'];
+  /** The agent's stdin is full (true: stop sending it more) or drained (false). */
+  backpressure(full: boolean): void;
+  exit(exit: AgentExit): void;
+}
+
 const STDERR_TAIL_BYTES = 4096;
+/** Time for whatever the agent left in its group to end after SIGTERM, before SIGKILL. */
+const GROUP_GRACE_MS = 1000;
 
 export function agentExitError(exit: AgentExit): RpcError {
   const how = exit.spawnError ? `could not be started: ${exit.spawnError}` : exit.signal ? `was killed by ${exit.signal}` : `exited with code ${String(exit.code)}`;
@@ -34,13 +52,14 @@ export class AgentProcess {
   private exitInfo: AgentExit | undefined;
   private readonly exited: Promise<AgentExit>;
   private resolveExit!: (exit: AgentExit) => void;
+  /** Settles once the agent's process group is gone (after it exited, or was ended). */
+  private groupEnded: Promise<void> | undefined;
 
   constructor(
     readonly command: string,
     readonly args: readonly string[],
     private readonly log: Logger,
-    private readonly onMessage: (message: RpcMessage) => void,
-    private readonly onExit: (exit: AgentExit) => void,
+    private readonly handlers: AgentHandlers,
     /** The agent's own variables, on top of the conductor's environment (see cli.ts AGENT_ENV_VAR). */
     private readonly env: Record<string, string> = {},
   ) {
@@ -57,14 +76,23 @@ export class AgentProcess {
 
   start(): void {
     const stderrLog = this.log.child('stderr');
-    const child = spawn(this.command, [...this.args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...this.env } });
+    const child = spawnInGroup(this.command, this.args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...this.env } }) as ChildProcessWithoutNullStreams;
     this.child = child;
     child.on('error', (err) => this.finish({ code: null, signal: null, stderrTail: this.stderrTail, spawnError: err.message }));
     child.on('exit', (code, signal) => {
-      // Let stdout drain first so responses written just before exit still arrive.
-      child.stdout.once('close', () => this.finish({ code, signal, stderrTail: this.stderrTail }));
-      if (child.stdout.closed) this.finish({ code, signal, stderrTail: this.stderrTail });
+      // What the agent started stays behind in its group: end it. That also closes stdout when
+      // a grandchild held it open.
+      this.endGroup();
+      // Let stdout drain first so responses written just before exit still arrive, but do not
+      // wait forever for a pipe something outside the group holds; a paused stdout (the editor
+      // is not reading) is still draining, so it is waited for.
+      const done = (): void => this.finish({ code, signal, stderrTail: this.stderrTail });
+      child.stdout.once('close', done);
+      if (child.stdout.closed) return done();
+      const fallback = (): void => void setTimeout(() => (this.channel?.paused ? fallback() : done()), 500).unref();
+      fallback();
     });
+    child.stdin.on('error', () => undefined); // EPIPE once the agent is gone: the exit tells the story
     child.stderr.setEncoding('utf8');
     let partial = '';
     child.stderr.on('data', (text: string) => {
@@ -74,8 +102,9 @@ export class AgentProcess {
       for (const line of lines) if (line.trim()) stderrLog.info(line);
     });
     this.channel = new LineChannel(child.stdout, child.stdin, {
-      message: (m) => this.onMessage(m),
-      invalid: (line, error) => this.log.warn(`skipped a line on the agent's stdout that is not JSON-RPC (${error.message})`, line.slice(0, 500)),
+      message: (m) => this.handlers.message(m),
+      invalid: (line, error, id, kind) => this.handlers.invalid(line, error, id, kind),
+      backpressure: (full) => this.handlers.backpressure(full),
       end: () => undefined,
     });
     this.log.info(`started agent: ${[this.command, ...this.args].join(' ')} (pid ${String(child.pid)})`);
@@ -85,18 +114,39 @@ export class AgentProcess {
     this.channel?.send(message);
   }
 
-  /** Closes stdin, then SIGTERM, then SIGKILL after `graceMs`: no orphan processes. */
-  async stop(graceMs = 2000): Promise<AgentExit | undefined> {
+  /** Whether the agent's stdout is not being read just now (see pauseOutput). */
+  get outputPaused(): boolean {
+    return this.channel?.paused ?? false;
+  }
+
+  /** Stops (true) or resumes (false) reading the agent's stdout: the editor is not keeping up. */
+  pauseOutput(paused: boolean): void {
+    if (paused) this.channel?.pauseInput();
+    else this.channel?.resumeInput();
+  }
+
+  /**
+   * Closes stdin, then SIGTERM, then SIGKILL after `graceMs`, to the whole process group:
+   * no orphan processes. Resolves once the group is gone.
+   */
+  async stop(graceMs = GROUP_GRACE_MS): Promise<AgentExit | undefined> {
     const child = this.child;
-    if (!child || this.exitInfo) return this.exitInfo;
-    child.stdin.end();
-    const waited = await Promise.race([this.exited, delay(Math.min(500, graceMs)).then(() => undefined)]);
-    if (waited) return waited;
-    child.kill('SIGTERM');
-    const terminated = await Promise.race([this.exited, delay(graceMs).then(() => undefined)]);
-    if (terminated) return terminated;
-    child.kill('SIGKILL');
+    if (!child) return this.exitInfo;
+    // Whatever it still sends is read (and dropped if the editor is gone), so it can exit.
+    this.channel?.resumeInput();
+    if (!this.exitInfo) {
+      child.stdin.end();
+      await Promise.race([this.exited, delay(Math.min(500, graceMs))]);
+    }
+    await this.endGroup(graceMs);
     return this.exited;
+  }
+
+  private endGroup(graceMs = GROUP_GRACE_MS): Promise<void> {
+    const pid = this.child?.pid;
+    if (pid === undefined) return Promise.resolve();
+    this.groupEnded ??= endGroup(pid, graceMs);
+    return this.groupEnded;
   }
 
   private finish(exit: AgentExit): void {
@@ -104,7 +154,7 @@ export class AgentProcess {
     this.exitInfo = exit;
     this.log.info(`agent ended: ${agentExitError(exit).message.split('\n')[0]}`);
     this.resolveExit(exit);
-    this.onExit(exit);
+    this.handlers.exit(exit);
   }
 }
 

@@ -1,10 +1,16 @@
 // The conductor: one ACP agent to the editor (stdin/stdout), one ACP client to the downstream
 // agent it spawns, and the component chain in between. Owns the agent process and the chain;
-// the chain is assembled at `initialize`, once the editor's capabilities are known.
+// the chain is assembled at `initialize`, once the editor's capabilities are known (and again
+// at the next `initialize` if the agent rejects that one: the accepted one decides the chain).
+//
+// Hardening: the editor and agent pipes are wired with backpressure (a side that stops reading
+// stops the other side being read, see LineChannel); a line that cannot be accepted is answered
+// or skipped by its kind; and every delivery is guarded, so one bad message costs that message,
+// never the process and every session on it.
 import type { Readable, Writable } from 'node:stream';
 import { AGENT_EXITED_METHOD, type AgentExitedParams, type SymposiumCapabilitiesMeta } from '../../src/protocol/symposium-ext';
 import { LineChannel } from '../jsonrpc/lineChannel';
-import { ErrorCodes, isRequest, type RpcMessage } from '../jsonrpc/message';
+import { ErrorCodes, isRequest, isResponse, type JsonRpcId, type MessageKind, type RpcError, type RpcMessage, type RpcResponse } from '../jsonrpc/message';
 import type { Logger } from '../log';
 import { injectMcpServers, agentSupportsHttpMcp, type SelfCommand } from '../mcp/injector';
 import { AgentProcess, agentExitError, type AgentExit } from './agentProcess';
@@ -29,13 +35,34 @@ export interface ConductorOptions {
   self: SelfCommand;
   input: Readable;
   output: Writable;
+  /**
+   * How long after `session/cancel` the agent has to answer the prompt before the conductor
+   * answers it `cancelled` itself. Default: SYMPOSIUM_CANCEL_GRACE_MS, else 5000.
+   */
+  cancelGraceMs?: number;
 }
+
+const DEFAULT_CANCEL_GRACE_MS = 5000;
+/** Agent messages held before the chain exists; past this, the agent is not read until then. */
+const MAX_EARLY = 1000;
+
+function cancelGraceFromEnv(): number {
+  const ms = Number(process.env.SYMPOSIUM_CANCEL_GRACE_MS);
+  return process.env.SYMPOSIUM_CANCEL_GRACE_MS && Number.isFinite(ms) && ms >= 0 ? ms : DEFAULT_CANCEL_GRACE_MS;
+}
+
+const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+/** A short description of a message for logs (never the message itself: it may be huge or cyclic). */
+const summarize = (m: RpcMessage): string => ('method' in m ? `${String(m.method)}${'id' in m ? ` (id ${String(m.id)})` : ''}` : `response (id ${String(m.id)})`);
 
 export class Conductor {
   private chain: Chain | undefined;
   private readonly editor: LineChannel;
   private readonly agent: AgentProcess;
-  private readonly agentEdge = new AgentEdge();
+  private agentEdge: AgentEdge;
+  /** `none`: no initialize has been accepted yet, so the next one (re)assembles the chain. */
+  private initialize: 'none' | 'pending' | 'accepted' = 'none';
+  private readonly cancelGraceMs: number;
   private clientCapabilities: Record<string, unknown> = {};
   private skipped: { name: string; reason: string }[] = [];
   /** Agent messages that arrive before the chain exists (agents should not send any). */
@@ -47,19 +74,30 @@ export class Conductor {
   constructor(private readonly options: ConductorOptions) {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     const log = options.log;
+    this.cancelGraceMs = options.cancelGraceMs ?? cancelGraceFromEnv();
+    this.agentEdge = this.makeAgentEdge();
     this.editor = new LineChannel(options.input, options.output, {
-      message: (m) => this.fromEditor(m),
-      invalid: (line, error, id) => {
-        log.warn(`invalid message from the editor: ${error.message}`, line.slice(0, 500));
-        this.editor.send({ jsonrpc: '2.0', id, error });
-      },
+      message: (m) => this.guard('editor', m, () => this.fromEditor(m)),
+      invalid: (line, error, id, kind) => this.refused('editor', line, error, id, kind),
+      // The editor is not reading: stop reading the agent, whose messages would pile up here.
+      backpressure: (full) => this.agent.pauseOutput(full),
       end: () => void this.stop('the editor closed stdin', 0),
     });
-    this.agent = new AgentProcess(options.agentCommand, options.agentArgs, log.child('agent'), (m) => this.fromAgent(m), (exit) => this.onAgentExit(exit), options.agentEnv);
+    this.agent = new AgentProcess(options.agentCommand, options.agentArgs, log.child('agent'), {
+      message: (m) => this.guard('agent', m, () => this.fromAgent(m)),
+      invalid: (line, error, id, kind) => this.refused('agent', line, error, id, kind),
+      // The agent is not reading: stop reading the editor.
+      backpressure: (full) => (full ? this.editor.pauseInput() : this.editor.resumeInput()),
+      exit: (exit) => this.onAgentExit(exit),
+    }, options.agentEnv);
   }
 
   start(): void {
     this.agent.start();
+  }
+
+  private makeAgentEdge(): AgentEdge {
+    return new AgentEdge(this.cancelGraceMs, this.options.log.child('agent-edge'), () => this.agent.outputPaused);
   }
 
   async stop(reason: string, code: number): Promise<void> {
@@ -73,12 +111,51 @@ export class Conductor {
     this.resolveDone(code);
   }
 
+  /** Runs the delivery of one message; an exception costs that message (a request is answered). */
+  private guard(from: 'editor' | 'agent', message: RpcMessage, deliver: () => void): void {
+    try {
+      deliver();
+    } catch (err) {
+      this.options.log.error(`delivering ${summarize(message)} from the ${from} failed: ${errorText(err)}`);
+      if (!isRequest(message)) return;
+      const response: RpcResponse = { jsonrpc: '2.0', id: message.id, error: { code: ErrorCodes.internalError, message: `the conductor could not deliver ${summarize(message)}: ${errorText(err)}` } };
+      try {
+        if (from === 'editor') this.editor.send(response);
+        else this.agent.send(response);
+      } catch { /* nothing more to do */ }
+    }
+  }
+
+  /** A line the editor or agent sent that is not an acceptable message (malformed, too deep…). */
+  private refused(from: 'editor' | 'agent', line: string, error: RpcError, id: JsonRpcId | null, kind: MessageKind | undefined): void {
+    const log = this.options.log;
+    if (kind === 'notification') {
+      // Nobody waits for an answer: skipping it costs exactly that notification.
+      log.warn(`skipped a notification from the ${from}: ${error.message}`, line.slice(0, 200));
+    } else if (kind === 'response') {
+      // Someone waits for this response: they get an error instead of waiting forever.
+      log.warn(`a response from the ${from} was refused: ${error.message}; its request fails instead`, line.slice(0, 200));
+      if (id === null) return;
+      const failed: RpcResponse = { jsonrpc: '2.0', id, error: { ...error, message: `the ${from}'s response was refused: ${error.message}` } };
+      this.guard(from, failed, () => (from === 'editor' ? this.fromEditor(failed) : this.fromAgent(failed)));
+    } else if (from === 'editor') {
+      log.warn(`invalid message from the editor: ${error.message}`, line.slice(0, 500));
+      this.editor.send({ jsonrpc: '2.0', id, error });
+    } else if (kind === 'request') {
+      log.warn(`refused a request from the agent: ${error.message}`, line.slice(0, 200));
+      this.agent.send({ jsonrpc: '2.0', id, error });
+    } else {
+      // Banners, stray logs on stdout: skipped, the session goes on.
+      log.warn(`skipped a line on the agent's stdout that is not JSON-RPC (${error.message})`, line.slice(0, 500));
+    }
+  }
+
   private fromEditor(message: RpcMessage): void {
-    if (this.chain) return this.chain.fromEditor(message);
-    if (isRequest(message) && message.method === 'initialize') {
+    if (isRequest(message) && message.method === 'initialize' && this.initialize === 'none') {
       this.assemble(message.params);
       return this.chain!.fromEditor(message);
     }
+    if (this.chain) return this.chain.fromEditor(message);
     if (isRequest(message)) {
       this.editor.send({ jsonrpc: '2.0', id: message.id, error: { code: ErrorCodes.invalidRequest, message: `"${message.method}" before "initialize"` } });
     } else {
@@ -87,11 +164,21 @@ export class Conductor {
   }
 
   private fromAgent(message: RpcMessage): void {
-    if (this.chain) this.chain.fromAgent(message);
-    else this.early.push(message);
+    if (this.chain) return this.chain.fromAgent(message);
+    this.early.push(message);
+    if (this.early.length >= MAX_EARLY) this.agent.pauseOutput(true);
   }
 
   private assemble(initializeParams: unknown): void {
+    // A chain assembled from a rejected initialize goes: its components were chosen for
+    // capabilities the editor did not end up with.
+    const previous = this.chain;
+    if (previous) {
+      this.options.log.info('the agent rejected initialize: assembling the chain again');
+      void previous.dispose();
+      this.agentEdge = this.makeAgentEdge();
+    }
+    this.initialize = 'pending';
     const params = (typeof initializeParams === 'object' && initializeParams !== null ? initializeParams : {}) as { clientCapabilities?: unknown };
     const caps = params.clientCapabilities;
     this.clientCapabilities = typeof caps === 'object' && caps !== null ? (caps as Record<string, unknown>) : {};
@@ -99,24 +186,57 @@ export class Conductor {
     this.skipped = skipped;
     for (const s of skipped) this.options.log.info(`component "${s.name}" left out: ${s.reason}`);
     const describe = (): SymposiumCapabilitiesMeta => ({ conductorVersion: CONDUCTOR_VERSION, components: components.map((c) => c.name), skipped: this.skipped });
-    const all: Component[] = [new EditorEdge(describe), ...components, this.agentEdge];
+    const onInitialize = (accepted: boolean): void => {
+      if (this.chain === chain && this.initialize !== 'accepted') this.initialize = accepted ? 'accepted' : 'none';
+    };
+    const all: Component[] = [new EditorEdge(describe, onInitialize), ...components, this.agentEdge];
     this.options.log.info(`chain: editor → ${all.map((c) => c.name).join(' → ')} → agent`);
     const trace = this.options.trace;
-    this.chain = new Chain(all, {
+    const chain: Chain = new Chain(all, {
       log: this.options.log.child('chain'),
-      editor: { name: 'editor', send: (m) => this.editor.send(m) },
+      editor: { name: 'editor', send: (m) => this.sendOut('editor', m, () => this.editor.send(m)) },
       agent: { name: 'agent', send: (m) => this.sendToAgent(m) },
-      trace: trace ? (from, to, m) => trace.record(from, to, m) : undefined,
-      contextFor: (component, chain) => this.contextFor(component, chain),
+      trace: trace ? (from, to, m) => this.sendOut('trace', m, () => trace.record(from, to, m)) : undefined,
+      contextFor: (component, c) => this.contextFor(component, c),
     });
-    for (const m of this.early.splice(0)) this.chain.fromAgent(m);
+    this.chain = chain;
+    for (const m of this.early.splice(0)) this.guard('agent', m, () => chain.fromAgent(m));
+    if (!this.editor.full) this.agent.pauseOutput(false);
   }
 
   private sendToAgent(message: RpcMessage): void {
     const exit = this.agent.exit;
-    if (!exit) return this.agent.send(message);
+    if (!exit) return this.sendOut('agent', message, () => this.agent.send(message));
     // The agent is gone: a request fails at once (asynchronously, like a real response would).
-    if (isRequest(message)) queueMicrotask(() => this.chain?.fromAgent({ jsonrpc: '2.0', id: message.id, error: agentExitError(exit) }));
+    if (isRequest(message)) this.bounce('agent', message.id, agentExitError(exit));
+  }
+
+  /**
+   * Writes one message out of the chain. If that throws (it cannot be serialized), the message
+   * is lost, but not silently: a request is failed back to its sender, a response is replaced
+   * by an error, so nobody waits forever.
+   */
+  private sendOut(to: 'editor' | 'agent' | 'trace', message: RpcMessage, write: () => void): void {
+    try {
+      write();
+    } catch (err) {
+      const why = `could not send ${summarize(message)} to the ${to}: ${errorText(err)}`;
+      this.options.log.error(why);
+      if (to === 'trace') return;
+      const error: RpcError = { code: ErrorCodes.internalError, message: why };
+      if (isRequest(message)) this.bounce(to, message.id, error);
+      else if (isResponse(message) && message.id !== null) {
+        try {
+          (to === 'editor' ? this.editor : this.agent).send({ jsonrpc: '2.0', id: message.id, error });
+        } catch { /* nothing more to do */ }
+      }
+    }
+  }
+
+  /** Answers a request the chain sent toward `peer` with `error`, as if `peer` had. */
+  private bounce(peer: 'editor' | 'agent', id: JsonRpcId, error: RpcError): void {
+    const response: RpcResponse = { jsonrpc: '2.0', id, error };
+    queueMicrotask(() => this.guard(peer, response, () => (peer === 'editor' ? this.chain?.fromEditor(response) : this.chain?.fromAgent(response))));
   }
 
   private onAgentExit(exit: AgentExit): void {

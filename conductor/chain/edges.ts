@@ -1,9 +1,12 @@
 // The two built-in ends of the chain. The editor edge checks the params the conductor itself
-// relies on and advertises the assembled chain in `agentCapabilities._meta.symposium`; the
-// agent edge records the agent's capabilities (the MCP injector needs `mcpCapabilities`).
+// relies on, advertises the assembled chain in `agentCapabilities._meta.symposium` and tells the
+// conductor whether `initialize` was accepted; the agent edge records the agent's capabilities
+// (the MCP injector needs `mcpCapabilities`) and keeps a cancelled prompt from hanging forever
+// on an agent that ignores `session/cancel`.
 import { SYMPOSIUM_META_KEY, type SymposiumCapabilitiesMeta } from '../../src/protocol/symposium-ext';
 import { ErrorCodes, type RpcOutcome } from '../jsonrpc/message';
-import type { Component, IncomingRequest } from './component';
+import type { Logger } from '../log';
+import type { Component, IncomingNotification, IncomingRequest } from './component';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -37,14 +40,24 @@ export function checkParams(method: string, params: unknown): string | undefined
 
 export class EditorEdge implements Component {
   readonly name = 'editor-edge';
-  constructor(private readonly describe: () => SymposiumCapabilitiesMeta) {}
+  constructor(
+    private readonly describe: () => SymposiumCapabilitiesMeta,
+    /** Whether an `initialize` from the editor was accepted (by the agent and the chain). */
+    private readonly onInitialize: (accepted: boolean) => void = () => undefined,
+  ) {}
 
   onRequest(request: IncomingRequest): void {
     if (request.direction !== 'toAgent') return request.forward();
     const problem = checkParams(request.method, request.params);
-    if (problem) return request.fail({ code: ErrorCodes.invalidParams, message: problem });
+    if (problem) {
+      if (request.method === 'initialize') this.onInitialize(false);
+      return request.fail({ code: ErrorCodes.invalidParams, message: problem });
+    }
     if (request.method !== 'initialize') return request.forward();
-    request.forwardThen(undefined, (outcome) => this.advertise(outcome));
+    request.forwardThen(undefined, (outcome) => {
+      this.onInitialize('result' in outcome);
+      return this.advertise(outcome);
+    });
   }
 
   private advertise(outcome: RpcOutcome): RpcOutcome {
@@ -56,16 +69,94 @@ export class EditorEdge implements Component {
   }
 }
 
+/** A `session/prompt` waiting on the agent. */
+interface PendingPrompt {
+  /** Starts the grace period after a `session/cancel` (once). */
+  cancelled(): void;
+}
+
 export class AgentEdge implements Component {
   readonly name = 'agent-edge';
   agentCapabilities: Obj | undefined;
+  /** Prompts the agent has not answered yet, by session id. */
+  private readonly prompts = new Map<string, Set<PendingPrompt>>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(
+    private readonly cancelGraceMs = 5000,
+    private readonly log?: Logger,
+    /** True while the agent's stdout is not being read (backpressure): its answer may be there. */
+    private readonly agentBacklogged: () => boolean = () => false,
+  ) {}
 
   onRequest(request: IncomingRequest): void {
-    if (request.direction !== 'toAgent' || request.method !== 'initialize') return request.forward();
+    if (request.direction !== 'toAgent') return request.forward();
+    if (request.method === 'session/prompt') return this.forwardPrompt(request);
+    if (request.method !== 'initialize') return request.forward();
     request.forwardThen(undefined, (outcome) => {
       if ('result' in outcome && isObj(outcome.result) && isObj(outcome.result.agentCapabilities)) {
         this.agentCapabilities = outcome.result.agentCapabilities;
       }
+      return outcome;
+    });
+  }
+
+  onNotification(notification: IncomingNotification): void {
+    notification.forward();
+    if (notification.direction !== 'toAgent' || notification.method !== 'session/cancel') return;
+    const sessionId = isObj(notification.params) ? notification.params.sessionId : undefined;
+    if (typeof sessionId === 'string') for (const prompt of this.prompts.get(sessionId) ?? []) prompt.cancelled();
+  }
+
+  dispose(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    this.prompts.clear();
+  }
+
+  /**
+   * ACP: after `session/cancel` the agent answers the prompt `cancelled`. One that never does
+   * would leave the prompt (and the editor's turn) open forever, so after the grace period the
+   * prompt is answered here, and the agent's own answer, if it ever comes, is dropped.
+   */
+  private forwardPrompt(request: IncomingRequest): void {
+    const sessionId = isObj(request.params) && typeof request.params.sessionId === 'string' ? request.params.sessionId : undefined;
+    if (sessionId === undefined) return request.forward();
+    let timer: NodeJS.Timeout | undefined;
+    let answeredHere = false;
+    const waiting = this.prompts.get(sessionId) ?? new Set<PendingPrompt>();
+    this.prompts.set(sessionId, waiting);
+    const done = (): void => {
+      if (timer) clearTimeout(timer);
+      this.timers.delete(timer!);
+      waiting.delete(pending);
+      if (waiting.size === 0 && this.prompts.get(sessionId) === waiting) this.prompts.delete(sessionId);
+    };
+    const pending: PendingPrompt = {
+      cancelled: () => {
+        if (timer || answeredHere) return;
+        const expire = (): void => {
+          this.timers.delete(timer!);
+          // Answering while the agent's answer may sit unread in its pipe would let our answer
+          // overtake the updates before it: wait until its output is read again.
+          if (this.agentBacklogged()) {
+            timer = setTimeout(expire, 100);
+            this.timers.add(timer);
+            return;
+          }
+          answeredHere = true;
+          done();
+          this.log?.warn(`the agent did not answer a prompt after session/cancel (session ${sessionId}) within ${this.cancelGraceMs} ms; answering "cancelled" for it`);
+          request.respond({ stopReason: 'cancelled' });
+        };
+        timer = setTimeout(expire, this.cancelGraceMs);
+        this.timers.add(timer);
+      },
+    };
+    waiting.add(pending);
+    request.forwardThen(undefined, (outcome) => {
+      if (answeredHere) this.log?.warn(`dropped the agent's late answer to a prompt already answered "cancelled" (session ${sessionId})`);
+      else done();
       return outcome;
     });
   }

@@ -1,16 +1,25 @@
 // Newline-delimited JSON over a pair of Node streams, as ACP frames it. Reading is tolerant:
 // a line that is not a JSON-RPC message is reported to the owner (who logs it and, where the
 // peer expects it, answers with an error) and reading goes on.
+//
+// Backpressure: a channel never drops or reorders, so when its output cannot keep up (the peer
+// stopped reading, the pipe is full) the messages bound for it must stop being read, wherever
+// they come from: the channel reports `backpressure(true)` when a write fills the output's
+// buffer and `backpressure(false)` on 'drain', and the owner pauses and resumes the input that
+// feeds it (the other channel's; see Conductor). Memory then stays at about one output buffer
+// plus one input chunk, however much the sender has waiting.
 import type { Readable, Writable } from 'node:stream';
-import { parseLine, type JsonRpcId, type RpcError, type RpcMessage } from './message';
+import { parseLine, rawTextOf, type JsonRpcId, type MessageKind, type RpcError, type RpcMessage } from './message';
 
 /** Lines longer than this are refused rather than buffered without bound. */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 export interface LineChannelEvents {
   message(message: RpcMessage): void;
-  invalid(line: string, error: RpcError, id: JsonRpcId | null): void;
+  invalid(line: string, error: RpcError, id: JsonRpcId | null, kind?: MessageKind): void;
   end(): void;
+  /** The output's buffer is full (true): stop feeding it; or drained again (false). */
+  backpressure?(full: boolean): void;
 }
 
 export class LineChannel {
@@ -19,6 +28,8 @@ export class LineChannel {
   private overflowing = false;
   private closed = false;
   private ended = false;
+  private outputFull = false;
+  private inputPaused = false;
 
   constructor(
     private readonly input: Readable,
@@ -30,12 +41,42 @@ export class LineChannel {
     input.on('close', () => this.finish());
     input.on('error', () => this.finish());
     // EPIPE and friends: the peer is gone; the owner learns it from `end` or the process exit.
-    output.on('error', () => { this.closed = true; });
+    // Whatever waits for this output's 'drain' must not wait forever: release it.
+    output.on('error', () => this.closeOutput());
+    output.on('close', () => this.closeOutput());
+    output.on('drain', () => this.setFull(false));
   }
 
+  /**
+   * Writes `message` as one line: the text it was parsed from when it is forwarded unchanged,
+   * else JSON.stringify (which may throw, e.g. on a cycle: the caller decides what that costs).
+   */
   send(message: RpcMessage): void {
     if (this.closed) return;
-    this.output.write(JSON.stringify(message) + '\n');
+    const text = rawTextOf(message) ?? JSON.stringify(message);
+    if (!this.output.write(text + '\n')) this.setFull(true);
+  }
+
+  /** Whether the output's buffer is full (its reader is behind). */
+  get full(): boolean {
+    return this.outputFull;
+  }
+
+  get paused(): boolean {
+    return this.inputPaused;
+  }
+
+  /** Stops reading input until resumeInput (the lines of a chunk already read still arrive). */
+  pauseInput(): void {
+    if (this.inputPaused || this.ended) return;
+    this.inputPaused = true;
+    this.input.pause();
+  }
+
+  resumeInput(): void {
+    if (!this.inputPaused) return;
+    this.inputPaused = false;
+    this.input.resume();
   }
 
   /** Resolves once everything written so far has been handed to the OS. */
@@ -44,6 +85,17 @@ export class LineChannel {
       if (this.closed || this.output.writableLength === 0) return resolve();
       this.output.write('', () => resolve());
     });
+  }
+
+  private setFull(full: boolean): void {
+    if (this.outputFull === full) return;
+    this.outputFull = full;
+    this.events.backpressure?.(full);
+  }
+
+  private closeOutput(): void {
+    this.closed = true;
+    this.setFull(false);
   }
 
   private onData(chunk: Buffer): void {
@@ -74,13 +126,13 @@ export class LineChannel {
       this.events.invalid('<line too long>', { code: -32600, message: `message exceeds ${MAX_LINE_BYTES} bytes` }, null);
       return;
     }
-    const line = Buffer.concat(this.pending).toString('utf8').replace(/\r$/, '');
+    const line = (this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending)).toString('utf8').replace(/\r$/, '');
     this.pending = [];
     this.pendingBytes = 0;
     if (line.trim() === '') return;
     const parsed = parseLine(line);
     if (parsed.ok) this.events.message(parsed.message);
-    else this.events.invalid(line, parsed.error, parsed.id);
+    else this.events.invalid(line, parsed.error, parsed.id, parsed.kind);
   }
 
   private finish(): void {

@@ -1,6 +1,8 @@
 // JSON-RPC 2.0 messages as the conductor sees them: raw objects, so that every field we do not
 // interpret (`_meta`, unstable fields, unknown top-level keys) survives forwarding unchanged.
-// Only `id` is ever rewritten, hop by hop.
+// Only `id` is ever rewritten, hop by hop. A parsed message remembers the line it came from
+// (rawTextOf): a message forwarded as it arrived is written out as that very text, without
+// re-serializing it (cheaper, and byte-for-byte what the peer sent).
 
 export type JsonRpcId = string | number;
 
@@ -46,9 +48,26 @@ export function responseFor(id: JsonRpcId | null, outcome: RpcOutcome): RpcRespo
   return { jsonrpc: '2.0', id: id as JsonRpcId, result: outcome.result };
 }
 
+/** What a refused line was, when that could be read: its sender needs an answer only for a request. */
+export type MessageKind = 'request' | 'notification' | 'response';
+
 export type ParseResult =
   | { ok: true; message: RpcMessage }
-  | { ok: false; error: RpcError; id: JsonRpcId | null };
+  | { ok: false; error: RpcError; id: JsonRpcId | null; kind?: MessageKind };
+
+/**
+ * Messages nested deeper than this are refused before JSON.parse. JSON.parse copes with any
+ * depth, but JSON.stringify (re-serializing a changed message, logging, tracing) recurses and
+ * throws a RangeError at a few thousand levels; no ACP message comes anywhere near this.
+ */
+export const MAX_DEPTH = 1000;
+
+const rawText = new WeakMap<object, string>();
+
+/** The line `message` was parsed from, if it is that very object (not a changed copy). */
+export function rawTextOf(message: RpcMessage): string | undefined {
+  return rawText.get(message);
+}
 
 const isId = (v: unknown): v is JsonRpcId => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -83,11 +102,86 @@ export function validateMessage(value: unknown): ParseResult {
 
 /** Decodes and validates one line of newline-delimited JSON-RPC. */
 export function parseLine(line: string): ParseResult {
+  const deep = tooDeep(line);
+  if (deep) return { ok: false, ...deep, error: { code: ErrorCodes.invalidRequest, message: `message nested deeper than ${MAX_DEPTH} levels` } };
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch (err) {
     return { ok: false, id: null, error: { code: ErrorCodes.parseError, message: `not valid JSON: ${(err as Error).message}` } };
   }
-  return validateMessage(value);
+  const result = validateMessage(value);
+  if (result.ok) rawText.set(result.message, line);
+  return result;
+}
+
+/**
+ * When `line` nests brackets deeper than MAX_DEPTH (outside strings), what can be read of it
+ * without parsing: its top-level "id" and whether it has a "method". Otherwise undefined.
+ */
+export function tooDeep(line: string): { id: JsonRpcId | null; kind?: MessageKind } | undefined {
+  // Fast path (native indexOf, no per-character JS): too few brackets to be that deep.
+  let opens = 0;
+  for (const bracket of ['{', '[']) {
+    for (let i = line.indexOf(bracket); i !== -1 && opens <= MAX_DEPTH; i = line.indexOf(bracket, i + 1)) opens++;
+  }
+  if (opens <= MAX_DEPTH) return undefined;
+  let depth = 0;
+  let maxDepth = 0;
+  let topIsObject = false;
+  let id: JsonRpcId | null = null;
+  let hasId = false;
+  let hasMethod = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      const end = stringEnd(line, i);
+      if (depth === 1 && topIsObject) {
+        // A key of the top-level object? Then look at its value.
+        let j = end + 1;
+        while (isSpace(line.charCodeAt(j))) j++;
+        if (line.charCodeAt(j) === 0x3a /* : */) {
+          const key = parseOr(line.slice(i, end + 1), '');
+          do j++; while (isSpace(line.charCodeAt(j)));
+          if (key === 'method') hasMethod = true;
+          if (key === 'id') {
+            hasId = true;
+            const value = line.charCodeAt(j) === 0x22 ? line.slice(j, stringEnd(line, j) + 1) : /^-?[\d.eE+-]+|^null/.exec(line.slice(j, j + 40))?.[0];
+            const parsed = value === undefined ? null : parseOr(value, null);
+            id = typeof parsed === 'string' || (typeof parsed === 'number' && Number.isFinite(parsed)) ? parsed : null;
+          }
+        }
+      }
+      i = end;
+    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      if (depth === 0) topIsObject = c === 0x7b;
+      maxDepth = Math.max(maxDepth, ++depth);
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      depth--;
+    }
+  }
+  if (maxDepth <= MAX_DEPTH) return undefined;
+  if (!topIsObject) return { id: null };
+  const kind: MessageKind = hasMethod ? (hasId && id !== null ? 'request' : 'notification') : 'response';
+  return { id, kind };
+}
+
+/** Index of the quote that closes the JSON string opening at `start` (or the line's end). */
+function stringEnd(line: string, start: number): number {
+  for (let i = start + 1; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 0x5c /* \ */) i++;
+    else if (c === 0x22) return i;
+  }
+  return line.length;
+}
+
+const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+
+function parseOr<T>(text: string, fallback: T): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return fallback;
+  }
 }

@@ -1,0 +1,100 @@
+// Child processes that must not outlive us, with everything they start. On POSIX a child is
+// spawned as the leader of its own process group, so one signal to the group reaches its
+// children and grandchildren too (a plain kill() reaches only the child, and whatever it
+// started lives on). Ending a group is SIGTERM, then SIGKILL for whatever is still there after
+// a grace period; and if this process exits first, every group still tracked gets SIGKILL on
+// the way out (the 'exit' hook is synchronous, so there is no time for a grace period then).
+// Windows has no process groups: there only the child itself is signalled.
+// Used by the conductor for its agent; ACP terminals (src/editor/terminalProcess.ts) do the same.
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+
+export const POSIX = process.platform !== 'win32';
+
+const live = new Set<number>();
+const ending = new Map<number, Promise<void>>();
+let exitHookInstalled = false;
+
+/** Spawns `command` in a new process group (POSIX), killed if this process exits first. */
+export function spawnInGroup(command: string, args: readonly string[], options: SpawnOptions = {}): ChildProcess {
+  const child = spawn(command, [...args], { ...options, detached: POSIX });
+  if (child.pid !== undefined) trackGroup(child.pid);
+  return child;
+}
+
+/** Remembers `pgid` so that it is SIGKILLed if this process exits while it may still run. */
+export function trackGroup(pgid: number): void {
+  live.add(pgid);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const g of live) signalGroup(g, 'SIGKILL');
+  });
+}
+
+export function untrackGroup(pgid: number): void {
+  live.delete(pgid);
+}
+
+/** Sends `signal` to every process of the group led by `pgid`; false when none is left. */
+export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(POSIX ? -pgid : pgid, signal);
+    return true;
+  } catch (err) {
+    // EPERM: something is there, just not ours to signal. ESRCH: nothing left.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Whether any process of the group still runs. kill(-pgid, 0) also succeeds for zombies, and
+ * orphans killed after their parent died are reaped by init whenever it gets to it (in a
+ * container, that can be never): on Linux, zombies do not count.
+ */
+export function groupAlive(pgid: number): boolean {
+  if (!signalGroup(pgid, 0)) return false;
+  if (process.platform !== 'linux') return true;
+  try {
+    return readdirSync('/proc').some((d) => {
+      if (!/^\d+$/.test(d)) return false;
+      try {
+        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return Number(fields[2]) === pgid && fields[0] !== 'Z';
+      } catch {
+        return false; // gone meanwhile
+      }
+    });
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * SIGTERM to the group, then SIGKILL if anything is left after `graceMs`. Resolves once the
+ * group is gone (or shortly after SIGKILL). Concurrent calls for one group share the work.
+ */
+export function endGroup(pgid: number, graceMs: number): Promise<void> {
+  const running = ending.get(pgid);
+  if (running) return running;
+  const done = (async () => {
+    if (signalGroup(pgid, 'SIGTERM') && !(await goneWithin(pgid, graceMs))) {
+      signalGroup(pgid, 'SIGKILL');
+      await goneWithin(pgid, 1000);
+    }
+    untrackGroup(pgid);
+    ending.delete(pgid);
+  })();
+  ending.set(pgid, done);
+  return done;
+}
+
+async function goneWithin(pgid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (!groupAlive(pgid)) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
