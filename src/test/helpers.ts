@@ -83,4 +83,4 @@ export function answerText(items: RenderedItem[], messageId: string): string {
     .map((i) => i.body).join('');
 }
 
-export { groupMembers } from './processGroup';
+export { groupMembers, groupsUnder } from './processGroup';

@@ -1,4 +1,5 @@
-// Live processes in a process group (Linux /proc): the conductor's group holds it and its agent.
+// Live processes in a process group (Linux /proc). The conductor runs in a group of its own and
+// starts its agent in another (so the agent's grandchildren can be ended with it).
 // vscode-free, so both the plain-Node unit tests and the extension-host suites use it.
 import * as fs from 'node:fs';
 
@@ -11,4 +12,14 @@ export function groupMembers(pgid: number): number[] {
       return Number(fields[2]) === pgid && fields[0] !== 'Z';
     } catch { return false; }
   }).map(Number);
+}
+
+/** The process group of `pid` (a group leader) plus the live groups its children lead (the agent's). */
+export function groupsUnder(pid: number): number[] {
+  if (process.platform !== 'linux') return [];
+  let children: number[] = [];
+  try {
+    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch { /* gone already */ }
+  return [pid, ...children.filter((c) => groupMembers(c).length > 0)];
 }

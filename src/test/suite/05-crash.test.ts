@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { captureLog, cmd, expectedReply, extension, groupMembers, newTab, openChat, rendered, tabs, waitFor, waitForIdle, answerText } from '../helpers';
+import { captureLog, cmd, expectedReply, extension, groupMembers, groupsUnder, newTab, openChat, rendered, tabs, waitFor, waitForIdle, answerText } from '../helpers';
 
 interface Proc { key: string; pid: number | undefined; state: string }
 
@@ -13,6 +13,7 @@ suite('agent crash and restart', () => {
       const [a, b] = [await newTab(), await newTab()];
       const oldPid = (await tabs()).find((t) => t.tabId === a)!.agentPid!;
       assert.equal((await tabs()).find((t) => t.tabId === b)!.agentPid, oldPid, 'both tabs share the process');
+      const oldGroups = groupsUnder(oldPid);
       const oldSessions = (await tabs()).filter((t) => t.tabId === a || t.tabId === b).map((t) => t.sessionId);
 
       await cmd('sendPrompt', a, 'crash');
@@ -28,7 +29,7 @@ suite('agent crash and restart', () => {
       const died = log.events.find((e) => e.category === 'agent' && e.message === 'process died; informing tabs');
       const informed = (died?.data as { tabs: string[] }).tabs;
       assert.ok(informed.includes(a) && informed.includes(b), 'every tab of the process was informed');
-      assert.deepEqual(groupMembers(oldPid), [], 'nothing of the crashed process group is left');
+      for (const g of oldGroups) assert.deepEqual(groupMembers(g), [], `nothing of the crashed process group ${g} is left`);
 
       // A prompt in a failed tab says so instead of hanging.
       const m = await cmd<string>('sendPrompt', b, 'Hello?');
@@ -60,10 +61,12 @@ suite('agent crash and restart', () => {
   test('Restart Agent restarts a healthy process too, without orphans', async () => {
     const tabId = await newTab();
     const pids = (await cmd<Proc[]>('getAgentProcesses')).map((p) => p.pid!);
-    for (const pid of pids) assert.ok(groupMembers(pid).length >= 2, 'conductor and agent run in one process group');
+    // The conductor's own group, and the group it started its agent in.
+    const groups = pids.flatMap((pid) => groupsUnder(pid));
+    assert.ok(groups.length >= 2 * pids.length, 'conductor and agent each run in a process group');
     await vscode.commands.executeCommand('symposium.restartAgent');
     await waitForIdle(tabId);
-    for (const pid of pids) assert.deepEqual(groupMembers(pid), [], `process group ${pid} is gone`);
+    for (const g of groups) assert.deepEqual(groupMembers(g), [], `process group ${g} is gone`);
     const messageId = await cmd<string>('sendPrompt', tabId, 'Hello again');
     await waitForIdle(tabId);
     assert.equal(answerText((await rendered(tabId))!, messageId), expectedReply('Hello again'));
