@@ -1,7 +1,7 @@
 // Proxy mode's command line:
 //   conductor [--trace-dir D] [--log LEVEL] [--components a,b] -- <agent command> [args…]
-import { Conductor } from './chain/conductor';
-import { TraceWriter } from './chain/trace';
+import { Conductor } from './conductor';
+import { TraceWriter } from './trace';
 import { componentRegistry, DEFAULT_COMPONENTS } from './components/registry';
 import { createLogger, isLogLevel, type LogLevel } from './log';
 

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { REDACTED, traceLine } from '../chain/trace';
+import { REDACTED, traceLine } from '../trace';
 import { conductorArgs, elizaCommand, initialize, newSession, prompt, startProcess, tempDir, type Harness } from './harness';
 
 /** The SYMPOSIUM_MCP_TOKEN of the running `mcp-bridge` process relaying to `url`. */

@@ -81,7 +81,7 @@ describe('AgentActor (conductor + ElizACP processes)', function () {
     actor = makeActor();
     const s = (await actor.newSession(ROOT)).sessionId;
     const pid = actor.pid!;
-    // The conductor starts its agent in a process group of the agent's own (conductor/chain/agentProcess.ts).
+    // The conductor starts its agent in a process group of the agent's own (conductor/agentProcess.ts).
     const agentGroups = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).map(Number).filter((g) => groupMembers(g).length > 0);
     assert.ok(groupMembers(pid).length >= 1 && agentGroups.length >= 1, 'conductor and agent are running');
     const failures: AgentFailure[] = [];

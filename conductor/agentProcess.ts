@@ -9,10 +9,10 @@
 // itself (its children stay behind in the group), and the conductor exiting (SIGKILL from the
 // process 'exit' hook).
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { endGroup, spawnInGroup } from '../../src/node/processGroup';
-import { LineChannel, type LineChannelEvents } from '../jsonrpc/lineChannel';
-import { ErrorCodes, type RpcError, type RpcMessage } from '../jsonrpc/message';
-import type { Logger } from '../log';
+import { endGroup, spawnInGroup } from '../src/node/processGroup';
+import { LineChannel, type LineChannelEvents } from './jsonrpc/lineChannel';
+import { ErrorCodes, type RpcError, type RpcMessage } from './jsonrpc/message';
+import type { Logger } from './log';
 
 export interface AgentExit {
   code: number | null;

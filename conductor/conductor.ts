@@ -8,20 +8,20 @@
 // or skipped by its kind; and every delivery is guarded, so one bad message costs that message,
 // never the process and every session on it.
 import type { Readable, Writable } from 'node:stream';
-import { AGENT_EXITED_METHOD, type AgentExitedParams, type SymposiumCapabilitiesMeta } from '../../src/protocol/symposium-ext';
-import { LineChannel } from '../jsonrpc/lineChannel';
-import { ErrorCodes, isRequest, isResponse, type JsonRpcId, type MessageKind, type RpcError, type RpcMessage, type RpcResponse } from '../jsonrpc/message';
-import type { Logger } from '../log';
-import { injectMcpServers, agentSupportsHttpMcp, type SelfCommand } from '../mcp/injector';
+import { AGENT_EXITED_METHOD, type AgentExitedParams, type SymposiumCapabilitiesMeta } from '../src/protocol/symposium-ext';
+import { LineChannel } from './jsonrpc/lineChannel';
+import { ErrorCodes, isRequest, isResponse, type JsonRpcId, type MessageKind, type RpcError, type RpcMessage, type RpcResponse } from './jsonrpc/message';
+import type { Logger } from './log';
+import { injectMcpServers, agentSupportsHttpMcp, type SelfCommand } from './mcp/injector';
 import { AgentProcess, agentExitError, type AgentExit } from './agentProcess';
-import { assembleChain } from './assembly';
-import { Chain } from './chain';
-import type { ChainInfo, Component, ComponentContext, ComponentFactory } from './component';
-import { AgentEdge, EditorEdge } from './edges';
+import { assembleChain } from './chain/assembly';
+import { Chain } from './chain/chain';
+import type { ChainInfo, Component, ComponentContext, ComponentFactory } from './chain/component';
+import { AgentEdge, EditorEdge } from './chain/edges';
 import type { TraceWriter } from './trace';
 
-export { CONDUCTOR_VERSION } from '../version';
-import { CONDUCTOR_VERSION } from '../version';
+export { CONDUCTOR_VERSION } from './version';
+import { CONDUCTOR_VERSION } from './version';
 
 export interface ConductorOptions {
   agentCommand: string;

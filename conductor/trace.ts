@@ -7,7 +7,7 @@
 // whose name says secret. The messages themselves travel unchanged.
 import { createWriteStream, mkdirSync, openSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
-import type { RpcMessage } from '../jsonrpc/message';
+import type { RpcMessage } from './jsonrpc/message';
 
 export const REDACTED = '[redacted]';
 const BEARER = /\b(Bearer)\s+[A-Za-z0-9\-._~+/]+=*/gi;
