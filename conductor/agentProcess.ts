@@ -11,7 +11,8 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { endGroup, spawnInGroup } from '../src/node/processGroup';
 import { LineChannel, type LineChannelEvents } from './jsonrpc/lineChannel';
-import { ErrorCodes, type RpcError, type RpcMessage } from './jsonrpc/message';
+import { ErrorCodes } from '../src/protocol/errorCodes';
+import type { RpcError, RpcMessage } from './jsonrpc/message';
 import type { Logger } from './log';
 
 export interface AgentExit {

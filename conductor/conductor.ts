@@ -8,9 +8,11 @@
 // or skipped by its kind; and every delivery is guarded, so one bad message costs that message,
 // never the process and every session on it.
 import type { Readable, Writable } from 'node:stream';
+import { ErrorCodes } from '../src/protocol/errorCodes';
+import { isObject } from '../src/protocol/guards';
 import { AGENT_EXITED_METHOD, type AgentExitedParams, type SymposiumCapabilitiesMeta } from '../src/protocol/symposium-ext';
 import { LineChannel } from './jsonrpc/lineChannel';
-import { ErrorCodes, isRequest, isResponse, type JsonRpcId, type MessageKind, type RpcError, type RpcMessage, type RpcResponse } from './jsonrpc/message';
+import { isRequest, isResponse, type JsonRpcId, type MessageKind, type RpcError, type RpcMessage, type RpcResponse } from './jsonrpc/message';
 import type { Logger } from './log';
 import { injectMcpServers, agentSupportsHttpMcp, type SelfCommand } from './mcp/injector';
 import { AgentProcess, agentExitError, type AgentExit } from './agentProcess';
@@ -179,9 +181,8 @@ export class Conductor {
       this.agentEdge = this.makeAgentEdge();
     }
     this.initialize = 'pending';
-    const params = (typeof initializeParams === 'object' && initializeParams !== null ? initializeParams : {}) as { clientCapabilities?: unknown };
-    const caps = params.clientCapabilities;
-    this.clientCapabilities = typeof caps === 'object' && caps !== null ? (caps as Record<string, unknown>) : {};
+    const caps = isObject(initializeParams) ? initializeParams.clientCapabilities : undefined;
+    this.clientCapabilities = isObject(caps) ? caps : {};
     const { components, skipped } = assembleChain(this.options.components, this.options.registry, this.clientCapabilities);
     this.skipped = skipped;
     for (const s of skipped) this.options.log.info(`component "${s.name}" left out: ${s.reason}`);

@@ -7,6 +7,7 @@
 // whose name says secret. The messages themselves travel unchanged.
 import { createWriteStream, mkdirSync, openSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
+import { isObject } from '../src/protocol/guards';
 import type { RpcMessage } from './jsonrpc/message';
 
 export const REDACTED = '[redacted]';
@@ -21,9 +22,8 @@ const maskSecret = (text: string): string => (/^\s*Bearer\s/i.test(text) ? `Bear
 /** JSON.stringify replacer that masks credentials (see the header). */
 function mask(key: string, value: unknown): unknown {
   if (typeof value === 'string') return SECRET_KEY.test(key) ? maskSecret(value) : maskBearer(value);
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    const pair = value as { name?: unknown; value?: unknown };
-    if (typeof pair.name === 'string' && typeof pair.value === 'string' && SECRET_NAME.test(pair.name)) return { ...value, value: maskSecret(pair.value) };
+  if (isObject(value) && typeof value.name === 'string' && typeof value.value === 'string' && SECRET_NAME.test(value.name)) {
+    return { ...value, value: maskSecret(value.value) };
   }
   return value;
 }

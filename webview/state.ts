@@ -8,6 +8,7 @@
 // The transcript is saved once, as our conversation model: mynah's chat items are rendered from it
 // again on restore, so the saved mynah tabs carry none.
 import type { MynahUITabStoreModel } from '@aws/mynah-ui';
+import { isObject } from '../src/protocol/guards';
 import type { TabId } from '../src/protocol/webview';
 import type { Conversation } from './conversation';
 
@@ -30,9 +31,8 @@ export interface PersistedState extends ModelState {
   tabIds: Record<string, TabId>;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const allValues = (r: Record<string, unknown>, ok: (v: unknown) => boolean): boolean => Object.values(r).every(ok);
-const isConversation = (v: unknown): boolean => isRecord(v) && Array.isArray(v.blocks);
+const isConversation = (v: unknown): boolean => isObject(v) && Array.isArray(v.blocks);
 
 /**
  * The saved state if it belongs to this activation and looks sane; otherwise undefined (start
@@ -40,10 +40,10 @@ const isConversation = (v: unknown): boolean => isRecord(v) && Array.isArray(v.b
  * everything.
  */
 export function restoreState(saved: unknown, sessionId: string): PersistedState | undefined {
-  if (!isRecord(saved) || saved.v !== 2 || saved.sessionId !== sessionId) return undefined;
+  if (!isObject(saved) || saved.v !== 2 || saved.sessionId !== sessionId) return undefined;
   const { tabs, tabIds, lastSeenIndex, drafts, conversations } = saved;
-  if (!isRecord(tabs) || !isRecord(tabIds) || !isRecord(lastSeenIndex) || !isRecord(drafts) || !isRecord(conversations)) return undefined;
-  if (!allValues(tabs, (t) => isRecord(t) && (t.store === undefined || isRecord(t.store)))) return undefined;
+  if (!isObject(tabs) || !isObject(tabIds) || !isObject(lastSeenIndex) || !isObject(drafts) || !isObject(conversations)) return undefined;
+  if (!allValues(tabs, (t) => isObject(t) && (t.store === undefined || isObject(t.store)))) return undefined;
   if (!allValues(tabIds, (t) => typeof t === 'string') || !allValues(lastSeenIndex, (i) => typeof i === 'number')) return undefined;
   if (!allValues(drafts, (d) => typeof d === 'string') || !allValues(conversations, isConversation)) return undefined;
   return saved as unknown as PersistedState;

@@ -8,8 +8,9 @@
 // the stream ordered. `$/cancel_request` is handled here, not by components: it is translated
 // to the forwarded id at every hop and aborts the request's signal where it is being answered.
 import type { Logger } from '../log';
+import { ErrorCodes } from '../../src/protocol/errorCodes';
 import {
-  ErrorCodes, isNotification, isRequest, outcomeOf, responseFor,
+  isNotification, isRequest, outcomeOf, responseFor,
   type JsonRpcId, type RpcError, type RpcMessage, type RpcNotification, type RpcOutcome, type RpcRequest,
 } from '../jsonrpc/message';
 import type { Component, ComponentContext, Direction, IncomingNotification, IncomingRequest, RequestOptions } from './component';

@@ -4,20 +4,19 @@
 // (the MCP injector needs `mcpCapabilities`) and keeps a cancelled prompt from hanging forever
 // on an agent that ignores `session/cancel`.
 import { SYMPOSIUM_META_KEY, type SymposiumCapabilitiesMeta } from '../../src/protocol/symposium-ext';
-import { ErrorCodes, type RpcOutcome } from '../jsonrpc/message';
+import { ErrorCodes } from '../../src/protocol/errorCodes';
+import { isObject, type JsonObject } from '../../src/protocol/guards';
+import type { RpcOutcome } from '../jsonrpc/message';
 import type { Logger } from '../log';
 import type { Component, IncomingNotification, IncomingRequest } from './component';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** Returns an error message when `params` of a method the conductor reads are malformed. */
 export function checkParams(method: string, params: unknown): string | undefined {
-  const p = isObj(params) ? params : undefined;
+  const p = isObject(params) ? params : undefined;
   switch (method) {
     case 'initialize':
       if (!p || typeof p.protocolVersion !== 'number') return 'initialize needs a numeric "protocolVersion"';
-      if (p.clientCapabilities !== undefined && !isObj(p.clientCapabilities)) return '"clientCapabilities" must be an object';
+      if (p.clientCapabilities !== undefined && !isObject(p.clientCapabilities)) return '"clientCapabilities" must be an object';
       return undefined;
     case 'session/new':
     case 'session/load':
@@ -61,10 +60,10 @@ export class EditorEdge implements Component {
   }
 
   private advertise(outcome: RpcOutcome): RpcOutcome {
-    if (!('result' in outcome) || !isObj(outcome.result)) return outcome;
+    if (!('result' in outcome) || !isObject(outcome.result)) return outcome;
     const result = outcome.result;
-    const caps = isObj(result.agentCapabilities) ? result.agentCapabilities : {};
-    const meta = isObj(caps._meta) ? caps._meta : {};
+    const caps = isObject(result.agentCapabilities) ? result.agentCapabilities : {};
+    const meta = isObject(caps._meta) ? caps._meta : {};
     return { result: { ...result, agentCapabilities: { ...caps, _meta: { ...meta, [SYMPOSIUM_META_KEY]: this.describe() } } } };
   }
 }
@@ -77,7 +76,7 @@ interface PendingPrompt {
 
 export class AgentEdge implements Component {
   readonly name = 'agent-edge';
-  agentCapabilities: Obj | undefined;
+  agentCapabilities: JsonObject | undefined;
   /** Prompts the agent has not answered yet, by session id. */
   private readonly prompts = new Map<string, Set<PendingPrompt>>();
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -94,7 +93,7 @@ export class AgentEdge implements Component {
     if (request.method === 'session/prompt') return this.forwardPrompt(request);
     if (request.method !== 'initialize') return request.forward();
     request.forwardThen(undefined, (outcome) => {
-      if ('result' in outcome && isObj(outcome.result) && isObj(outcome.result.agentCapabilities)) {
+      if ('result' in outcome && isObject(outcome.result) && isObject(outcome.result.agentCapabilities)) {
         this.agentCapabilities = outcome.result.agentCapabilities;
       }
       return outcome;
@@ -104,7 +103,7 @@ export class AgentEdge implements Component {
   onNotification(notification: IncomingNotification): void {
     notification.forward();
     if (notification.direction !== 'toAgent' || notification.method !== 'session/cancel') return;
-    const sessionId = isObj(notification.params) ? notification.params.sessionId : undefined;
+    const sessionId = isObject(notification.params) ? notification.params.sessionId : undefined;
     if (typeof sessionId === 'string') for (const prompt of this.prompts.get(sessionId) ?? []) prompt.cancelled();
   }
 
@@ -120,7 +119,7 @@ export class AgentEdge implements Component {
    * prompt is answered here, and the agent's own answer, if it ever comes, is dropped.
    */
   private forwardPrompt(request: IncomingRequest): void {
-    const sessionId = isObj(request.params) && typeof request.params.sessionId === 'string' ? request.params.sessionId : undefined;
+    const sessionId = isObject(request.params) && typeof request.params.sessionId === 'string' ? request.params.sessionId : undefined;
     if (sessionId === undefined) return request.forward();
     let timer: NodeJS.Timeout | undefined;
     let answeredHere = false;

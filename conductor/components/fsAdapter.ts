@@ -5,17 +5,17 @@
 // working directory. When the editor offers them, the conductor leaves the adapter out.
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { ErrorCodes } from '../jsonrpc/message';
+import { ErrorCodes } from '../../src/protocol/errorCodes';
 import type { Component, ComponentContext, ComponentFactory, IncomingRequest } from '../chain/component';
 import { confine } from '../../src/node/confinement';
 import { readLines, writeTextNoFollow } from '../../src/node/textFiles';
+import { isObject, type JsonObject } from '../../src/protocol/guards';
 import { researchSessionMeta } from '../../src/protocol/symposium-ext';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+type Obj = JsonObject;
 
 function editorFs(caps: Obj): { read: boolean; write: boolean } {
-  const fs = isObj(caps.fs) ? caps.fs : {};
+  const fs = isObject(caps.fs) ? caps.fs : {};
   return { read: fs.readTextFile === true, write: fs.writeTextFile === true };
 }
 
@@ -29,11 +29,11 @@ class FsAdapter implements Component {
   private readonly researchSessions = new Set<string>();
 
   onRequest(request: IncomingRequest, cx: ComponentContext): void {
-    const p = isObj(request.params) ? request.params : {};
+    const p = isObject(request.params) ? request.params : {};
     if (request.direction === 'toAgent') {
       if (request.method === 'initialize') {
-        const caps = isObj(p.clientCapabilities) ? p.clientCapabilities : {};
-        const fs = isObj(caps.fs) ? caps.fs : {};
+        const caps = isObject(p.clientCapabilities) ? p.clientCapabilities : {};
+        const fs = isObject(caps.fs) ? caps.fs : {};
         return request.forward({ ...p, clientCapabilities: { ...caps, fs: { ...fs, readTextFile: true, writeTextFile: true } } });
       }
       if (request.method === 'session/new' && typeof p.cwd === 'string') {
@@ -41,14 +41,14 @@ class FsAdapter implements Component {
         // component that opened it (crate-sources serves the crate tree, read-only).
         if (researchSessionMeta(p)) {
           return request.forwardThen(undefined, (outcome) => {
-            const id = 'result' in outcome && isObj(outcome.result) ? outcome.result.sessionId : undefined;
+            const id = 'result' in outcome && isObject(outcome.result) ? outcome.result.sessionId : undefined;
             if (typeof id === 'string') this.researchSessions.add(id);
             return outcome;
           });
         }
         const cwd = p.cwd;
         return request.forwardThen(undefined, (outcome) => {
-          const id = 'result' in outcome && isObj(outcome.result) ? outcome.result.sessionId : undefined;
+          const id = 'result' in outcome && isObject(outcome.result) ? outcome.result.sessionId : undefined;
           if (typeof id === 'string') this.cwdBySession.set(id, cwd);
           return outcome;
         });

@@ -1,6 +1,7 @@
 // Shared by components that offer MCP servers to the user's sessions: inject on
 // `session/new|load|resume` on the way to the agent, bind the hosts to the session id from the
 // answer, close them on `session/close` or when the component is disposed.
+import { ErrorCodes } from '../../src/protocol/errorCodes';
 import type { ComponentContext, IncomingRequest, McpInjection, McpServerSpec } from '../chain/component';
 
 const SESSION_SETUP = new Set(['session/new', 'session/load', 'session/resume']);
@@ -41,7 +42,7 @@ export class SessionMcpServers {
     }
     if (request.signal.aborted) {
       await injection.close();
-      return request.fail({ code: -32800, message: 'request cancelled' });
+      return request.fail({ code: ErrorCodes.requestCancelled, message: 'request cancelled' });
     }
     request.forwardThen(injection.params, (outcome) => {
       const sessionId = 'result' in outcome ? sessionIdOf(request.method, params, outcome.result) : undefined;

@@ -10,6 +10,7 @@
 // plus one input chunk, however much the sender has waiting.
 import type { Readable, Writable } from 'node:stream';
 import { parseLine, rawTextOf, type JsonRpcId, type MessageKind, type RpcError, type RpcMessage } from './message';
+import { ErrorCodes } from '../../src/protocol/errorCodes';
 
 /** Lines longer than this are refused rather than buffered without bound. */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -123,7 +124,7 @@ export class LineChannel {
     if (this.overflowing) {
       this.overflowing = false;
       this.pendingBytes = 0;
-      this.events.invalid('<line too long>', { code: -32600, message: `message exceeds ${MAX_LINE_BYTES} bytes` }, null);
+      this.events.invalid('<line too long>', { code: ErrorCodes.invalidRequest, message: `message exceeds ${MAX_LINE_BYTES} bytes` }, null);
       return;
     }
     const line = (this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending)).toString('utf8').replace(/\r$/, '');

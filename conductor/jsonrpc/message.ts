@@ -3,6 +3,8 @@
 // Only `id` is ever rewritten, hop by hop. A parsed message remembers the line it came from
 // (rawTextOf): a message forwarded as it arrived is written out as that very text, without
 // re-serializing it (cheaper, and byte-for-byte what the peer sent).
+import { ErrorCodes } from '../../src/protocol/errorCodes';
+import { isObject } from '../../src/protocol/guards';
 
 export type JsonRpcId = string | number;
 
@@ -23,17 +25,6 @@ export type RpcMessage = RpcRequest | RpcNotification | RpcResponse;
 
 /** The outcome of a request, without the envelope: what a response carries. */
 export type RpcOutcome = { result: unknown } | { error: RpcError };
-
-export const ErrorCodes = {
-  parseError: -32700,
-  invalidRequest: -32600,
-  methodNotFound: -32601,
-  invalidParams: -32602,
-  internalError: -32603,
-  requestCancelled: -32800,
-  /** The downstream agent process is gone (our own code, in the implementation-defined range). */
-  agentExited: -32099,
-} as const;
 
 export const isRequest = (m: RpcMessage): m is RpcRequest => 'method' in m && 'id' in m && m.id !== undefined;
 export const isNotification = (m: RpcMessage): m is RpcNotification => 'method' in m && !('id' in m && m.id !== undefined);
@@ -70,7 +61,6 @@ export function rawTextOf(message: RpcMessage): string | undefined {
 }
 
 const isId = (v: unknown): v is JsonRpcId => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Validates one decoded JSON value as a JSON-RPC 2.0 message. */
 export function validateMessage(value: unknown): ParseResult {

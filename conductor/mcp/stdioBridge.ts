@@ -5,6 +5,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_TOKEN_ENV } from './injector';
+import { ErrorCodes } from '../../src/protocol/errorCodes';
 
 export async function runMcpBridge(argv: string[]): Promise<void> {
   const urlIndex = argv.indexOf('--url');
@@ -33,7 +34,7 @@ export async function runMcpBridge(argv: string[]): Promise<void> {
       log(`relay to ${url} failed: ${text}`);
       // A request must still get an answer, or the agent's MCP client would wait forever.
       if ('id' in message && 'method' in message) {
-        void stdio.send({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: `MCP bridge: ${text}` } });
+        void stdio.send({ jsonrpc: '2.0', id: message.id, error: { code: ErrorCodes.internalError, message: `MCP bridge: ${text}` } });
       }
     });
   };

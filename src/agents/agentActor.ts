@@ -8,7 +8,8 @@ import * as acp from '@agentclientprotocol/sdk';
 import type { AgentCapabilities, ContentBlock, PromptCapabilities, RequestPermissionRequest, RequestPermissionResponse, SessionConfigOption, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
 import type { AgentFailure, LegacyModels, SessionControls } from '../protocol/webview';
-import { AGENT_EXITED_ERROR_CODE, AGENT_EXITED_METHOD, type AgentExitedParams } from '../protocol/symposium-ext';
+import { ErrorCodes } from '../protocol/errorCodes';
+import { AGENT_EXITED_METHOD, type AgentExitedParams } from '../protocol/symposium-ext';
 import { Emitter, DisposableStore } from '../util/emitter';
 import { spawnEnv, type SpawnSpec } from './agentConfiguration';
 import { StderrTail } from './stderrTail';
@@ -288,7 +289,7 @@ export class AgentActor {
       return await Promise.race([p, this.exited.then((): never => { throw new AgentExitedError(this.failureInfo ?? this.makeFailure()); })]);
     } catch (e) {
       if (e instanceof AgentExitedError) throw e;
-      const dying = this.exitInfo !== undefined || this.conn?.signal.aborted === true || (e as { code?: unknown } | null)?.code === AGENT_EXITED_ERROR_CODE;
+      const dying = this.exitInfo !== undefined || this.conn?.signal.aborted === true || (e as { code?: unknown } | null)?.code === ErrorCodes.agentExited;
       if (dying && (await this.exitedWithin(3_000))) throw new AgentExitedError(this.failureInfo ?? this.makeFailure());
       throw e;
     }

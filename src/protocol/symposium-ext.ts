@@ -23,9 +23,6 @@ export interface AgentExitedParams {
   stderrTail: string;
 }
 
-/** JSON-RPC error code for requests that failed because the agent process is gone. */
-export const AGENT_EXITED_ERROR_CODE = -32099;
-
 /**
  * `session/new` params `_meta.symposium.research`: set by the crate-sources component on the
  * sessions it opens for a crate researcher. Other components (the fs adapter) must not serve such

@@ -6,6 +6,7 @@
 // session IDs belong to the agent and never reach the webview. Every host→webview message carries
 // a per-tab `index` that only grows; the webview ignores anything at or below its lastSeenIndex.
 import type { PermissionOption, SessionConfigOption, SessionModeState, SessionUpdate, StopReason, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import { isObject, type JsonObject } from './guards';
 
 /** UUID v4, made by the webview (or by a test command standing in for it). */
 export type TabId = string;
@@ -185,9 +186,9 @@ export const LIMITS = { promptChars: 200_000, tabs: 200, renderedItems: 5_000, l
 
 class Invalid extends Error {}
 
-function obj(v: unknown, what: string): Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Invalid(`${what} must be an object`);
-  return v as Record<string, unknown>;
+function obj(v: unknown, what: string): JsonObject {
+  if (!isObject(v)) throw new Invalid(`${what} must be an object`);
+  return v;
 }
 function str(o: Record<string, unknown>, key: string, max = 1_000): string {
   const v = o[key];

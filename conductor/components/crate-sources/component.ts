@@ -8,7 +8,7 @@
 // passes through untouched.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { ErrorCodes } from '../../jsonrpc/message';
+import { ErrorCodes } from '../../../src/protocol/errorCodes';
 import type { Component, ComponentContext, ComponentFactory, IncomingNotification, IncomingRequest, McpSessionInfo } from '../../chain/component';
 import { CONDUCTOR_VERSION } from '../../version';
 import { readLines } from '../../../src/node/textFiles';
