@@ -1,0 +1,147 @@
+// The editor's end of one ACP connection, on the ACP SDK: the client app (the agent's requests it
+// answers: permissions, files, terminals; the notifications it takes: session updates and the
+// conductor's report that its agent exited), `initialize`, and the session requests (new, the
+// pickers, prompt, cancel, close). It knows nothing of the process behind the streams
+// (conductorProcess.ts) nor of its lifecycle: every request goes through `guard`, which the agent
+// actor uses to fail requests as soon as the process is gone. vscode-free.
+import { Readable, Writable } from 'node:stream';
+import * as acp from '@agentclientprotocol/sdk';
+import type { AgentCapabilities, ContentBlock, PromptCapabilities, RequestPermissionRequest, RequestPermissionResponse, SessionConfigOption, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
+import type { Log } from '../log/logEvent';
+import type { LegacyModels, SessionControls } from '../protocol/webview';
+import { AGENT_EXITED_METHOD, type AgentExitedParams } from '../protocol/symposium-ext';
+import type { ClientHandlers, ClientRequestContext } from './clientHandlers';
+
+export interface SessionUpdateEvent { sessionId: string; update: SessionUpdate }
+
+export interface AcpClientOptions {
+  /** Where requests come from, as the editor's handlers see it (the actor's key and agent name). */
+  actorKey: string;
+  agentName: string;
+  log: Log;
+  clientInfo: { name: string; version: string };
+  /** Every request to the agent is passed through this (the actor races it with the process exit). */
+  guard: <T>(request: Promise<T>) => Promise<T>;
+  onSessionUpdate: (e: SessionUpdateEvent) => void;
+  /** Answers session/request_permission; the agent waits on the promise, `signal` aborts when it withdraws. */
+  onPermissionRequest: (params: RequestPermissionRequest, signal: AbortSignal) => Promise<RequestPermissionResponse>;
+  /** Files and terminals the editor offers; each advertised only when its handler exists. */
+  client?: ClientHandlers;
+}
+
+const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export class AcpClient {
+  private readonly conn: acp.ClientConnection;
+  private capabilities: AgentCapabilities | undefined;
+  private exitReport: AgentExitedParams | undefined;
+  /** The prompt turn running in each session. */
+  private readonly activePrompts = new Map<string, Promise<unknown>>();
+
+  constructor(io: { stdin: Writable; stdout: Readable }, private readonly options: AcpClientOptions) {
+    const app = acp.client()
+      .onNotification('session/update', ({ params }) => options.onSessionUpdate({ sessionId: params.sessionId, update: params.update }))
+      .onNotification(AGENT_EXITED_METHOD, (raw: unknown) => raw as AgentExitedParams, ({ params }) => { this.exitReport = params; })
+      // Never answered here: the broker decides (user, bypass or a rule) while the agent waits.
+      .onRequest('session/request_permission', ({ params, signal }) => options.onPermissionRequest(params, signal));
+    const { files, terminals } = options.client ?? {};
+    const ctx = (signal: AbortSignal): ClientRequestContext => ({ actorKey: options.actorKey, agentName: options.agentName, signal });
+    if (files) {
+      app.onRequest('fs/read_text_file', ({ params, signal }) => files.readTextFile(params, ctx(signal)))
+        .onRequest('fs/write_text_file', ({ params, signal }) => files.writeTextFile(params, ctx(signal)));
+    }
+    if (terminals) {
+      app.onRequest('terminal/create', ({ params, signal }) => terminals.create(params, ctx(signal)))
+        .onRequest('terminal/output', ({ params, signal }) => terminals.output(params, ctx(signal)))
+        .onRequest('terminal/wait_for_exit', ({ params, signal }) => terminals.waitForExit(params, ctx(signal)))
+        .onRequest('terminal/kill', ({ params, signal }) => terminals.kill(params, ctx(signal)))
+        .onRequest('terminal/release', ({ params, signal }) => terminals.release(params, ctx(signal)));
+    }
+    this.conn = app.connect(acp.ndJsonStream(Writable.toWeb(io.stdin), Readable.toWeb(io.stdout) as ReadableStream<Uint8Array>));
+  }
+
+  /** What the agent accepts in prompts (images, embedded resources); known after initialize. */
+  get promptCapabilities(): PromptCapabilities { return this.capabilities?.promptCapabilities ?? {}; }
+  /** What the conductor said about its agent's exit (it exits right after), if it did. */
+  get agentExit(): AgentExitedParams | undefined { return this.exitReport; }
+  /** The connection ended (stream closed, or close()). */
+  get closed(): boolean { return this.conn.signal.aborted; }
+  /** Sessions with a prompt turn running, and the turns. */
+  get runningPrompts(): ReadonlyMap<string, Promise<unknown>> { return this.activePrompts; }
+
+  async initialize(): Promise<acp.InitializeResponse> {
+    const { files, terminals } = this.options.client ?? {};
+    const init = await this.options.guard<acp.InitializeResponse>(this.conn.agent.request('initialize', {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      clientCapabilities: { fs: { readTextFile: !!files, writeTextFile: !!files }, terminal: !!terminals },
+      clientInfo: this.options.clientInfo,
+    }));
+    this.capabilities = init.agentCapabilities;
+    return init;
+  }
+
+  /** Creates a session; also returns the pickers (modes, config options, models) it offers. */
+  async newSession(cwd: string): Promise<{ sessionId: string; controls: SessionControls }> {
+    const res = await this.options.guard(this.conn.agent.request('session/new', { cwd, mcpServers: [] }));
+    this.options.log.info('session', 'created', { agent: this.options.agentName, sessionId: res.sessionId, cwd });
+    // `models` predates configOptions and is not in the v1 schema; agents still send it.
+    const models = parseLegacyModels((res as { models?: unknown }).models);
+    return { sessionId: res.sessionId, controls: { modes: res.modes ?? null, configOptions: res.configOptions ?? null, models } };
+  }
+
+  async setMode(sessionId: string, modeId: string): Promise<void> {
+    await this.options.guard(this.conn.agent.request('session/set_mode', { sessionId, modeId }));
+  }
+
+  /** Returns the agent's full, updated list of config options. */
+  async setConfigOption(sessionId: string, configId: string, value: string): Promise<SessionConfigOption[]> {
+    const res = await this.options.guard(this.conn.agent.request('session/set_config_option', { sessionId, configId, value }));
+    return res.configOptions;
+  }
+
+  /** The older model picker (`session/set_model`), for agents that sent `models`. */
+  async setModel(sessionId: string, modelId: string): Promise<void> {
+    await this.options.guard(this.conn.agent.request<unknown>('session/set_model', { sessionId, modelId }));
+  }
+
+  /** Runs one prompt turn; resolves with its stop reason. Updates arrive via onSessionUpdate. */
+  async prompt(sessionId: string, prompt: string | ContentBlock[]): Promise<StopReason> {
+    const blocks: ContentBlock[] = typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : prompt;
+    const turn = this.options.guard(this.conn.agent.request('session/prompt', { sessionId, prompt: blocks }));
+    this.activePrompts.set(sessionId, turn);
+    try {
+      return (await turn).stopReason;
+    } finally {
+      if (this.activePrompts.get(sessionId) === turn) this.activePrompts.delete(sessionId);
+    }
+  }
+
+  /** ACP session/cancel; the running prompt then ends with stopReason 'cancelled'. */
+  cancel(sessionId: string): void {
+    this.options.log.info('prompt', 'cancel', { agent: this.options.agentName, sessionId });
+    void this.conn.agent.notify('session/cancel', { sessionId }).catch((e: unknown) => this.options.log.debug('agent', 'cancel not delivered', e));
+  }
+
+  /** Ends a session: cancels its prompt and frees it in the agent when the agent supports that. */
+  async closeSession(sessionId: string): Promise<void> {
+    if (this.activePrompts.has(sessionId)) this.cancel(sessionId);
+    if (!this.capabilities?.sessionCapabilities?.close) return;
+    await Promise.race([this.conn.agent.request('session/close', { sessionId }), delay(2_000)])
+      .catch((e: unknown) => this.options.log.warn('session', 'session/close failed', e));
+  }
+
+  close(): void {
+    this.conn.close();
+  }
+}
+
+function parseLegacyModels(raw: unknown): LegacyModels | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const { currentModelId, availableModels } = raw as { currentModelId?: unknown; availableModels?: unknown };
+  if (typeof currentModelId !== 'string' || !Array.isArray(availableModels)) return null;
+  const models = availableModels.flatMap((m: unknown) => {
+    const { modelId, name, description } = (m ?? {}) as { modelId?: unknown; name?: unknown; description?: unknown };
+    return typeof modelId === 'string' ? [{ modelId, name: typeof name === 'string' ? name : modelId, description: typeof description === 'string' ? description : null }] : [];
+  });
+  return { currentModelId, availableModels: models };
+}

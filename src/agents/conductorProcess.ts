@@ -1,0 +1,176 @@
+// The conductor process the extension talks ACP to, as an OS process: spawning it (in a process
+// group of its own, so ending it ends everything it started), its stderr (every line passed on,
+// the last ones kept as the clue shown when it dies), its exit, and ending it (close stdin, then
+// SIGTERM, then SIGKILL to the whole group). It knows nothing of ACP: the agent actor puts an ACP
+// client on its stdio (acpClient.ts); the language-model provider can reuse it the same way.
+//
+// Two disposal scopes. `processScope` holds what depends on the current process (its connection,
+// its listeners) and is disposed when that process ends; spawning again after an exit (a
+// restart) gets a fresh one. `dispose()` ends the owner's own lifetime (as long as the extension
+// needs it): it stops the process and drops the listeners of `onDidExit`. vscode-free.
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import type { Log } from '../log/logEvent';
+import { DisposableStore, Emitter, type Disposable } from '../util/emitter';
+import { spawnEnv, type SpawnSpec } from './agentConfiguration';
+import { StderrTail } from './stderrTail';
+
+export interface ExitInfo { code: number | null; signal: NodeJS.Signals | null; spawnError?: string }
+
+/** How a process ended; `expected` when stop() asked for it. */
+export interface ProcessExit extends ExitInfo { expected: boolean }
+
+export interface ConductorProcessOptions {
+  /** Who the process serves (the agent's name), for the log. */
+  name: string;
+  spec: SpawnSpec;
+  log: Log;
+  /** Time for the process to end after stdin closes, and again after SIGTERM. */
+  graceMs?: number;
+  /** Every stderr line of the process (conductor and agent logs). */
+  onStderrLine?: (line: string) => void;
+}
+
+/** One spawned process and what belongs to it. */
+interface Run {
+  child: ChildProcess;
+  exit?: ExitInfo;
+  exited: Promise<ExitInfo>;
+  resolveExited: (e: ExitInfo) => void;
+  stderr: StderrTail;
+  stopRequested: boolean;
+  stopping?: Promise<void>;
+}
+
+export class ConductorProcess implements Disposable {
+  private run: Run | undefined;
+  private scope = new DisposableStore();
+  private readonly exits = new Emitter<ProcessExit>();
+  private disposed = false;
+
+  /** The current process ended, by stop() or on its own. Fires once per process. */
+  readonly onDidExit = this.exits.event;
+
+  constructor(private readonly options: ConductorProcessOptions) {}
+
+  /** Disposed when the current (or, before the first spawn, the next) process ends. */
+  get processScope(): DisposableStore { return this.scope; }
+  get pid(): number | undefined { return this.run?.child.pid; }
+  /** Set once the current process has ended. */
+  get exitInfo(): ExitInfo | undefined { return this.run?.exit; }
+  /** A process was spawned and has not ended yet. */
+  get running(): boolean { return this.run !== undefined && this.run.exit === undefined; }
+
+  /** The last stderr lines of the current process. */
+  stderrText(): string { return this.run?.stderr.text() ?? ''; }
+
+  /** Resolves when the current process has ended (never, if none was spawned). */
+  whenExited(): Promise<ExitInfo> { return this.run?.exited ?? new Promise(() => undefined); }
+
+  /** Spawns the process and returns its stdio; after an exit, spawns a new one (a restart). */
+  spawn(): { stdin: Writable; stdout: Readable } {
+    if (this.disposed) throw new Error('the conductor process owner is disposed');
+    if (this.running) throw new Error('the conductor process is already running');
+    if (this.scope.isDisposed) this.scope = new DisposableStore();
+    const { spec, log } = this.options;
+    log.info('agent', 'spawning', { agent: this.options.name, command: spec.command, args: spec.args, cwd: spec.cwd });
+    const child = spawn(spec.command, spec.args, {
+      cwd: spec.cwd,
+      env: spawnEnv(process.env, spec),
+      stdio: ['pipe', 'pipe', 'pipe'],
+      // Own process group, so stop() can signal the conductor and every process it started.
+      detached: process.platform !== 'win32',
+    });
+    let resolveExited!: (e: ExitInfo) => void;
+    const exited = new Promise<ExitInfo>((r) => (resolveExited = r));
+    const run: Run = { child, exited, resolveExited, stderr: new StderrTail(), stopRequested: false };
+    this.run = run;
+    child.on('error', (err) => this.onExit(run, { code: null, signal: null, spawnError: err.message }));
+    child.on('exit', (code, signal) => {
+      // Let stdout/stderr drain (the conductor's last notification, the stderr tail) first.
+      const onClose = (): void => this.onExit(run, { code, signal });
+      const timer = setTimeout(onClose, 500);
+      child.once('close', () => { clearTimeout(timer); onClose(); });
+    });
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (d: string) => run.stderr.push(d, (line) => this.options.onStderrLine?.(line)));
+    child.stdin?.on('error', (err) => log.debug('agent', 'stdin error', err));
+    return { stdin: child.stdin!, stdout: child.stdout! };
+  }
+
+  /**
+   * Ends the current process: `prepare` runs first (the ACP side winds down), then stdin closes
+   * (the conductor exits on EOF), then SIGTERM, then SIGKILL to the whole group. Idempotent.
+   */
+  stop(reason: string, prepare?: () => Promise<void>): Promise<void> {
+    const run = this.run;
+    if (!run || run.exit) {
+      this.scope.dispose();
+      return Promise.resolve();
+    }
+    run.stopRequested = true;
+    run.stopping ??= this.doStop(run, reason, prepare);
+    return run.stopping;
+  }
+
+  private async doStop(run: Run, reason: string, prepare?: () => Promise<void>): Promise<void> {
+    const { log, graceMs = 2_000 } = this.options;
+    const pid = run.child.pid;
+    log.info('agent', 'stopping', { agent: this.options.name, pid, reason });
+    await prepare?.();
+    run.child.stdin?.end();
+    if (!(await this.runExitedWithin(run, graceMs))) {
+      log.warn('agent', 'did not exit after stdin closed; SIGTERM', { pid });
+      this.signalGroup(run, 'SIGTERM');
+      if (!(await this.runExitedWithin(run, graceMs))) {
+        log.warn('agent', 'did not exit after SIGTERM; SIGKILL', { pid });
+        this.signalGroup(run, 'SIGKILL');
+        await this.runExitedWithin(run, 1_000);
+      }
+    }
+    this.scope.dispose();
+  }
+
+  /** Whether the current process ends within `ms` (true at once if it already has). */
+  exitedWithin(ms: number): Promise<boolean> {
+    return this.run ? this.runExitedWithin(this.run, ms) : Promise.resolve(false);
+  }
+
+  private async runExitedWithin(run: Run, ms: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const done = await Promise.race([run.exited.then(() => true), new Promise<false>((r) => (timer = setTimeout(() => r(false), ms)))]);
+    clearTimeout(timer);
+    return done;
+  }
+
+  private onExit(run: Run, info: ExitInfo): void {
+    if (run.exit) return;
+    run.exit = info;
+    run.stderr.end((line) => this.options.onStderrLine?.(line));
+    // Whatever the conductor left behind in its group (the agent, MCP servers) goes too.
+    this.signalGroup(run, 'SIGKILL');
+    run.resolveExited(info);
+    this.exits.fire({ ...info, expected: run.stopRequested });
+    this.scope.dispose();
+  }
+
+  private signalGroup(run: Run, signal: NodeJS.Signals): void {
+    const pid = run.child.pid;
+    if (pid === undefined) return;
+    try {
+      if (process.platform === 'win32') run.child.kill(signal);
+      else process.kill(-pid, signal);
+    } catch {
+      // ESRCH: the group is already gone.
+    }
+  }
+
+  /** The end of the owner's lifetime: stops the process and drops every listener. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    await this.stop('disposed');
+    this.exits.dispose();
+  }
+}
+

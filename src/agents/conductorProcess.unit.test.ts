@@ -1,0 +1,62 @@
+// The process side of an agent actor on plain Node scripts (no conductor needed): stderr lines,
+// exit reports (expected or not), the escalation of stop() to SIGTERM for a process that ignores
+// EOF, a new process (and process scope) after an exit, and the owner's own disposal.
+import * as assert from 'node:assert/strict';
+import type { Log } from '../log/logEvent';
+import { groupMembers } from '../test/processGroup';
+import { ConductorProcess, type ProcessExit } from './conductorProcess';
+
+const quiet: Log = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+const node = (code: string) => ({ command: process.execPath, args: ['-e', code], env: {}, unsetEnv: ['NODE_OPTIONS'], cwd: process.cwd() });
+const nextExit = (p: ConductorProcess): Promise<ProcessExit> => new Promise((resolve) => { const sub = p.onDidExit((e) => { sub.dispose(); resolve(e); }); });
+
+describe('ConductorProcess (plain Node processes)', function () {
+  this.timeout(20_000);
+
+  it('passes stderr on line by line, keeps the tail, and reports an exit it did not ask for', async () => {
+    const lines: string[] = [];
+    const p = new ConductorProcess({ name: 'crasher', spec: node("process.stderr.write('one\\ntw'); process.stderr.write('o\\nlast words'); process.exit(3)"), log: quiet, onStderrLine: (l) => lines.push(l) });
+    let scopeDisposed = false;
+    p.processScope.add({ dispose: () => { scopeDisposed = true; } });
+    const exit = nextExit(p);
+    p.spawn();
+    assert.deepEqual(await exit, { code: 3, signal: null, expected: false });
+    assert.deepEqual(lines, ['one', 'two', 'last words'], 'the unterminated last line too');
+    assert.equal(p.stderrText(), 'one\ntwo\nlast words');
+    assert.ok(scopeDisposed, 'what depended on the process is disposed with it');
+    assert.equal(p.running, false);
+  });
+
+  it('stop() closes stdin, then SIGTERMs a process that ignores EOF; the exit is expected and the group is gone', async () => {
+    const p = new ConductorProcess({ name: 'stubborn', spec: node("process.stdin.resume(); process.stdin.on('end', () => {}); setInterval(() => {}, 1000)"), log: quiet, graceMs: 300 });
+    p.spawn();
+    const pid = p.pid!;
+    await new Promise((r) => setTimeout(r, 200));
+    assert.ok(groupMembers(pid).length >= 1);
+    const exit = nextExit(p);
+    let prepared = false;
+    await p.stop('test', async () => { prepared = true; });
+    assert.ok(prepared, 'the ACP side winds down first');
+    assert.deepEqual(await exit, { code: null, signal: 'SIGTERM', expected: true });
+    assert.deepEqual(groupMembers(pid), []);
+  });
+
+  it('spawns again after an exit (a restart) with a fresh process scope; dispose() ends the process and the listeners', async () => {
+    const p = new ConductorProcess({ name: 'again', spec: node('process.stdin.resume()'), log: quiet, graceMs: 500 });
+    const exits: ProcessExit[] = [];
+    p.onDidExit((e) => exits.push(e));
+    p.spawn();
+    const first = p.pid;
+    const firstScope = p.processScope;
+    await p.stop('restart');
+    assert.equal(firstScope.isDisposed, true);
+    p.spawn();
+    assert.notEqual(p.pid, first);
+    assert.equal(p.processScope.isDisposed, false, 'the new process has a scope of its own');
+    assert.throws(() => p.spawn(), /already running/);
+    await p.dispose();
+    assert.equal(p.running, false);
+    assert.deepEqual(exits.map((e) => e.expected), [true, true]);
+    assert.throws(() => p.spawn(), /disposed/);
+  });
+});
