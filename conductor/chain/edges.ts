@@ -1,5 +1,5 @@
 // The two built-in ends of the chain. The editor edge checks the params the conductor itself
-// relies on, advertises the assembled chain in `agentCapabilities._meta.symposium` and tells the
+// relies on (acpGuards.ts), advertises the assembled chain in `agentCapabilities._meta.symposium` and tells the
 // conductor whether `initialize` was accepted; the agent edge records the agent's capabilities
 // (the MCP injector needs `mcpCapabilities`) and keeps a cancelled prompt from hanging forever
 // on an agent that ignores `session/cancel`.
@@ -8,34 +8,11 @@ import { ErrorCodes } from '../../src/protocol/errorCodes';
 import { isObject, type JsonObject } from '../../src/protocol/guards';
 import type { RpcOutcome } from '../jsonrpc/message';
 import type { Logger } from '../log';
+import { asCancel, asPrompt, paramsProblem } from './acpGuards';
 import type { Component, IncomingNotification, IncomingRequest } from './component';
 
-/** Returns an error message when `params` of a method the conductor reads are malformed. */
-export function checkParams(method: string, params: unknown): string | undefined {
-  const p = isObject(params) ? params : undefined;
-  switch (method) {
-    case 'initialize':
-      if (!p || typeof p.protocolVersion !== 'number') return 'initialize needs a numeric "protocolVersion"';
-      if (p.clientCapabilities !== undefined && !isObject(p.clientCapabilities)) return '"clientCapabilities" must be an object';
-      return undefined;
-    case 'session/new':
-    case 'session/load':
-    case 'session/resume':
-      if (!p || typeof p.cwd !== 'string' || !(p.cwd.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p.cwd))) return `${method} needs an absolute "cwd"`;
-      if (p.mcpServers !== undefined && !Array.isArray(p.mcpServers)) return '"mcpServers" must be an array';
-      if (method !== 'session/new' && typeof p.sessionId !== 'string') return `${method} needs a "sessionId"`;
-      return undefined;
-    case 'session/prompt':
-      if (!p || typeof p.sessionId !== 'string') return 'session/prompt needs a "sessionId"';
-      if (!Array.isArray(p.prompt)) return 'session/prompt needs a "prompt" array of content blocks';
-      return undefined;
-    case 'session/cancel':
-      if (!p || typeof p.sessionId !== 'string') return 'session/cancel needs a "sessionId"';
-      return undefined;
-    default:
-      return undefined;
-  }
-}
+/** Methods whose params the editor edge checks: the conductor and its components read them. */
+const CHECKED_FROM_EDITOR = new Set(['initialize', 'session/new', 'session/load', 'session/resume', 'session/prompt', 'session/cancel']);
 
 export class EditorEdge implements Component {
   readonly name = 'editor-edge';
@@ -47,7 +24,7 @@ export class EditorEdge implements Component {
 
   onRequest(request: IncomingRequest): void {
     if (request.direction !== 'toAgent') return request.forward();
-    const problem = checkParams(request.method, request.params);
+    const problem = CHECKED_FROM_EDITOR.has(request.method) ? paramsProblem(request.method, request.params) : undefined;
     if (problem) {
       if (request.method === 'initialize') this.onInitialize(false);
       return request.fail({ code: ErrorCodes.invalidParams, message: problem });
@@ -103,8 +80,8 @@ export class AgentEdge implements Component {
   onNotification(notification: IncomingNotification): void {
     notification.forward();
     if (notification.direction !== 'toAgent' || notification.method !== 'session/cancel') return;
-    const sessionId = isObject(notification.params) ? notification.params.sessionId : undefined;
-    if (typeof sessionId === 'string') for (const prompt of this.prompts.get(sessionId) ?? []) prompt.cancelled();
+    const sessionId = asCancel(notification.params)?.sessionId;
+    if (sessionId !== undefined) for (const prompt of this.prompts.get(sessionId) ?? []) prompt.cancelled();
   }
 
   dispose(): void {
@@ -119,7 +96,7 @@ export class AgentEdge implements Component {
    * prompt is answered here, and the agent's own answer, if it ever comes, is dropped.
    */
   private forwardPrompt(request: IncomingRequest): void {
-    const sessionId = isObject(request.params) && typeof request.params.sessionId === 'string' ? request.params.sessionId : undefined;
+    const sessionId = asPrompt(request.params)?.sessionId;
     if (sessionId === undefined) return request.forward();
     let timer: NodeJS.Timeout | undefined;
     let answeredHere = false;

@@ -1,4 +1,4 @@
-// The file-system adapter (seed: "Adapters shim for missing primitive capabilities"). Agents
+// The file-system adapter: an adapter shims a primitive capability the editor lacks. Agents
 // read and write through the client when `clientCapabilities.fs` says they may; editors that do
 // not offer it leave agents blind. When the editor lacks `fs.readTextFile`/`fs.writeTextFile`,
 // this adapter advertises them downstream and serves `fs/*` itself, confined to the session's
@@ -6,15 +6,14 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ErrorCodes } from '../../src/protocol/errorCodes';
+import { asInitialize, asReadTextFile, asSessionLoad, asSessionNew, asSessionResume, asWriteTextFile, paramsProblem, sessionIdOf } from '../chain/acpGuards';
 import type { Component, ComponentContext, ComponentFactory, IncomingRequest } from '../chain/component';
 import { confine } from '../../src/node/confinement';
 import { readLines, writeTextNoFollow } from '../../src/node/textFiles';
 import { isObject, type JsonObject } from '../../src/protocol/guards';
 import { researchSessionMeta } from '../../src/protocol/symposium-ext';
 
-type Obj = JsonObject;
-
-function editorFs(caps: Obj): { read: boolean; write: boolean } {
+function editorFs(caps: JsonObject): { read: boolean; write: boolean } {
   const fs = isObject(caps.fs) ? caps.fs : {};
   return { read: fs.readTextFile === true, write: fs.writeTextFile === true };
 }
@@ -29,67 +28,68 @@ class FsAdapter implements Component {
   private readonly researchSessions = new Set<string>();
 
   onRequest(request: IncomingRequest, cx: ComponentContext): void {
-    const p = isObject(request.params) ? request.params : {};
-    if (request.direction === 'toAgent') {
-      if (request.method === 'initialize') {
-        const caps = isObject(p.clientCapabilities) ? p.clientCapabilities : {};
-        const fs = isObject(caps.fs) ? caps.fs : {};
-        return request.forward({ ...p, clientCapabilities: { ...caps, fs: { ...fs, readTextFile: true, writeTextFile: true } } });
-      }
-      if (request.method === 'session/new' && typeof p.cwd === 'string') {
-        // A crate researcher's session must never see the user's workspace: leave its fs/* to the
-        // component that opened it (crate-sources serves the crate tree, read-only).
-        if (researchSessionMeta(p)) {
-          return request.forwardThen(undefined, (outcome) => {
-            const id = 'result' in outcome && isObject(outcome.result) ? outcome.result.sessionId : undefined;
-            if (typeof id === 'string') this.researchSessions.add(id);
-            return outcome;
-          });
-        }
-        const cwd = p.cwd;
-        return request.forwardThen(undefined, (outcome) => {
-          const id = 'result' in outcome && isObject(outcome.result) ? outcome.result.sessionId : undefined;
-          if (typeof id === 'string') this.cwdBySession.set(id, cwd);
-          return outcome;
-        });
-      }
-      if ((request.method === 'session/load' || request.method === 'session/resume') && typeof p.sessionId === 'string' && typeof p.cwd === 'string') {
-        this.cwdBySession.set(p.sessionId, p.cwd);
-      }
-      return request.forward();
-    }
-    if (typeof p.sessionId === 'string' && this.researchSessions.has(p.sessionId)) return request.forward();
+    if (request.direction === 'toAgent') return this.towardAgent(request);
+    const sessionId = sessionIdOf(request.params);
+    if (sessionId !== undefined && this.researchSessions.has(sessionId)) return request.forward();
     const upstream = editorFs(cx.info.clientCapabilities);
-    if (request.method === 'fs/read_text_file' && !upstream.read) return void this.serve(request, p, () => this.read(p));
-    if (request.method === 'fs/write_text_file' && !upstream.write) return void this.serve(request, p, () => this.write(p));
+    if (request.method === 'fs/read_text_file' && !upstream.read) return void this.serve(request, () => this.read(request.params));
+    if (request.method === 'fs/write_text_file' && !upstream.write) return void this.serve(request, () => this.write(request.params));
     request.forward();
   }
 
-  private async serve(request: IncomingRequest, p: Obj, work: () => Promise<unknown>): Promise<void> {
+  /** Advertises fs/* to the agent and learns each session's folder. */
+  private towardAgent(request: IncomingRequest): void {
+    const { method, params } = request;
+    const init = method === 'initialize' ? asInitialize(params) : undefined;
+    if (init) {
+      const caps = init.clientCapabilities ?? {};
+      const fs = isObject(caps.fs) ? caps.fs : {};
+      return request.forward({ ...init, clientCapabilities: { ...caps, fs: { ...fs, readTextFile: true, writeTextFile: true } } });
+    }
+    const created = method === 'session/new' ? asSessionNew(params) : undefined;
+    if (created) {
+      // A crate researcher's session must never see the user's workspace: leave its fs/* to the
+      // component that opened it (crate-sources serves the crate tree, read-only).
+      const research = researchSessionMeta(created) !== undefined;
+      return request.forwardThen(undefined, (outcome) => {
+        const id = 'result' in outcome ? sessionIdOf(outcome.result) : undefined;
+        if (id !== undefined && research) this.researchSessions.add(id);
+        else if (id !== undefined) this.cwdBySession.set(id, created.cwd);
+        return outcome;
+      });
+    }
+    const reopened = method === 'session/load' ? asSessionLoad(params) : method === 'session/resume' ? asSessionResume(params) : undefined;
+    if (reopened) this.cwdBySession.set(reopened.sessionId, reopened.cwd);
+    request.forward();
+  }
+
+  private async serve(request: IncomingRequest, work: () => Promise<unknown>): Promise<void> {
     try {
       request.respond(await work());
     } catch (err) {
-      request.fail({ code: ErrorCodes.invalidParams, message: err instanceof Error ? err.message : String(err), data: { path: p.path } });
+      const path = isObject(request.params) ? request.params.path : undefined;
+      request.fail({ code: ErrorCodes.invalidParams, message: err instanceof Error ? err.message : String(err), data: { path } });
     }
   }
 
-  private root(p: Obj): string {
-    const cwd = typeof p.sessionId === 'string' ? this.cwdBySession.get(p.sessionId) : undefined;
-    if (!cwd) throw new Error(`unknown session ${String(p.sessionId)}`);
+  private root(sessionId: string): string {
+    const cwd = this.cwdBySession.get(sessionId);
+    if (!cwd) throw new Error(`unknown session ${sessionId}`);
     return cwd;
   }
 
-  private async read(p: Obj): Promise<{ content: string }> {
-    if (typeof p.path !== 'string') throw new Error('"path" must be a string');
-    const file = confineToSession(this.root(p), p.path);
+  private async read(params: unknown): Promise<{ content: string }> {
+    const p = asReadTextFile(params);
+    if (!p) throw new Error(paramsProblem('fs/read_text_file', params));
+    const file = confineToSession(this.root(p.sessionId), p.path);
     // Streamed: line 1 of a 200 MiB file reads one chunk, not the whole file.
     return { content: await readLines(file, p.line, p.limit) };
   }
 
-  private async write(p: Obj): Promise<Record<string, never>> {
-    if (typeof p.path !== 'string') throw new Error('"path" must be a string');
-    if (typeof p.content !== 'string') throw new Error('"content" must be a string');
-    const root = this.root(p);
+  private async write(params: unknown): Promise<Record<string, never>> {
+    const p = asWriteTextFile(params);
+    if (!p) throw new Error(paramsProblem('fs/write_text_file', params));
+    const root = this.root(p.sessionId);
     const file = confineToSession(root, p.path);
     await mkdir(dirname(file), { recursive: true });
     // Check again after creating the folders (a link may have appeared meanwhile), then open

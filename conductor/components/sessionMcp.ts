@@ -2,9 +2,8 @@
 // `session/new|load|resume` on the way to the agent, bind the hosts to the session id from the
 // answer, close them on `session/close` or when the component is disposed.
 import { ErrorCodes } from '../../src/protocol/errorCodes';
+import { asSessionClose, asSessionSetup, isSessionSetup, sessionIdOf, type SessionSetupParams } from '../chain/acpGuards';
 import type { ComponentContext, IncomingRequest, McpInjection, McpServerSpec } from '../chain/component';
-
-const SESSION_SETUP = new Set(['session/new', 'session/load', 'session/resume']);
 
 export class SessionMcpServers {
   private readonly bySession = new Map<string, McpInjection[]>();
@@ -14,14 +13,12 @@ export class SessionMcpServers {
   /** Handles the request if it sets up or closes a session; returns false otherwise. */
   handle(request: IncomingRequest, cx: ComponentContext): boolean {
     if (request.direction !== 'toAgent') return false;
-    if (SESSION_SETUP.has(request.method)) {
+    if (isSessionSetup(request.method)) {
       void this.inject(request, cx);
       return true;
     }
-    if (request.method === 'session/close') {
-      const id = (request.params as { sessionId?: unknown } | undefined)?.sessionId;
-      if (typeof id === 'string') void this.closeSession(id);
-    }
+    const closed = request.method === 'session/close' ? asSessionClose(request.params) : undefined;
+    if (closed) void this.closeSession(closed.sessionId);
     return false;
   }
 
@@ -32,7 +29,8 @@ export class SessionMcpServers {
   }
 
   private async inject(request: IncomingRequest, cx: ComponentContext): Promise<void> {
-    const params = request.params as Record<string, unknown>;
+    const params = asSessionSetup(request.method, request.params);
+    if (!params) return request.forward(); // malformed: the agent answers it, without our servers
     let injection: McpInjection;
     try {
       injection = await cx.injectMcpServers(params, this.servers);
@@ -45,7 +43,7 @@ export class SessionMcpServers {
       return request.fail({ code: ErrorCodes.requestCancelled, message: 'request cancelled' });
     }
     request.forwardThen(injection.params, (outcome) => {
-      const sessionId = 'result' in outcome ? sessionIdOf(request.method, params, outcome.result) : undefined;
+      const sessionId = 'result' in outcome ? setUpSessionId(request.method, params, outcome.result) : undefined;
       if (sessionId) {
         injection.bind(sessionId);
         this.bySession.set(sessionId, [...(this.bySession.get(sessionId) ?? []), injection]);
@@ -63,10 +61,7 @@ export class SessionMcpServers {
   }
 }
 
-function sessionIdOf(method: string, params: Record<string, unknown>, result: unknown): string | undefined {
-  if (method === 'session/new') {
-    const id = (result as { sessionId?: unknown } | null)?.sessionId;
-    return typeof id === 'string' ? id : undefined;
-  }
-  return typeof params.sessionId === 'string' ? params.sessionId : undefined;
+/** The session a setup request set up: `session/new` answers its id, load and resume name it. */
+function setUpSessionId(method: string, params: SessionSetupParams, result: unknown): string | undefined {
+  return method === 'session/new' ? sessionIdOf(result) : sessionIdOf(params);
 }

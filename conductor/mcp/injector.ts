@@ -2,6 +2,7 @@
 // advertise `mcpCapabilities.http` get the loopback Streamable-HTTP URL with a bearer header; the
 // rest get a stdio MCP server that runs the conductor's own `mcp-bridge` shim, which relays to
 // the same loopback URL (stdio MCP is the one transport every ACP agent must support).
+import { isObject } from '../../src/protocol/guards';
 import type { Logger } from '../log';
 import type { McpInjection, McpServerSpec } from '../chain/component';
 import { LoopbackMcpHost } from './loopbackHost';
@@ -16,8 +17,8 @@ export interface SelfCommand {
 export const MCP_TOKEN_ENV = 'SYMPOSIUM_MCP_TOKEN';
 
 export function agentSupportsHttpMcp(agentCapabilities: Record<string, unknown> | undefined): boolean {
-  const mcp = agentCapabilities?.mcpCapabilities as { http?: unknown } | undefined;
-  return mcp?.http === true;
+  const mcp = agentCapabilities?.mcpCapabilities;
+  return isObject(mcp) && mcp.http === true;
 }
 
 export async function injectMcpServers(

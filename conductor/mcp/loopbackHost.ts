@@ -11,6 +11,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isObject } from '../../src/protocol/guards';
 import type { Logger } from '../log';
 import type { McpServerSpec, McpSessionInfo } from '../chain/component';
 
@@ -174,7 +175,7 @@ export class LoopbackMcpHost {
 class BodyError extends Error {}
 
 function isInitialize(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'initialize';
+  return isObject(body) && body.method === 'initialize';
 }
 
 function jsonRpcHttpError(res: ServerResponse, status: number, code: number, message: string): void {

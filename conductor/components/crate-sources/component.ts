@@ -1,4 +1,4 @@
-// The Rust crate sources component (seed: "Rust Crate Sources Component"). Injects the
+// The Rust crate sources component. Injects the
 // user-facing MCP server `rust-crate-sources` (tool rust_crate_query) into every user session.
 // A query opens a research session on the same agent (see research.ts). This component keeps
 // research traffic out of the user's chat: updates from research sessions are not forwarded,
@@ -9,6 +9,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { ErrorCodes } from '../../../src/protocol/errorCodes';
+import { asCancel, asPrompt, asReadTextFile, asRequestPermission, paramsProblem, sessionIdOf } from '../../chain/acpGuards';
 import type { Component, ComponentContext, ComponentFactory, IncomingNotification, IncomingRequest, McpSessionInfo } from '../../chain/component';
 import { CONDUCTOR_VERSION } from '../../version';
 import { readLines } from '../../../src/node/textFiles';
@@ -18,12 +19,6 @@ import { defaultLocatorConfig, type LocatorConfig } from './locate';
 import { DEFAULT_REGISTRY } from './registry';
 import { ResearchSession, runResearch } from './research';
 import { decideResearchPermission } from './researchPolicy';
-
-type Obj = Record<string, unknown>;
-const sessionOf = (params: unknown): string | undefined => {
-  const id = (params as Obj | null | undefined)?.sessionId;
-  return typeof id === 'string' ? id : undefined;
-};
 
 export interface CrateSourcesOptions {
   locator: LocatorConfig;
@@ -49,17 +44,15 @@ export class CrateSources implements Component {
   onRequest(request: IncomingRequest, cx: ComponentContext): void {
     this.cx = cx;
     if (request.direction === 'toAgent') {
-      if (request.method === 'session/prompt') {
-        const id = sessionOf(request.params);
-        if (id) this.turnAborts.set(id, new AbortController());
-      }
+      const prompt = request.method === 'session/prompt' ? asPrompt(request.params) : undefined;
+      if (prompt) this.turnAborts.set(prompt.sessionId, new AbortController());
       if (!this.mcp.handle(request, cx)) request.forward();
       return;
     }
-    const sessionId = sessionOf(request.params);
-    const research = sessionId ? this.research.get(sessionId) : undefined;
+    const sessionId = sessionIdOf(request.params);
+    const research = sessionId !== undefined ? this.research.get(sessionId) : undefined;
     if (!research) {
-      if (sessionId && this.ended.has(sessionId)) return request.fail({ code: ErrorCodes.invalidRequest, message: 'this research session has ended' });
+      if (sessionId !== undefined && this.ended.has(sessionId)) return request.fail({ code: ErrorCodes.invalidRequest, message: 'this research session has ended' });
       return request.forward();
     }
     void this.answerResearchRequest(request, research);
@@ -67,16 +60,12 @@ export class CrateSources implements Component {
 
   onNotification(notification: IncomingNotification, cx: ComponentContext): void {
     this.cx = cx;
-    const sessionId = sessionOf(notification.params);
-    if (notification.direction === 'toClient' && sessionId && (this.research.has(sessionId) || this.ended.has(sessionId))) {
-      const research = this.research.get(sessionId);
-      const update = (notification.params as { update?: { sessionUpdate?: string; content?: { text?: string } } }).update;
-      if (research && update?.sessionUpdate === 'agent_message_chunk') research.transcriptChars += update.content?.text?.length ?? 0;
+    const sessionId = sessionIdOf(notification.params);
+    if (notification.direction === 'toClient' && sessionId !== undefined && (this.research.has(sessionId) || this.ended.has(sessionId))) {
       return; // research traffic never reaches the user's chat
     }
-    if (notification.direction === 'toAgent' && notification.method === 'session/cancel' && sessionId) {
-      this.turnAborts.get(sessionId)?.abort();
-    }
+    const cancelled = notification.direction === 'toAgent' && notification.method === 'session/cancel' ? asCancel(notification.params) : undefined;
+    if (cancelled) this.turnAborts.get(cancelled.sessionId)?.abort();
     notification.forward();
   }
 
@@ -86,17 +75,23 @@ export class CrateSources implements Component {
   }
 
   private async answerResearchRequest(request: IncomingRequest, research: ResearchSession): Promise<void> {
-    const p = (request.params ?? {}) as Obj;
+    const crate = research.request.crateName;
     switch (request.method) {
       case 'session/request_permission': {
+        const p = asRequestPermission(request.params);
+        if (!p) {
+          this.cx?.log.info(`research of crate ${crate}: refused a malformed permission request: ${String(paramsProblem(request.method, request.params))}`);
+          return request.respond({ outcome: { outcome: 'cancelled' } });
+        }
         // Nobody watches a research session: a fixed read-only rule answers (researchPolicy.ts).
         const decision = await decideResearchPermission(p, (path) => this.confineToSources(research, path).then(() => true, () => false));
-        const title = (p.toolCall as { title?: unknown } | undefined)?.title;
-        this.cx?.log.info(`research of crate ${research.request.crateName}: ${decision.approved ? 'approved' : 'refused'} "${String(title)}": ${decision.reason}`);
+        this.cx?.log.info(`research of crate ${crate}: ${decision.approved ? 'approved' : 'refused'} "${String(p.toolCall.title)}": ${decision.reason}`);
         return request.respond({ outcome: decision.outcome === 'selected' ? { outcome: 'selected', optionId: decision.optionId } : { outcome: 'cancelled' } });
       }
       case 'fs/read_text_file': {
         try {
+          const p = asReadTextFile(request.params);
+          if (!p) throw new Error(paramsProblem(request.method, request.params));
           const file = await this.confineToSources(research, p.path);
           return request.respond({ content: await readLines(file, p.line, p.limit) });
         } catch (err) {
@@ -108,8 +103,7 @@ export class CrateSources implements Component {
     }
   }
 
-  private async confineToSources(research: ResearchSession, path: unknown): Promise<string> {
-    if (typeof path !== 'string') throw new Error('"path" must be a string');
+  private async confineToSources(research: ResearchSession, path: string): Promise<string> {
     return confine(path, [...research.readableRoots], { scope: 'the crate sources this research session located' });
   }
 

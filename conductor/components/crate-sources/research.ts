@@ -1,13 +1,14 @@
-// One research session (seed: "Rust Crate Sources Component", sub-agent architecture): a fresh
-// ACP session on the same agent, carrying the research MCP server (get_rust_crate_source,
-// return_response_to_user), prompted with the user's question wrapped in instructions for a
+// One research session, run by a sub-agent: a fresh ACP session on the same agent, carrying the
+// research MCP server (get_rust_crate_source, return_response_to_user), prompted with the user's question wrapped in instructions for a
 // read-only researcher. It ends when the researcher returns findings, the prompt ends without
 // them, the time limit passes, or the caller is cancelled — and is always cleaned up. The session
 // is marked as research in `session/new` `_meta` (so no other component serves it the user's
 // files) and put in the agent's read-only mode where the agent has one.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { sessionIdOf } from '../../chain/acpGuards';
 import type { ComponentContext, McpInjection } from '../../chain/component';
+import { isObject } from '../../../src/protocol/guards';
 import { CONDUCTOR_VERSION } from '../../version';
 import { withResearchSessionMeta } from '../../../src/protocol/symposium-ext';
 import { locateCrate, type LocatorConfig } from './locate';
@@ -44,7 +45,6 @@ export class ResearchSession {
   /** Source trees the researcher may read (added by get_rust_crate_source). */
   readonly readableRoots = new Set<string>();
   readonly abort = new AbortController();
-  transcriptChars = 0;
   private resolveFindings!: (text: string) => void;
   readonly findings: Promise<string>;
 
@@ -100,28 +100,30 @@ export async function runResearch(session: ResearchSession, cx: ComponentContext
   try {
     injection = await cx.injectMcpServers({ cwd: request.cwd, mcpServers: [] }, [{ name: 'rust-crate-research', create: () => session.createServer() }]);
     const sessionParams = withResearchSessionMeta(injection.params, { crate: request.crateName });
-    const created = (await cx.request('toAgent', 'session/new', sessionParams, {
+    const created = await cx.request('toAgent', 'session/new', sessionParams, {
       signal: session.abort.signal,
       // Synchronously, so the agent's very next message about this session is already recognised.
       onResponse: (o) => {
-        const id = 'result' in o ? (o.result as { sessionId?: unknown } | null)?.sessionId : undefined;
-        if (typeof id === 'string') {
+        const id = 'result' in o ? sessionIdOf(o.result) : undefined;
+        if (id !== undefined) {
           session.sessionId = id;
           options.register(session);
         }
       },
-    })) as { sessionId: string };
-    injection.bind(created.sessionId);
-    await enterReadOnlyMode(cx, created, session);
+    });
+    const sessionId = session.sessionId;
+    if (sessionId === undefined) throw new ResearchError('the agent answered session/new without a "sessionId"');
+    injection.bind(sessionId);
+    await enterReadOnlyMode(cx, sessionId, created, session);
     options.onProgress(`Research session started for crate ${request.crateName}`);
-    const prompt = cx.request('toAgent', 'session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: researchPrompt(request) }] }, { signal: session.abort.signal });
+    const prompt = cx.request('toAgent', 'session/prompt', { sessionId, prompt: [{ type: 'text', text: researchPrompt(request) }] }, { signal: session.abort.signal });
     const aborted = new Promise<never>((_, reject) => {
       const fail = (): void => reject(session.abort.signal.reason instanceof Error ? session.abort.signal.reason : new ResearchError('research cancelled'));
       if (session.abort.signal.aborted) fail();
       session.abort.signal.addEventListener('abort', fail, { once: true });
     });
     const endedWithoutAnswer = prompt.then(
-      (r) => Promise.reject(new ResearchError(`the research session ended (${String((r as { stopReason?: unknown }).stopReason)}) without calling return_response_to_user`)),
+      (r) => Promise.reject(new ResearchError(`the research session ended (${String(isObject(r) ? r.stopReason : undefined)}) without calling return_response_to_user`)),
       (err: Error) => Promise.reject(new ResearchError(`the research session failed: ${err.message}`)),
     );
     endedWithoutAnswer.catch(() => undefined);
@@ -137,8 +139,8 @@ export async function runResearch(session: ResearchSession, cx: ComponentContext
     options.callerSignal.removeEventListener('abort', onCallerAbort);
     if (!session.abort.signal.aborted) session.abort.abort(new ResearchError('research finished'));
     if (session.sessionId) {
-      const close = (cx.info.agentCapabilities?.sessionCapabilities as { close?: unknown } | undefined)?.close;
-      if (close !== undefined) void cx.request('toAgent', 'session/close', { sessionId: session.sessionId }).catch(() => undefined);
+      const sessionCapabilities = cx.info.agentCapabilities?.sessionCapabilities;
+      if (isObject(sessionCapabilities) && sessionCapabilities.close !== undefined) void cx.request('toAgent', 'session/close', { sessionId: session.sessionId }).catch(() => undefined);
       options.unregister(session);
     }
     void injection?.close();
@@ -150,14 +152,14 @@ export async function runResearch(session: ResearchSession, cx: ComponentContext
  * it: a second line of defence behind the permission rule. An agent that refuses the switch still
  * gets its research, under the permission rule alone.
  */
-async function enterReadOnlyMode(cx: ComponentContext, created: { sessionId: string }, session: ResearchSession): Promise<void> {
-  const change = readOnlySwitch(created);
+async function enterReadOnlyMode(cx: ComponentContext, sessionId: string, sessionNewResult: unknown, session: ResearchSession): Promise<void> {
+  const change = readOnlySwitch(sessionNewResult);
   if (!change) return;
   try {
-    await cx.request('toAgent', change.method, { sessionId: created.sessionId, ...change.params }, { signal: session.abort.signal });
-    cx.log.info(`research session ${created.sessionId} runs in read-only mode (${change.method} ${JSON.stringify(change.params)})`);
+    await cx.request('toAgent', change.method, { sessionId, ...change.params }, { signal: session.abort.signal });
+    cx.log.info(`research session ${sessionId} runs in read-only mode (${change.method} ${JSON.stringify(change.params)})`);
   } catch (err) {
     if (session.abort.signal.aborted) throw err;
-    cx.log.warn(`research session ${created.sessionId}: the agent refused its read-only mode; the permission rule alone applies`, err);
+    cx.log.warn(`research session ${sessionId}: the agent refused its read-only mode; the permission rule alone applies`, err);
   }
 }
