@@ -2,11 +2,12 @@
 // sessions; the host keeps both directions, changed together and removed together. Session IDs
 // are only unique within one agent process, so the reverse key includes the agent actor's key.
 // Pure.
+import { sessionKey } from '../protocol/sessionKey';
 import type { TabId } from '../protocol/webview';
 
 export interface SessionRef { actorKey: string; sessionId: string }
 
-const reverseKey = (r: SessionRef): string => `${r.actorKey}\u0000${r.sessionId}`;
+const reverseKey = (r: SessionRef): string => sessionKey(r.actorKey, r.sessionId);
 
 export class Router {
   private readonly byTab = new Map<TabId, SessionRef>();

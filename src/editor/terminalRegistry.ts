@@ -11,6 +11,7 @@ import type {
 } from '@agentclientprotocol/sdk';
 import type { ClientRequestContext, TerminalHandlers } from '../agents/clientHandlers';
 import type { Log } from '../log/logEvent';
+import { sessionKey } from '../protocol/sessionKey';
 import type { TabId, TerminalOutput } from '../protocol/webview';
 import type { CommandDescription } from '../permissions/permissionBroker';
 import { confine, OutsideWorkspaceError } from '../node/confinement';
@@ -40,7 +41,6 @@ export const DEFAULT_OUTPUT_BYTES = 1024 * 1024;
 /** An agent may ask for more, but not for unbounded memory. */
 const MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
 
-const sessionKey = (actorKey: string, sessionId: string): string => `${actorKey}\n${sessionId}`;
 /** The rule stated when a cwd is refused (the same words as fs/*, src/editor/files.ts). */
 const ALLOWED_FOLDERS = { hint: 'Only the session\'s workspace folder and the folders in the symposium.allowedFolders setting are allowed.' };
 

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
+import { sessionKey } from '../protocol/sessionKey';
 import type { MessageId, PermissionDecision, PermissionRequested, PermissionResolved, TabId } from '../protocol/webview';
 import type { PermissionPolicy } from '../agents/agentSettings';
 import { CommandApprovals } from './commandApprovals';
@@ -223,8 +224,6 @@ export class PermissionBroker {
     return decision.outcome === 'selected' ? { outcome: { outcome: 'selected', optionId: decision.optionId } } : CANCELLED;
   }
 }
-
-const sessionKey = (actorKey: string, sessionId: string): string => `${actorKey}\n${sessionId}`;
 
 function pickOption(options: PermissionOption[], kind: PermissionOption['kind']): PermissionOption | undefined {
   return options.find((o) => o.kind === kind);
