@@ -1,20 +1,31 @@
 // Activation: wiring only. Activated by the chat view or a Symposium command (never at startup).
+// What is shared is created first and handed to whoever needs it: the session directory (which tab
+// shows which session, in which folder), the tab message channel and the permission broker serve
+// both the chat controller and the editor's file and terminal handlers; the agent pool gets those
+// handlers and the broker; the controller gets all of them.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
+import { AgentPool } from './agents/agentPool';
 import { resolveConfiguration } from './agents/resolveConfiguration';
 import type { Runtime } from './agents/agentConfiguration';
+import { UserSettings } from './agents/userSettings';
 import { ChatController } from './chat/chatController';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chat/chatViewProvider';
-import type { LogEvent } from './log/logEvent';
-import { Logger } from './log/logger';
-import { registerTestCommands } from './testing/testCommands';
+import { SessionDirectory } from './chat/sessionDirectory';
+import { TabMessages } from './chat/tabMessages';
+import { ContextMenu } from './context/contextMenu';
+import { WorkspaceSource } from './context/workspaceSource';
 import { DiffView } from './editor/diffView';
+import { DiscussCodeActions, discussSelection } from './editor/discussSelection';
 import { EditReview } from './editor/editReview';
 import { EditorFiles } from './editor/files';
 import { TerminalManager } from './editor/terminals';
-import { DiscussCodeActions, WorkspaceContext } from './editor/workspaceContext';
+import type { LogEvent } from './log/logEvent';
+import { Logger } from './log/logger';
+import { PermissionBroker } from './permissions/permissionBroker';
 import { PermissionSettings } from './permissions/permissionSettings';
-import { UserSettings } from './agents/userSettings';
+import { ChatInspector } from './testing/chatInspector';
+import { registerTestCommands } from './testing/testCommands';
 
 /** What activate() returns: tests subscribe to the structured log stream through it. */
 export interface SymposiumApi {
@@ -40,57 +51,61 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   const runtime: Runtime = { execPath: process.execPath, extensionPath: context.extensionPath };
   // Security-relevant settings come from user settings only (a workspace's are ignored, with a notice).
   const userSettings = new UserSettings(logger);
-  const permissions = new PermissionSettings(userSettings);
-  const diffView = new DiffView();
-  const review = new EditReview(diffView, logger);
+  const permissionSettings = new PermissionSettings(userSettings);
   const settings = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('symposium');
   const allowedFolders = (): string[] => userSettings.allowedFolders();
-  // The handlers need the controller (session → tab and folder); it is created right after them.
-  let chat: ChatController | undefined;
-  const lookupSession = (actorKey: string, sessionId: string) => chat?.lookupSession(actorKey, sessionId);
-  const wsContext = new WorkspaceContext(allowedFolders);
+  context.subscriptions.push(userSettings, permissionSettings);
+
+  // Shared by the chat and the editor side.
+  const sessions = new SessionDirectory();
+  const messages = new TabMessages(logger);
+  const permissions = new PermissionBroker({
+    log: logger,
+    policyFor: (agent) => permissionSettings.policyFor(agent),
+    enableBypass: (agent) => permissionSettings.enableBypass(agent),
+    record: (entry) => permissionSettings.record(entry),
+    tabFor: (actorKey, sessionId) => sessions.turnFor(actorKey, sessionId),
+    post: (payload) => messages.send(payload),
+  });
+
+  // The editor side of ACP: files (with optional review) and terminals.
+  const diffView = new DiffView();
+  const review = new EditReview(diffView, logger);
+  const lookupSession = (actorKey: string, sessionId: string) => sessions.lookupSession(actorKey, sessionId);
   const files = new EditorFiles({ log: logger, lookupSession, allowedFolders, reviewEnabled: () => settings().get<boolean>('reviewAgentEdits') === true, review });
   const terminals = new TerminalManager({
     log: logger, lookupSession, allowedFolders,
-    authorize: async (ctx, sessionId, description) => (await chat?.authorizeCommand(ctx, sessionId, description)) ?? false,
-    onOutput: (payload) => chat?.sendToTab(payload),
+    authorize: (ctx, sessionId, description) => permissions.authorizeCommand(ctx, sessionId, description),
+    onOutput: (payload) => messages.send(payload),
   });
-  context.subscriptions.push(userSettings, permissions, diffView, review, terminals);
-  chat = new ChatController({
-    permissions,
-    editor: diffView,
+  context.subscriptions.push(diffView, review, terminals);
+  // No terminal outlives its session, and no approval carries over to another one.
+  sessions.onDidEndSession(({ actorKey, sessionId }) => {
+    terminals.releaseSession(actorKey, sessionId);
+    permissions.forgetSession(actorKey, sessionId);
+  });
+
+  const pool = new AgentPool({
+    runtime, log: logger, clientInfo: { name: 'symposium-vscode', version }, graceMs: 1_500,
     client: { files, terminals },
-    resolveContext: (refs, caps, folder) => wsContext.resolve(refs, caps, folder),
-    onTabOpened: () => refreshContext(),
-    runtime,
-    log: logger,
-    clientInfo: { name: 'symposium-vscode', version },
-    configure: (previousFolder) => resolveConfiguration(runtime, logger, userSettings, previousFolder),
-    allowedFolders,
+    onPermissionRequest: (actor, params, signal) => permissions.request({ actorKey: actor.key, agentName: actor.agentName, params, signal }),
     onStderrLine: (agentName, line) => agentChannel.info(`[${agentName}] ${line}`),
-    graceMs: 1_500,
+  });
+  // The `@` menu of every tab follows the workspace: files, open editors, symbols, the selection.
+  const contextMenu = new ContextMenu([new WorkspaceSource(allowedFolders)], (items) => messages.broadcastContext(items), logger);
+  context.subscriptions.push(contextMenu);
+  const chat = new ChatController({
+    log: logger, sessions, messages, permissions, pool,
+    configure: (previousFolder) => resolveConfiguration(runtime, logger, userSettings, previousFolder),
+    resolveContext: (refs, caps, folder) => contextMenu.resolve(refs, caps, folder),
+    onTabOpened: () => contextMenu.refresh(),
+    editor: diffView,
+    allowedFolders,
   });
   controller = chat;
-  // The `@` menu of every tab follows the workspace: files, open editors, symbols, the selection.
-  let refreshTimer: NodeJS.Timeout | undefined;
-  const refreshContext = (): void => {
-    clearTimeout(refreshTimer);
-    refreshTimer = setTimeout(() => {
-      void wsContext.list().then((items) => chat?.broadcastContext(items), (e: unknown) => logger.warn('context', 'could not list workspace context', e));
-    }, 300);
-  };
-  const filesChanged = (): void => { wsContext.invalidateFiles(); refreshContext(); };
-  const fileWatcher = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
-  context.subscriptions.push(
-    { dispose: () => clearTimeout(refreshTimer) },
-    vscode.window.onDidChangeActiveTextEditor(refreshContext),
-    vscode.window.onDidChangeTextEditorSelection(refreshContext),
-    // Created and deleted on disk by anyone (agents' commands included; a rename is both).
-    fileWatcher, fileWatcher.onDidCreate(filesChanged), fileWatcher.onDidDelete(filesChanged),
-    vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new DiscussCodeActions(), { providedCodeActionKinds: [DiscussCodeActions.kind] }),
-  );
-  const provider = new ChatViewProvider(context.extensionUri, sessionId, chat, logger, testMode);
-  context.subscriptions.push(provider, vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider));
+
+  const provider = new ChatViewProvider(context.extensionUri, sessionId, messages, logger, testMode);
+  context.subscriptions.push(provider, provider.onDidReceiveMessage((m) => chat.handle(m)), vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider));
 
   context.subscriptions.push(
     vscode.commands.registerCommand('symposium.openChat', () => provider.show()),
@@ -100,20 +115,20 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     }),
     vscode.commands.registerCommand('symposium.restartAgent', () => chat.restartAll()),
     vscode.commands.registerCommand('symposium.showLogs', () => channel.show(true)),
-    vscode.commands.registerCommand('symposium.showPermissionDecisions', () => permissions.show()),
-    vscode.commands.registerCommand('symposium.discussSelection', async () => {
-      const selection = wsContext.currentSelection();
-      if (!selection) { void vscode.window.showInformationMessage('Symposium: open a file and select the code to discuss.'); return undefined; }
-      await provider.show();
-      const tabId = randomUUID();
-      chat.openTab(tabId, 'Discuss', true);
-      chat.sendToTab({ type: 'attach-context', tabId, item: selection });
-      return tabId;
-    }),
+    vscode.commands.registerCommand('symposium.showPermissionDecisions', () => permissionSettings.show()),
+    vscode.commands.registerCommand('symposium.discussSelection', () => discussSelection({
+      show: () => provider.show(),
+      openTab: (tabId) => chat.openTab(tabId, 'Discuss', true),
+      attach: (tabId, item) => messages.send({ type: 'attach-context', tabId, item }),
+    })),
     vscode.commands.registerCommand('symposium.acceptAgentEdit', (uri?: vscode.Uri) => review.answer(true, uri)),
     vscode.commands.registerCommand('symposium.rejectAgentEdit', (uri?: vscode.Uri) => review.answer(false, uri)),
+    vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new DiscussCodeActions(), { providedCodeActionKinds: [DiscussCodeActions.kind] }),
   );
-  if (testMode) context.subscriptions.push(...registerTestCommands({ controller: chat, provider, logger, permissions, review, context: wsContext, deactivate }));
+  if (testMode) {
+    const inspector = new ChatInspector({ chat, sessions, pool, messages, permissions, fromWebview: provider.onDidReceiveMessage });
+    context.subscriptions.push(inspector, ...registerTestCommands({ chat, inspector, provider, logger, decisions: permissionSettings, review, context: contextMenu, deactivate }));
+  }
   return { onLog: logger.onLog, sessionId };
 }
 

@@ -1,9 +1,11 @@
-// One agent actor per agent configuration: tabs with equal configurations share a process (each
-// with its own session). Spawns lazily on first use; a dead or stopping actor is replaced on the
-// next use. vscode-free.
+// The agent pool: one agent actor per agent configuration, so tabs with equal configurations share
+// a process (each with its own session). Spawns lazily on first use; a dead or stopping actor is
+// replaced on the next use. Created at activation with the editor's handlers and the permission
+// broker; the chat controller subscribes to each new actor (onDidCreateActor). vscode-free.
 import type { RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
 import type { ClientHandlers } from './clientHandlers';
+import { Emitter } from '../util/emitter';
 import { AgentActor } from './agentActor';
 import { conductorSpawnSpec, configurationKey, type AgentConfiguration, type Runtime } from './agentConfiguration';
 
@@ -11,8 +13,6 @@ export interface AgentPoolOptions {
   runtime: Runtime;
   log: Log;
   clientInfo: { name: string; version: string };
-  /** Called for each new actor before it starts, to subscribe to its events. */
-  onActor: (actor: AgentActor) => void;
   onStderrLine?: (agentName: string, line: string) => void;
   /** Answers an actor's session/request_permission (the agent waits on the promise). */
   onPermissionRequest: (actor: AgentActor, params: RequestPermissionRequest, signal: AbortSignal) => Promise<RequestPermissionResponse>;
@@ -24,6 +24,10 @@ export interface AgentPoolOptions {
 export class AgentPool {
   private readonly actors = new Map<string, AgentActor>();
   private disposed = false;
+  private readonly created = new Emitter<AgentActor>();
+
+  /** A new actor, before it starts: subscribe to its events here. */
+  readonly onDidCreateActor = this.created.event;
 
   constructor(private readonly options: AgentPoolOptions) {}
 
@@ -41,7 +45,7 @@ export class AgentPool {
       client: this.options.client,
     });
     this.actors.set(key, actor);
-    this.options.onActor(actor);
+    this.created.fire(actor);
     return actor;
   }
 

@@ -1,6 +1,7 @@
-// The host's chat logic end to end in plain Node: controller + outbox + transcript against the real
-// conductor and ElizACP, with a fake webview that is the real one minus mynah-ui: its model
-// (webview/model.ts) applies what the host sends. Build first: `node esbuild.mjs`.
+// The host's chat logic end to end in plain Node: the controller with the pieces activation gives
+// it (session directory, tab messages with outbox and transcript, permission broker, agent pool)
+// against the real conductor and ElizACP, with a fake webview that is the real one minus mynah-ui:
+// its model (webview/model.ts) applies what the host sends. Build first: `node esbuild.mjs`.
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -10,11 +11,16 @@ import { respond } from '../../conductor/eliza/engine';
 import type { Log } from '../log/logEvent';
 import type { HostToWebview, TabId, WebviewToHost } from '../protocol/webview';
 import { builtinAgent } from '../agents/agentConfiguration';
+import { AgentPool } from '../agents/agentPool';
+import { PermissionBroker } from '../permissions/permissionBroker';
+import { ChatInspector } from '../testing/chatInspector';
 import type { Turn } from '../../webview/conversation';
 import { WebviewModel } from '../../webview/model';
 import type { ModelState } from '../../webview/state';
 import { ChatController } from './chatController';
 import type { OutboxLimits } from './outbox';
+import { SessionDirectory } from './sessionDirectory';
+import { TabMessages } from './tabMessages';
 
 const ROOT = path.resolve(__dirname, '../..');
 const rt = { execPath: process.execPath, extensionPath: ROOT };
@@ -58,14 +64,25 @@ class FakeWebview {
 
 function setup(limits?: OutboxLimits) {
   let webview = new FakeWebview();
-  const controller = new ChatController({
-    runtime: rt, log: quiet, clientInfo: { name: 'test', version: '0' }, outboxLimits: limits,
-    configure: async () => ({ agent: builtinAgent(rt), components: null, workspaceFolder: ROOT }),
-    permissions: { policyFor: () => ({ bypassPermissions: false, autoApprove: [], problems: [] }), enableBypass: async () => {}, record: () => {} },
+  // Wired as src/extension.ts does, without the editor side.
+  const sessions = new SessionDirectory();
+  const messages = new TabMessages(quiet, limits);
+  const permissions = new PermissionBroker({
+    log: quiet, policyFor: () => ({ bypassPermissions: false, autoApprove: [], problems: [] }), enableBypass: async () => {}, record: () => {},
+    tabFor: (actorKey, sessionId) => sessions.turnFor(actorKey, sessionId), post: (p) => messages.send(p),
   });
-  controller.setPost((m) => webview.receive(m));
+  const pool = new AgentPool({
+    runtime: rt, log: quiet, clientInfo: { name: 'test', version: '0' },
+    onPermissionRequest: (actor, params, signal) => permissions.request({ actorKey: actor.key, agentName: actor.agentName, params, signal }),
+  });
+  const controller = new ChatController({
+    log: quiet, sessions, messages, permissions, pool,
+    configure: async () => ({ agent: builtinAgent(rt), components: null, workspaceFolder: ROOT }),
+  });
+  const inspector = new ChatInspector({ chat: controller, sessions, pool, messages, permissions });
+  messages.setPost((m) => webview.receive(m));
   return {
-    controller,
+    controller, inspector, messages,
     get webview() { return webview; },
     recreate(saved?: ReturnType<FakeWebview['save']>) { webview = new FakeWebview(saved); },
   };
@@ -89,7 +106,7 @@ describe('ChatController (real conductor + ElizACP)', function () {
     ctx.controller.handle(ctx.webview.ready());
     const messageId = randomUUID();
     ctx.controller.handle({ type: 'prompt', tabId, messageId, text: 'I remember my first computer' });
-    await ctx.controller.whenIdle(tabId);
+    await ctx.inspector.whenIdle(tabId);
     assert.equal(ctx.webview.answer(tabId, messageId), respond('I remember my first computer', { deterministic: true }));
     const indices = ctx.webview.received.flatMap((m) => ('tabId' in m && m.tabId === tabId ? [m.index] : []));
     assert.deepEqual(indices, indices.map((_, i) => i + 1), 'per-tab indices grow by one while live');
@@ -106,7 +123,7 @@ describe('ChatController (real conductor + ElizACP)', function () {
     await until(() => ctx!.webview.answer(tabId, first).length > 0);
     ctx.controller.handle({ type: 'prompt', tabId, messageId: second, text: 'Are you there?' });
     assert.deepEqual(ctx.webview.indicesOf(tabId, 'prompt-started', second), [], 'not yet: it waits for the story');
-    await ctx.controller.whenIdle(tabId);
+    await ctx.inspector.whenIdle(tabId);
     assert.deepEqual(ctx.webview.turns(tabId).map((t) => t.messageId), [first, second]);
     assert.equal(ctx.webview.indicesOf(tabId, 'prompt-started', first).length, 1, 'echoed once');
     const [echo] = ctx.webview.indicesOf(tabId, 'prompt-started', second);
@@ -121,19 +138,19 @@ describe('ChatController (real conductor + ElizACP)', function () {
     ctx = setup({ maxEntries: 50, maxChars: 300 });
     const tabId = ctx.webview.newTab();
     ctx.controller.handle(ctx.webview.ready());
-    await ctx.controller.whenIdle(tabId);
+    await ctx.inspector.whenIdle(tabId);
     const messageId = randomUUID();
     ctx.controller.handle({ type: 'prompt', tabId, messageId, text: 'tell me a long story' });
     await sleep(400);
     const saved = ctx.webview.save();
     ctx.controller.handle({ type: 'ack', lastSeenIndex: saved.lastSeenIndex });
-    ctx.controller.webviewUnavailable('hidden');
+    ctx.messages.webviewUnavailable('hidden');
     await sleep(1_500);
-    assert.equal(ctx.controller.outboxStats().tabs[tabId]?.resyncPending, true, 'the buffer overflowed');
+    assert.equal(ctx.inspector.outboxStats().tabs[tabId]?.resyncPending, true, 'the buffer overflowed');
     ctx.recreate(saved);
     ctx.controller.handle(ctx.webview.ready());
     assert.deepEqual(ctx.webview.received.map((m) => m.type).slice(0, 1), ['resync']);
-    await ctx.controller.whenIdle(tabId);
+    await ctx.inspector.whenIdle(tabId);
     assert.equal(ctx.webview.answer(tabId, messageId), story);
   });
 
@@ -147,11 +164,11 @@ describe('ChatController (real conductor + ElizACP)', function () {
     const saved = ctx.webview.save(); // its last setState; what it applied afterwards is lost
     ctx.controller.handle({ type: 'ack', lastSeenIndex: saved.lastSeenIndex });
     await sleep(500);
-    ctx.controller.webviewUnavailable('disposed');
+    ctx.messages.webviewUnavailable('disposed');
     await sleep(500);
     ctx.recreate(saved);
     ctx.controller.handle(ctx.webview.ready());
-    await ctx.controller.whenIdle(tabId);
+    await ctx.inspector.whenIdle(tabId);
     assert.equal(ctx.webview.answer(tabId, messageId), story);
     assert.ok(ctx.webview.received.every((m) => !('index' in m) || m.index > (saved.lastSeenIndex[tabId] ?? 0)), 'nothing it had saved is sent again');
   });
@@ -167,6 +184,6 @@ describe('ChatController (real conductor + ElizACP)', function () {
     const count = ctx.webview.received.length;
     await sleep(500);
     assert.equal(ctx.webview.received.length, count);
-    assert.deepEqual(ctx.controller.getTabs(), []);
+    assert.deepEqual(ctx.inspector.getTabs(), []);
   });
 });

@@ -1,15 +1,16 @@
-// The "Chat" WebviewView (seed "Webview Lifecycle Management"): builds the HTML, validates every
-// incoming message, and tells the controller when the webview cannot receive (hidden, disposed,
-// reloading) so messages are buffered until the webview says `webview-ready` again.
+// The "Chat" WebviewView and its lifecycle: builds the HTML, validates every incoming message and
+// passes it on (onDidReceiveMessage: the chat controller, and in tests the inspector), and tells
+// the tab message channel when the webview cannot receive (hidden, disposed, reloading) so
+// messages are buffered until the webview says `webview-ready` again.
 //
-// No retainContextWhenHidden: a hidden webview is destroyed and rebuilt from its saved state
-// (seed "Webview State Persistence"), which costs nothing while the chat is out of sight.
+// No retainContextWhenHidden: a hidden webview is destroyed and rebuilt from the state it saved
+// (webview state persistence), which costs nothing while the chat is out of sight.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Logger } from '../log/logger';
-import { parseWebviewMessage } from '../protocol/webview';
-import type { ChatController } from './chatController';
+import { parseWebviewMessage, type WebviewToHost } from '../protocol/webview';
 import { chatHtml } from './chatHtml';
+import type { TabMessages } from './tabMessages';
 
 export const CHAT_VIEW_ID = 'symposium.chat';
 
@@ -17,11 +18,15 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private view: vscode.WebviewView | undefined;
   private viewDisposables: vscode.Disposable[] = [];
   private generation = 0;
+  private readonly received = new vscode.EventEmitter<WebviewToHost>();
+
+  /** Every valid message from the webview, in order. */
+  readonly onDidReceiveMessage = this.received.event;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly sessionId: string,
-    private readonly controller: ChatController,
+    private readonly messages: TabMessages,
     private readonly log: Logger,
     private readonly testMode: boolean,
   ) {}
@@ -32,23 +37,23 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.view = view;
     const generation = ++this.generation;
     this.log.info('webview', 'resolved', { generation, visible: view.visible });
-    this.controller.webviewUnavailable('created');
+    this.messages.webviewUnavailable('created');
     const out = vscode.Uri.joinPath(this.extensionUri, 'out');
     view.webview.options = { enableScripts: true, localResourceRoots: [out] };
     view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw), null, this.viewDisposables);
     view.onDidChangeVisibility(() => {
       this.log.info('webview', 'visibility changed', { visible: view.visible });
       // Hidden: the page is torn down. Visible: it reloads and sends `webview-ready`.
-      if (!view.visible) this.controller.webviewUnavailable('hidden');
+      if (!view.visible) this.messages.webviewUnavailable('hidden');
     }, null, this.viewDisposables);
     view.onDidDispose(() => {
       // A stale view's dispose must not detach the current one.
       if (this.view !== view) return;
       this.log.info('webview', 'disposed', { generation });
       this.disposeView();
-      this.controller.webviewUnavailable('disposed');
+      this.messages.webviewUnavailable('disposed');
     }, null, this.viewDisposables);
-    this.controller.setPost((m) => {
+    this.messages.setPost((m) => {
       void view.webview.postMessage(m).then(
         (delivered) => { if (!delivered) this.log.debug('webview', 'message not delivered (kept for replay)', { type: m.type, ...('tabId' in m ? { tabId: m.tabId, index: m.index } : {}) }); },
         (e: unknown) => this.log.warn('webview', 'postMessage failed', e),
@@ -74,7 +79,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       return;
     }
     if (parsed.message.type !== 'ack') this.log.debug('webview', 'received', { type: parsed.message.type });
-    this.controller.handle(parsed.message);
+    this.received.fire(parsed.message);
   }
 
   get state(): { resolved: boolean; visible: boolean; generation: number } {
@@ -89,10 +94,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private disposeView(): void {
     for (const d of this.viewDisposables.splice(0)) d.dispose();
     this.view = undefined;
-    this.controller.setPost(undefined);
+    this.messages.setPost(undefined);
   }
 
   dispose(): void {
     this.disposeView();
+    this.received.dispose();
   }
 }

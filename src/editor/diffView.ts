@@ -3,7 +3,7 @@
 // (or made differently) and the file on disk is not the "before" any more after a write.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { EditorActions } from '../chat/chatController';
+import type { EditorActions } from '../chat/tabRequests';
 
 export const DIFF_SCHEME = 'symposium-diff';
 

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { respond } from '../../conductor/eliza/engine';
 import type { SymposiumApi } from '../extension';
-import type { TabInfo } from '../chat/chatController';
+import type { TabInfo } from '../testing/chatInspector';
 import type { LogEvent } from '../log/logEvent';
 import type { RenderedItem } from '../protocol/webview';
 

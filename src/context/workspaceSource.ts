@@ -1,13 +1,15 @@
-// Context from the workspace for @-mentions: lists what can be attached (files, open editors,
-// folders, symbols of open editors via VS Code's symbol providers, the current selection) for the
-// webview's `@` menu, and turns the chosen items into ACP content blocks: embedded `resource`s
-// when the agent accepts embedded context, `resource_link`s otherwise. Also "Discuss in
-// Symposium" (command and code action), which opens a tab with the selection attached.
+// The workspace as a context source for @-mentions: it lists what can be attached (the selection,
+// files with open editors first, images, folders, and the symbols of open editors from VS Code's
+// symbol providers) and turns chosen items into ACP content blocks: embedded `resource`s when the
+// agent accepts embedded context, `resource_link`s otherwise, `image`s when it takes images. Its
+// list changes when the active editor or selection changes, and when files are created or deleted
+// on disk (by anyone, agents' commands included).
 import * as path from 'node:path';
 import type { ContentBlock, PromptCapabilities } from '@agentclientprotocol/sdk';
 import * as vscode from 'vscode';
 import type { ContextRef } from '../protocol/webview';
 import { confine } from '../node/confinement';
+import type { ContextSource } from './contextSource';
 
 const MAX_FILES = 2_000;
 const MAX_EMBED_CHARS = 200_000;
@@ -15,18 +17,29 @@ const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 const IMAGE_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp' };
 const EXCLUDE = '{**/node_modules/**,**/.git/**,**/out/**,**/dist/**,**/target/**}';
 
-export class WorkspaceContext {
+export class WorkspaceSource implements ContextSource {
+  readonly name = 'workspace';
+  readonly kinds = ['file', 'folder', 'symbol', 'selection', 'image'] as const;
   /** The workspace's files; searched again only after files are created, deleted or renamed. */
   private files: Thenable<vscode.Uri[]> | undefined;
+  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly subscriptions: vscode.Disposable[];
+  readonly onDidChange = this.changed.event;
 
-  constructor(private readonly allowedFolders: () => string[]) {}
-
-  /** Files changed on disk: the next list() searches the workspace again. */
-  invalidateFiles(): void {
-    this.files = undefined;
+  /** `allowedFolders`: besides the chat's folder, where attached items may come from. */
+  constructor(private readonly allowedFolders: () => string[]) {
+    const changed = (): void => this.changed.fire();
+    const filesChanged = (): void => { this.files = undefined; changed(); };
+    // Created and deleted on disk by anyone (agents' commands included; a rename is both).
+    const watcher = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
+    this.subscriptions = [
+      vscode.window.onDidChangeActiveTextEditor(changed),
+      vscode.window.onDidChangeTextEditorSelection(changed),
+      watcher, watcher.onDidCreate(filesChanged), watcher.onDidDelete(filesChanged),
+    ];
   }
 
-  /** Everything the `@` menu offers right now. */
+  /** Everything the `@` menu offers from the workspace right now. */
   async list(): Promise<ContextRef[]> {
     const open = new Set(vscode.window.tabGroups.all.flatMap((g) => g.tabs.flatMap((t) => (t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'file' ? [t.input.uri.toString()] : []))));
     // Selection and editor changes refresh the menu often; the file search is the costly part.
@@ -61,20 +74,6 @@ export class WorkspaceContext {
     return refs;
   }
 
-  /** The selection of the active editor (or its current line), for "Discuss in Symposium". */
-  currentSelection(): ContextRef | undefined {
-    const editor = vscode.window.activeTextEditor;
-    if (!editor || editor.document.uri.scheme !== 'file') return undefined;
-    const s = editor.selection;
-    const range = s.isEmpty ? editor.document.lineAt(s.active.line).range : s;
-    return {
-      kind: 'selection', uri: editor.document.uri.toString(),
-      name: `${path.basename(editor.document.uri.fsPath)}:${range.start.line + 1}-${range.end.line + 1}`,
-      range: { startLine: range.start.line + 1, endLine: range.end.line + 1 },
-      text: editor.document.getText(range),
-    };
-  }
-
   /** The chosen items as content blocks. Paths must lie in the chat's folder (or allowed ones). */
   async resolve(refs: ContextRef[], caps: PromptCapabilities, folder: string): Promise<ContentBlock[]> {
     const blocks: ContentBlock[] = [];
@@ -101,15 +100,9 @@ export class WorkspaceContext {
     }
     return blocks;
   }
-}
 
-/** Offers "Discuss in Symposium" on any non-empty selection. */
-export class DiscussCodeActions implements vscode.CodeActionProvider {
-  static readonly kind = vscode.CodeActionKind.Empty.append('symposium').append('discuss');
-  provideCodeActions(_doc: vscode.TextDocument, range: vscode.Range | vscode.Selection): vscode.CodeAction[] {
-    if (range.isEmpty) return [];
-    const action = new vscode.CodeAction('Discuss in Symposium', DiscussCodeActions.kind);
-    action.command = { command: 'symposium.discussSelection', title: 'Discuss in Symposium' };
-    return [action];
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+    this.changed.dispose();
   }
 }
