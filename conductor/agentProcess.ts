@@ -10,6 +10,7 @@
 // process 'exit' hook).
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { endGroup, spawnInGroup } from '../src/node/processGroup';
+import { StderrTail } from '../src/node/stderrTail';
 import { LineChannel, type LineChannelEvents } from './jsonrpc/lineChannel';
 import { ErrorCodes } from '../src/protocol/errorCodes';
 import type { RpcError, RpcMessage } from './jsonrpc/message';
@@ -32,7 +33,8 @@ export interface AgentHandlers {
   exit(exit: AgentExit): void;
 }
 
-const STDERR_TAIL_BYTES = 4096;
+/** The agent's stderr tail kept for the exit report: its last lines, about 4 KiB at most. */
+const STDERR_TAIL = { lines: 40, lineChars: 500, chars: 4096 };
 /** Time for whatever the agent left in its group to end after SIGTERM, before SIGKILL. */
 const GROUP_GRACE_MS = 1000;
 
@@ -49,7 +51,7 @@ export function agentExitError(exit: AgentExit): RpcError {
 export class AgentProcess {
   private child: ChildProcessWithoutNullStreams | undefined;
   private channel: LineChannel | undefined;
-  private stderrTail = '';
+  private readonly stderr = new StderrTail(STDERR_TAIL.lines, STDERR_TAIL.lineChars, STDERR_TAIL.chars);
   private exitInfo: AgentExit | undefined;
   private readonly exited: Promise<AgentExit>;
   private resolveExit!: (exit: AgentExit) => void;
@@ -77,9 +79,12 @@ export class AgentProcess {
 
   start(): void {
     const stderrLog = this.log.child('stderr');
+    const logLine = (line: string): void => {
+      if (line.trim()) stderrLog.info(line);
+    };
     const child = spawnInGroup(this.command, this.args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...this.env } }) as ChildProcessWithoutNullStreams;
     this.child = child;
-    child.on('error', (err) => this.finish({ code: null, signal: null, stderrTail: this.stderrTail, spawnError: err.message }));
+    child.on('error', (err) => this.finish({ code: null, signal: null, stderrTail: this.stderr.text(), spawnError: err.message }));
     child.on('exit', (code, signal) => {
       // What the agent started stays behind in its group: end it. That also closes stdout when
       // a grandchild held it open.
@@ -87,7 +92,10 @@ export class AgentProcess {
       // Let stdout drain first so responses written just before exit still arrive, but do not
       // wait forever for a pipe something outside the group holds; a paused stdout (the editor
       // is not reading) is still draining, so it is waited for.
-      const done = (): void => this.finish({ code, signal, stderrTail: this.stderrTail });
+      const done = (): void => {
+        this.stderr.end(logLine);
+        this.finish({ code, signal, stderrTail: this.stderr.text() });
+      };
       child.stdout.once('close', done);
       if (child.stdout.closed) return done();
       const fallback = (): void => void setTimeout(() => (this.channel?.paused ? fallback() : done()), 500).unref();
@@ -95,13 +103,7 @@ export class AgentProcess {
     });
     child.stdin.on('error', () => undefined); // EPIPE once the agent is gone: the exit tells the story
     child.stderr.setEncoding('utf8');
-    let partial = '';
-    child.stderr.on('data', (text: string) => {
-      this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL_BYTES);
-      const lines = (partial + text).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) if (line.trim()) stderrLog.info(line);
-    });
+    child.stderr.on('data', (text: string) => this.stderr.push(text, logLine));
     this.channel = new LineChannel(child.stdout, child.stdin, {
       message: (m) => this.handlers.message(m),
       invalid: (line, error, id, kind) => this.handlers.invalid(line, error, id, kind),

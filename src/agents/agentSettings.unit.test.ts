@@ -2,7 +2,6 @@ import * as assert from 'node:assert/strict';
 import { AGENT_ENV_VAR as CONDUCTOR_AGENT_ENV_VAR, takeAgentEnv } from '../../conductor/cli';
 import { AGENT_ENV_VAR, builtinAgent, conductorSpawnSpec, configurationKey, spawnEnv, type AgentConfiguration } from './agentConfiguration';
 import { parseAgentSettings } from './agentSettings';
-import { StderrTail } from './stderrTail';
 
 const rt = { execPath: '/bin/node', extensionPath: '/ext' };
 
@@ -66,18 +65,5 @@ describe('the agent\'s env stays away from the conductor', () => {
     assert.deepEqual(env, { PATH: '/bin' }, 'no child of the conductor inherits it');
     assert.deepEqual(takeAgentEnv({}), {});
     for (const bad of ['nope', '[]', '{"A":1}', '{"A=B":"x"}', '{"":"x"}']) assert.throws(() => takeAgentEnv({ SYMPOSIUM_AGENT_ENV: bad }), /SYMPOSIUM_AGENT_ENV/);
-  });
-});
-
-describe('StderrTail', () => {
-  it('joins split lines, keeps the last lines, reports each line once', () => {
-    const t = new StderrTail(3);
-    const lines: string[] = [];
-    t.push('a\nb', (l) => lines.push(l));
-    t.push('b\nc\nd\ne', (l) => lines.push(l));
-    assert.deepEqual(lines, ['a', 'bb', 'c', 'd']);
-    assert.equal(t.text(), 'bb\nc\nd\ne', 'three complete lines plus the unfinished one');
-    t.end((l) => lines.push(l));
-    assert.equal(lines[lines.length - 1], 'e');
   });
 });

@@ -13,7 +13,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Log } from '../log/logEvent';
 import { DisposableStore, Emitter, type Disposable } from '../util/emitter';
 import { spawnEnv, type SpawnSpec } from './agentConfiguration';
-import { StderrTail } from './stderrTail';
+import { StderrTail } from '../node/stderrTail';
 
 export interface ExitInfo { code: number | null; signal: NodeJS.Signals | null; spawnError?: string }
 
