@@ -1,9 +1,10 @@
 // The vscode-free part of ACP terminals: one command the editor runs for an agent (a process in
 // its own process group, no shell), its capped output, its exit, kill (SIGTERM to the group, then
-// SIGKILL) and the throttled snapshots for the chat's tool card. What the user sees in VS Code
+// SIGKILL; the group handling is src/node/processGroup.ts, shared with the conductor) and the throttled snapshots for the chat's tool card. What the user sees in VS Code
 // (a Pseudoterminal) is plugged in as a TerminalView by terminals.ts.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { Log } from '../log/logEvent';
+import { endGroup, signalGroup, spawnInGroup } from '../node/processGroup';
 import type { TerminalOutput } from '../protocol/webview';
 import { OutputBuffer, StreamDecoder } from './outputBuffer';
 
@@ -53,26 +54,6 @@ export interface CommandOptions {
   chatOutputBytes: number;
 }
 
-const POSIX = process.platform !== 'win32';
-
-// Process groups still running. If the extension host itself exits, they are killed on the way out.
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-function trackGroup(pid: number): void {
-  liveGroups.add(pid);
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => { for (const g of liveGroups) signalGroup(g, 'SIGKILL'); });
-}
-function signalGroup(pid: number, sig: NodeJS.Signals): boolean {
-  try {
-    process.kill(POSIX ? -pid : pid, sig);
-    return true;
-  } catch {
-    return false; // ESRCH: nothing left
-  }
-}
-
 /** Shell-style quoting for display (and so the user sees exactly which words the program gets). */
 export function formatCommandLine(command: string, args: readonly string[]): string {
   return [command, ...args].map((a) => {
@@ -91,7 +72,8 @@ export class RunningCommand {
   private view: TerminalView | undefined;
   private outputTimer: NodeJS.Timeout | undefined;
   private lastSent = 0;
-  private killTimer: NodeJS.Timeout | undefined;
+  /** Set once kill() has started ending the process group. */
+  private ending: Promise<void> | undefined;
   private released = false;
 
   private constructor(readonly spec: CommandSpec, private readonly child: ChildProcess, private readonly options: CommandOptions) {
@@ -101,12 +83,12 @@ export class RunningCommand {
 
   /** Spawns the process; rejects when it cannot be started (no such program, …). */
   static async start(spec: CommandSpec, options: CommandOptions): Promise<RunningCommand> {
-    const child = spawn(spec.command, spec.args, {
+    // Its own process group (src/node/processGroup.ts), so kill reaches everything it started,
+    // and the group is killed if the extension host exits first.
+    const child = spawnInGroup(spec.command, spec.args, {
       cwd: spec.cwd,
       env: { ...process.env, ...spec.env },
       stdio: ['ignore', 'pipe', 'pipe'],
-      // Its own process group, so kill reaches everything it started.
-      detached: POSIX,
       windowsHide: true,
     });
     await new Promise<void>((resolve, reject) => {
@@ -123,7 +105,6 @@ export class RunningCommand {
 
   private attach(): void {
     const { child, spec, options } = this;
-    if (child.pid !== undefined) trackGroup(child.pid);
     options.log.info('terminal', 'started', { terminalId: spec.terminalId, pid: child.pid, commandLine: spec.commandLine, cwd: spec.cwd, env: Object.keys(spec.env) });
     this.view = options.makeView({
       terminalId: spec.terminalId, commandLine: spec.commandLine, cwd: spec.cwd,
@@ -189,32 +170,15 @@ export class RunningCommand {
     }
   }
 
-  /** SIGTERM to the process group; SIGKILL after the grace period if anything is left. */
+  /**
+   * SIGTERM to the process group, SIGKILL after the grace period if anything is left. After the
+   * command exited, this ends whatever it left running in its group.
+   */
   kill(): void {
     const pid = this.child.pid;
-    if (pid === undefined) return;
-    if (this.status) {
-      // The leader is gone; whatever it left running in its group goes now.
-      if (!this.killTimer) this.killGroup(pid);
-      return;
-    }
-    if (this.killTimer) return;
-    this.options.log.info('terminal', 'killing', { terminalId: this.spec.terminalId, pid });
-    if (POSIX) signalGroup(pid, 'SIGTERM');
-    else this.child.kill('SIGTERM');
-    this.killTimer = setTimeout(() => {
-      if (POSIX) this.killGroup(pid);
-      else if (!this.status) this.child.kill('SIGKILL');
-      liveGroups.delete(pid);
-    }, this.options.killGraceMs);
-  }
-
-  private groupKilled = false;
-  private killGroup(pid: number): void {
-    if (this.groupKilled || !POSIX) return;
-    this.groupKilled = true;
-    signalGroup(pid, 'SIGKILL');
-    liveGroups.delete(pid);
+    if (pid === undefined || this.ending) return;
+    if (!this.status) this.options.log.info('terminal', 'killing', { terminalId: this.spec.terminalId, pid });
+    this.ending = endGroup(pid, this.options.killGraceMs);
   }
 
   /** terminal/release: kill if running, close the view. Output may still reach the chat at exit. */

@@ -5,7 +5,8 @@
 // a grace period; and if this process exits first, every group still tracked gets SIGKILL on
 // the way out (the 'exit' hook is synchronous, so there is no time for a grace period then).
 // Windows has no process groups: there only the child itself is signalled.
-// Used by the conductor for its agent; ACP terminals (src/editor/terminalProcess.ts) do the same.
+// Used by the conductor for its agent and by the extension host for ACP terminals
+// (src/editor/terminalProcess.ts).
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
