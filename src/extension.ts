@@ -8,7 +8,6 @@ import * as vscode from 'vscode';
 import { AgentPool } from './agents/agentPool';
 import { resolveConfiguration } from './agents/resolveConfiguration';
 import type { Runtime } from './agents/agentConfiguration';
-import { UserSettings } from './agents/userSettings';
 import { ChatController } from './chat/chatController';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chat/chatViewProvider';
 import { SessionDirectory } from './chat/sessionDirectory';
@@ -23,7 +22,8 @@ import { TerminalManager } from './editor/terminals';
 import type { LogEvent } from './log/logEvent';
 import { Logger } from './log/logger';
 import { PermissionBroker } from './permissions/permissionBroker';
-import { PermissionSettings } from './permissions/permissionSettings';
+import { DecisionLog } from './permissions/decisionLog';
+import { Settings } from './settings/settings';
 import { ChatInspector } from './testing/chatInspector';
 import { registerTestCommands } from './testing/testCommands';
 
@@ -49,21 +49,21 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   logger.info('activation', 'activated', { sessionId, mode: vscode.ExtensionMode[context.extensionMode], version, vscode: vscode.version });
 
   const runtime: Runtime = { execPath: process.execPath, extensionPath: context.extensionPath };
-  // Security-relevant settings come from user settings only (a workspace's are ignored, with a notice).
-  const userSettings = new UserSettings(logger);
-  const permissionSettings = new PermissionSettings(userSettings);
-  const settings = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('symposium');
-  const allowedFolders = (): string[] => userSettings.allowedFolders();
-  context.subscriptions.push(userSettings, permissionSettings);
+  // Every symposium.* setting; the security-relevant ones from user settings only (a workspace's
+  // are ignored, with a notice).
+  const settings = new Settings(logger);
+  const decisions = new DecisionLog();
+  const allowedFolders = (): string[] => settings.allowedFolders();
+  context.subscriptions.push(settings, decisions);
 
   // Shared by the chat and the editor side.
   const sessions = new SessionDirectory();
   const messages = new TabMessages(logger);
   const permissions = new PermissionBroker({
     log: logger,
-    policyFor: (agent) => permissionSettings.policyFor(agent),
-    enableBypass: (agent) => permissionSettings.enableBypass(agent),
-    record: (entry) => permissionSettings.record(entry),
+    policyFor: (agent) => settings.permissionPolicy(agent),
+    enableBypass: (agent) => settings.enableBypass(agent),
+    record: (entry) => decisions.record(entry),
     tabFor: (actorKey, sessionId) => sessions.turnFor(actorKey, sessionId),
     post: (payload) => messages.send(payload),
   });
@@ -72,7 +72,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   const diffView = new DiffView();
   const review = new EditReview(diffView, logger);
   const lookupSession = (actorKey: string, sessionId: string) => sessions.lookupSession(actorKey, sessionId);
-  const files = new EditorFiles({ log: logger, lookupSession, allowedFolders, reviewEnabled: () => settings().get<boolean>('reviewAgentEdits') === true, review });
+  const files = new EditorFiles({ log: logger, lookupSession, allowedFolders, reviewEnabled: () => settings.reviewAgentEdits(), review });
   const terminals = new TerminalManager({
     log: logger, lookupSession, allowedFolders,
     authorize: (ctx, sessionId, description) => permissions.authorizeCommand(ctx, sessionId, description),
@@ -96,7 +96,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   context.subscriptions.push(contextMenu);
   const chat = new ChatController({
     log: logger, sessions, messages, permissions, pool,
-    configure: (previousFolder) => resolveConfiguration(runtime, logger, userSettings, previousFolder),
+    configure: (previousFolder) => resolveConfiguration(runtime, logger, settings, previousFolder),
     resolveContext: (refs, caps, folder) => contextMenu.resolve(refs, caps, folder),
     onTabOpened: () => contextMenu.refresh(),
     editor: diffView,
@@ -115,7 +115,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     }),
     vscode.commands.registerCommand('symposium.restartAgent', () => chat.restartAll()),
     vscode.commands.registerCommand('symposium.showLogs', () => channel.show(true)),
-    vscode.commands.registerCommand('symposium.showPermissionDecisions', () => permissionSettings.show()),
+    vscode.commands.registerCommand('symposium.showPermissionDecisions', () => decisions.show()),
     vscode.commands.registerCommand('symposium.discussSelection', () => discussSelection({
       show: () => provider.show(),
       openTab: (tabId) => chat.openTab(tabId, 'Discuss', true),
@@ -127,7 +127,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   );
   if (testMode) {
     const inspector = new ChatInspector({ chat, sessions, pool, messages, permissions, fromWebview: provider.onDidReceiveMessage });
-    context.subscriptions.push(inspector, ...registerTestCommands({ chat, inspector, provider, logger, decisions: permissionSettings, review, context: contextMenu, deactivate }));
+    context.subscriptions.push(inspector, ...registerTestCommands({ chat, inspector, provider, logger, decisions, review, context: contextMenu, deactivate }));
   }
   return { onLog: logger.onLog, sessionId };
 }

@@ -1,18 +1,17 @@
 // Builds the agent configuration for a new session from the current `symposium.*` settings and a
-// workspace folder: the only folder, or the one the user picks in a quick pick when there are several
-// (seed "Workspace folder selection"). On restart the tab keeps its folder. Agents and components
-// come from user settings only (a workspace may only name the agent), and an untrusted workspace
-// gets the built-in agent (settingsScope.ts).
+// workspace folder: the only folder, or the one the user picks in a quick pick when there are
+// several. On restart the tab keeps its folder. Agents and components come from user settings
+// only (a workspace may only name the agent), and an untrusted workspace gets the built-in agent
+// (settingsScope.ts).
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { Log } from '../log/logEvent';
 import { BUILTIN_AGENT_NAME, type AgentConfiguration, type Runtime } from './agentConfiguration';
-import { parseAgentSettings } from './agentSettings';
-import { agentForTrust } from './settingsScope';
-import type { UserSettings } from './userSettings';
+import type { Settings } from '../settings/settings';
+import { agentForTrust } from '../settings/settingsScope';
 
-export async function resolveConfiguration(rt: Runtime, log: Log, user: UserSettings, previousFolder?: string): Promise<AgentConfiguration | undefined> {
-  const settings = parseAgentSettings({ agents: user.read('agents'), currentAgent: user.currentAgent(), enabledComponents: user.read('enabledComponents') }, rt);
+export async function resolveConfiguration(rt: Runtime, log: Log, user: Pick<Settings, 'agentSettings' | 'heldBack'>, previousFolder?: string): Promise<AgentConfiguration | undefined> {
+  const settings = user.agentSettings(rt);
   for (const p of settings.problems) log.warn('settings', p);
   const { agent, heldBack } = agentForTrust(settings.current, settings.agents[BUILTIN_AGENT_NAME]!, vscode.workspace.isTrusted);
   if (heldBack) user.heldBack(heldBack);

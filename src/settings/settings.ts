@@ -1,54 +1,100 @@
-// Reads the security-relevant `symposium.*` settings from user/remote settings only (see
-// settingsScope.ts for why), and tells the user, once, when a workspace tried to set them. VS Code
-// already drops machine-scoped values from workspace settings without a word, so besides looking
-// at inspect() we scan the workspace's settings files ourselves: otherwise the user would not know
-// why the repository's agent configuration has no effect (or that it tried).
+// Settings: the one reader (and writer) of every `symposium.*` setting, with a typed getter each.
+// The security-relevant ones (agents, allowedFolders, enabledComponents) are read from user/remote
+// settings only (settingsScope.ts says why), and the user is told, once, when a workspace tried to
+// set them: VS Code already drops machine-scoped values from workspace settings without a word,
+// so besides looking at inspect() we scan the workspace's settings files ourselves; otherwise the
+// user would not know why the repository's agent configuration has no effect (or that it tried).
+// A change that open chats only see after a restart (which agent runs, how, with which
+// components; restartOffer.ts) offers "Restart Agent".
 import * as os from 'node:os';
 import * as vscode from 'vscode';
+import { BUILTIN_AGENT_NAME, type Runtime } from '../agents/agentConfiguration';
+import { parseAgentSettings, parsePermissionPolicy, type AgentSettings, type PermissionPolicy } from '../agents/agentSettings';
 import type { Log } from '../log/logEvent';
+import { changesNeedingRestart, offerRestart, type LaunchSettings } from './restartOffer';
 import { parseAllowedFolders, userLevel, userOnlyKeysIn, USER_ONLY_SETTINGS, type UserOnlySetting } from './settingsScope';
 
+const SECTION = 'symposium';
 const IGNORED = 'Agents (their command, env and permission rules), allowed folders and conductor components come only from your user settings.';
 
-export class UserSettings implements vscode.Disposable {
+/** How Settings talks to the user (tests and the plain API pass their own). */
+export interface SettingsUi {
+  /** A warning (settings that were ignored or refused). */
+  warn(text: string): void;
+  /** A question with one action; resolves with the action if the user chose it. */
+  ask(text: string, action: string): Thenable<string | undefined>;
+  /** Runs the Restart Agent command. */
+  restartAgent(): unknown;
+}
+
+const defaultUi: SettingsUi = {
+  warn: (text) => void vscode.window.showWarningMessage(text),
+  ask: (text, action) => vscode.window.showInformationMessage(text, action),
+  restartAgent: () => vscode.commands.executeCommand('symposium.restartAgent'),
+};
+
+const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration(SECTION);
+
+export class Settings implements vscode.Disposable {
   /** Notices already shown in this activation (each is shown once). */
   private readonly noticed = new Set<string>();
   private readonly subscriptions: vscode.Disposable[] = [];
   private scanTimer: NodeJS.Timeout | undefined;
+  /** The launch settings as of the last change, to tell which ones a change touched. */
+  private launch: LaunchSettings;
 
-  constructor(private readonly log: Log, private readonly notify: (text: string) => void = (text) => void vscode.window.showWarningMessage(text)) {
+  constructor(private readonly log: Log, private readonly ui: SettingsUi = defaultUi) {
+    this.launch = this.launchSettings();
     const scanSoon = (): void => { clearTimeout(this.scanTimer); this.scanTimer = setTimeout(() => void this.scanWorkspace(), 200); };
     const watcher = vscode.workspace.createFileSystemWatcher('**/.vscode/settings.json');
     this.subscriptions.push(
       watcher, watcher.onDidCreate(scanSoon), watcher.onDidChange(scanSoon),
-      vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('symposium')) scanSoon(); }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (!e.affectsConfiguration(SECTION)) return;
+        scanSoon();
+        this.launchSettingsChanged();
+      }),
       vscode.workspace.onDidChangeWorkspaceFolders(scanSoon),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.log.info('settings', 'workspace trusted: new sessions (and Restart Agent) start the configured agent')),
     );
     scanSoon();
   }
 
-  /** `symposium.<key>` as the user set it (user or remote settings), else its default. */
-  read(key: UserOnlySetting): unknown {
-    const { value, fromWorkspace } = userLevel(vscode.workspace.getConfiguration('symposium').inspect(key));
-    if (fromWorkspace) this.workspaceTried(key, 'the workspace settings');
-    return value;
+  /** symposium.agents, symposium.currentAgent and symposium.enabledComponents, parsed (problems included). */
+  agentSettings(rt: Runtime): AgentSettings {
+    return parseAgentSettings(this.launchSettings(), rt);
   }
 
-  /** A workspace may name the agent (one of the user's, or the built-in one). */
-  currentAgent(): unknown {
-    return vscode.workspace.getConfiguration('symposium').get('currentAgent');
+  /** The permission rules of one agent (symposium.agents.<name>); read per request, so edits apply at once. */
+  permissionPolicy(agentName: string): PermissionPolicy {
+    return parsePermissionPolicy(this.read('agents'), agentName);
   }
 
-  /** `symposium.allowedFolders`, absolute with `~` expanded; other entries are refused, once. */
+  /** symposium.allowedFolders, absolute with `~` expanded; other entries are refused, once. */
   allowedFolders(): string[] {
     const { folders, problems } = parseAllowedFolders(this.read('allowedFolders'), os.homedir());
     const fresh = problems.filter((p) => !this.noticed.has(p));
     if (fresh.length) {
       for (const p of fresh) { this.noticed.add(p); this.log.warn('settings', p); }
-      this.notify(`Symposium: ${fresh.join('; ')}. Use absolute paths (or ~/…).`);
+      this.ui.warn(`Symposium: ${fresh.join('; ')}. Use absolute paths (or ~/…).`);
     }
     return folders;
+  }
+
+  /** symposium.reviewAgentEdits: agent writes wait in a diff view for Accept / Reject. */
+  reviewAgentEdits(): boolean {
+    return config().get<boolean>('reviewAgentEdits') === true;
+  }
+
+  /** "Bypass Permissions": sets `symposium.agents.<agent>.bypassPermissions: true` in user settings, keeping the rest. */
+  async enableBypass(agentName: string): Promise<void> {
+    const cfg = config();
+    const user = cfg.inspect<Record<string, unknown>>('agents')?.globalValue ?? {};
+    const entry = (user[agentName] ?? {}) as Record<string, unknown>;
+    // Agents come from user settings only, so the entry (with its command) is already there; the
+    // built-in agent's entry holds only permission settings. Nothing is copied from the workspace.
+    if (agentName !== BUILTIN_AGENT_NAME && entry.command === undefined) throw new Error(`${agentName} is not an agent of your user settings`);
+    await cfg.update('agents', { ...user, [agentName]: { ...entry, bypassPermissions: true } }, vscode.ConfigurationTarget.Global);
   }
 
   /** An untrusted workspace got the built-in agent instead of `agentName`. */
@@ -71,6 +117,28 @@ export class UserSettings implements vscode.Disposable {
     for (const key of USER_ONLY_SETTINGS) this.read(key);
   }
 
+  /** What decides which agent process a new chat gets (user-level where it must be). */
+  private launchSettings(): LaunchSettings {
+    // A workspace may name the agent (one of the user's, or the built-in one): read as VS Code resolves it.
+    return { agents: this.read('agents'), currentAgent: config().get('currentAgent'), enabledComponents: this.read('enabledComponents') };
+  }
+
+  private launchSettingsChanged(): void {
+    const before = this.launch;
+    this.launch = this.launchSettings();
+    const keys = changesNeedingRestart(before, this.launch);
+    if (keys.length === 0) return;
+    this.log.info('settings', 'changed; open chats use it after a restart', { restartKeys: keys });
+    void offerRestart(keys, this.ui.ask, this.ui.restartAgent);
+  }
+
+  /** `symposium.<key>` as the user set it (user or remote settings), else its default. */
+  private read(key: UserOnlySetting): unknown {
+    const { value, fromWorkspace } = userLevel(config().inspect(key));
+    if (fromWorkspace) this.workspaceTried(key, 'the workspace settings');
+    return value;
+  }
+
   private workspaceTried(key: UserOnlySetting, source: string): void {
     this.noticeOnce(`workspace:${key}`, `This workspace's settings set symposium.${key}; it was ignored. ${IGNORED}`, { key, source });
   }
@@ -79,7 +147,7 @@ export class UserSettings implements vscode.Disposable {
     if (this.noticed.has(id)) return;
     this.noticed.add(id);
     this.log.warn('settings', text, { notice: id, ...data });
-    this.notify(`Symposium: ${text}`);
+    this.ui.warn(`Symposium: ${text}`);
   }
 
   dispose(): void {
