@@ -1,10 +1,10 @@
-// Checks .vscode-test.mjs (the @vscode/test-cli configuration for desktop VS Code) without
-// downloading VS Code: `vscode-test --list-configuration` resolves it with the CLI's own loader, and
-// the CLI's own runner (the extensionTestsPath it would give VS Code) loads the listed suites in a
-// mocha dry run, with a stub `vscode` module. Needs the build (`node esbuild.mjs`; npm test builds
-// first).
+// Checks .vscode-test.mjs (the @vscode/test-cli configuration for desktop VS Code, which this
+// repo's CI does not run) without downloading VS Code: `vscode-test --list-configuration` resolves
+// it with the CLI's own loader, and the runs it lists must give the same suites, in the same order,
+// with the same mocha options, as out/test/index.js gets in code-server. Needs the build
+// (`node esbuild.mjs`; npm test builds first).
 import * as assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
@@ -24,22 +24,6 @@ interface TestOptions { files: string[]; mochaOpts: Record<string, unknown>; pre
 function builtSuite(dir: string): string[] {
   return (fs.readdirSync(path.join(ROOT, 'src/test', dir), { recursive: true }) as string[])
     .filter((f) => f.endsWith('.test.ts')).sort().map((f) => path.join(ROOT, 'out/test', dir, f.replace(/\.ts$/, '.js')));
-}
-
-/** Loads the CLI's runner in a child Node with `vscode` stubbed and mocha in dry-run mode: the titles it would run. */
-function dryRun(run: ListedRun): string[] {
-  const options = JSON.parse(run.env.VSCODE_TEST_OPTIONS) as TestOptions;
-  const script = `
-    const Module = require('node:module');
-    const stub = new Proxy(function () {}, { get: (_t, p) => (p === '__esModule' || p === 'then' ? undefined : stub), apply: () => stub, construct: () => stub });
-    const load = Module._load;
-    Module._load = function (request, ...rest) { return request === 'vscode' ? stub : load.call(this, request, ...rest); };
-    require(process.argv[1]).run().then(() => process.exit(0), (e) => { console.error(String(e)); process.exit(1); });`;
-  const env = { ...process.env, VSCODE_TEST_OPTIONS: JSON.stringify({ ...options, mochaOpts: { ...options.mochaOpts, dryRun: true, reporter: 'json' } }) };
-  const r = spawnSync(process.execPath, ['-e', script, run.extensionTestsPath], { cwd: ROOT, env, encoding: 'utf8', timeout: 30_000 });
-  assert.equal(r.status, 0, `dry run of ${run.config.label} failed: ${r.stderr}`);
-  const report = JSON.parse(r.stdout) as { tests: { fullTitle: string }[] };
-  return report.tests.map((t) => t.fullTitle);
 }
 
 describe('.vscode-test.mjs (@vscode/test-cli, desktop VS Code)', () => {
@@ -95,8 +79,7 @@ describe('.vscode-test.mjs (@vscode/test-cli, desktop VS Code)', () => {
     for (const r of runs) assert.ok(r.config.launchArgs.includes('--disable-extensions'));
   });
 
-  it('gives the runner mocha TDD options, and the runner loads every suite with them', function () {
-    this.timeout(60_000);
+  it('gives the CLI runner the mocha options of out/test/index.js', () => {
     for (const r of runs) {
       const o = options(r);
       assert.equal(o.mochaOpts.ui, 'tdd');
@@ -105,13 +88,5 @@ describe('.vscode-test.mjs (@vscode/test-cli, desktop VS Code)', () => {
       assert.ok(fs.existsSync(r.extensionTestsPath), 'the CLI runner exists');
       createRequire(r.extensionTestsPath).resolve('mocha'); // what the runner requires inside VS Code
     }
-    // The same suites and tests as the code-server runs, through the CLI's runner.
-    const single = dryRun(byLabel('stable'));
-    assert.ok(single.length >= 10, `${single.length} tests`);
-    assert.ok(single[0]!.startsWith('activation '), `activation runs first, not ${single[0]}`);
-    assert.ok(single.includes('conversation a prompt gets the exact deterministic ElizACP reply, streamed into the webview'));
-    assert.ok(single.every((t) => !t.startsWith('several workspace folders')), 'the multi-root suite stays out of the single-folder run');
-    const multi = dryRun(byLabel('stable-multiroot'));
-    assert.ok(multi.length > 0 && multi.every((t) => t.startsWith('several workspace folders ')), multi.join('\n'));
   });
 });
