@@ -1,8 +1,9 @@
 // The conductor's logger. stdout carries protocol only, so every log line goes to stderr, one
-// line per event: `LEVEL [category] message {data}`. The extension forwards these lines to its
-// agent log channel.
+// line per event: `LEVEL [category] message {data}` (src/protocol/logLine.ts). The extension
+// logs these lines in its agent log channel, each at its level.
+import { formatLogLine, type LogLineLevel } from '../src/protocol/logLine';
 
-export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'off';
+export type LogLevel = LogLineLevel | 'off';
 const ORDER: Record<LogLevel, number> = { trace: 0, debug: 1, info: 2, warn: 3, error: 4, off: 5 };
 
 export function isLogLevel(value: string): value is LogLevel {
@@ -23,7 +24,7 @@ export type LogSink = (line: string) => void;
 
 export function createLogger(level: LogLevel, category = 'conductor', sink: LogSink = (l) => process.stderr.write(l + '\n')): Logger {
   const threshold = ORDER[level];
-  const emit = (lvl: Exclude<LogLevel, 'off'>, message: string, data?: unknown): void => {
+  const emit = (lvl: LogLineLevel, message: string, data?: unknown): void => {
     if (ORDER[lvl] < threshold) return;
     let suffix = '';
     if (data !== undefined) {
@@ -33,7 +34,7 @@ export function createLogger(level: LogLevel, category = 'conductor', sink: LogS
         suffix = ' <unserializable>';
       }
     }
-    sink(`${lvl.toUpperCase()} [${category}] ${message}${suffix}`);
+    sink(formatLogLine(lvl, category, message + suffix));
   };
   return {
     trace: (m, d) => emit('trace', m, d),

@@ -20,6 +20,7 @@ import { EditReview } from './editor/editReview';
 import { EditorFiles } from './editor/files';
 import { TerminalManager } from './editor/terminals';
 import type { LogEvent } from './log/logEvent';
+import { logConductorLine } from './log/conductorLog';
 import { Logger } from './log/logger';
 import { PermissionBroker } from './permissions/permissionBroker';
 import { DecisionLog } from './permissions/decisionLog';
@@ -89,7 +90,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     runtime, log: logger, clientInfo: { name: 'symposium-vscode', version }, graceMs: 1_500,
     client: { files, terminals },
     onPermissionRequest: (actor, params, signal) => permissions.request({ actorKey: actor.key, agentName: actor.agentName, params, signal }),
-    onStderrLine: (agentName, line) => agentChannel.info(`[${agentName}] ${line}`),
+    onStderrLine: (agentName, line) => logConductorLine(agentChannel, agentName, line),
   });
   // The `@` menu of every tab follows the workspace: files, open editors, symbols, the selection.
   const contextMenu = new ContextMenu([new WorkspaceSource(allowedFolders)], (items) => messages.broadcastContext(items), logger);

@@ -4,9 +4,11 @@ import * as acp from '@agentclientprotocol/sdk';
 import { COMMANDS, MODEL_CONFIG_ID, MODELS, MODES, SessionStore } from './session';
 import type { LegacyModelState, Session } from './session';
 import { runTurn } from './turn';
+import { withoutSparkleNudges } from './sparkle';
 import { promptText } from './hooks';
 import type { AgentOptions } from './turn-context';
-import { ELIZA_NAME, ELIZA_VERSION, logDebug } from './version';
+import { logDebug } from './log';
+import { ELIZA_NAME, ELIZA_VERSION } from './version';
 
 export type { AgentOptions } from './turn-context';
 
@@ -128,7 +130,7 @@ export function createElizaAgent(options: AgentOptions): ElizaAgent {
           client,
           signal: turnSignal,
           request: params,
-          text: promptText(params.prompt),
+          text: promptText(withoutSparkleNudges(params.prompt)),
           options,
           clientCapabilities,
         }),

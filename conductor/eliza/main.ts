@@ -5,7 +5,7 @@ import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { createElizaAgent } from './agent';
 import type { AgentOptions } from './agent';
-import { logError } from './version';
+import { logError } from './log';
 
 export { createElizaAgent } from './agent';
 export type { AgentOptions, ElizaAgent } from './agent';

@@ -7,7 +7,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ELIZA_NAME, ELIZA_VERSION, logDebug } from './version';
+import { logDebug } from './log';
+import { ELIZA_NAME, ELIZA_VERSION } from './version';
 
 /** Upper bound for connect/list/call, so a wedged server produces an error reply, not a hang. */
 export const MCP_TIMEOUT_MS = 20_000;

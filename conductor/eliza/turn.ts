@@ -13,7 +13,7 @@ import { maybeResearch } from './research';
 import { CancelledError } from './session';
 import { errorMessage, sendUpdate, streamText } from './turn-context';
 import type { Turn } from './turn-context';
-import { logError } from './version';
+import { logError } from './log';
 
 /** The stop reasons `stop with <reason>` can produce (end_turn and cancelled happen anyway). */
 export const STOP_REASONS = ['refusal', 'max_tokens', 'max_turn_requests'] as const satisfies readonly acp.StopReason[];
