@@ -10,6 +10,7 @@ import { describeAttachments, parseHook } from './hooks';
 import type { Hook } from './hooks';
 import { UnknownServerError } from './mcp';
 import { maybeResearch } from './research';
+import { locationsFromResult } from './toolLocations';
 import { CancelledError } from './session';
 import { errorMessage, sendUpdate, streamText } from './turn-context';
 import type { Turn } from './turn-context';
@@ -145,13 +146,14 @@ async function useTool(turn: Turn, server: string, tool: string, argsJson: strin
   // Like a real agent, show the MCP call as a tool call the client can render.
   const toolCallId = nextToolCallId('mcp');
   await sendUpdate(turn, { sessionUpdate: 'tool_call', toolCallId, title: `${server}::${tool}`, kind: 'other', status: 'in_progress', rawInput: args });
-  const finish = async (text: string, ok: boolean): Promise<string> => {
-    await sendUpdate(turn, { sessionUpdate: 'tool_call_update', toolCallId, status: ok ? 'completed' : 'failed', content: [{ type: 'content', content: { type: 'text', text } }], rawOutput: { text } });
+  const finish = async (text: string, ok: boolean, locations: acp.ToolCallLocation[] = []): Promise<string> => {
+    await sendUpdate(turn, { sessionUpdate: 'tool_call_update', toolCallId, status: ok ? 'completed' : 'failed', content: [{ type: 'content', content: { type: 'text', text } }], rawOutput: { text }, ...(locations.length ? { locations } : {}) });
     return ok ? text : `Tool error: ${text}`;
   };
   try {
     const result = await turn.session.mcp.callTool(server, tool, args as Record<string, unknown>, turn.signal);
-    return await finish(result.text, !result.isError);
+    // The files a result names (the `ide` tools' definitions and references) become the card's locations.
+    return await finish(result.text, !result.isError, result.isError ? [] : locationsFromResult(result.structured, turn.session.cwd));
   } catch (err) {
     if (turn.signal.aborted) throw new CancelledError();
     if (err instanceof UnknownServerError) return finish(err.message, false).then(() => err.message);

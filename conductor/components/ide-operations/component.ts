@@ -1,0 +1,82 @@
+// The IDE operations component (seed: "IDE Operations — component/adapter pair"; issue 13). It
+// injects the MCP server `ide` into every user session and turns its tool calls into
+// `_symposium/ide/<operation>` requests sent upstream. It never talks to an editor itself: the
+// extension answers when it advertises `_meta.symposium.ide`; otherwise an IDE adapter placed
+// upstream of this component (the next issue's language-server fallback) does; with neither, the
+// tools answer "no IDE available". Crate researchers' sessions get no `ide` server (they must not
+// see the user's workspace), and `_symposium/ide/*` requests from the agent itself are refused:
+// only this component speaks that protocol, on behalf of its tools.
+import { ErrorCodes } from '../../../src/protocol/errorCodes';
+import { isObject } from '../../../src/protocol/guards';
+import { IDE_METHOD_PREFIX } from '../../../src/protocol/ideOperations';
+import { researchSessionMeta } from '../../../src/protocol/symposium-ext';
+import type { Component, ComponentContext, ComponentFactory, IncomingRequest, McpSessionInfo } from '../../chain/component';
+import { SessionMcpServers } from '../sessionMcp';
+import { ChainIdeBackend } from './backend';
+import { DEFAULT_MAX_RESULTS, sessionRoots } from './results';
+import { createIdeServer } from './tools';
+
+export interface IdeOperationsOptions {
+  /** How long one `_symposium/ide/*` request may take (the first one may wait for a project load). */
+  timeoutMs: number;
+  /** Items of a list result shown to the agent; the total is always reported. */
+  maxResults: number;
+}
+
+const positive = (raw: string | undefined, fallback: number): number => {
+  const n = Number(raw);
+  return Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback;
+};
+
+export function defaultIdeOperationsOptions(env: NodeJS.ProcessEnv = process.env): IdeOperationsOptions {
+  return { timeoutMs: positive(env.SYMPOSIUM_IDE_TIMEOUT_MS, 30_000), maxResults: positive(env.SYMPOSIUM_IDE_MAX_RESULTS, DEFAULT_MAX_RESULTS) };
+}
+
+export class IdeOperations implements Component {
+  readonly name = 'ide-operations';
+  private cx: ComponentContext | undefined;
+  private readonly mcp = new SessionMcpServers([{ name: 'ide', create: (session) => this.createServer(session) }]);
+
+  constructor(private readonly options: IdeOperationsOptions = defaultIdeOperationsOptions()) {}
+
+  onRequest(request: IncomingRequest, cx: ComponentContext): void {
+    this.cx = cx;
+    if (request.direction === 'toAgent') {
+      if (request.method === 'session/new' && researchSessionMeta(request.params)) return request.forward();
+      if (!this.mcp.handle(request, cx)) request.forward();
+      return;
+    }
+    if (request.method.startsWith(IDE_METHOD_PREFIX)) {
+      const sessionId = isObject(request.params) ? request.params.sessionId : undefined;
+      cx.log.warn(`refused ${request.method} from the agent (session ${String(sessionId)}): only the ide-operations component sends IDE requests`);
+      return request.fail({ code: ErrorCodes.methodNotFound, message: `${request.method} is sent by Symposium's ide-operations component only; agents use the "ide" MCP tools` });
+    }
+    request.forward();
+  }
+
+  dispose(): Promise<void> {
+    return this.mcp.dispose();
+  }
+
+  private createServer(session: McpSessionInfo) {
+    const roots = sessionRoots(session.cwd);
+    return createIdeServer({
+      maxResults: this.options.maxResults,
+      log: (m) => this.cx?.log.debug(`ide ${m}`),
+      scope: async (signal) => {
+        const cx = this.cx;
+        if (!cx) throw new Error('the ide-operations component is not ready');
+        const notes: string[] = [];
+        const sessionId = await session.sessionId;
+        return { backend: new ChainIdeBackend(cx, { sessionId, timeoutMs: this.options.timeoutMs, signal, notes }), roots, notes };
+      },
+    });
+  }
+}
+
+export const ideOperationsFactory: ComponentFactory = {
+  name: 'ide-operations',
+  description: 'Injects the "ide" MCP server (ide_operation, find_definitions, find_references, …): the editor\'s code intelligence, asked upstream as _symposium/ide/* requests.',
+  kind: 'component',
+  create: () => new IdeOperations(),
+};

@@ -1,0 +1,148 @@
+// Text search for the IDE operations' `search(path, regex, extension?)`: one hit per matching
+// line, in a file or in a folder walked the way `git grep` would (hidden entries, node_modules
+// and what .gitignore files name are skipped; symlinks are not followed, so the walk never leaves
+// the folder the caller confined). Part of src/node/ (node:* only): the extension host answers
+// `_symposium/ide/searchText` with it (passing the text of unsaved editors), and so will the
+// conductor's language-server adapter.
+//
+// Positions are 1-based; columns count characters (code points), like every IDE-operation result.
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { IgnoreRules } from './gitignore';
+
+export interface TextSearchHit {
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  snippet: string;
+}
+
+export interface TextSearchOptions {
+  /** A file or folder, already confined (absolute, links resolved). */
+  root: string;
+  regex: string;
+  /** Only files with this extension (".ts" or "ts"). */
+  extension?: string;
+  /** Hits kept; the total still counts every hit. */
+  maxHits?: number;
+  /** The text of a file as the editor sees it (unsaved changes), if it differs from the disk. */
+  readText?: (file: string) => string | undefined;
+  signal?: AbortSignal;
+}
+
+export interface TextSearchResult {
+  items: TextSearchHit[];
+  total: number;
+  filesSearched: number;
+}
+
+const SKIPPED_FOLDERS = new Set(['node_modules', '__pycache__']);
+const MAX_FILE_BYTES = 2 * 1024 * 1024;
+const MAX_FILES = 50_000;
+const SNIPPET_CHARS = 200;
+
+export class SearchError extends Error {}
+
+/** Compiles the regex as JavaScript does, with a message that names the problem. */
+export function compileSearchRegex(source: string): RegExp {
+  try {
+    return new RegExp(source, 'u');
+  } catch {
+    try {
+      return new RegExp(source); // e.g. `\(` outside unicode mode's stricter escapes
+    } catch (err) {
+      throw new SearchError(`invalid regular expression ${JSON.stringify(source)}: ${(err as Error).message}`);
+    }
+  }
+}
+
+const codePoints = (s: string): number => {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+    n++;
+  }
+  return n;
+};
+
+export async function searchText(options: TextSearchOptions): Promise<TextSearchResult> {
+  const re = compileSearchRegex(options.regex);
+  const ext = options.extension ? (options.extension.startsWith('.') ? options.extension : `.${options.extension}`) : undefined;
+  const maxHits = options.maxHits ?? Number.POSITIVE_INFINITY;
+  const result: TextSearchResult = { items: [], total: 0, filesSearched: 0 };
+  /** `named`: the file the caller asked for, searched whatever its extension. */
+  const searchFile = async (file: string, named = false): Promise<void> => {
+    if (ext && !named && !file.endsWith(ext)) return;
+    const text = options.readText?.(file) ?? (await readSmallText(file));
+    if (text === undefined) return;
+    result.filesSearched++;
+    const lines = text.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!.replace(/\r$/, '');
+      const m = re.exec(line);
+      if (!m) continue;
+      result.total++;
+      if (result.items.length >= maxHits) continue;
+      const column = codePoints(line.slice(0, m.index)) + 1;
+      const snippet = line.trim();
+      result.items.push({
+        file, line: i + 1, column, endLine: i + 1, endColumn: column + codePoints(m[0]),
+        snippet: snippet.length > SNIPPET_CHARS ? `${snippet.slice(0, SNIPPET_CHARS)}…` : snippet,
+      });
+    }
+  };
+  const stat = await fs.stat(options.root).catch(() => undefined);
+  if (!stat) throw new SearchError(`${options.root} does not exist`);
+  if (stat.isFile()) {
+    await searchFile(options.root, true);
+    return result;
+  }
+  if (!stat.isDirectory()) throw new SearchError(`${options.root} is neither a file nor a folder`);
+  await walk(options.root, [], result, (file) => searchFile(file), options.signal);
+  return result;
+}
+
+interface Scope { dir: string; rules: IgnoreRules }
+
+async function walk(dir: string, scopes: Scope[], result: TextSearchResult, searchFile: (file: string) => Promise<void>, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) throw new SearchError('search cancelled');
+  const ignoreText = await fs.readFile(path.join(dir, '.gitignore'), 'utf8').catch(() => undefined);
+  const rules = ignoreText === undefined ? undefined : new IgnoreRules(ignoreText);
+  const here = rules && !rules.empty ? [...scopes, { dir, rules }] : scopes;
+  const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    if (entry.name.startsWith('.') || entry.isSymbolicLink()) continue;
+    const full = path.join(dir, entry.name);
+    const isDir = entry.isDirectory();
+    if (isDir && SKIPPED_FOLDERS.has(entry.name)) continue;
+    if (ignored(full, isDir, here)) continue;
+    if (isDir) await walk(full, here, result, searchFile, signal);
+    else if (entry.isFile() && result.filesSearched < MAX_FILES) await searchFile(full);
+  }
+}
+
+function ignored(full: string, isDir: boolean, scopes: Scope[]): boolean {
+  let verdict: boolean | undefined;
+  for (const scope of scopes) {
+    const v = scope.rules.match(path.relative(scope.dir, full), isDir);
+    if (v !== undefined) verdict = v; // deeper .gitignore files win
+  }
+  return verdict === true;
+}
+
+/** A file's text, or undefined when it is too big or looks binary (a NUL byte). */
+async function readSmallText(file: string): Promise<string | undefined> {
+  try {
+    const stat = await fs.stat(file);
+    if (stat.size > MAX_FILE_BYTES) return undefined;
+    const buf = await fs.readFile(file);
+    if (buf.subarray(0, 8000).includes(0)) return undefined;
+    return buf.toString('utf8');
+  } catch {
+    return undefined;
+  }
+}
