@@ -73,10 +73,6 @@ export class AgentProcess {
     return this.exitInfo;
   }
 
-  get pid(): number | undefined {
-    return this.child?.pid;
-  }
-
   start(): void {
     const stderrLog = this.log.child('stderr');
     const logLine = (line: string): void => {

@@ -21,8 +21,6 @@ import { Chain } from './chain/chain';
 import type { ChainInfo, Component, ComponentContext, ComponentFactory } from './chain/component';
 import { AgentEdge, EditorEdge } from './chain/edges';
 import type { TraceWriter } from './trace';
-
-export { CONDUCTOR_VERSION } from './version';
 import { CONDUCTOR_VERSION } from './version';
 
 export interface ConductorOptions {

@@ -72,10 +72,6 @@ export class Chain {
     });
   }
 
-  get componentNames(): string[] {
-    return this.nodes.map((n) => n.component.name);
-  }
-
   /** A message from the editor enters at position 0, travelling toward the agent. */
   fromEditor(message: RpcMessage): void {
     this.receiveExternal(this.nodes[0]!, 'toAgent', message, this.options.editor.name);

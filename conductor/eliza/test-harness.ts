@@ -9,7 +9,6 @@ import { Readable, Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import * as acp from '@agentclientprotocol/sdk';
 
-export const ELIZA_DIR = __dirname;
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export const STANDALONE = path.join(__dirname, 'standalone.ts');
 /** Absolute loader URL, so fixtures run with tsx from any cwd (e.g. a temp session cwd). */

@@ -36,10 +36,6 @@ export function parseVersion(text: string): Version {
   return { major: Number(m[1]), minor: Number(m[2]), patch: Number(m[3]), pre: m[4] ? m[4].split('.') : [], build: m[5] ?? '' };
 }
 
-export function formatVersion(v: Version): string {
-  return `${v.major}.${v.minor}.${v.patch}${v.pre.length ? `-${v.pre.join('.')}` : ''}${v.build ? `+${v.build}` : ''}`;
-}
-
 function comparePre(a: string[], b: string[]): number {
   if (a.length === 0 || b.length === 0) return a.length === b.length ? 0 : a.length === 0 ? 1 : -1;
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
