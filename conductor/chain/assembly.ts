@@ -1,6 +1,6 @@
-// Capability-driven assembly (seed: "Capability-Driven Assembly"). At `initialize` the conductor
-// reads the editor's capabilities and builds the chain: every enabled component is included;
-// an adapter only when the editor lacks the capability it supplies.
+// Capability-driven assembly: the chain depends on what the editor can do. At `initialize` the
+// conductor reads the editor's capabilities and builds the chain: every enabled component is
+// included; an adapter only when the editor lacks the capability it supplies.
 import type { Component, ComponentFactory } from './component';
 
 export interface Assembly {
