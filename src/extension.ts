@@ -18,7 +18,7 @@ import { DiffView } from './editor/diffView';
 import { DiscussCodeActions, discussSelection } from './editor/discussSelection';
 import { EditReview } from './editor/editReview';
 import { EditorFiles } from './editor/files';
-import { TerminalManager } from './editor/terminals';
+import { createEditorTerminals } from './editor/terminals';
 import type { LogEvent } from './log/logEvent';
 import { logConductorLine } from './log/conductorLog';
 import { Logger } from './log/logger';
@@ -74,7 +74,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   const review = new EditReview(diffView, logger);
   const lookupSession = (actorKey: string, sessionId: string) => sessions.lookupSession(actorKey, sessionId);
   const files = new EditorFiles({ log: logger, lookupSession, allowedFolders, reviewEnabled: () => settings.reviewAgentEdits(), review });
-  const terminals = new TerminalManager({
+  const terminals = createEditorTerminals({
     log: logger, lookupSession, allowedFolders,
     authorize: (ctx, sessionId, description) => permissions.authorizeCommand(ctx, sessionId, description),
     onOutput: (payload) => messages.send(payload),

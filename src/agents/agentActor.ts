@@ -74,7 +74,6 @@ export class AgentActor {
   get agentName(): string { return this.options.agentName; }
   get currentState(): ActorState { return this.state; }
   get pid(): number | undefined { return this.process.pid; }
-  get failure(): AgentFailure | undefined { return this.failureInfo; }
   /** What the agent accepts in prompts (images, embedded resources); known after initialize. */
   get promptCapabilities(): PromptCapabilities { return this.acp?.promptCapabilities ?? {}; }
   /** Whether new sessions can still be created here (not stopping, not dead). */

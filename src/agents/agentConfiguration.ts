@@ -1,4 +1,4 @@
-// What decides which conductor process a tab talks to (seed "Agent Configuration and Sharing"): the
+// Agent configuration and sharing: what decides which conductor process a tab talks to is the
 // agent, the enabled conductor components and the workspace folder. Tabs with equal configurations
 // share one process, each with its own session. Also: how that process is spawned. Pure.
 
@@ -54,7 +54,7 @@ export const AGENT_ENV_VAR = 'SYMPOSIUM_AGENT_ENV';
  * Not inherited by the conductor from the extension host: they would change how its Node starts
  * (preloaded code, other module paths). An agent that needs them sets them in its own `env`.
  */
-export const CONDUCTOR_UNSET_ENV = ['NODE_OPTIONS', 'NODE_PATH'];
+const CONDUCTOR_UNSET_ENV = ['NODE_OPTIONS', 'NODE_PATH'];
 
 /** The embedded test agent: deterministic ELIZA, served by the conductor bundle itself. */
 export function builtinAgent(rt: Runtime): AgentDefinition {

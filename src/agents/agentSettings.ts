@@ -58,12 +58,12 @@ export function parseAgentSettings(raw: RawSettings, rt: Runtime): AgentSettings
 }
 
 /** ACP tool kinds, the unit of per-agent auto-approval. */
-export const TOOL_KINDS = ['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other'] as const;
+const TOOL_KINDS = ['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other'] as const;
 export type ToolKindName = (typeof TOOL_KINDS)[number];
 
 /** What the user allowed an agent to do without asking (`symposium.agents.<name>`). */
 export interface PermissionPolicy {
-  /** Every request is approved with the agent's allow-once option (the seed's "Bypass Permissions"). */
+  /** Every request is approved with the agent's allow-once option (the approval card's "Bypass Permissions"). */
   bypassPermissions: boolean;
   /** Tool kinds approved without asking, e.g. ["read", "search"]. */
   autoApprove: ToolKindName[];

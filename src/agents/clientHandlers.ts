@@ -27,8 +27,6 @@ export interface TerminalHandlers {
   waitForExit(params: WaitForTerminalExitRequest, ctx: ClientRequestContext): Promise<WaitForTerminalExitResponse>;
   kill(params: KillTerminalRequest, ctx: ClientRequestContext): Promise<Record<string, never>>;
   release(params: ReleaseTerminalRequest, ctx: ClientRequestContext): Promise<Record<string, never>>;
-  /** The session ended (tab closed, restart, process died): kill and forget its terminals. */
-  releaseSession(actorKey: string, sessionId: string): void;
 }
 
 export interface ClientHandlers {

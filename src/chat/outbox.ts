@@ -1,5 +1,6 @@
-// Delivery of host→webview messages (seed "Webview Lifecycle Management"). Pure: the owner says when
-// the webview is live and supplies `post` and a resync snapshot.
+// Message protocol: delivery of host→webview messages across the webview's lifecycle (hidden,
+// re-created, reloaded). Pure: the owner says when the webview is live and supplies `post` and a
+// resync snapshot.
 //
 // - Every message gets the next per-tab index (only grows).
 // - While the webview is live, messages are posted at once and kept until the webview acknowledges
@@ -111,10 +112,6 @@ export class Outbox {
   /** The tab is closed: nothing more will be delivered for it. */
   forget(tabId: TabId): void {
     this.tabs.delete(tabId);
-  }
-
-  isLive(): boolean {
-    return this.live;
   }
 
   stats(): OutboxStats {

@@ -1,7 +1,6 @@
-// Tab ↔ session routing (seed "Bidirectional Mapping"). The webview names tabs, the agent names
-// sessions; the host keeps both directions, changed together and removed together. Session IDs
-// are only unique within one agent process, so the reverse key includes the agent actor's key.
-// Pure.
+// Tab ↔ session routing: the webview names tabs, the agent names sessions; the host keeps both
+// directions, changed together and removed together. Session IDs are only unique within one
+// agent process, so the reverse key includes the agent actor's key. Pure.
 import { sessionKey } from '../protocol/sessionKey';
 import type { TabId } from '../protocol/webview';
 
@@ -38,13 +37,6 @@ export class Router {
     this.byTab.delete(tabId);
     this.bySession.delete(reverseKey(r));
     return r;
-  }
-
-  /** Removes every binding to sessions of one agent actor (it died or restarts); returns the tabs. */
-  unbindActor(actorKey: string): TabId[] {
-    const tabs = [...this.byTab].filter(([, r]) => r.actorKey === actorKey).map(([t]) => t);
-    for (const t of tabs) this.unbindTab(t);
-    return tabs;
   }
 
   tabsOf(actorKey: string): TabId[] {

@@ -58,11 +58,6 @@ export class SessionDirectory {
     this.turns.delete(tabId);
   }
 
-  /** Tabs showing sessions of one agent process. */
-  tabsOf(actorKey: string): TabId[] {
-    return this.router.tabsOf(actorKey);
-  }
-
   /** Ends the tab's session (if it has one); returns it. */
   unbindTab(tabId: TabId): SessionRef | undefined {
     const ref = this.router.unbindTab(tabId);

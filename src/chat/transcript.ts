@@ -35,10 +35,6 @@ export class Transcript {
     return { type: 'resync', title: t.title, entries: t.entries.map((e) => ({ ...e })) };
   }
 
-  has(tabId: TabId): boolean {
-    return this.tabs.has(tabId);
-  }
-
   forget(tabId: TabId): void {
     this.tabs.delete(tabId);
   }

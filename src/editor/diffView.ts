@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { EditorActions } from '../chat/tabRequests';
 
-export const DIFF_SCHEME = 'symposium-diff';
+const DIFF_SCHEME = 'symposium-diff';
 
 export class DiffView implements EditorActions, vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly docs = new Map<string, string>();

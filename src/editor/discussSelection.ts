@@ -17,7 +17,7 @@ export class DiscussCodeActions implements vscode.CodeActionProvider {
 }
 
 /** The selection of the active editor (or its current line), with its text. */
-export function currentSelection(): ContextRef | undefined {
+function currentSelection(): ContextRef | undefined {
   const editor = vscode.window.activeTextEditor;
   if (!editor || editor.document.uri.scheme !== 'file') return undefined;
   const s = editor.selection;

@@ -8,9 +8,9 @@ import * as path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import * as vscode from 'vscode';
 import type { ClientRequestContext, FileHandlers } from '../agents/clientHandlers';
+import type { SessionInfo } from '../chat/sessionDirectory';
 import type { Log } from '../log/logEvent';
 import { sliceLines } from '../protocol/acpText';
-import type { TabId } from '../protocol/webview';
 import { confine, OutsideWorkspaceError } from '../node/confinement';
 import { readLines } from '../node/textFiles';
 import type { EditReview } from './editReview';
@@ -19,7 +19,7 @@ const ALLOWED_FOLDERS = { hint: 'Only the session\'s workspace folder and the fo
 
 export interface EditorFilesDeps {
   log: Log;
-  lookupSession(actorKey: string, sessionId: string): { tabId: TabId; cwd: string; agentName: string } | undefined;
+  lookupSession(actorKey: string, sessionId: string): SessionInfo | undefined;
   allowedFolders(): string[];
   reviewEnabled(): boolean;
   review: EditReview;

@@ -11,7 +11,7 @@ export function charStart(buf: Uint8Array, i: number): number {
 }
 
 /** At most the last `limit` bytes of `buf`, starting on a character; a copy when cut. */
-export function tailAtCharBoundary(buf: Buffer, limit: number): Buffer {
+function tailAtCharBoundary(buf: Buffer, limit: number): Buffer {
   if (buf.length <= limit) return buf;
   return Buffer.from(buf.subarray(charStart(buf, buf.length - Math.max(0, limit))));
 }
@@ -33,8 +33,6 @@ export class OutputBuffer {
   constructor(readonly limit: number) {}
 
   /** Whether anything was dropped from the start. */
-  get truncated(): boolean { return this.cut; }
-  get byteLength(): number { return this.size; }
 
   /** Appends decoded text (whole characters). */
   append(text: string): void {

@@ -1,7 +1,7 @@
 // The vscode-free part of ACP terminals: one command the editor runs for an agent (a process in
 // its own process group, no shell), its capped output, its exit, kill (SIGTERM to the group, then
 // SIGKILL; the group handling is src/node/processGroup.ts, shared with the conductor) and the throttled snapshots for the chat's tool card. What the user sees in VS Code
-// (a Pseudoterminal) is plugged in as a TerminalView by terminals.ts.
+// (a Pseudoterminal) is plugged in as a TerminalMirror by terminals.ts.
 import type { ChildProcess } from 'node:child_process';
 import type { Log } from '../log/logEvent';
 import { endGroup, signalGroup, spawnInGroup } from '../node/processGroup';
@@ -11,21 +11,21 @@ import { OutputBuffer, StreamDecoder } from './outputBuffer';
 export interface ExitStatus { exitCode: number | null; signal: string | null }
 
 /** Where a running command is mirrored for the user (a VS Code terminal; a fake in unit tests). */
-export interface TerminalView {
+export interface TerminalMirror {
   /** Text the process printed (whole characters, `\n` line ends as printed). */
   write(text: string): void;
-  /** The process ended (the view stays until disposed). */
+  /** The process ended (the mirror stays until disposed). */
   exited(status: ExitStatus): void;
   dispose(): void;
 }
 
-export interface ViewInfo {
+export interface MirrorInfo {
   terminalId: string;
   commandLine: string;
   cwd: string;
-  /** The user closed the view: the process is killed. */
+  /** The user closed the mirror: the process is killed. */
   onUserClose(): void;
-  /** The user pressed Ctrl+C in the view. */
+  /** The user pressed Ctrl+C in the mirror. */
   onInterrupt(): void;
 }
 
@@ -45,7 +45,7 @@ export interface CommandSpec {
 export interface CommandOptions {
   log: Log;
   onOutput(payload: TerminalOutput): void;
-  makeView(info: ViewInfo): TerminalView;
+  makeMirror(info: MirrorInfo): TerminalMirror;
   /** Time between SIGTERM and SIGKILL. */
   killGraceMs: number;
   /** At most one output snapshot per this many ms (plus one at exit). */
@@ -69,7 +69,7 @@ export class RunningCommand {
   private status: ExitStatus | undefined;
   private readonly buffer: OutputBuffer;
   private readonly decoders = { out: new StreamDecoder(), err: new StreamDecoder() };
-  private view: TerminalView | undefined;
+  private mirror: TerminalMirror | undefined;
   private outputTimer: NodeJS.Timeout | undefined;
   private lastSent = 0;
   /** Set once kill() has started ending the process group. */
@@ -106,10 +106,10 @@ export class RunningCommand {
   private attach(): void {
     const { child, spec, options } = this;
     options.log.info('terminal', 'started', { terminalId: spec.terminalId, pid: child.pid, commandLine: spec.commandLine, cwd: spec.cwd, env: Object.keys(spec.env) });
-    this.view = options.makeView({
+    this.mirror = options.makeMirror({
       terminalId: spec.terminalId, commandLine: spec.commandLine, cwd: spec.cwd,
       onUserClose: () => {
-        this.view = undefined;
+        this.mirror = undefined;
         if (!this.status) {
           options.log.info('terminal', 'closed by the user; killing', { terminalId: spec.terminalId });
           this.kill();
@@ -130,7 +130,7 @@ export class RunningCommand {
   private onText(text: string): void {
     if (!text) return;
     this.buffer.append(text);
-    this.view?.write(text);
+    this.mirror?.write(text);
     this.scheduleOutput();
   }
 
@@ -140,7 +140,7 @@ export class RunningCommand {
     const status: ExitStatus = { exitCode, signal };
     this.status = status;
     this.options.log.info('terminal', 'exited', { terminalId: this.spec.terminalId, pid: this.child.pid, ...status });
-    this.view?.exited(status);
+    this.mirror?.exited(status);
     clearTimeout(this.outputTimer);
     this.outputTimer = undefined;
     this.sendOutput();
@@ -181,12 +181,12 @@ export class RunningCommand {
     this.ending = endGroup(pid, this.options.killGraceMs);
   }
 
-  /** terminal/release: kill if running, close the view. Output may still reach the chat at exit. */
+  /** terminal/release: kill if running, close the mirror. Output may still reach the chat at exit. */
   release(): void {
     if (this.released) return;
     this.released = true;
     this.kill();
-    this.view?.dispose();
-    this.view = undefined;
+    this.mirror?.dispose();
+    this.mirror = undefined;
   }
 }

@@ -1,7 +1,7 @@
 // ACP terminal/* for the agents, without the VS Code part (terminals.ts adds the Pseudoterminal):
 // which session owns which terminal, where a command may run (the session's folder or an allowed
 // one), asking before it runs, and releasing everything a session left when it ends. Node-only,
-// so unit tests drive it with real processes and a fake view.
+// so unit tests drive it with real processes and a fake mirror.
 import * as fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import * as acp from '@agentclientprotocol/sdk';
@@ -10,17 +10,18 @@ import type {
   TerminalOutputResponse, WaitForTerminalExitRequest, WaitForTerminalExitResponse,
 } from '@agentclientprotocol/sdk';
 import type { ClientRequestContext, TerminalHandlers } from '../agents/clientHandlers';
+import type { SessionInfo } from '../chat/sessionDirectory';
 import type { Log } from '../log/logEvent';
 import { sessionKey } from '../protocol/sessionKey';
-import type { TabId, TerminalOutput } from '../protocol/webview';
+import type { TerminalOutput } from '../protocol/webview';
 import type { CommandDescription } from '../permissions/permissionBroker';
 import { confine, OutsideWorkspaceError } from '../node/confinement';
-import { formatCommandLine, RunningCommand, type CommandOptions, type TerminalView, type ViewInfo } from './terminalProcess';
+import { formatCommandLine, RunningCommand, type CommandOptions, type TerminalMirror, type MirrorInfo } from './terminalProcess';
 
-export interface TerminalManagerDeps {
+export interface TerminalRegistryDeps {
   log: Log;
   /** Which tab and workspace folder a session belongs to (undefined: no such session). */
-  lookupSession(actorKey: string, sessionId: string): { tabId: TabId; cwd: string; agentName: string } | undefined;
+  lookupSession(actorKey: string, sessionId: string): SessionInfo | undefined;
   /** Resolves true when the command may run (an approval covers it, or the user said yes). */
   authorize(ctx: { actorKey: string; agentName: string; signal: AbortSignal }, sessionId: string, description: CommandDescription): Promise<boolean>;
   /** Output snapshots for the chat's tool card (throttled by the manager). */
@@ -37,7 +38,7 @@ export interface TerminalTuning {
   chatOutputBytes?: number;
 }
 
-export const DEFAULT_OUTPUT_BYTES = 1024 * 1024;
+const DEFAULT_OUTPUT_BYTES = 1024 * 1024;
 /** An agent may ask for more, but not for unbounded memory. */
 const MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
 
@@ -71,12 +72,12 @@ export class TerminalRegistry implements TerminalHandlers {
   private readonly commandOptions: CommandOptions;
   private readonly defaultOutputBytes: number;
 
-  constructor(protected readonly deps: TerminalManagerDeps, makeView: (info: ViewInfo) => TerminalView, tuning: TerminalTuning = {}) {
+  constructor(private readonly deps: TerminalRegistryDeps, makeMirror: (info: MirrorInfo) => TerminalMirror, tuning: TerminalTuning = {}) {
     this.defaultOutputBytes = tuning.defaultOutputBytes ?? DEFAULT_OUTPUT_BYTES;
     this.commandOptions = {
       log: deps.log,
       onOutput: (p) => { if (!this.disposed) deps.onOutput(p); },
-      makeView,
+      makeMirror,
       killGraceMs: tuning.killGraceMs ?? 2_000,
       throttleMs: tuning.throttleMs ?? 200,
       chatOutputBytes: tuning.chatOutputBytes ?? 64 * 1024,
@@ -152,6 +153,7 @@ export class TerminalRegistry implements TerminalHandlers {
     return {};
   }
 
+  /** The session ended (tab closed, restart, process died): kill and forget its terminals. */
   releaseSession(actorKey: string, sessionId: string): void {
     const key = sessionKey(actorKey, sessionId);
     for (const [id, t] of [...this.terminals]) {

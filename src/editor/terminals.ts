@@ -4,11 +4,8 @@
 // output, created without taking focus. Closing that terminal kills the command; Ctrl+C in it
 // interrupts the command's process group. Released terminals are disposed.
 import * as vscode from 'vscode';
-import type { ClientRequestContext } from '../agents/clientHandlers';
-import { TerminalRegistry, type TerminalManagerDeps, type TerminalTuning } from './terminalRegistry';
-import type { ExitStatus, TerminalView, ViewInfo } from './terminalProcess';
-
-export type { TerminalManagerDeps };
+import { TerminalRegistry, type TerminalRegistryDeps, type TerminalTuning } from './terminalRegistry';
+import type { ExitStatus, TerminalMirror, MirrorInfo } from './terminalProcess';
 
 /** Text queued before VS Code opened the pty (writes before `open` are dropped). */
 const MAX_PENDING_CHARS = 1024 * 1024;
@@ -17,15 +14,16 @@ const NAME_CHARS = 60;
 const dim = (s: string): string => `\x1b[2m${s}\x1b[0m`;
 const crlf = (s: string): string => s.replace(/\r?\n/g, '\r\n');
 
-export function terminalName(commandLine: string): string {
+function terminalName(commandLine: string): string {
   return `Symposium: ${commandLine.length > NAME_CHARS ? `${commandLine.slice(0, NAME_CHARS - 1)}…` : commandLine}`;
 }
 
-export function describeExit(s: ExitStatus): string {
+function describeExit(s: ExitStatus): string {
   return s.exitCode !== null ? `Process exited with code ${s.exitCode}` : `Process was killed by ${s.signal ?? 'a signal'}`;
 }
 
-class PtyView implements TerminalView {
+/** A command mirrored in a VS Code terminal (a Pseudoterminal). */
+class PseudoterminalMirror implements TerminalMirror {
   private readonly writes = new vscode.EventEmitter<string>();
   private readonly terminal: vscode.Terminal;
   private readonly closeSub: vscode.Disposable;
@@ -33,7 +31,7 @@ class PtyView implements TerminalView {
   private pending = '';
   private disposed = false;
 
-  constructor(info: ViewInfo) {
+  constructor(info: MirrorInfo) {
     const pty: vscode.Pseudoterminal = {
       onDidWrite: this.writes.event,
       open: () => {
@@ -51,7 +49,7 @@ class PtyView implements TerminalView {
     this.emit(dim(`${info.cwd}$ ${info.commandLine}`) + '\r\n');
   }
 
-  private closedByUser(info: ViewInfo): void {
+  private closedByUser(info: MirrorInfo): void {
     if (this.disposed) return;
     this.disposed = true;
     this.closeSub.dispose();
@@ -79,9 +77,7 @@ class PtyView implements TerminalView {
   }
 }
 
-export class TerminalManager extends TerminalRegistry implements vscode.Disposable {
-  constructor(deps: TerminalManagerDeps, tuning?: TerminalTuning) {
-    super(deps, (info) => new PtyView(info), tuning);
-  }
+/** The ACP terminal handlers for the agents, each command mirrored in a VS Code terminal. */
+export function createEditorTerminals(deps: TerminalRegistryDeps, tuning?: TerminalTuning): TerminalRegistry {
+  return new TerminalRegistry(deps, (info) => new PseudoterminalMirror(info), tuning);
 }
-export type { ClientRequestContext };

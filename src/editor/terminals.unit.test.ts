@@ -10,8 +10,8 @@ import type { LogEvent } from '../log/logEvent';
 import type { TerminalOutput } from '../protocol/webview';
 import { groupMembers } from '../test/processGroup';
 import { OutputBuffer, StreamDecoder, charStart } from './outputBuffer';
-import { formatCommandLine, type ExitStatus, type TerminalView, type ViewInfo } from './terminalProcess';
-import { TerminalRegistry, type TerminalManagerDeps } from './terminalRegistry';
+import { formatCommandLine, type ExitStatus, type TerminalMirror, type MirrorInfo } from './terminalProcess';
+import { TerminalRegistry, type TerminalRegistryDeps } from './terminalRegistry';
 import { PermissionBroker } from '../permissions/permissionBroker';
 
 const bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
@@ -95,11 +95,11 @@ describe('command line display', () => {
   });
 });
 
-class FakeView implements TerminalView {
+class FakeView implements TerminalMirror {
   text = '';
   exit: ExitStatus | undefined;
   disposed = false;
-  constructor(readonly info: ViewInfo) {}
+  constructor(readonly info: MirrorInfo) {}
   write(t: string): void { this.text += t; }
   exited(s: ExitStatus): void { this.exit = s; }
   dispose(): void { this.disposed = true; }
@@ -133,7 +133,7 @@ describe('terminal registry (real processes, fake view)', function () {
     logs = [];
     answer = async () => true;
     const log = (level: LogEvent['level']) => (category: string, message: string, data?: unknown): void => { logs.push({ timestamp: '', level, category, message, data }); };
-    const deps: TerminalManagerDeps = {
+    const deps: TerminalRegistryDeps = {
       log: { trace: log('trace'), debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') },
       lookupSession: (a, s) => sessions.get(`${a}/${s}`),
       authorize: (_ctx, _sessionId, desc) => { asked.push(desc); return answer(desc); },

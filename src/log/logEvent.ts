@@ -1,6 +1,6 @@
-// Structured log events (seed "Structured Logging for Assertions"): every log line is also an event
-// that tests can subscribe to and filter by category/message instead of scraping text. Pure, so
-// vscode-free modules (the agent actor) can log through the `Log` interface.
+// Structured log events: every log line is also an event that tests can subscribe to and filter
+// by category/message instead of scraping text. Pure, so vscode-free modules (the agent actor)
+// can log through the `Log` interface.
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
 

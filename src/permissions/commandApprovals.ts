@@ -5,7 +5,7 @@
 // Unused approvals expire when the prompt turn ends, or APPROVAL_TTL_MS after the decision. Pure.
 
 /** How long an unused approval stays valid at most (the prompt turn ending clears it sooner). */
-export const APPROVAL_TTL_MS = 2 * 60_000;
+const APPROVAL_TTL_MS = 2 * 60_000;
 
 /** One way the approved call described its command: a shell line the user read, or exact argv. */
 export type ApprovedCommand = { line: string } | { argv: string[] };
@@ -16,7 +16,7 @@ interface Token { word: string; raw: string }
  * POSIX-shell-like word splitting: quotes, backslashes, whitespace. `word` is what the program
  * gets, `raw` the text as typed (quotes kept). undefined for an unterminated quote.
  */
-export function tokenize(line: string): Token[] | undefined {
+function tokenize(line: string): Token[] | undefined {
   const out: Token[] = [];
   let word = '';
   let raw = '';
@@ -64,7 +64,7 @@ const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh']);
 const base = (p: string): string => p.slice(Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')) + 1);
 
 /** `sh -c LINE` (also `bash -lc`, `/bin/zsh -c`): the line the shell will interpret. */
-export function shellLine(argv: readonly string[]): string | undefined {
+function shellLine(argv: readonly string[]): string | undefined {
   if (argv.length !== 3 || !SHELLS.has(base(argv[0]!)) || !['-c', '-lc', '-cl'].includes(argv[1]!)) return undefined;
   return argv[2];
 }
@@ -89,7 +89,7 @@ function linesInTitle(title: string): string[] {
  * Everything an execute tool call says it will run: rawInput `command` / `cmd` (a line, or argv;
  * with `args` appended), `commandLine` / `command_line` / `cmdline`, `argv`, and the title.
  */
-export function approvedCommandsOf(toolCall: { title?: string | null; rawInput?: unknown }): ApprovedCommand[] {
+function approvedCommandsOf(toolCall: { title?: string | null; rawInput?: unknown }): ApprovedCommand[] {
   const out: ApprovedCommand[] = [];
   const raw = toolCall.rawInput;
   if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
@@ -115,7 +115,7 @@ export function approvedCommandsOf(toolCall: { title?: string | null; rawInput?:
  * described. Strict: the same words for an exec, the same normalized text for a shell line. A
  * shell line is never matched by words alone, since quoting changes what the shell expands.
  */
-export function commandMatches(approved: ApprovedCommand, argv: readonly string[]): boolean {
+function commandMatches(approved: ApprovedCommand, argv: readonly string[]): boolean {
   if ('argv' in approved) return sameWords(approved.argv, argv);
   const words = wordsOf(approved.line);
   if (words && sameWords(words, argv)) return true;
@@ -126,7 +126,7 @@ export function commandMatches(approved: ApprovedCommand, argv: readonly string[
 }
 
 /** Env variable names the approved call showed (rawInput.env as names, {name} items or a record). */
-export function approvedEnvNames(rawInput: unknown): Set<string> {
+function approvedEnvNames(rawInput: unknown): Set<string> {
   const env = (typeof rawInput === 'object' && rawInput !== null ? (rawInput as { env?: unknown }).env : undefined);
   const names = new Set<string>();
   if (Array.isArray(env)) for (const e of env) {

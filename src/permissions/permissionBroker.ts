@@ -1,4 +1,4 @@
-// The seed's "Tool Use Authorization": every ACP session/request_permission becomes a promise the
+// Tool-use authorization: every ACP session/request_permission becomes a promise the
 // agent waits on while the user decides; the extension host never blocks. The broker applies the
 // user's rules first (bypass for the agent, auto-approval by tool kind), otherwise shows an approval
 // card in the session's tab and waits for the answer, a cancel, the tab closing, or the agent

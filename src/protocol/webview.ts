@@ -2,7 +2,7 @@
 // bundles. This folder imports nothing from vscode, the DOM or Node (type-only ACP imports are
 // erased at build time), so the webview bundle and plain-Node unit tests can use it.
 //
-// Identity (seed "Message Protocol"): tab IDs and message IDs are UUID v4 generated in the webview;
+// Identity: tab IDs and message IDs are UUID v4 generated in the webview;
 // session IDs belong to the agent and never reach the webview. Every host→webview message carries
 // a per-tab `index` that only grows; the webview ignores anything at or below its lastSeenIndex.
 import type { PermissionOption, SessionConfigOption, SessionModeState, SessionUpdate, StopReason, ToolCallUpdate } from '@agentclientprotocol/sdk';

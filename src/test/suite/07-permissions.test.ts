@@ -1,4 +1,4 @@
-// Issue 4 in the real host: tool-call cards and the seed's permission flow (approve, deny, bypass,
+// Tool calls and permissions in the real host: tool-call cards and the permission flow (approve, deny, bypass,
 // auto-approval by kind, cancel and close while pending, pending across hide/show), with the
 // decision log. ElizACP's `request permission` hook sends a tool_call, asks, replies with the
 // outcome and completes or fails the tool call.

@@ -1,4 +1,4 @@
-// Issue 4 in the real host: the rest of a turn — plans, thoughts, slash commands, mode / config /
+// The rest of a prompt turn in the real host — plans, thoughts, slash commands, mode / config /
 // model pickers reaching the agent (ElizACP's `what mode` reports what it has), stop reasons and
 // failed prompts.
 import * as assert from 'node:assert/strict';

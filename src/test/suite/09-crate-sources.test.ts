@@ -1,4 +1,4 @@
-// Issue 5 in the real host: the user's chat shows the rust_crate_query tool call (MCP, injected by
+// Crate sources in the real host: the user's chat shows the rust_crate_query tool call (MCP, injected by
 // the conductor's crate-sources component) completing with the research findings. ElizACP answers
 // the research session itself; serde comes from Debian's librust-serde-dev tree (the crates.io
 // index is pointed at a closed loopback port, so nothing goes to the network).

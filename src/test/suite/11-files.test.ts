@@ -1,4 +1,4 @@
-// Issue 6 in the real host: the agent's file reads and writes go through VS Code (ElizACP's
+// Files in the real host: the agent's file reads and writes go through VS Code (ElizACP's
 // `read file` / `write file` hooks → ACP fs/* → src/editor/files.ts): unsaved buffers, line
 // ranges, new files with folders, open documents edited with undo, confinement, edit review.
 import * as assert from 'node:assert/strict';

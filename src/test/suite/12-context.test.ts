@@ -1,4 +1,4 @@
-// Issue 6 in the real host: context for the agent. The `@` menu lists workspace files, open
+// @-mention context in the real host. The `@` menu lists workspace files, open
 // editors, folders, symbols (VS Code's symbol providers) and the selection; chosen items reach the
 // agent as content blocks (ElizACP advertises embeddedContext, so embedded `resource`s; folders as
 // `resource_link`s) — ElizACP's `what did i attach` lists what it got. "Discuss in Symposium"
