@@ -250,10 +250,12 @@ export class Conductor {
   }
 
   private contextFor(component: Component, chain: Chain): ComponentContext {
-    const conductor = this;
+    // Getters, because both sets of capabilities are learned (or replaced) after the chain exists.
+    const clientCapabilities = (): Record<string, unknown> => this.clientCapabilities;
+    const agentCapabilities = (): Record<string, unknown> | undefined => this.agentEdge.agentCapabilities;
     const info: ChainInfo = {
-      get clientCapabilities() { return conductor.clientCapabilities; },
-      get agentCapabilities() { return conductor.agentEdge.agentCapabilities; },
+      get clientCapabilities() { return clientCapabilities(); },
+      get agentCapabilities() { return agentCapabilities(); },
     };
     const log = this.options.log.child(component.name);
     return {
