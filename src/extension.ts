@@ -19,6 +19,7 @@ import { DiscussCodeActions, discussSelection } from './editor/discussSelection'
 import { EditReview } from './editor/editReview';
 import { EditorFiles } from './editor/files';
 import { createEditorTerminals } from './editor/terminals';
+import { EditorIde } from './ide/editorIde';
 import type { LogEvent } from './log/logEvent';
 import { logConductorLine } from './log/conductorLog';
 import { Logger } from './log/logger';
@@ -88,7 +89,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
 
   const pool = new AgentPool({
     runtime, log: logger, clientInfo: { name: 'symposium-vscode', version }, graceMs: 1_500,
-    client: { files, terminals },
+    client: { files, terminals, ide: new EditorIde({ log: logger, lookupSession, allowedFolders }) },
     onPermissionRequest: (actor, params, signal) => permissions.request({ actorKey: actor.key, agentName: actor.agentName, params, signal }),
     onStderrLine: (agentName, line) => logConductorLine(agentChannel, agentName, line),
   });

@@ -10,6 +10,7 @@ import type { AgentCapabilities, ContentBlock, PromptCapabilities, RequestPermis
 import type { Log } from '../log/logEvent';
 import type { LegacyModels, SessionControls } from '../protocol/webview';
 import { AGENT_EXITED_METHOD, type AgentExitedParams } from '../protocol/symposium-ext';
+import { IDE_OPERATIONS, ideMethod, withIdeCapability } from '../protocol/ideOperations';
 import type { ClientHandlers, ClientRequestContext } from './clientHandlers';
 
 export interface SessionUpdateEvent { sessionId: string; update: SessionUpdate }
@@ -44,7 +45,7 @@ export class AcpClient {
       .onNotification(AGENT_EXITED_METHOD, (raw: unknown) => raw as AgentExitedParams, ({ params }) => { this.exitReport = params; })
       // Never answered here: the broker decides (user, bypass or a rule) while the agent waits.
       .onRequest('session/request_permission', ({ params, signal }) => options.onPermissionRequest(params, signal));
-    const { files, terminals } = options.client ?? {};
+    const { files, terminals, ide } = options.client ?? {};
     const ctx = (signal: AbortSignal): ClientRequestContext => ({ actorKey: options.actorKey, agentName: options.agentName, signal });
     if (files) {
       app.onRequest('fs/read_text_file', ({ params, signal }) => files.readTextFile(params, ctx(signal)))
@@ -56,6 +57,10 @@ export class AcpClient {
         .onRequest('terminal/wait_for_exit', ({ params, signal }) => terminals.waitForExit(params, ctx(signal)))
         .onRequest('terminal/kill', ({ params, signal }) => terminals.kill(params, ctx(signal)))
         .onRequest('terminal/release', ({ params, signal }) => terminals.release(params, ctx(signal)));
+    }
+    if (ide) {
+      // The conductor's ide-operations component asks these for the agent's `ide` tools.
+      for (const operation of IDE_OPERATIONS) app.onRequest(ideMethod(operation), (raw: unknown) => raw, ({ params, signal }) => ide.answer(operation, params, ctx(signal)));
     }
     this.conn = app.connect(acp.ndJsonStream(Writable.toWeb(io.stdin), Readable.toWeb(io.stdout) as ReadableStream<Uint8Array>));
   }
@@ -70,10 +75,14 @@ export class AcpClient {
   get runningPrompts(): ReadonlyMap<string, Promise<unknown>> { return this.activePrompts; }
 
   async initialize(): Promise<acp.InitializeResponse> {
-    const { files, terminals } = this.options.client ?? {};
+    const { files, terminals, ide } = this.options.client ?? {};
     const init = await this.options.guard<acp.InitializeResponse>(this.conn.agent.request('initialize', {
       protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: { fs: { readTextFile: !!files, writeTextFile: !!files }, terminal: !!terminals },
+      clientCapabilities: {
+        fs: { readTextFile: !!files, writeTextFile: !!files }, terminal: !!terminals,
+        // Our extension to ACP: the editor answers _symposium/ide/* (so the conductor needs no IDE adapter).
+        ...(ide ? { _meta: withIdeCapability(undefined, { operations: [...IDE_OPERATIONS] }) } : {}),
+      },
       clientInfo: this.options.clientInfo,
     }));
     this.capabilities = init.agentCapabilities;

@@ -7,6 +7,7 @@ import type {
   ReleaseTerminalRequest, TerminalOutputRequest, TerminalOutputResponse, WaitForTerminalExitRequest,
   WaitForTerminalExitResponse, WriteTextFileRequest,
 } from '@agentclientprotocol/sdk';
+import type { IdeHandlers } from '../ide/ideHandlers';
 
 /** Where a request comes from: the actor (one conductor process) and the agent's name. */
 export interface ClientRequestContext {
@@ -32,4 +33,6 @@ export interface TerminalHandlers {
 export interface ClientHandlers {
   files?: FileHandlers;
   terminals?: TerminalHandlers;
+  /** Answers the conductor's `_symposium/ide/*` requests (advertised as `_meta.symposium.ide`). */
+  ide?: IdeHandlers;
 }

@@ -1,0 +1,84 @@
+// Turning VS Code's answers into IDE-operation results: ranges (0-based lines, UTF-16 characters)
+// become 1-based lines and code-point columns, converted on the line's real text — the open
+// document's (unsaved edits included, since the providers answered from it) or the file on disk.
+// One DocumentTexts per request caches the lines it read. Snippets are only read from files the
+// session may read (its folder and symposium.allowedFolders); other files (a library's .d.ts) are
+// still located, without their text.
+import { readFile } from 'node:fs/promises';
+import * as vscode from 'vscode';
+import { snippetOf, utf16ToColumn, type IdeLocation } from '../protocol/ideOperations';
+
+/** VS Code's SymbolKind as the lower-case names results use ("class", "typeParameter" → "type parameter"). */
+export function symbolKindName(kind: vscode.SymbolKind): string {
+  const name = vscode.SymbolKind[kind] ?? 'symbol';
+  return name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+}
+
+export class DocumentTexts {
+  private readonly lines = new Map<string, Promise<string[] | undefined>>();
+
+  /** `mayRead(file)`: whether snippets of this file may be shown (inside the session's folders). */
+  constructor(private readonly mayRead: (file: string) => boolean) {}
+
+  /** The file's lines as the editor sees them, or undefined if it cannot be read. */
+  linesOf(uri: vscode.Uri): Promise<string[] | undefined> {
+    const key = uri.toString();
+    let cached = this.lines.get(key);
+    if (!cached) {
+      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
+      cached = open
+        ? Promise.resolve(open.getText().split(/\r?\n/))
+        : uri.scheme === 'file' ? readFile(uri.fsPath, 'utf8').then((t) => t.split(/\r?\n/), () => undefined) : Promise.resolve(undefined);
+      this.lines.set(key, cached);
+    }
+    return cached;
+  }
+
+  /** An IdeLocation for `range` in `uri`, with `extra` (name, kind, …) and a snippet where allowed. */
+  async location(uri: vscode.Uri, range: vscode.Range, extra: Partial<IdeLocation> = {}): Promise<IdeLocation> {
+    const lines = await this.linesOf(uri);
+    const lineText = (n: number): string => lines?.[n] ?? '';
+    const file = uri.scheme === 'file' ? uri.fsPath : uri.toString();
+    const readable = uri.scheme === 'file' && this.mayRead(file);
+    return {
+      file,
+      line: range.start.line + 1,
+      column: utf16ToColumn(lineText(range.start.line), range.start.character),
+      endLine: range.end.line + 1,
+      endColumn: utf16ToColumn(lineText(range.end.line), range.end.character),
+      ...extra,
+      ...(readable && lines ? { snippet: snippetOf(lineText(range.start.line)) } : {}),
+    };
+  }
+
+  /**
+   * The range of `name` inside `range` (a symbol's whole declaration, as workspace symbols give
+   * it): where Go to Definition puts the cursor. Falls back to `range` itself.
+   */
+  async nameRange(uri: vscode.Uri, range: vscode.Range, name: string): Promise<vscode.Range> {
+    const lines = await this.linesOf(uri);
+    if (!lines || name === '') return range;
+    const word = new RegExp(`(?<![\\w$])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w$])`, 'u');
+    for (let l = range.start.line; l <= Math.min(range.end.line, lines.length - 1); l++) {
+      const text = lines[l]!;
+      const from = l === range.start.line ? range.start.character : 0;
+      const m = word.exec(text.slice(from));
+      if (m) return new vscode.Range(l, from + m.index, l, from + m.index + name.length);
+    }
+    return range;
+  }
+}
+
+/** A hover's contents as text: markdown as is, code blocks fenced with their language. */
+export function hoverText(hovers: readonly vscode.Hover[]): string {
+  const parts: string[] = [];
+  for (const h of hovers) {
+    for (const c of h.contents) {
+      if (typeof c === 'string') parts.push(c);
+      else if (c instanceof vscode.MarkdownString) parts.push(c.value);
+      else if ('language' in c) parts.push(`\`\`\`${c.language}\n${c.value}\n\`\`\``);
+      else parts.push(String((c as { value?: unknown }).value ?? ''));
+    }
+  }
+  return parts.filter((p) => p.trim() !== '').join('\n\n');
+}
