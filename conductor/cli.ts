@@ -1,8 +1,9 @@
 // Proxy mode's command line:
-//   conductor [--trace-dir D] [--log LEVEL] [--components a,b] -- <agent command> [args…]
+//   conductor [--trace-dir D] [--log LEVEL] [--components a,b] [--sparkle-* …] -- <agent command> [args…]
 import { Conductor } from './conductor';
 import { TraceWriter } from './trace';
-import { componentRegistry, DEFAULT_COMPONENTS } from './components/registry';
+import { componentRegistry, componentRegistryWith, DEFAULT_COMPONENTS } from './components/registry';
+import { applySparkleFlag, isSparkleFlag, SPARKLE_USAGE, type SparkleOptions } from './components/sparkle/options';
 import { createLogger, isLogLevel, type LogLevel } from './log';
 
 export interface ProxyArgs {
@@ -11,9 +12,11 @@ export interface ProxyArgs {
   components: string[];
   agentCommand: string;
   agentArgs: string[];
+  /** The `--sparkle-*` flags given (the Sparkle component's settings). */
+  sparkle: Partial<SparkleOptions>;
 }
 
-export const USAGE = 'usage: conductor [--trace-dir D] [--log trace|debug|info|warn|error] [--components a,b] -- <agent command> [args…]\n'
+export const USAGE = `usage: conductor [--trace-dir D] [--log trace|debug|info|warn|error] [--components a,b] ${SPARKLE_USAGE} -- <agent command> [args…]\n`
   + '       conductor eliza [--deterministic] [--no-http-mcp]\n'
   + '       conductor mcp-bridge --url http://127.0.0.1:PORT/mcp';
 
@@ -45,7 +48,7 @@ export function parseProxyArgs(argv: readonly string[]): ProxyArgs {
   if (sep < 0 || sep === argv.length - 1) throw new Error(`missing "-- <agent command>"\n${USAGE}`);
   const own = argv.slice(0, sep);
   const [agentCommand, ...agentArgs] = argv.slice(sep + 1) as [string, ...string[]];
-  const args: ProxyArgs = { logLevel: 'info', components: DEFAULT_COMPONENTS, agentCommand, agentArgs };
+  const args: ProxyArgs = { logLevel: 'info', components: DEFAULT_COMPONENTS, agentCommand, agentArgs, sparkle: {} };
   for (let i = 0; i < own.length; i++) {
     const flag = own[i];
     const value = own[i + 1];
@@ -68,7 +71,12 @@ export function parseProxyArgs(argv: readonly string[]): ProxyArgs {
         if (unknown.length) throw new Error(`unknown component(s): ${unknown.join(', ')}; known: ${[...componentRegistry.keys()].join(', ')}`);
         break;
       }
-      default: throw new Error(`unknown option "${String(flag)}"\n${USAGE}`);
+      default:
+        if (flag !== undefined && isSparkleFlag(flag)) {
+          applySparkleFlag(args.sparkle as SparkleOptions, flag, need());
+          break;
+        }
+        throw new Error(`unknown option "${String(flag)}"\n${USAGE}`);
     }
   }
   return args;
@@ -87,7 +95,7 @@ export async function runProxyCli(argv: string[]): Promise<void> {
     agentArgs: args.agentArgs,
     agentEnv,
     components: args.components,
-    registry: componentRegistry,
+    registry: componentRegistryWith({ sparkle: args.sparkle }),
     log,
     trace,
     // How the MCP stdio shim re-runs this very file; ELECTRON_RUN_AS_NODE lets Electron's

@@ -4,6 +4,7 @@
 import type { AvailableCommand, PermissionOption, SessionUpdate, StopReason, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import type { AgentFailure, ContextRef, ConversationEntry, MessageId, PermissionDecision, SessionControls, TerminalOutput } from '../src/protocol/webview';
 import { mergeUpdates } from '../src/protocol/coalesce';
+import { sparkleMarkOf } from '../src/protocol/symposium-ext';
 
 export interface Turn {
   kind: 'turn';
@@ -18,6 +19,12 @@ export interface Turn {
   error?: string;
   /** Approval cards of this turn, each shown after the update that preceded it. */
   permissions: PermissionCard[];
+  /**
+   * Sparkle's embodiment turn (updates marked `_meta.symposium.sparkle = 'embodiment'`), shown as
+   * one collapsed section after the prompt: the user's first prompt waits behind it, so its updates
+   * may arrive during this turn. A block of its own (no prompt) when no user turn was running.
+   */
+  embodiment?: SessionUpdate[];
 }
 
 export interface PermissionCard {
@@ -55,6 +62,8 @@ export interface Conversation {
   attached?: ContextRef[];
   /** Output of terminals the editor runs for the agent, by terminal ID (shown in tool cards). */
   terminals?: Record<string, TerminalView>;
+  /** The block holding this session's Sparkle embodiment section (a new session starts a new one). */
+  embodimentBlock?: MessageId;
 }
 
 export type TerminalView = Omit<TerminalOutput, 'type' | 'tabId' | 'terminalId'>;
@@ -82,27 +91,50 @@ function ensureTurn(c: Conversation, messageId: MessageId, prompt = ''): Turn {
 
 /** Adds one update to a turn: merged with the last one when possible, tool updates into their call. */
 export function addUpdate(t: Turn, update: SessionUpdate): void {
-  const last = t.updates[t.updates.length - 1];
+  addTo(t.updates, update);
+}
+
+function addTo(updates: SessionUpdate[], update: SessionUpdate): void {
+  const last = updates[updates.length - 1];
   const merged = last && mergeUpdates(last, update);
   if (merged) {
-    t.updates[t.updates.length - 1] = merged;
+    updates[updates.length - 1] = merged;
     return;
   }
   // One plan card per turn, updated in place even when text came in between.
   if (update.sessionUpdate === 'plan') {
-    const i = t.updates.findIndex((u) => u.sessionUpdate === 'plan');
-    if (i >= 0) { t.updates[i] = update; return; }
+    const i = updates.findIndex((u) => u.sessionUpdate === 'plan');
+    if (i >= 0) { updates[i] = update; return; }
   }
   if (update.sessionUpdate === 'tool_call_update') {
-    const i = t.updates.findIndex((u) => (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && u.toolCallId === update.toolCallId);
-    const target = i >= 0 ? t.updates[i] : undefined;
+    const i = updates.findIndex((u) => (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && u.toolCallId === update.toolCallId);
+    const target = i >= 0 ? updates[i] : undefined;
     const folded = target && mergeUpdates(target, update);
     if (folded) {
-      t.updates[i] = folded;
+      updates[i] = folded;
       return;
     }
   }
-  t.updates.push(update);
+  updates.push(update);
+}
+
+/**
+ * A Sparkle embodiment update: into this session's embodiment section, which lives in the user's
+ * turn that was running when the first one arrived (its prompt waits behind the embodiment), else
+ * in a block of its own. Deterministic ids, so a replay (resync) builds the same blocks.
+ */
+function addEmbodiment(c: Conversation, messageId: MessageId | undefined, update: SessionUpdate): string {
+  let t = c.embodimentBlock === undefined ? undefined : findTurn(c, c.embodimentBlock);
+  if (!t) {
+    t = messageId ? ensureTurn(c, messageId) : undefined;
+    if (!t) {
+      t = { kind: 'turn', messageId: `sparkle-embodiment-${c.blocks.length}`, prompt: '', updates: [], status: 'done', permissions: [] };
+      c.blocks.push(t);
+    }
+    c.embodimentBlock = t.messageId;
+  }
+  addTo((t.embodiment ??= []), update);
+  return t.messageId;
 }
 
 /** Session-level updates (pickers, commands) change the tab, not a turn's cards. */
@@ -131,6 +163,7 @@ export function applyEntry(c: Conversation, e: ConversationEntry): string[] {
       c.agentName = e.agentName;
       c.cwd = e.cwd;
       if (e.controls) c.controls = e.controls;
+      c.embodimentBlock = undefined; // a new session is embodied anew
       return [];
     case 'controls-changed':
       c.controls = { ...c.controls, ...e.controls };
@@ -170,6 +203,7 @@ export function applyEntry(c: Conversation, e: ConversationEntry): string[] {
     }
     case 'agent-update': {
       if (applySessionState(c, e.update)) return [];
+      if (sparkleMarkOf(e.update) === 'embodiment') return [addEmbodiment(c, e.messageId, e.update)];
       // Other updates outside a prompt turn have no block to go to.
       if (!e.messageId) return [];
       const t = ensureTurn(c, e.messageId);

@@ -4,15 +4,28 @@ import { crateSourcesFactory } from './crate-sources/component';
 import { fsAdapterFactory } from './fsAdapter';
 import { ideOperationsFactory } from './ide-operations/component';
 import { passthroughFactory } from './passthrough';
+import { sparkleFactory } from './sparkle/component';
+import type { SparkleOptions } from './sparkle/options';
 import { symposiumInfoFactory } from './symposiumInfo';
 
 export const componentRegistry: ReadonlyMap<string, ComponentFactory> = new Map(
-  [symposiumInfoFactory, crateSourcesFactory, fsAdapterFactory, ideOperationsFactory, passthroughFactory].map((f) => [f.name, f]),
+  [symposiumInfoFactory, sparkleFactory(), crateSourcesFactory, fsAdapterFactory, ideOperationsFactory, passthroughFactory].map((f) => [f.name, f]),
 );
 
 /**
  * Used when `--components` is not given. Adapters sit upstream of the components that rely on
  * them (seed: "Adapters sit closer to the editor"); ide-operations stays nearest the agent, so
- * an IDE adapter (next issue) goes right before it.
+ * an IDE adapter (next issue) goes right before it. Sparkle sits upstream of crate-sources, so the
+ * research sessions crate-sources opens on the agent never reach it (nor get embodied).
  */
-export const DEFAULT_COMPONENTS = ['symposium-info', 'crate-sources', 'fs-adapter', 'ide-operations'];
+export const DEFAULT_COMPONENTS = ['symposium-info', 'sparkle', 'crate-sources', 'fs-adapter', 'ide-operations'];
+
+/** Settings some components take from the conductor's command line (cli.ts). */
+export interface ComponentOptions {
+  sparkle?: Partial<SparkleOptions>;
+}
+
+/** The registry with the components that take options configured from `options`. */
+export function componentRegistryWith(options: ComponentOptions): ReadonlyMap<string, ComponentFactory> {
+  return new Map([...componentRegistry, ['sparkle', sparkleFactory(options.sparkle)]]);
+}

@@ -4,6 +4,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { COMMANDS, MODEL_CONFIG_ID, MODELS, MODES, SessionStore } from './session';
 import type { LegacyModelState, Session } from './session';
 import { runTurn } from './turn';
+import { withoutSparkleNudges } from './sparkle';
 import { promptText } from './hooks';
 import type { AgentOptions } from './turn-context';
 import { logDebug } from './log';
@@ -129,7 +130,7 @@ export function createElizaAgent(options: AgentOptions): ElizaAgent {
           client,
           signal: turnSignal,
           request: params,
-          text: promptText(params.prompt),
+          text: promptText(withoutSparkleNudges(params.prompt)),
           options,
           clientCapabilities,
         }),

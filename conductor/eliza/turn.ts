@@ -12,6 +12,7 @@ import { UnknownServerError } from './mcp';
 import { maybeResearch } from './research';
 import { locationsFromResult } from './toolLocations';
 import { CancelledError } from './session';
+import { embodimentReply, isEmbodimentPrompt } from './sparkle';
 import { errorMessage, sendUpdate, streamText } from './turn-context';
 import type { Turn } from './turn-context';
 import { logError } from './log';
@@ -38,7 +39,7 @@ export async function runTurn(turn: Turn): Promise<acp.StopReason> {
   let stopReason: acp.StopReason = 'end_turn';
   try {
     const hook = parseHook(turn.text);
-    const outcome = hook ? await runHook(turn, hook) : await converse(turn);
+    const outcome = isEmbodimentPrompt(turn.request) ? await embodimentReply(turn) : hook ? await runHook(turn, hook) : await converse(turn);
     const reply = typeof outcome === 'object' ? outcome.reply : outcome;
     if (typeof reply === 'string') await streamText(turn, reply);
     if (typeof outcome === 'object') stopReason = outcome.stopReason;

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { respond } from '../eliza/engine';
 import { SYMPOSIUM_META_KEY, AGENT_EXITED_METHOD } from '../../src/protocol/symposium-ext';
 import { conductorArgs, elizaCommand, initialize, newSession, prompt, startProcess, tempDir, waitFor, type Harness } from './harness';
+import { DEFAULT_COMPONENTS } from '../components/registry';
 
 describe('conductor in front of ElizACP (real processes)', function () {
   this.timeout(20000);
@@ -21,7 +22,7 @@ describe('conductor in front of ElizACP (real processes)', function () {
     assert.equal(init.protocolVersion, 1);
     assert.equal(init.agentInfo?.name, 'elizacp');
     const meta = (init.agentCapabilities?._meta as Record<string, { components: string[]; skipped: { name: string }[] }>)[SYMPOSIUM_META_KEY]!;
-    assert.deepEqual(meta.components, ['symposium-info', 'crate-sources']);
+    assert.deepEqual(meta.components, DEFAULT_COMPONENTS.filter((c) => c !== 'fs-adapter'));
     assert.deepEqual(meta.skipped.map((s) => s.name), ['fs-adapter']);
     const sessionId = await newSession(h, tempDir());
     const input = 'I am worried about my failing tests';

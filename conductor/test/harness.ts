@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
+import { sparkleMarkOf } from '../../src/protocol/symposium-ext';
 
 export const CONDUCTOR_JS = resolve(__dirname, '../../out/conductor.js');
 
@@ -39,6 +40,16 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+let sparkleDir: string | undefined;
+/**
+ * The Sparkle home (SPARKLE_DIR) of conductors the tests start: one temp folder per test run, so
+ * the default chain's Sparkle component never writes into the real ~/.sparkle. Tests of Sparkle
+ * itself pass their own HOME and an empty SPARKLE_DIR.
+ */
+export function testSparkleDir(): string {
+  return (sparkleDir ??= tempDir('symposium-sparkle-home-'));
+}
+
 export function tempDir(prefix = 'symposium-test-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   mkdirSync(dir, { recursive: true });
@@ -46,7 +57,7 @@ export function tempDir(prefix = 'symposium-test-'): string {
 }
 
 export function startProcess(argv: string[], handlers: ClientHandlers = {}, env: Record<string, string> = {}): Harness {
-  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'], env: { SPARKLE_DIR: testSparkleDir(), ...process.env, ...env } });
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (t: string) => (stderr += t));
@@ -75,7 +86,8 @@ export function startProcess(argv: string[], handlers: ClientHandlers = {}, env:
       const from = taken.get(sessionId) ?? 0;
       const mine = updates.map((u, i) => [u, i] as const).filter(([u, i]) => u.sessionId === sessionId && i >= from);
       taken.set(sessionId, updates.length);
-      return mine.map(([u]) => (u.update.sessionUpdate === 'agent_message_chunk' && u.update.content.type === 'text' ? u.update.content.text : '')).join('');
+      // Sparkle's embodiment turn is not an answer to anyone's prompt (a chat shows it apart too).
+      return mine.map(([u]) => (u.update.sessionUpdate === 'agent_message_chunk' && u.update.content.type === 'text' && !sparkleMarkOf(u.update) ? u.update.content.text : '')).join('');
     },
     async close() {
       child.stdin.end();

@@ -11,6 +11,7 @@ import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { IDE_OPERATIONS, ideMethod, withIdeCapability, type IdeLocation, type IdeOperation } from '../../src/protocol/ideOperations';
 import { conductorArgs, tempDir } from './harness';
+import { sparkleMarkOf } from '../../src/protocol/symposium-ext';
 
 type Answer = (operation: IdeOperation, params: Record<string, unknown>) => unknown;
 
@@ -55,7 +56,8 @@ async function ask(e: Editor, sessionId: string, text: string): Promise<string> 
   const from = e.updates.length;
   await e.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
   await new Promise((r) => setImmediate(r));
-  return e.updates.slice(from).map((u) => (u.update.sessionUpdate === 'agent_message_chunk' && u.update.content.type === 'text' ? u.update.content.text : '')).join('');
+  // Sparkle's embodiment turn (default chain) is not part of the answer.
+  return e.updates.slice(from).map((u) => (u.update.sessionUpdate === 'agent_message_chunk' && u.update.content.type === 'text' && !sparkleMarkOf(u.update) ? u.update.content.text : '')).join('');
 }
 
 const loc = (file: string, line: number, column: number, extra: Partial<IdeLocation> = {}): IdeLocation => ({ file, line, column, endLine: line, endColumn: column + 6, ...extra });

@@ -55,7 +55,8 @@ describe('injected MCP servers: one listener per conductor (real processes)', fu
     assert.equal(listening, 1);
     const declared = await waitFor(() => { const d = injectedServers(traceDir); return d.length === 200 && d; }, 5000, '200 session/new in the trace');
     const urls = new Set(declared.flat().map((s) => s.url));
-    assert.equal(urls.size, 400, 'every injected server has its own path');
+    assert.ok(urls.size >= 400, 'two or more servers per session (one per MCP component of the default chain)');
+    assert.equal(urls.size, declared.flat().length, 'every injected server has its own path');
     assert.equal(new Set([...urls].map((u) => new URL(u).port)).size, 1, 'all on one port');
     // The first and the last session's servers answer (each through its own path and token).
     for (const sessionId of [sessions[0]!, sessions[199]!]) {

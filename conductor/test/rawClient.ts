@@ -4,7 +4,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { conductorArgs, waitFor } from './harness';
+import { conductorArgs, testSparkleDir, waitFor } from './harness';
 
 export const HOSTILE_AGENT = resolve(__dirname, 'fixtures/hostileAgent.ts');
 const REPO = resolve(__dirname, '../..');
@@ -33,7 +33,7 @@ export interface RawClient {
 
 export function startRaw(options: { components?: string[]; env?: Record<string, string>; log?: string } = {}): RawClient {
   const argv = conductorArgs({ components: options.components, log: options.log ?? 'warn', agent: hostileAgentCommand() });
-  const child = spawn(argv[0]!, argv.slice(1), { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+  const child = spawn(argv[0]!, argv.slice(1), { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'], env: { SPARKLE_DIR: testSparkleDir(), ...process.env, ...options.env } });
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (t: string) => (stderr += t).length > 1e6 && (stderr = stderr.slice(-5e5)));

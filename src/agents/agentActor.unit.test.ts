@@ -13,6 +13,7 @@ import type { AgentFailure } from '../protocol/webview';
 import { groupMembers } from '../test/processGroup';
 import { AgentActor, AgentExitedError } from './agentActor';
 import { builtinAgent, conductorSpawnSpec, type Runtime } from './agentConfiguration';
+import { sparkleMarkOf } from '../protocol/symposium-ext';
 
 const ROOT = path.resolve(__dirname, '../..');
 const rt: Runtime = { execPath: process.execPath, extensionPath: ROOT };
@@ -26,7 +27,8 @@ function makeActor(overrides: Partial<{ command: string; graceMs: number }> = {}
     onPermissionRequest: async () => ({ outcome: { outcome: 'cancelled' } }) });
 }
 
-const textOf = (u: SessionUpdate): string => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? u.content.text : '');
+/** Answer text; Sparkle's embodiment turn (default chain) is not part of any answer. */
+const textOf = (u: SessionUpdate): string => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' && !sparkleMarkOf(u) ? u.content.text : '');
 
 
 describe('AgentActor (conductor + ElizACP processes)', function () {

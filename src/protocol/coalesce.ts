@@ -2,6 +2,7 @@
 // transcript: one buffered message per streamed item instead of one per chunk) and the webview
 // (its conversation model). Pure.
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import { sparkleMarkOf } from './symposium-ext';
 
 type ChunkUpdate = Extract<SessionUpdate, { sessionUpdate: 'agent_message_chunk' | 'agent_thought_chunk' | 'user_message_chunk' }>;
 type ToolUpdate = Extract<SessionUpdate, { sessionUpdate: 'tool_call' | 'tool_call_update' }>;
@@ -18,6 +19,8 @@ const isTool = (u: SessionUpdate): u is ToolUpdate => u.sessionUpdate === 'tool_
  * merged without losing information.
  */
 export function mergeUpdates(prev: SessionUpdate, next: SessionUpdate): SessionUpdate | undefined {
+  // Sparkle's embodiment turn and the user's answer after it are shown apart: never one chunk.
+  if (sparkleMarkOf(prev) !== sparkleMarkOf(next)) return undefined;
   if (isChunk(prev) && isChunk(next)) {
     if (prev.sessionUpdate !== next.sessionUpdate || prev.messageId !== next.messageId) return undefined;
     if (prev.content.type !== 'text' || next.content.type !== 'text') return undefined;

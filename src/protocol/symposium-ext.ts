@@ -43,3 +43,28 @@ export function withResearchSessionMeta<T extends object>(params: T, research: R
   const ours = (meta[SYMPOSIUM_META_KEY] ?? {}) as Record<string, unknown>;
   return { ...params, _meta: { ...meta, [SYMPOSIUM_META_KEY]: { ...ours, research } } };
 }
+
+/**
+ * `_meta.symposium.sparkle`: set by the Sparkle component (conductor/components/sparkle/) on what
+ * belongs to Sparkle rather than to the user's turn. `embodiment`: its own `session/prompt` and
+ * every `session/update` of that turn (the update object and the notification params both carry
+ * it), which the chat shows as one collapsed "Sparkle embodiment" section, never as an answer to
+ * the user. `checkpoint-nudge`: the text block it appends to every N-th user prompt.
+ */
+export type SparkleMark = 'embodiment' | 'checkpoint-nudge';
+export const SPARKLE_META_FIELD = 'sparkle';
+
+/** The Sparkle mark in `carrier._meta.symposium.sparkle`, if any. */
+export function sparkleMarkOf(carrier: unknown): SparkleMark | undefined {
+  const meta = (carrier as { _meta?: unknown } | null | undefined)?._meta as Record<string, unknown> | null | undefined;
+  const ours = meta?.[SYMPOSIUM_META_KEY] as Record<string, unknown> | null | undefined;
+  const mark = ours?.[SPARKLE_META_FIELD];
+  return mark === 'embodiment' || mark === 'checkpoint-nudge' ? mark : undefined;
+}
+
+/** `obj` with `_meta.symposium.sparkle = mark`, other `_meta` content kept. */
+export function withSparkleMark<T extends object>(obj: T, mark: SparkleMark): T {
+  const meta = ((obj as { _meta?: Record<string, unknown> | null })._meta ?? {}) as Record<string, unknown>;
+  const ours = (meta[SYMPOSIUM_META_KEY] ?? {}) as Record<string, unknown>;
+  return { ...obj, _meta: { ...meta, [SYMPOSIUM_META_KEY]: { ...ours, [SPARKLE_META_FIELD]: mark } } };
+}

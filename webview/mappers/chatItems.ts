@@ -7,6 +7,7 @@
 import type { ChatItem, ChatItemType } from '@aws/mynah-ui';
 import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
 import { blockId, type Block, type Conversation, type Notice, type Turn } from '../conversation';
+import { embodimentToChatItem } from './embodiment';
 import { escapeInline, escapeMarkdown } from './markdown';
 import { permissionToChatItem } from './permission';
 import { planToChatItem } from './plan';
@@ -39,6 +40,7 @@ export function turnToChatItems(t: Turn, terminals: Conversation['terminals'] = 
   const items: ChatItem[] = [];
   const attached = t.attachments?.length ? `\n\n📎 ${t.attachments.map((a) => `\`${escapeInline(a)}\``).join(' ')}` : '';
   if (t.prompt || attached) items.push({ type: ItemType.PROMPT, messageId: `${t.messageId}:prompt`, body: escapeMarkdown(t.prompt) + attached });
+  if (t.embodiment?.length) items.push(embodimentToChatItem(t.embodiment, `${t.messageId}:sparkle`));
   const running = t.status === 'running';
   const permissions = t.permissions ?? [];
   const toolState = (id: string): ToolCallState | undefined =>

@@ -1,0 +1,243 @@
+// The Sparkle component (seed 000, "Current Components → Sparkle"): gives any ACP agent a
+// persistent collaborator identity and memory, through the injected MCP server `sparkle`
+// (tools.ts) and an embodiment prompt (embodiment.ts).
+//
+// - Every session/new|load|resume gets the `sparkle` server (sessionMcp.ts: HTTP or stdio shim).
+// - After the agent answers session/new, the component sends its own session/prompt with the
+//   embodiment. Until that turn ends, the user's prompts for the session are held (gate.ts) and then
+//   forwarded in order: never dropped, never interleaved with the embodiment. A session/cancel (or
+//   $/cancel_request) answers held prompts here, without reaching the agent, which runs only
+//   Sparkle's turn. A turn that hangs is cancelled after `embodimentTimeoutMs`.
+// - The embodiment turn's updates go to the editor marked `_meta.symposium.sparkle = 'embodiment'`,
+//   so the chat shows them as Sparkle's, not as an answer to the user.
+// - Every `checkpointEvery`-th user prompt (full mode) gets a marked text block asking the agent to
+//   call session_checkpoint; the user's own text is untouched.
+// Upstream quirks not copied: no boot checkpoint in a fresh workspace (there is no exchange log to
+// recover), and the embodiment reply is marked instead of looking like an answer.
+import { ErrorCodes } from '../../../src/protocol/errorCodes';
+import { isObject } from '../../../src/protocol/guards';
+import { researchSessionMeta, sparkleMarkOf, withSparkleMark } from '../../../src/protocol/symposium-ext';
+import type { Component, ComponentContext, ComponentFactory, IncomingNotification, IncomingRequest, McpSessionInfo } from '../../chain/component';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { RpcOutcome } from '../../jsonrpc/message';
+import { createLogger, type Logger } from '../../log';
+import { SessionMcpServers } from '../sessionMcp';
+import { gatherEmbodiment } from './embodiment';
+import { EmbodimentGate } from './gate';
+import { SparkleHome } from './homeStore';
+import { sparkleHomeDir } from './names';
+import { defaultSparkleOptions, type SparkleOptions } from './options';
+import { checkpointNudge } from './templates';
+import { createSparkleServer } from './tools';
+import { SparkleSpace } from './workspaceStore';
+
+interface HeldPrompt { request: IncomingRequest; params: unknown }
+
+/** Update kinds that belong to a turn (and are marked); the rest describe the session. */
+const TURN_UPDATES = new Set(['agent_message_chunk', 'agent_thought_chunk', 'user_message_chunk', 'tool_call', 'tool_call_update', 'plan']);
+
+const sessionIdOf = (params: unknown): string | undefined => {
+  const id = isObject(params) ? params.sessionId : undefined;
+  return typeof id === 'string' ? id : undefined;
+};
+
+/** `request` whose response passes through `hook` (after any mapping a later handler adds). */
+function onResponse(request: IncomingRequest, hook: (o: RpcOutcome) => RpcOutcome): IncomingRequest {
+  return {
+    ...request,
+    forward: (params) => request.forwardThen(params, hook),
+    forwardThen: (params, map) => request.forwardThen(params, (o) => hook(map(o))),
+  };
+}
+
+export class Sparkle implements Component {
+  readonly name = 'sparkle';
+  private readonly options: SparkleOptions;
+  private readonly home: SparkleHome;
+  private readonly gate = new EmbodimentGate<HeldPrompt>();
+  /** Sessions whose embodiment turn is running: their turn updates are marked. */
+  private readonly embodying = new Set<string>();
+  private readonly promptCounts = new Map<string, number>();
+  /** The sparkler each session embodied (tools called without `sparkler` use it). */
+  private readonly sparklers = new Map<string, string>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly mcp = new SessionMcpServers([{ name: 'sparkle', create: (s) => this.createServer(s) }]);
+  private disposed = false;
+  private log: Logger | undefined;
+
+  constructor(options: Partial<SparkleOptions> = {}) {
+    this.options = { ...defaultSparkleOptions(), ...options };
+    this.home = new SparkleHome(this.options.homeDir ?? sparkleHomeDir());
+  }
+
+  onRequest(request: IncomingRequest, cx: ComponentContext): void {
+    this.log = cx.log;
+    if (request.direction !== 'toAgent') return request.forward();
+    switch (request.method) {
+      case 'session/new': {
+        // A crate researcher's session (if crate-sources sits upstream) is nobody's collaborator.
+        if (researchSessionMeta(request.params)) return request.forward();
+        const cwd = isObject(request.params) && typeof request.params.cwd === 'string' ? request.params.cwd : process.cwd();
+        const watched = onResponse(request, (outcome) => {
+          const id = 'result' in outcome ? sessionIdOf(outcome.result) : undefined;
+          // Synchronously, before any later message: the user's first prompt must find the gate closed.
+          if (id !== undefined) {
+            this.gate.close(id);
+            void this.embody(id, cwd, cx);
+          }
+          return outcome;
+        });
+        if (!this.mcp.handle(watched, cx)) watched.forward();
+        return;
+      }
+      case 'session/prompt':
+        return this.userPrompt(request);
+      case 'session/close': {
+        const id = sessionIdOf(request.params);
+        if (id !== undefined) this.forget(id);
+        break;
+      }
+    }
+    if (!this.mcp.handle(request, cx)) request.forward();
+  }
+
+  onNotification(notification: IncomingNotification, cx: ComponentContext): void {
+    const id = sessionIdOf(notification.params);
+    if (id !== undefined && notification.direction === 'toClient' && notification.method === 'session/update' && this.embodying.has(id)) {
+      return notification.forward(markUpdate(notification.params));
+    }
+    if (id !== undefined && notification.direction === 'toAgent' && notification.method === 'session/cancel') {
+      const held = this.gate.takeHeld(id);
+      if (held.length) {
+        // The user's prompts never reached the agent, whose only turn is Sparkle's: answer here.
+        cx.log.info(`session/cancel answered ${held.length} held prompt(s) of session ${id}; the embodiment continues`);
+        for (const h of held) h.request.respond({ stopReason: 'cancelled' });
+        return;
+      }
+    }
+    notification.forward();
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    for (const h of this.gate.drain()) h.request.fail({ code: ErrorCodes.requestCancelled, message: 'the conductor is shutting down' });
+    await this.mcp.dispose();
+  }
+
+  private userPrompt(request: IncomingRequest): void {
+    const id = sessionIdOf(request.params);
+    if (id === undefined) return request.forward();
+    const params = this.withNudge(id, request.params);
+    const held: HeldPrompt = { request, params };
+    if (!this.gate.hold(id, held)) return request.forward(params);
+    request.signal.addEventListener('abort', () => {
+      if (this.gate.remove(id, held)) request.fail({ code: ErrorCodes.requestCancelled, message: 'request cancelled' });
+    }, { once: true });
+  }
+
+  /** Every `checkpointEvery`-th user prompt of a session (full mode) gets the checkpoint nudge. */
+  private withNudge(sessionId: string, params: unknown): unknown {
+    const count = (this.promptCounts.get(sessionId) ?? 0) + 1;
+    this.promptCounts.set(sessionId, count);
+    const every = this.options.checkpointEvery;
+    if (this.options.mode !== 'full' || every <= 0 || count % every !== 0 || !isObject(params) || !Array.isArray(params.prompt)) return params;
+    const nudge = withSparkleMark({ type: 'text', text: checkpointNudge(count) }, 'checkpoint-nudge');
+    return { ...params, prompt: [...params.prompt, nudge] };
+  }
+
+  private async embody(sessionId: string, cwd: string, cx: ComponentContext): Promise<void> {
+    let text: string;
+    try {
+      const space = this.options.mode === 'full' ? new SparkleSpace(cwd) : undefined;
+      const gathered = await gatherEmbodiment(this.home, space, this.options);
+      text = gathered.text;
+      this.sparklers.set(sessionId, gathered.sparkler);
+    } catch (err) {
+      cx.log.error(`could not prepare the embodiment of session ${sessionId}`, err);
+      return this.release(sessionId, cx, `Sparkle could not read its profile: ${(err as Error).message}`);
+    }
+    if (this.disposed || !this.gate.isClosed(sessionId)) return; // closed meanwhile
+    this.embodying.add(sessionId);
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (!this.embodying.has(sessionId)) return;
+      cx.log.warn(`the embodiment of session ${sessionId} took longer than ${this.options.embodimentTimeoutMs} ms; cancelling it`);
+      cx.notify('toAgent', 'session/cancel', { sessionId });
+    }, this.options.embodimentTimeoutMs);
+    this.timers.add(timer);
+    const params = withSparkleMark({ sessionId, prompt: [{ type: 'text', text }] }, 'embodiment');
+    cx.log.info(`embodying ${this.sparklers.get(sessionId)} in session ${sessionId} (${text.length} characters)`);
+    await cx.request('toAgent', 'session/prompt', params, {
+      // Runs as the response is routed, before any later message: updates after it are the user's.
+      onResponse: (outcome) => {
+        clearTimeout(timer);
+        this.timers.delete(timer);
+        const stop = 'result' in outcome && isObject(outcome.result) ? outcome.result.stopReason : undefined;
+        const problem = 'error' in outcome ? `the agent answered with an error: ${outcome.error.message}` : stop !== 'end_turn' ? `the turn ended with "${String(stop)}"` : undefined;
+        if (problem) cx.log.warn(`embodiment of session ${sessionId}: ${problem}`);
+        this.release(sessionId, cx, problem && `Sparkle embodiment did not complete: ${problem}.`);
+      },
+    }).catch(() => undefined); // the outcome was handled in onResponse
+  }
+
+  /** Ends the embodiment: says why in the chat if it failed, then forwards the held prompts in order. */
+  private release(sessionId: string, cx: ComponentContext, problem?: string): void {
+    if (problem && !this.disposed) {
+      const update = withSparkleMark({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `_${problem}_` } }, 'embodiment');
+      cx.notify('toClient', 'session/update', withSparkleMark({ sessionId, update }, 'embodiment'));
+    }
+    this.embodying.delete(sessionId);
+    for (const h of this.gate.open(sessionId)) h.request.forward(h.params);
+  }
+
+  /** session/close: held prompts are answered `cancelled`, the session's state goes. */
+  private forget(sessionId: string): void {
+    for (const h of this.gate.open(sessionId)) h.request.respond({ stopReason: 'cancelled' });
+    this.embodying.delete(sessionId);
+    this.promptCounts.delete(sessionId);
+    this.sparklers.delete(sessionId);
+  }
+
+  private createServer(session: McpSessionInfo): McpServer {
+    const space = this.options.mode === 'full' ? new SparkleSpace(session.cwd) : undefined;
+    const configured = async (): Promise<string> => {
+      try {
+        return (await this.home.resolve(this.options.sparkler)).name;
+      } catch {
+        return (await this.home.resolve()).name;
+      }
+    };
+    return createSparkleServer({
+      home: this.home,
+      space,
+      log: this.log ?? createLogger('off'),
+      sessionSparkler: async () => {
+        const id = await session.sessionId.catch(() => undefined);
+        return (id !== undefined ? this.sparklers.get(id) : undefined) ?? configured();
+      },
+      renamed: (oldName, newName) => {
+        for (const [id, name] of this.sparklers) if (name === oldName) this.sparklers.set(id, newName);
+      },
+    });
+  }
+}
+
+/** session/update params with the embodiment mark on the update (what the editor's chat reads) and the params. */
+function markUpdate(params: unknown): unknown {
+  if (!isObject(params) || !isObject(params.update)) return params;
+  const update = params.update;
+  const kind = typeof update.sessionUpdate === 'string' ? update.sessionUpdate : '';
+  if (!TURN_UPDATES.has(kind) || sparkleMarkOf(update)) return params;
+  return withSparkleMark({ ...params, update: withSparkleMark(update, 'embodiment') }, 'embodiment');
+}
+
+export function sparkleFactory(options: Partial<SparkleOptions> = {}): ComponentFactory {
+  return {
+    name: 'sparkle',
+    description: 'Sparkle: a persistent collaborator identity and memory (MCP server "sparkle" and an embodiment prompt per session).',
+    kind: 'component',
+    create: () => new Sparkle(options),
+  };
+}
