@@ -80,5 +80,5 @@ export function hoverText(hovers: readonly vscode.Hover[]): string {
       else parts.push(String((c as { value?: unknown }).value ?? ''));
     }
   }
-  return parts.filter((p) => p.trim() !== '').join('\n\n');
+  return parts.map((p) => p.trim()).filter((p) => p !== '').join('\n\n');
 }
