@@ -4,19 +4,18 @@
 // `{results: [{file, line}]}` and a single `{file, line}` — and nothing else. Pure.
 import { isAbsolute, resolve } from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
+import { isObject } from '../../src/protocol/guards';
 
 /** Cards stay readable: at most this many locations. */
 export const MAX_TOOL_LOCATIONS = 20;
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 export function locationsFromResult(structured: unknown, cwd: string): acp.ToolCallLocation[] {
-  if (!isObj(structured)) return [];
+  if (!isObject(structured)) return [];
   const items = Array.isArray(structured.results) ? structured.results : [structured];
   const out: acp.ToolCallLocation[] = [];
   for (const item of items) {
     if (out.length >= MAX_TOOL_LOCATIONS) break;
-    if (!isObj(item) || typeof item.file !== 'string' || item.file === '') continue;
+    if (!isObject(item) || typeof item.file !== 'string' || item.file === '') continue;
     const path = isAbsolute(item.file) ? item.file : resolve(cwd, item.file);
     out.push(typeof item.line === 'number' && item.line >= 1 ? { path, line: item.line } : { path });
   }
