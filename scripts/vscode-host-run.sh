@@ -15,6 +15,9 @@ export TMPDIR="$RUN/tmp" XDG_CONFIG_HOME="$RUN/xdg" XDG_DATA_HOME="$RUN/xdg"
 # Every descendant (including agent processes we spawn detached) inherits this marker, so teardown
 # can find anything that outlived the server.
 export SYMPOSIUM_HOST_RUN="$RUN"
+# The conductors inherit this: the default chain's Sparkle component keeps its profile here, not in
+# the real ~/.sparkle.
+export SPARKLE_DIR="$RUN/sparkle"
 cat > "$RUN/ud/User/settings.json" <<'JSON'
 {"workbench.startupEditor":"none","telemetry.telemetryLevel":"off","extensions.autoCheckUpdates":false,
  "extensions.autoUpdate":false,"chat.disableAIFeatures":true,"git.enabled":false,

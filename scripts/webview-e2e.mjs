@@ -1,9 +1,10 @@
 // Real-browser test of the chat webview (Playwright + Debian chromium + code-server), run through
 // scripts/vscode-host-run.sh. Opens the Symposium sidebar, talks to ElizACP through the mynah-ui
-// prompt, opens a second tab, collapses and reopens the sidebar mid-stream (the webview is torn
-// down and rebuilt from its saved state), checks the draft and the streamed answer survived, and
-// follows the light and high-contrast themes. Writes test-results/e2e.json ({passes, failures})
-// and screenshots test-results/e2e-*.png. Exit code 0 when every step passed.
+// prompt (checks Sparkle's collapsed embodiment section), opens a second tab, collapses and reopens
+// the sidebar mid-stream (the webview is torn down and rebuilt from its saved state), checks the
+// draft and the streamed answer survived, and follows the light and high-contrast themes. Writes
+// test-results/e2e.json ({passes, failures}) and screenshots test-results/e2e-*.png. Exit code 0
+// when every step passed.
 import fs from 'node:fs';
 import path from 'node:path';
 import { tsImport } from 'tsx/esm/api';
@@ -99,6 +100,21 @@ try {
     const text = await waitForText(answersOf(f, tab1), expected(hello));
     if (occurrences(text, expected(hello)) !== 1) throw new Error('reply shown more than once');
     await shot('conversation');
+  });
+
+  await step('Sparkle\'s embodiment is one collapsed section before the reply; opened, it shows the agent\'s answer to it', async () => {
+    const answers = await answersOf(f, tab1).allInnerTexts();
+    const at = answers.findIndex((t) => t.includes('Sparkle embodiment'));
+    const replyAt = answers.findIndex((t) => t.includes(expected(hello)));
+    if (at < 0 || replyAt < 0 || at > replyAt) throw new Error(`expected the section before the reply: ${JSON.stringify(answers)}`);
+    if (answers[at].includes('Embodiment received.')) throw new Error('the section is not collapsed');
+    if (answers[replyAt].includes('Embodiment received.')) throw new Error('the embodiment leaked into the reply');
+    const card = answersOf(f, tab1).nth(at);
+    await shot('sparkle-embodiment-collapsed');
+    await card.locator('.mynah-chat-item-summary-button').first().click();
+    await waitForText(card, 'Embodiment received.');
+    await shot('sparkle-embodiment');
+    await card.locator('.mynah-chat-item-summary-button').first().click(); // folded again for the steps after
   });
 
   await step('a second tab has its own conversation', async () => {

@@ -16,6 +16,8 @@ export interface AgentConfiguration {
   components: string[] | null;
   /** Absolute path: the conductor's working directory and every session's `cwd`. */
   workspaceFolder: string;
+  /** `--sparkle-*` flags from `symposium.sparkle.*` (sparkleSettings.ts); absent: the conductor's defaults. */
+  sparkle?: string[];
 }
 
 export interface SpawnSpec {
@@ -64,15 +66,15 @@ export function builtinAgent(rt: Runtime): AgentDefinition {
 /** Equal keys ⇔ equal configurations ⇔ one shared conductor process. */
 export function configurationKey(c: AgentConfiguration): string {
   const env = Object.entries(c.agent.env).sort(([a], [b]) => a.localeCompare(b));
-  return JSON.stringify([c.agent.name, c.agent.command, c.agent.args, env, c.components, c.workspaceFolder]);
+  return JSON.stringify([c.agent.name, c.agent.command, c.agent.args, env, c.components, c.workspaceFolder, c.sparkle ?? []]);
 }
 
-/** The conductor in front of the agent: `conductor [--components a,b] -- <agent command> [args…]`. */
+/** The conductor in front of the agent: `conductor [--components a,b] [--sparkle-* …] -- <agent command> [args…]`. */
 export function conductorSpawnSpec(c: AgentConfiguration, rt: Runtime): SpawnSpec {
   const components = c.components === null ? [] : ['--components', c.components.join(',')];
   return {
     command: rt.execPath,
-    args: [conductorScript(rt), ...components, '--', c.agent.command, ...c.agent.args],
+    args: [conductorScript(rt), ...components, ...(c.sparkle ?? []), '--', c.agent.command, ...c.agent.args],
     // The agent's env (NODE_OPTIONS, LD_PRELOAD… included) is for the agent: the conductor
     // applies it to the agent process only, never to itself or its other children.
     env: { ...AS_NODE, [AGENT_ENV_VAR]: JSON.stringify(c.agent.env) },

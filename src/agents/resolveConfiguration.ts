@@ -10,14 +10,16 @@ import { BUILTIN_AGENT_NAME, type AgentConfiguration, type Runtime } from './age
 import type { Settings } from '../settings/settings';
 import { agentForTrust } from '../settings/settingsScope';
 
-export async function resolveConfiguration(rt: Runtime, log: Log, user: Pick<Settings, 'agentSettings' | 'heldBack'>, previousFolder?: string): Promise<AgentConfiguration | undefined> {
+export async function resolveConfiguration(rt: Runtime, log: Log, user: Pick<Settings, 'agentSettings' | 'heldBack'> & Partial<Pick<Settings, 'sparkleSettings'>>, previousFolder?: string): Promise<AgentConfiguration | undefined> {
   const settings = user.agentSettings(rt);
   for (const p of settings.problems) log.warn('settings', p);
   const { agent, heldBack } = agentForTrust(settings.current, settings.agents[BUILTIN_AGENT_NAME]!, vscode.workspace.isTrusted);
   if (heldBack) user.heldBack(heldBack);
   const workspaceFolder = previousFolder ?? (await pickFolder(log));
   if (!workspaceFolder) return undefined;
-  return { agent, components: settings.components, workspaceFolder };
+  const sparkle = user.sparkleSettings?.();
+  for (const p of sparkle?.problems ?? []) log.warn('settings', p);
+  return { agent, components: settings.components, workspaceFolder, ...(sparkle?.flags.length ? { sparkle: sparkle.flags } : {}) };
 }
 
 async function pickFolder(log: Log): Promise<string | undefined> {

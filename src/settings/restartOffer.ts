@@ -1,6 +1,7 @@
 // Which settings changes need "Restart Agent". A chat keeps the agent process it started with, so
 // changing which agent runs (currentAgent), how it is launched (an agent's command, args or env
-// in `agents`) or which conductor components sit in front of it (enabledComponents) reaches open
+// in `agents`) or which conductor components sit in front of it (enabledComponents, and Sparkle's
+// settings, symposium.sparkle.*, which become conductor flags) reaches open
 // chats only after a restart; new chats get it at once. Permission rules (bypassPermissions,
 // autoApprove), allowedFolders and reviewAgentEdits are read on every use and need none, so
 // "Bypass Permissions" writing `agents` does not ask for a restart. Pure.
@@ -10,6 +11,8 @@ export interface LaunchSettings {
   agents: unknown;
   currentAgent: unknown;
   enabledComponents: unknown;
+  /** symposium.sparkle.* (the conductor's --sparkle-* flags). */
+  sparkle?: unknown;
 }
 
 /** JSON with object keys sorted, so that equal values compare equal. */
@@ -37,6 +40,7 @@ export function changesNeedingRestart(before: LaunchSettings, after: LaunchSetti
   if (launchDefinitions(before.agents) !== launchDefinitions(after.agents)) keys.push('agents');
   if (canonical(before.currentAgent) !== canonical(after.currentAgent)) keys.push('currentAgent');
   if (canonical(before.enabledComponents) !== canonical(after.enabledComponents)) keys.push('enabledComponents');
+  if (canonical(before.sparkle) !== canonical(after.sparkle)) keys.push('sparkle');
   return keys;
 }
 

@@ -8,6 +8,7 @@ const base: LaunchSettings = {
   agents: { Claude: { command: 'claude-acp', args: ['--x'], env: { A: '1', B: '2' }, autoApprove: ['read'] } },
   currentAgent: 'Claude',
   enabledComponents: null,
+  sparkle: { sparkler: '', mode: 'full', checkpointEvery: 20 },
 };
 const with_ = (patch: Partial<LaunchSettings>): LaunchSettings => ({ ...base, ...patch });
 
@@ -17,7 +18,8 @@ describe('settings changes that need Restart Agent', () => {
     assert.deepEqual(changesNeedingRestart(base, with_({ enabledComponents: [] })), ['enabledComponents']);
     assert.deepEqual(changesNeedingRestart(base, with_({ agents: { Claude: { command: 'claude-acp', args: ['--y'], env: { A: '1', B: '2' } } } })), ['agents']);
     assert.deepEqual(changesNeedingRestart(base, with_({ agents: {} })), ['agents'], 'an agent removed');
-    assert.deepEqual(changesNeedingRestart(base, { agents: {}, currentAgent: 'ElizACP', enabledComponents: ['a'] }), ['agents', 'currentAgent', 'enabledComponents']);
+    assert.deepEqual(changesNeedingRestart(base, { ...base, agents: {}, currentAgent: 'ElizACP', enabledComponents: ['a'] }), ['agents', 'currentAgent', 'enabledComponents']);
+    assert.deepEqual(changesNeedingRestart(base, with_({ sparkle: { sparkler: 'Nova', mode: 'full', checkpointEvery: 20 } })), ['sparkle'], 'symposium.sparkle.* become conductor flags');
   });
 
   it('permission rules and equal values written in another order do not', () => {
@@ -34,7 +36,9 @@ describe('settings changes that need Restart Agent', () => {
   it('every setting in package.json is either read per use or listed here', () => {
     const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, unknown> } } };
     const perUse = ['allowedFolders', 'reviewAgentEdits'];
-    assert.deepEqual(Object.keys(pkg.contributes.configuration.properties).map((k) => k.replace(/^symposium\./, '')).sort(), [...Object.keys(base), ...perUse].sort());
+    // symposium.sparkle.* are read together, as `sparkle`.
+    const names = new Set(Object.keys(pkg.contributes.configuration.properties).map((k) => k.replace(/^symposium\./, '').replace(/^sparkle\..*$/, 'sparkle')));
+    assert.deepEqual([...names].sort(), [...Object.keys(base), ...perUse].sort());
   });
 
   it('the offer runs the restart only when the user picks its button', async () => {

@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { BUILTIN_AGENT_NAME, type Runtime } from '../agents/agentConfiguration';
 import { parseAgentSettings, parsePermissionPolicy, type AgentSettings, type PermissionPolicy } from '../agents/agentSettings';
+import { sparkleFlags, type RawSparkleSettings, type SparkleFlags } from '../agents/sparkleSettings';
 import type { Log } from '../log/logEvent';
 import { changesNeedingRestart, offerRestart, type LaunchSettings } from './restartOffer';
 import { parseAllowedFolders, userLevel, userOnlyKeysIn, USER_ONLY_SETTINGS, type UserOnlySetting } from './settingsScope';
@@ -81,6 +82,16 @@ export class Settings implements vscode.Disposable {
     return folders;
   }
 
+  /** symposium.sparkle.* as conductor flags (window scope: a workspace may choose its sparkler or core mode). */
+  sparkleSettings(): SparkleFlags {
+    return sparkleFlags(this.sparkleRaw());
+  }
+
+  private sparkleRaw(): RawSparkleSettings {
+    const c = config();
+    return { sparkler: c.get('sparkle.sparkler'), mode: c.get('sparkle.mode'), checkpointEvery: c.get('sparkle.checkpointEvery') };
+  }
+
   /** symposium.reviewAgentEdits: agent writes wait in a diff view for Accept / Reject. */
   reviewAgentEdits(): boolean {
     return config().get<boolean>('reviewAgentEdits') === true;
@@ -120,7 +131,7 @@ export class Settings implements vscode.Disposable {
   /** What decides which agent process a new chat gets (user-level where it must be). */
   private launchSettings(): LaunchSettings {
     // A workspace may name the agent (one of the user's, or the built-in one): read as VS Code resolves it.
-    return { agents: this.read('agents'), currentAgent: config().get('currentAgent'), enabledComponents: this.read('enabledComponents') };
+    return { agents: this.read('agents'), currentAgent: config().get('currentAgent'), enabledComponents: this.read('enabledComponents'), sparkle: this.sparkleRaw() };
   }
 
   private launchSettingsChanged(): void {

@@ -12,6 +12,7 @@ import type { TabMessages } from '../chat/tabMessages';
 import type { OutboxStats } from '../chat/outbox';
 import type { PendingPermission, PermissionBroker } from '../permissions/permissionBroker';
 import type { RenderedItem, SessionControls, TabId, WebviewToHost } from '../protocol/webview';
+import { sparkleMarkOf } from '../protocol/symposium-ext';
 import { DisposableStore, type Disposable, type Event } from '../util/emitter';
 
 /** One tab as a test sees it. */
@@ -45,7 +46,8 @@ export class ChatInspector implements Disposable {
   constructor(private readonly deps: ChatInspectorDeps) {
     this.subscriptions.add(deps.messages.onDidSend((p) => {
       const capture = this.captures.get(p.tabId);
-      if (capture && p.type === 'agent-update' && p.update.sessionUpdate === 'agent_message_chunk' && p.update.content.type === 'text') capture.push(p.update.content.text);
+      // Sparkle's embodiment turn is not the agent's answer to anyone (the chat shows it apart).
+      if (capture && p.type === 'agent-update' && p.update.sessionUpdate === 'agent_message_chunk' && p.update.content.type === 'text' && !sparkleMarkOf(p.update)) capture.push(p.update.content.text);
     }));
     if (deps.fromWebview) {
       this.subscriptions.add(deps.fromWebview((m) => { if (m.type === 'rendered') this.pendingRendered.get(m.requestId)?.(m.items); }));

@@ -28,7 +28,7 @@ describe('Sparkle embodiment in the chat', () => {
     const items = conversationToChatItems(c);
     assert.deepEqual(items, [{
       type: 'answer', messageId: 'sparkle-embodiment-0:sparkle',
-      summary: { isCollapsed: true, content: { body: '✨ _Sparkle embodiment_' }, collapsedContent: [{ body: 'Embodiment received.' }] },
+      summary: { isCollapsed: true, content: { body: '_Sparkle embodiment_' }, collapsedContent: [{ body: 'Embodiment received.' }] },
     }]);
   });
 
@@ -43,7 +43,7 @@ describe('Sparkle embodiment in the chat', () => {
     const t = c.blocks[0] as Turn;
     assert.deepEqual(t.updates, [chunk('How do you do.')]);
     assert.deepEqual(conversationToChatItems(c).map((i) => [i.messageId, i.summary?.content?.body ?? i.body]), [
-      ['m:prompt', 'hello'], ['m:sparkle', '✨ _Sparkle embodiment_'], ['m:0', 'How do you do.'],
+      ['m:prompt', 'hello'], ['m:sparkle', '_Sparkle embodiment_'], ['m:0', 'How do you do.'],
     ]);
   });
 
@@ -74,7 +74,7 @@ describe('Sparkle embodiment in the chat', () => {
       sparkle({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'sparkle::load_evolution', status: 'in_progress' }),
       sparkle({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' }),
     ]);
-    assert.equal(text, 'Present.\n\n_who am I_\n\n\n\n🔧 sparkle::load\\_evolution …\n\n\n\n🔧 t1 ✓');
+    assert.equal(text, 'Present.\n\n_who am I_\n\n\n\nTool call: sparkle::load\\_evolution …\n\n\n\nTool call: t1 ✓');
     assert.equal(embodimentToChatItem([], 'x').summary?.collapsedContent?.[0]?.body, '_(no reply yet)_');
   });
 

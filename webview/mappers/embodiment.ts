@@ -23,7 +23,7 @@ export function embodimentText(updates: readonly SessionUpdate[]): string {
         break;
       case 'tool_call':
       case 'tool_call_update':
-        parts.push(`\n\n🔧 ${escapeInline(u.title ?? u.toolCallId)} ${TOOL_STATUS[u.status ?? 'pending'] ?? ''}\n\n`);
+        parts.push(`\n\nTool call: ${escapeInline(u.title ?? u.toolCallId)} ${TOOL_STATUS[u.status ?? 'pending'] ?? ''}\n\n`);
         break;
       default:
         break;
@@ -37,6 +37,6 @@ export function embodimentToChatItem(updates: readonly SessionUpdate[], messageI
   return {
     type: 'answer' as ChatItem['type'],
     messageId,
-    summary: { isCollapsed: true, content: { body: `✨ _${EMBODIMENT_TITLE}_` }, collapsedContent: [{ body: text || '_(no reply yet)_' }] },
+    summary: { isCollapsed: true, content: { body: `_${EMBODIMENT_TITLE}_` }, collapsedContent: [{ body: text || '_(no reply yet)_' }] },
   };
 }
