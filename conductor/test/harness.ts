@@ -44,10 +44,11 @@ let sparkleDir: string | undefined;
 /**
  * The Sparkle home (SPARKLE_DIR) of conductors the tests start: one temp folder per test run, so
  * the default chain's Sparkle component never writes into the real ~/.sparkle. Tests of Sparkle
- * itself pass their own HOME and an empty SPARKLE_DIR.
+ * itself pass their own HOME and an empty SPARKLE_DIR. Also set for this process (tests that spawn
+ * the conductor themselves inherit it), even when a file runs alone without .mocharc's setup.
  */
 export function testSparkleDir(): string {
-  return (sparkleDir ??= tempDir('symposium-sparkle-home-'));
+  return (sparkleDir ??= process.env.SPARKLE_DIR || tempDir('symposium-sparkle-home-'));
 }
 
 export function tempDir(prefix = 'symposium-test-'): string {
@@ -55,6 +56,8 @@ export function tempDir(prefix = 'symposium-test-'): string {
   mkdirSync(dir, { recursive: true });
   return dir;
 }
+
+process.env.SPARKLE_DIR = testSparkleDir();
 
 export function startProcess(argv: string[], handlers: ClientHandlers = {}, env: Record<string, string> = {}): Harness {
   const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'], env: { SPARKLE_DIR: testSparkleDir(), ...process.env, ...env } });
