@@ -16,7 +16,7 @@ const NODE_BUILTINS = ['node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'c
 /** A `no-restricted-imports` rule from gitignore-style import patterns and a reason. */
 const restrict = (message, group) => ['error', { patterns: [{ group, message }] }];
 
-const TESTS = ['**/*.test.ts', '**/*.spec.ts', 'src/test/**', 'conductor/test/**', 'conductor/bench/**', 'webview/jsdomPage.ts', 'webview/manualTimers.ts'];
+const TESTS = ['**/*.spec.ts', 'src/test/**', 'conductor/test/**', 'conductor/bench/**', 'webview/jsdomPage.ts', 'webview/manualTimers.ts'];
 
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', '.vscode-test-host/**', '.vscode-test/**', 'test-results/**', '**/*.js', '**/*.cjs', '**/*.mjs', 'test-workspace*/**'] },

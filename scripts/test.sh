@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The one command that runs every test (README: `npm test`).
-#  1. build all bundles, 2. typecheck, 3. plain-Node mocha suites (unit + real-process conductor
-#  and ElizACP tests), 4. extension-host suites in a real VS Code host (code-server): the
-#  single-folder suites, then the multi-root suite on a two-folder workspace, 5. real-browser
-#  webview tests (Playwright + Debian chromium).
+#  1. build all bundles, 2. typecheck, 3. static checks (ESLint layer zones, Prettier, test names),
+#  4. plain-Node mocha suites (`*.spec.ts`: unit + real-process conductor and ElizACP tests),
+#  5. extension-host suites in a real VS Code host (code-server): the single-folder suites, then the
+#  multi-root suite on a two-folder workspace, 6. real-browser webview tests (Playwright + chromium).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"; cd "$ROOT"
 mkdir -p test-results
@@ -15,6 +15,8 @@ if [ -f webview/tsconfig.json ]; then npx tsc -p webview --noEmit; fi
 
 # Keep going after a failing stage so the summary shows every stage; fail at the end.
 status=0
+# Lint (layer zones), formatter, test names: test-results/checks.json.
+node scripts/static-checks.mjs || status=1
 TEST_STAGE=node npx mocha --config .mocharc.json --reporter ./scripts/mocha-json-reporter.cjs || status=1
 
 if [ -f scripts/run-ext-tests.mjs ]; then

@@ -1,5 +1,5 @@
 // The research session's lifecycle rules, with a scripted agent standing in for the chain
-// (pure logic; the real path is covered end to end in conductor/test/crateSources.process.test.ts).
+// (pure logic; the real path is covered end to end in conductor/test/crateSources.process.spec.ts).
 import * as assert from 'node:assert/strict';
 import type { ComponentContext, McpInjection } from '../../chain/component';
 import { RpcCallError } from '../../chain/chain';

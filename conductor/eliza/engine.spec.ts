@@ -1,5 +1,5 @@
 // Unit tests for the pure parts of ElizACP: the ELIZA engine, hook recognition, chunking and the
-// research helpers. No processes here; see eliza.process.test.ts for the protocol tests.
+// research helpers. No processes here; see eliza.process.spec.ts for the protocol tests.
 import * as assert from 'node:assert/strict';
 import { normalize, reflect, respond, stableHash } from './engine';
 import { FALLBACKS, KEYWORDS } from './script';

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 
 describe('src/node layer', () => {
   it('imports only node:* built-ins and its own files', () => {
-    const files = fs.readdirSync(__dirname).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+    const files = fs.readdirSync(__dirname).filter((f) => f.endsWith('.ts') && !f.endsWith('.spec.ts'));
     assert.ok(files.length > 0);
     for (const f of files) {
       const text = fs.readFileSync(path.join(__dirname, f), 'utf8');

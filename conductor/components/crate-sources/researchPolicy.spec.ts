@@ -1,5 +1,5 @@
 // The research permission rule and the read-only mode choice, as pure functions (the
-// real-process proof is conductor/test/researchConsent.process.test.ts).
+// real-process proof is conductor/test/researchConsent.process.spec.ts).
 import * as assert from 'node:assert/strict';
 import { decideResearchPermission, pathsNamedBy, readOnlySwitch } from './researchPolicy';
 

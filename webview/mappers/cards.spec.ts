@@ -7,7 +7,7 @@ import { describeDecision, parsePermissionButton, permissionToChatItem } from '.
 import { planToChatItem } from './plan';
 import { pickerChanges, pickersFor, promptWithCommand, slashCommandsFor, tabStoreFor } from './tabStore';
 import { toolCallToChatItem } from './toolCall';
-import { turn } from './chatItems.test';
+import { turn } from './chatItems.spec';
 
 const TAB = '11111111-1111-4111-8111-111111111111';
 const call: SessionUpdate = {
