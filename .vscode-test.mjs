@@ -18,20 +18,30 @@ const minVersion = pkg.engines.vscode.replace(/^\^/, '');
  * returns files in no particular order, and the suites rely on theirs (01-activation checks that
  * nothing activated the extension before it; 06-deactivation stops every process).
  */
-const suiteFiles = (dir) => readdirSync(new URL(`./src/test/${dir}/`, import.meta.url), { recursive: true })
-  .filter((f) => f.endsWith('.test.ts')).sort().map((f) => `out/test/${dir}/${f.replace(/\.ts$/, '.js')}`);
+const suiteFiles = (dir) =>
+  readdirSync(new URL(`./src/test/${dir}/`, import.meta.url), { recursive: true })
+    .filter((f) => f.endsWith('.test.ts'))
+    .sort()
+    .map((f) => `out/test/${dir}/${f.replace(/\.ts$/, '.js')}`);
 
 const runs = [
   { suffix: '', files: suiteFiles('suite'), workspaceFolder: './test-workspace' },
   { suffix: '-multiroot', files: suiteFiles('multiroot'), workspaceFolder: './test-workspace-multi/symposium-multi.code-workspace' },
 ];
 
-export default defineConfig([['min', minVersion], ['stable', 'stable']].flatMap(([label, version]) => runs.map((run) => ({
-  label: `${label}${run.suffix}`,
-  version,
-  files: run.files,
-  workspaceFolder: run.workspaceFolder,
-  launchArgs: ['--disable-extensions'],
-  // The same mocha setup as out/test/index.js (the code-server entry point): TDD ui (suite/test).
-  mocha: { ui: 'tdd', timeout: 30_000, forbidOnly: !!process.env.CI },
-}))));
+export default defineConfig(
+  [
+    ['min', minVersion],
+    ['stable', 'stable'],
+  ].flatMap(([label, version]) =>
+    runs.map((run) => ({
+      label: `${label}${run.suffix}`,
+      version,
+      files: run.files,
+      workspaceFolder: run.workspaceFolder,
+      launchArgs: ['--disable-extensions'],
+      // The same mocha setup as out/test/index.js (the code-server entry point): TDD ui (suite/test).
+      mocha: { ui: 'tdd', timeout: 30_000, forbidOnly: !!process.env.CI },
+    })),
+  ),
+);

@@ -33,9 +33,19 @@ if (!production) {
   const hostTests = tsFilesUnder('src/test');
   // Start clean: a renamed or deleted suite must not linger as a stale bundle.
   rmSync('out/test', { recursive: true, force: true });
-  if (hostTests.length) builds.push({ ...common, entryPoints: hostTests, outdir: 'out/test', outbase: 'src/test', platform: 'node', format: 'cjs', external: ['vscode', 'mocha'] });
+  if (hostTests.length)
+    builds.push({
+      ...common,
+      entryPoints: hostTests,
+      outdir: 'out/test',
+      outbase: 'src/test',
+      platform: 'node',
+      format: 'cjs',
+      external: ['vscode', 'mocha'],
+    });
   const bench = tsFilesUnder('conductor/bench');
-  if (bench.length) builds.push({ ...common, entryPoints: bench, outdir: 'out/bench', outbase: 'conductor/bench', platform: 'node', format: 'cjs' });
+  if (bench.length)
+    builds.push({ ...common, entryPoints: bench, outdir: 'out/bench', outbase: 'conductor/bench', platform: 'node', format: 'cjs' });
 }
 
 const existing = builds.filter((b) => (b.entryPoints ?? []).every((e) => existsSync(e)));

@@ -11,7 +11,27 @@
 // zones apply to product code only. Formatting is Prettier's job (.prettierrc.json), not ESLint's.
 import tseslint from 'typescript-eslint';
 
-const NODE_BUILTINS = ['node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'stream', 'stream/*', 'url', 'util', 'zlib', 'events', 'worker_threads', 'readline', 'buffer'];
+const NODE_BUILTINS = [
+  'node:*',
+  'fs',
+  'fs/*',
+  'path',
+  'os',
+  'child_process',
+  'crypto',
+  'http',
+  'https',
+  'net',
+  'stream',
+  'stream/*',
+  'url',
+  'util',
+  'zlib',
+  'events',
+  'worker_threads',
+  'readline',
+  'buffer',
+];
 
 /** A `no-restricted-imports` rule from gitignore-style import patterns and a reason. */
 const restrict = (message, group) => ['error', { patterns: [{ group, message }] }];
@@ -19,7 +39,19 @@ const restrict = (message, group) => ['error', { patterns: [{ group, message }] 
 const TESTS = ['**/*.spec.ts', 'src/test/**', 'conductor/test/**', 'conductor/bench/**', 'webview/jsdomPage.ts', 'webview/manualTimers.ts'];
 
 export default tseslint.config(
-  { ignores: ['out/**', 'node_modules/**', '.vscode-test-host/**', '.vscode-test/**', 'test-results/**', '**/*.js', '**/*.cjs', '**/*.mjs', 'test-workspace*/**'] },
+  {
+    ignores: [
+      'out/**',
+      'node_modules/**',
+      '.vscode-test-host/**',
+      '.vscode-test/**',
+      'test-results/**',
+      '**/*.js',
+      '**/*.cjs',
+      '**/*.mjs',
+      'test-workspace*/**',
+    ],
+  },
   // typescript-eslint's recommended rules (they include ESLint's own recommended set, adjusted for TS).
   ...tseslint.configs.recommended.map((c) => ({ ...c, files: ['**/*.ts'] })),
   {
@@ -40,26 +72,64 @@ export default tseslint.config(
   {
     files: ['webview/**/*.ts'],
     ignores: TESTS,
-    rules: { 'no-restricted-imports': restrict('the webview (browser) may import only src/protocol', ['**/src/**', '!**/src/protocol', '!**/src/protocol/**', '**/conductor/**', 'vscode', ...NODE_BUILTINS]) },
+    rules: {
+      'no-restricted-imports': restrict('the webview (browser) may import only src/protocol', [
+        '**/src/**',
+        '!**/src/protocol',
+        '!**/src/protocol/**',
+        '**/conductor/**',
+        'vscode',
+        ...NODE_BUILTINS,
+      ]),
+    },
   },
   {
     files: ['conductor/**/*.ts'],
     ignores: TESTS,
-    rules: { 'no-restricted-imports': restrict('the conductor may import only src/protocol and src/node (it runs without VS Code)', ['**/src/**', '!**/src/protocol', '!**/src/protocol/**', '!**/src/node', '!**/src/node/**', '**/webview/**', 'vscode']) },
+    rules: {
+      'no-restricted-imports': restrict('the conductor may import only src/protocol and src/node (it runs without VS Code)', [
+        '**/src/**',
+        '!**/src/protocol',
+        '!**/src/protocol/**',
+        '!**/src/node',
+        '!**/src/node/**',
+        '**/webview/**',
+        'vscode',
+      ]),
+    },
   },
   {
     files: ['src/**/*.ts'],
     ignores: [...TESTS, 'src/protocol/**', 'src/node/**'],
-    rules: { 'no-restricted-imports': restrict('the extension host may not import the webview or the conductor (they run in other processes)', ['**/webview/**', '**/conductor/**']) },
+    rules: {
+      'no-restricted-imports': restrict('the extension host may not import the webview or the conductor (they run in other processes)', [
+        '**/webview/**',
+        '**/conductor/**',
+      ]),
+    },
   },
   {
     files: ['src/node/**/*.ts'],
     ignores: TESTS,
-    rules: { 'no-restricted-imports': restrict('src/node is the shared Node layer: node:* and src/protocol only', ['vscode', '../*', '!../protocol', '!../protocol/**', '**/conductor/**', '**/webview/**']) },
+    rules: {
+      'no-restricted-imports': restrict('src/node is the shared Node layer: node:* and src/protocol only', [
+        'vscode',
+        '../*',
+        '!../protocol',
+        '!../protocol/**',
+        '**/conductor/**',
+        '**/webview/**',
+      ]),
+    },
   },
   {
     files: ['src/protocol/**/*.ts'],
     ignores: TESTS,
-    rules: { 'no-restricted-imports': restrict('src/protocol is shared by every layer: no vscode, DOM or Node imports, nothing outside src/protocol', ['vscode', '../*', '**/conductor/**', '**/webview/**', ...NODE_BUILTINS]) },
+    rules: {
+      'no-restricted-imports': restrict(
+        'src/protocol is shared by every layer: no vscode, DOM or Node imports, nothing outside src/protocol',
+        ['vscode', '../*', '**/conductor/**', '**/webview/**', ...NODE_BUILTINS],
+      ),
+    },
   },
 );

@@ -39,7 +39,11 @@ const STDERR_TAIL = { lines: 40, lineChars: 500, chars: 4096 };
 const GROUP_GRACE_MS = 1000;
 
 export function agentExitError(exit: AgentExit): RpcError {
-  const how = exit.spawnError ? `could not be started: ${exit.spawnError}` : exit.signal ? `was killed by ${exit.signal}` : `exited with code ${String(exit.code)}`;
+  const how = exit.spawnError
+    ? `could not be started: ${exit.spawnError}`
+    : exit.signal
+      ? `was killed by ${exit.signal}`
+      : `exited with code ${String(exit.code)}`;
   const tail = exit.stderrTail.trim();
   return {
     code: ErrorCodes.agentExited,
@@ -78,7 +82,10 @@ export class AgentProcess {
     const logLine = (line: string): void => {
       if (line.trim()) stderrLog.info(line);
     };
-    const child = spawnInGroup(this.command, this.args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...this.env } }) as ChildProcessWithoutNullStreams;
+    const child = spawnInGroup(this.command, this.args, {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, ...this.env },
+    }) as ChildProcessWithoutNullStreams;
     this.child = child;
     child.on('error', (err) => this.finish({ code: null, signal: null, stderrTail: this.stderr.text(), spawnError: err.message }));
     child.on('exit', (code, signal) => {

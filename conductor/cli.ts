@@ -16,9 +16,10 @@ export interface ProxyArgs {
   sparkle: Partial<SparkleOptions>;
 }
 
-export const USAGE = `usage: conductor [--trace-dir D] [--log trace|debug|info|warn|error] [--components a,b] ${SPARKLE_USAGE} -- <agent command> [args…]\n`
-  + '       conductor eliza [--deterministic] [--no-http-mcp]\n'
-  + '       conductor mcp-bridge --url http://127.0.0.1:PORT/mcp';
+export const USAGE =
+  `usage: conductor [--trace-dir D] [--log trace|debug|info|warn|error] [--components a,b] ${SPARKLE_USAGE} -- <agent command> [args…]\n` +
+  '       conductor eliza [--deterministic] [--no-http-mcp]\n' +
+  '       conductor mcp-bridge --url http://127.0.0.1:PORT/mcp';
 
 /**
  * The agent's own environment (`symposium.agents.<name>.env`), JSON `{"NAME": "value"}`. The
@@ -35,9 +36,17 @@ export function takeAgentEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   delete env[AGENT_ENV_VAR];
   if (raw === undefined || raw === '') return {};
   let parsed: unknown;
-  try { parsed = JSON.parse(raw); } catch { throw new Error(`${AGENT_ENV_VAR} is not JSON`); }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)
-    || !Object.entries(parsed).every(([k, v]) => typeof v === 'string' && k !== '' && !/[=\0]/.test(k) && !v.includes('\0'))) {
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new Error(`${AGENT_ENV_VAR} is not JSON`);
+  }
+  if (
+    typeof parsed !== 'object' ||
+    parsed === null ||
+    Array.isArray(parsed) ||
+    !Object.entries(parsed).every(([k, v]) => typeof v === 'string' && k !== '' && !/[=\0]/.test(k) && !v.includes('\0'))
+  ) {
     throw new Error(`${AGENT_ENV_VAR} must be a JSON object of names to strings`);
   }
   return parsed as Record<string, string>;
@@ -58,7 +67,9 @@ export function parseProxyArgs(argv: readonly string[]): ProxyArgs {
       return value;
     };
     switch (flag) {
-      case '--trace-dir': args.traceDir = need(); break;
+      case '--trace-dir':
+        args.traceDir = need();
+        break;
       case '--log': {
         const level = need();
         if (!isLogLevel(level)) throw new Error(`unknown log level "${level}"`);
@@ -66,9 +77,13 @@ export function parseProxyArgs(argv: readonly string[]): ProxyArgs {
         break;
       }
       case '--components': {
-        args.components = need().split(',').map((s) => s.trim()).filter(Boolean);
+        args.components = need()
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
         const unknown = args.components.filter((c) => !componentRegistry.has(c));
-        if (unknown.length) throw new Error(`unknown component(s): ${unknown.join(', ')}; known: ${[...componentRegistry.keys()].join(', ')}`);
+        if (unknown.length)
+          throw new Error(`unknown component(s): ${unknown.join(', ')}; known: ${[...componentRegistry.keys()].join(', ')}`);
         break;
       }
       default:

@@ -12,7 +12,15 @@ import { ErrorCodes } from '../src/protocol/errorCodes';
 import { isObject } from '../src/protocol/guards';
 import { AGENT_EXITED_METHOD, type AgentExitedParams, type SymposiumCapabilitiesMeta } from '../src/protocol/symposium-ext';
 import { LineChannel } from './jsonrpc/lineChannel';
-import { isRequest, isResponse, type JsonRpcId, type MessageKind, type RpcError, type RpcMessage, type RpcResponse } from './jsonrpc/message';
+import {
+  isRequest,
+  isResponse,
+  type JsonRpcId,
+  type MessageKind,
+  type RpcError,
+  type RpcMessage,
+  type RpcResponse,
+} from './jsonrpc/message';
 import type { Logger } from './log';
 import { injectMcpServers, agentSupportsHttpMcp, type SelfCommand } from './mcp/injector';
 import { AgentProcess, agentExitError, type AgentExit } from './agentProcess';
@@ -53,7 +61,8 @@ function cancelGraceFromEnv(): number {
 
 const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 /** A short description of a message for logs (never the message itself: it may be huge or cyclic). */
-const summarize = (m: RpcMessage): string => ('method' in m ? `${String(m.method)}${'id' in m ? ` (id ${String(m.id)})` : ''}` : `response (id ${String(m.id)})`);
+const summarize = (m: RpcMessage): string =>
+  'method' in m ? `${String(m.method)}${'id' in m ? ` (id ${String(m.id)})` : ''}` : `response (id ${String(m.id)})`;
 
 export class Conductor {
   private chain: Chain | undefined;
@@ -83,13 +92,19 @@ export class Conductor {
       backpressure: (full) => this.agent.pauseOutput(full),
       end: () => void this.stop('the editor closed stdin', 0),
     });
-    this.agent = new AgentProcess(options.agentCommand, options.agentArgs, log.child('agent'), {
-      message: (m) => this.guard('agent', m, () => this.fromAgent(m)),
-      invalid: (line, error, id, kind) => this.refused('agent', line, error, id, kind),
-      // The agent is not reading: stop reading the editor.
-      backpressure: (full) => (full ? this.editor.pauseInput() : this.editor.resumeInput()),
-      exit: (exit) => this.onAgentExit(exit),
-    }, options.agentEnv);
+    this.agent = new AgentProcess(
+      options.agentCommand,
+      options.agentArgs,
+      log.child('agent'),
+      {
+        message: (m) => this.guard('agent', m, () => this.fromAgent(m)),
+        invalid: (line, error, id, kind) => this.refused('agent', line, error, id, kind),
+        // The agent is not reading: stop reading the editor.
+        backpressure: (full) => (full ? this.editor.pauseInput() : this.editor.resumeInput()),
+        exit: (exit) => this.onAgentExit(exit),
+      },
+      options.agentEnv,
+    );
   }
 
   start(): void {
@@ -118,11 +133,17 @@ export class Conductor {
     } catch (err) {
       this.options.log.error(`delivering ${summarize(message)} from the ${from} failed: ${errorText(err)}`);
       if (!isRequest(message)) return;
-      const response: RpcResponse = { jsonrpc: '2.0', id: message.id, error: { code: ErrorCodes.internalError, message: `the conductor could not deliver ${summarize(message)}: ${errorText(err)}` } };
+      const response: RpcResponse = {
+        jsonrpc: '2.0',
+        id: message.id,
+        error: { code: ErrorCodes.internalError, message: `the conductor could not deliver ${summarize(message)}: ${errorText(err)}` },
+      };
       try {
         if (from === 'editor') this.editor.send(response);
         else this.agent.send(response);
-      } catch { /* nothing more to do */ }
+      } catch {
+        /* nothing more to do */
+      }
     }
   }
 
@@ -136,7 +157,11 @@ export class Conductor {
       // Someone waits for this response: they get an error instead of waiting forever.
       log.warn(`a response from the ${from} was refused: ${error.message}; its request fails instead`, line.slice(0, 200));
       if (id === null) return;
-      const failed: RpcResponse = { jsonrpc: '2.0', id, error: { ...error, message: `the ${from}'s response was refused: ${error.message}` } };
+      const failed: RpcResponse = {
+        jsonrpc: '2.0',
+        id,
+        error: { ...error, message: `the ${from}'s response was refused: ${error.message}` },
+      };
       this.guard(from, failed, () => (from === 'editor' ? this.fromEditor(failed) : this.fromAgent(failed)));
     } else if (from === 'editor') {
       log.warn(`invalid message from the editor: ${error.message}`, line.slice(0, 500));
@@ -157,7 +182,11 @@ export class Conductor {
     }
     if (this.chain) return this.chain.fromEditor(message);
     if (isRequest(message)) {
-      this.editor.send({ jsonrpc: '2.0', id: message.id, error: { code: ErrorCodes.invalidRequest, message: `"${message.method}" before "initialize"` } });
+      this.editor.send({
+        jsonrpc: '2.0',
+        id: message.id,
+        error: { code: ErrorCodes.invalidRequest, message: `"${message.method}" before "initialize"` },
+      });
     } else {
       this.options.log.warn('message from the editor before initialize dropped', message);
     }
@@ -184,7 +213,11 @@ export class Conductor {
     const { components, skipped } = assembleChain(this.options.components, this.options.registry, this.clientCapabilities);
     this.skipped = skipped;
     for (const s of skipped) this.options.log.info(`component "${s.name}" left out: ${s.reason}`);
-    const describe = (): SymposiumCapabilitiesMeta => ({ conductorVersion: CONDUCTOR_VERSION, components: components.map((c) => c.name), skipped: this.skipped });
+    const describe = (): SymposiumCapabilitiesMeta => ({
+      conductorVersion: CONDUCTOR_VERSION,
+      components: components.map((c) => c.name),
+      skipped: this.skipped,
+    });
     const onInitialize = (accepted: boolean): void => {
       if (this.chain === chain && this.initialize !== 'accepted') this.initialize = accepted ? 'accepted' : 'none';
     };
@@ -227,7 +260,9 @@ export class Conductor {
       else if (isResponse(message) && message.id !== null) {
         try {
           (to === 'editor' ? this.editor : this.agent).send({ jsonrpc: '2.0', id: message.id, error });
-        } catch { /* nothing more to do */ }
+        } catch {
+          /* nothing more to do */
+        }
       }
     }
   }
@@ -235,7 +270,9 @@ export class Conductor {
   /** Answers a request the chain sent toward `peer` with `error`, as if `peer` had. */
   private bounce(peer: 'editor' | 'agent', id: JsonRpcId, error: RpcError): void {
     const response: RpcResponse = { jsonrpc: '2.0', id, error };
-    queueMicrotask(() => this.guard(peer, response, () => (peer === 'editor' ? this.chain?.fromEditor(response) : this.chain?.fromAgent(response))));
+    queueMicrotask(() =>
+      this.guard(peer, response, () => (peer === 'editor' ? this.chain?.fromEditor(response) : this.chain?.fromAgent(response))),
+    );
   }
 
   private onAgentExit(exit: AgentExit): void {
@@ -254,8 +291,12 @@ export class Conductor {
     const clientCapabilities = (): Record<string, unknown> => this.clientCapabilities;
     const agentCapabilities = (): Record<string, unknown> | undefined => this.agentEdge.agentCapabilities;
     const info: ChainInfo = {
-      get clientCapabilities() { return clientCapabilities(); },
-      get agentCapabilities() { return agentCapabilities(); },
+      get clientCapabilities() {
+        return clientCapabilities();
+      },
+      get agentCapabilities() {
+        return agentCapabilities();
+      },
     };
     const log = this.options.log.child(component.name);
     return {

@@ -28,6 +28,6 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  process.stderr.write(`conductor: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.stderr.write(`conductor: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);
 });

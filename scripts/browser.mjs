@@ -46,12 +46,21 @@ export async function openWorkbench({ testsPath, env = {}, workspace, viewport =
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     headless: true,
     viewport,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const page = ctx.pages()[0] ?? (await ctx.newPage());
   let done;
-  const exited = new Promise((resolve) => { done = resolve; });
+  const exited = new Promise((resolve) => {
+    done = resolve;
+  });
   // The workbench forwards the extension host's console through this hook when a test payload runs.
   await page.exposeFunction('codeAutomationLog', (_type, args) => {
     if (!log) return;
@@ -66,7 +75,9 @@ export async function openWorkbench({ testsPath, env = {}, workspace, viewport =
   const payload = [['extensionDevelopmentPath', remote(ROOT)]];
   if (testsPath) payload.push(['extensionTestsPath', remote(testsPath)]);
   payload.push(['extensionEnvironment', JSON.stringify(env)]);
-  const target = workspace ? `workspace=${encodeURIComponent(copyWorkspace(runDir, workspace))}` : `folder=${encodeURIComponent(path.join(runDir, 'ws'))}`;
+  const target = workspace
+    ? `workspace=${encodeURIComponent(copyWorkspace(runDir, workspace))}`
+    : `folder=${encodeURIComponent(path.join(runDir, 'ws'))}`;
   await page.goto(`${url}/?${target}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
   return { ctx, page, exited, runDir };
 }

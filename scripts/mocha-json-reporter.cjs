@@ -10,7 +10,7 @@ class SpecAndJson extends Mocha.reporters.Spec {
     const passes = [];
     const failures = [];
     runner.on('pass', (t) => passes.push(t.fullTitle()));
-    runner.on('fail', (t, err) => failures.push({ title: t.fullTitle(), err: String(err && err.message || err) }));
+    runner.on('fail', (t, err) => failures.push({ title: t.fullTitle(), err: String((err && err.message) || err) }));
     runner.once('end', () => {
       const dir = path.resolve(__dirname, '../test-results');
       fs.mkdirSync(dir, { recursive: true });

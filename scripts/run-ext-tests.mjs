@@ -29,14 +29,17 @@ if (fs.existsSync(resultsFile)) results = JSON.parse(fs.readFileSync(resultsFile
 if (code === 'timeout') results.failures.push({ title: `${opts.name} test run`, err: `no result after ${TIMEOUT_MS} ms` });
 else if (code !== 0 && results.failures.length === 0) results.failures.push({ title: `${opts.name} test run`, err: `exit code ${code}` });
 // A suite that ran nothing proves nothing (a wrong --suite, or a build without its files).
-else if (results.passes.length === 0 && results.failures.length === 0 && !process.env.SYMPOSIUM_TEST_GREP) results.failures.push({ title: `${opts.name} test run`, err: `no tests ran from out/test/${opts.suite}` });
+else if (results.passes.length === 0 && results.failures.length === 0 && !process.env.SYMPOSIUM_TEST_GREP)
+  results.failures.push({ title: `${opts.name} test run`, err: `no tests ran from out/test/${opts.suite}` });
 writeResults(opts.name, results);
 const ok = code === 0 && results.failures.length === 0;
 if (!ok) {
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   await page.screenshot({ path: path.join(RESULTS_DIR, `${opts.name}-failure.png`) }).catch(() => {});
 }
-console.log(`${opts.name} tests: ${results.passes.length} passed, ${results.failures.length} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+console.log(
+  `${opts.name} tests: ${results.passes.length} passed, ${results.failures.length} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+);
 for (const f of results.failures) console.log(`  FAIL ${f.title}\n    ${f.err.split('\n').join('\n    ')}`);
 await ctx.close().catch(() => {});
 process.exit(ok ? 0 : 1);

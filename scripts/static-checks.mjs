@@ -36,7 +36,11 @@ const misnamed = ['conductor', 'src', 'webview']
   .flatMap((d) => [...tsFiles(join(root, d))])
   .filter((f) => f.endsWith('.test.ts') && !/^src\/test\/[\w-]+\/[^/]+\.test\.ts$/.test(f));
 if (misnamed.length === 0) passes.push('test names: *.spec.ts (plain Node) and src/test/<suite>/*.test.ts (host) only');
-else failures.push({ title: 'test names', err: `these *.test.ts files are not host suites and would not run (name plain-Node tests *.spec.ts): ${misnamed.join(', ')}` });
+else
+  failures.push({
+    title: 'test names',
+    err: `these *.test.ts files are not host suites and would not run (name plain-Node tests *.spec.ts): ${misnamed.join(', ')}`,
+  });
 
 mkdirSync(join(root, 'test-results'), { recursive: true });
 writeFileSync(join(root, 'test-results', 'checks.json'), JSON.stringify({ passes, failures }, null, 2));

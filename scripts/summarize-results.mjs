@@ -6,7 +6,9 @@ import { join } from 'node:path';
 const dir = new URL('../test-results/', import.meta.url).pathname;
 let passed = 0;
 let failed = 0;
-for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+for (const file of readdirSync(dir)
+  .filter((f) => f.endsWith('.json'))
+  .sort()) {
   const r = JSON.parse(readFileSync(join(dir, file), 'utf8'));
   const p = (r.passes ?? []).length;
   const f = (r.failures ?? []).length;

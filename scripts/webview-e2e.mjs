@@ -22,7 +22,9 @@ const { ctx, page } = await openWorkbench({ log: false });
 page.setDefaultTimeout(20_000);
 // Any CSP violation in the webview (or the workbench) shows up on the console.
 const cspViolations = [];
-page.on('console', (m) => { if (/Content Security Policy|Refused to (load|execute|apply)/i.test(m.text())) cspViolations.push(m.text()); });
+page.on('console', (m) => {
+  if (/Content Security Policy|Refused to (load|execute|apply)/i.test(m.text())) cspViolations.push(m.text());
+});
 const shot = (name) => page.screenshot({ path: path.join(RESULTS_DIR, `e2e-${name}.png`) });
 
 async function step(title, fn) {
@@ -33,7 +35,11 @@ async function step(title, fn) {
     console.log(`  ✔ ${title} (${Date.now() - t0} ms)`);
   } catch (e) {
     results.failures.push({ title, err: e?.stack ?? String(e) });
-    console.log(`  ✘ ${title}\n    ${String(e?.message ?? e).split('\n').join('\n    ')}`);
+    console.log(
+      `  ✘ ${title}\n    ${String(e?.message ?? e)
+        .split('\n')
+        .join('\n    ')}`,
+    );
     await shot('failure').catch(() => {});
     throw e;
   }
@@ -43,7 +49,13 @@ async function step(title, fn) {
 async function chatFrame() {
   for (let i = 0; i < 200; i++) {
     for (const f of page.frames()) {
-      if (await f.locator('#mynah-root .mynah-chat-wrapper').count().catch(() => 0)) return f;
+      if (
+        await f
+          .locator('#mynah-root .mynah-chat-wrapper')
+          .count()
+          .catch(() => 0)
+      )
+        return f;
     }
     await sleep(100);
   }
@@ -75,10 +87,11 @@ async function setTheme(theme) {
   await input.fill(theme);
   await page.locator('.quick-input-list .monaco-list-row', { hasText: theme }).first().click();
 }
-const bodyColors = (f) => f.evaluate(() => {
-  const s = getComputedStyle(document.body);
-  return { bg: s.backgroundColor, fg: s.color, classes: document.body.className };
-});
+const bodyColors = (f) =>
+  f.evaluate(() => {
+    const s = getComputedStyle(document.body);
+    return { bg: s.backgroundColor, fg: s.color, classes: document.body.className };
+  });
 
 let exitCode = 0;
 try {
@@ -102,7 +115,7 @@ try {
     await shot('conversation');
   });
 
-  await step('Sparkle\'s embodiment is one collapsed section before the reply; opened, it shows the agent\'s answer to it', async () => {
+  await step("Sparkle's embodiment is one collapsed section before the reply; opened, it shows the agent's answer to it", async () => {
     const answers = await answersOf(f, tab1).allInnerTexts();
     const at = answers.findIndex((t) => t.includes('Sparkle embodiment'));
     const replyAt = answers.findIndex((t) => t.includes(expected(hello)));
@@ -134,13 +147,23 @@ try {
     await inputOf(f, tab2).click();
     await page.keyboard.type(draft);
     await shot('before-collapse');
-    await f.evaluate(() => { window.__symposiumMarker = 'old page'; });
+    await f.evaluate(() => {
+      window.__symposiumMarker = 'old page';
+    });
     await activityItem().click(); // active container's icon: collapses the sidebar
-    await page.waitForFunction(() => !document.querySelector('.part.sidebar') || getComputedStyle(document.querySelector('.part.sidebar')).display === 'none' || document.querySelector('.part.sidebar').offsetWidth === 0, undefined, { timeout: 10_000 });
+    await page.waitForFunction(
+      () =>
+        !document.querySelector('.part.sidebar') ||
+        getComputedStyle(document.querySelector('.part.sidebar')).display === 'none' ||
+        document.querySelector('.part.sidebar').offsetWidth === 0,
+      undefined,
+      { timeout: 10_000 },
+    );
     await sleep(1_500); // the story keeps streaming into the host's buffer
     await activityItem().click();
     f = await chatFrame();
-    if (await f.evaluate(() => window.__symposiumMarker).catch(() => undefined)) throw new Error('the webview page was not re-created; this step would not test restoring');
+    if (await f.evaluate(() => window.__symposiumMarker).catch(() => undefined))
+      throw new Error('the webview page was not re-created; this step would not test restoring');
     const tabCount = await f.locator('[data-testid="tab-bar-tabs-option"]').count();
     if (tabCount < 2) throw new Error(`expected both tabs after reopening, found ${tabCount}`);
     const sel = await selectedTab(f);
@@ -149,7 +172,8 @@ try {
     if (restoredDraft.trim() !== draft) throw new Error(`draft not restored: ${JSON.stringify(restoredDraft)}`);
     const text = await waitForText(answersOf(f, tab2), story.slice(-40), 20_000);
     if (!text.replace(/\s+/g, ' ').includes(story.replace(/\s+/g, ' '))) throw new Error('the story is not complete and in order');
-    for (const fragment of [STORY[3], STORY[20], STORY[37]]) if (occurrences(text, fragment) !== 1) throw new Error(`fragment repeated or missing: ${fragment}`);
+    for (const fragment of [STORY[3], STORY[20], STORY[37]])
+      if (occurrences(text, fragment) !== 1) throw new Error(`fragment repeated or missing: ${fragment}`);
     await shot('after-reopen');
   });
 
@@ -179,7 +203,11 @@ try {
     await wrapperOf(f, tab1).locator('button', { hasText: 'Restart agent' }).last().click();
     await waitForText(answersOf(f, tab1), 'fresh session');
     // Clicking a card button must not shift mynah's layout (containers scrolled by focus).
-    const shifted = await f.evaluate(() => [document.querySelector('#mynah-wrapper'), ...document.querySelectorAll('.mynah-chat-wrapper')].filter((e) => e && e.scrollTop > 0).length);
+    const shifted = await f.evaluate(
+      () =>
+        [document.querySelector('#mynah-wrapper'), ...document.querySelectorAll('.mynah-chat-wrapper')].filter((e) => e && e.scrollTop > 0)
+          .length,
+    );
     if (shifted) throw new Error('the chat layout was scrolled out of place');
     await inputOf(f, tab1).click();
     await page.keyboard.type('Are you there?');
@@ -199,11 +227,12 @@ try {
     const text = await waitForText(answersOf(f, tab1), 'Permission outcome: selected allow-once');
     if (!/Allowed: Allow once, by you/.test(text)) throw new Error('the card does not show the decision');
     await waitForText(answersOf(f, tab1), 'Completed');
-    if (await wrapperOf(f, tab1).locator('button', { hasText: 'Allow once' }).count()) throw new Error('the buttons are still there after the decision');
+    if (await wrapperOf(f, tab1).locator('button', { hasText: 'Allow once' }).count())
+      throw new Error('the buttons are still there after the decision');
     await shot('approval-decided');
   });
 
-  await step('a tool card\'s Open diff opens VS Code\'s diff editor', async () => {
+  await step("a tool card's Open diff opens VS Code's diff editor", async () => {
     await inputOf(f, tab1).click();
     await page.keyboard.type('demo tool call');
     await page.keyboard.press('Enter');
@@ -212,15 +241,17 @@ try {
     await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 15_000 });
     await page.locator('.tab', { hasText: 'eliza-demo.ts' }).first().waitFor();
     const modified = await page.locator('.monaco-diff-editor .editor.modified .view-lines').first().innerText();
-    if (!/hello, world/.test(modified.replace(/\u00a0/g, ' '))) throw new Error(`the diff's new side lacks the edit: ${modified.slice(0, 200)}`);
+    if (!/hello, world/.test(modified.replace(/\u00a0/g, ' ')))
+      throw new Error(`the diff's new side lacks the edit: ${modified.slice(0, 200)}`);
     await shot('diff');
     await sleep(300);
-    if (!(await wrapperOf(f, tab1).locator('button', { hasText: 'Open diff: eliza-demo.ts' }).last().isEnabled())) throw new Error('Open diff cannot be clicked again');
+    if (!(await wrapperOf(f, tab1).locator('button', { hasText: 'Open diff: eliza-demo.ts' }).last().isEnabled()))
+      throw new Error('Open diff cannot be clicked again');
     await page.keyboard.press('Control+K');
     await page.keyboard.press('W'); // close the editors again
   });
 
-  await step('the agent\'s slash commands are in the / menu; choosing /plan runs it', async () => {
+  await step("the agent's slash commands are in the / menu; choosing /plan runs it", async () => {
     await inputOf(f, tab1).click();
     await page.keyboard.type('/');
     const item = f.locator('[data-testid="prompt-input-quick-pick-item"]', { hasText: '/plan' }).first();
@@ -258,13 +289,21 @@ try {
     await shot('theme-dark');
     await setTheme('Light Modern');
     let light;
-    for (let i = 0; i < 50; i++) { light = await bodyColors(f); if (/vscode-light/.test(light.classes)) break; await sleep(100); }
+    for (let i = 0; i < 50; i++) {
+      light = await bodyColors(f);
+      if (/vscode-light/.test(light.classes)) break;
+      await sleep(100);
+    }
     if (!/vscode-light/.test(light.classes) || light.bg === dark.bg) throw new Error(`light theme not applied: ${JSON.stringify(light)}`);
     await sleep(800); // mynah animates color changes
     await shot('theme-light');
     await setTheme('Dark High Contrast');
     let hc;
-    for (let i = 0; i < 100; i++) { hc = await bodyColors(f); if (/vscode-high-contrast/.test(hc.classes)) break; await sleep(100); }
+    for (let i = 0; i < 100; i++) {
+      hc = await bodyColors(f);
+      if (/vscode-high-contrast/.test(hc.classes)) break;
+      await sleep(100);
+    }
     if (!/vscode-high-contrast/.test(hc.classes)) throw new Error(`high contrast not applied: ${JSON.stringify(hc)}`);
     await sleep(800);
     await shot('theme-high-contrast');

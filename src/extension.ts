@@ -76,7 +76,9 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   const lookupSession = (actorKey: string, sessionId: string) => sessions.lookupSession(actorKey, sessionId);
   const files = new EditorFiles({ log: logger, lookupSession, allowedFolders, reviewEnabled: () => settings.reviewAgentEdits(), review });
   const terminals = createEditorTerminals({
-    log: logger, lookupSession, allowedFolders,
+    log: logger,
+    lookupSession,
+    allowedFolders,
     authorize: (ctx, sessionId, description) => permissions.authorizeCommand(ctx, sessionId, description),
     onOutput: (payload) => messages.send(payload),
   });
@@ -88,16 +90,24 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   });
 
   const pool = new AgentPool({
-    runtime, log: logger, clientInfo: { name: 'symposium-vscode', version }, graceMs: 1_500,
+    runtime,
+    log: logger,
+    clientInfo: { name: 'symposium-vscode', version },
+    graceMs: 1_500,
     client: { files, terminals, ide: new EditorIde({ log: logger, lookupSession, allowedFolders }) },
-    onPermissionRequest: (actor, params, signal) => permissions.request({ actorKey: actor.key, agentName: actor.agentName, params, signal }),
+    onPermissionRequest: (actor, params, signal) =>
+      permissions.request({ actorKey: actor.key, agentName: actor.agentName, params, signal }),
     onStderrLine: (agentName, line) => logConductorLine(agentChannel, agentName, line),
   });
   // The `@` menu of every tab follows the workspace: files, open editors, symbols, the selection.
   const contextMenu = new ContextMenu([new WorkspaceSource(allowedFolders)], (items) => messages.broadcastContext(items), logger);
   context.subscriptions.push(contextMenu);
   const chat = new ChatController({
-    log: logger, sessions, messages, permissions, pool,
+    log: logger,
+    sessions,
+    messages,
+    permissions,
+    pool,
     configure: (previousFolder) => resolveConfiguration(runtime, logger, settings, previousFolder),
     resolveContext: (refs, caps, folder) => contextMenu.resolve(refs, caps, folder),
     onTabOpened: () => contextMenu.refresh(),
@@ -107,7 +117,11 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   controller = chat;
 
   const provider = new ChatViewProvider(context.extensionUri, sessionId, messages, logger, testMode);
-  context.subscriptions.push(provider, provider.onDidReceiveMessage((m) => chat.handle(m)), vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider));
+  context.subscriptions.push(
+    provider,
+    provider.onDidReceiveMessage((m) => chat.handle(m)),
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
+  );
 
   context.subscriptions.push(
     vscode.commands.registerCommand('symposium.openChat', () => provider.show()),
@@ -118,18 +132,25 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     vscode.commands.registerCommand('symposium.restartAgent', () => chat.restartAll()),
     vscode.commands.registerCommand('symposium.showLogs', () => channel.show(true)),
     vscode.commands.registerCommand('symposium.showPermissionDecisions', () => decisions.show()),
-    vscode.commands.registerCommand('symposium.discussSelection', () => discussSelection({
-      show: () => provider.show(),
-      openTab: (tabId) => chat.openTab(tabId, 'Discuss', true),
-      attach: (tabId, item) => messages.send({ type: 'attach-context', tabId, item }),
-    })),
+    vscode.commands.registerCommand('symposium.discussSelection', () =>
+      discussSelection({
+        show: () => provider.show(),
+        openTab: (tabId) => chat.openTab(tabId, 'Discuss', true),
+        attach: (tabId, item) => messages.send({ type: 'attach-context', tabId, item }),
+      }),
+    ),
     vscode.commands.registerCommand('symposium.acceptAgentEdit', (uri?: vscode.Uri) => review.answer(true, uri)),
     vscode.commands.registerCommand('symposium.rejectAgentEdit', (uri?: vscode.Uri) => review.answer(false, uri)),
-    vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new DiscussCodeActions(), { providedCodeActionKinds: [DiscussCodeActions.kind] }),
+    vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new DiscussCodeActions(), {
+      providedCodeActionKinds: [DiscussCodeActions.kind],
+    }),
   );
   if (testMode) {
     const inspector = new ChatInspector({ chat, sessions, pool, messages, permissions, fromWebview: provider.onDidReceiveMessage });
-    context.subscriptions.push(inspector, ...registerTestCommands({ chat, inspector, provider, logger, decisions, review, context: contextMenu, deactivate }));
+    context.subscriptions.push(
+      inspector,
+      ...registerTestCommands({ chat, inspector, provider, logger, decisions, review, context: contextMenu, deactivate }),
+    );
   }
   return { onLog: logger.onLog, sessionId };
 }

@@ -18,12 +18,18 @@ interface ListedRun {
   extensionDevelopmentPath: string | string[];
   env: { VSCODE_TEST_OPTIONS: string };
 }
-interface TestOptions { files: string[]; mochaOpts: Record<string, unknown>; preload: string[] }
+interface TestOptions {
+  files: string[];
+  mochaOpts: Record<string, unknown>;
+  preload: string[];
+}
 
 /** src/test/<dir>/**\/*.test.ts → the built out/test/<dir>/…test.js, in name order. */
 function builtSuite(dir: string): string[] {
   return (fs.readdirSync(path.join(ROOT, 'src/test', dir), { recursive: true }) as string[])
-    .filter((f) => f.endsWith('.test.ts')).sort().map((f) => path.join(ROOT, 'out/test', dir, f.replace(/\.ts$/, '.js')));
+    .filter((f) => f.endsWith('.test.ts'))
+    .sort()
+    .map((f) => path.join(ROOT, 'out/test', dir, f.replace(/\.ts$/, '.js')));
 }
 
 describe('.vscode-test.mjs (@vscode/test-cli, desktop VS Code)', () => {
@@ -45,9 +51,15 @@ describe('.vscode-test.mjs (@vscode/test-cli, desktop VS Code)', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { engines: { vscode: string }; main: string };
     const min = pkg.engines.vscode.replace(/^\^/, '');
     assert.match(min, /^\d+\.\d+\.\d+$/);
-    assert.deepEqual(runs.map((r) => [r.config.label, r.config.version]), [
-      ['min', min], ['min-multiroot', min], ['stable', 'stable'], ['stable-multiroot', 'stable'],
-    ]);
+    assert.deepEqual(
+      runs.map((r) => [r.config.label, r.config.version]),
+      [
+        ['min', min],
+        ['min-multiroot', min],
+        ['stable', 'stable'],
+        ['stable-multiroot', 'stable'],
+      ],
+    );
     for (const r of runs) {
       assert.equal(r.path, path.join(ROOT, '.vscode-test.mjs'));
       assert.deepEqual([r.extensionDevelopmentPath].flat(), [ROOT]);
@@ -71,8 +83,9 @@ describe('.vscode-test.mjs (@vscode/test-cli, desktop VS Code)', () => {
     for (const label of ['min-multiroot', 'stable-multiroot']) {
       const file = byLabel(label).config.launchArgs.at(-1)!;
       assert.equal(path.extname(file), '.code-workspace');
-      const folders = (JSON.parse(fs.readFileSync(file, 'utf8')) as { folders: { path: string }[] }).folders
-        .map((f) => path.resolve(path.dirname(file), f.path));
+      const folders = (JSON.parse(fs.readFileSync(file, 'utf8')) as { folders: { path: string }[] }).folders.map((f) =>
+        path.resolve(path.dirname(file), f.path),
+      );
       assert.deepEqual(folders, [path.join(ROOT, 'test-workspace'), path.join(ROOT, 'test-workspace-b')]);
       for (const f of folders) assert.ok(fs.statSync(f).isDirectory(), f);
     }

@@ -53,9 +53,12 @@ describe('chat webview in a DOM (jsdom + mynah-ui)', function () {
     assert.ok(w, `no chat wrapper for tab ${mid}`);
     return w;
   };
-  const prompts = (mid: string): string[] => [...wrapper(mid).querySelectorAll('[data-testid="chat-item-prompt"]')].map((e) => page.text(e));
+  const prompts = (mid: string): string[] =>
+    [...wrapper(mid).querySelectorAll('[data-testid="chat-item-prompt"]')].map((e) => page.text(e));
   const answers = (mid: string): string[] =>
-    [...wrapper(mid).querySelectorAll('[data-testid="chat-item-answer"], [data-testid="chat-item-answer-stream"]')].map((e) => page.text(e));
+    [...wrapper(mid).querySelectorAll('[data-testid="chat-item-answer"], [data-testid="chat-item-answer-stream"]')].map((e) =>
+      page.text(e),
+    );
   const input = (mid: string): HTMLElement => {
     const i = wrapper(mid).querySelector<HTMLElement>('[data-testid="prompt-input-textarea"]');
     assert.ok(i, 'no prompt input');
@@ -77,7 +80,9 @@ describe('chat webview in a DOM (jsdom + mynah-ui)', function () {
     await settle();
     const mid = page.document.querySelector('[selected-tab]')?.getAttribute('selected-tab');
     assert.ok(mid, 'the host tab is selected');
-    assert.ok([...page.document.querySelectorAll('[data-testid="tab-bar-tabs-option-label"]')].some((l) => page.text(l) === 'From the host'));
+    assert.ok(
+      [...page.document.querySelectorAll('[data-testid="tab-bar-tabs-option-label"]')].some((l) => page.text(l) === 'From the host'),
+    );
     assert.deepEqual(prompts(mid), ['I feel happy today']);
     assert.deepEqual(answers(mid), ['Why do you feel happy today?']);
     // Message protocol: a replay (after hide/show) repeats indices already applied.
@@ -126,7 +131,10 @@ describe('chat webview in a DOM (jsdom + mynah-ui)', function () {
     const saved = first.api.state as PersistedState;
     const json = JSON.stringify(saved);
     assert.equal(json.split('Once upon a time').length - 1, 1, 'the answer is saved once');
-    assert.ok(Object.values(saved.tabs).every((t) => t.store?.chatItems === undefined), 'mynah tabs are saved without chat items');
+    assert.ok(
+      Object.values(saved.tabs).every((t) => t.store?.chatItems === undefined),
+      'mynah tabs are saved without chat items',
+    );
     assert.deepEqual(saved.lastSeenIndex, { [tabId]: 3 });
 
     const second = startApp(saved);
@@ -138,7 +146,15 @@ describe('chat webview in a DOM (jsdom + mynah-ui)', function () {
   });
 
   it('starts clean, without failing, from state saved in the previous shape', async () => {
-    const v1 = { v: 1, sessionId: SESSION, tabs: { old: { isSelected: true, store: { chatItems: [{ type: 'prompt', body: 'old' }] } } }, tabIds: { old: 'old-tab' }, lastSeenIndex: { 'old-tab': 9 }, drafts: {}, conversations: {} };
+    const v1 = {
+      v: 1,
+      sessionId: SESSION,
+      tabs: { old: { isSelected: true, store: { chatItems: [{ type: 'prompt', body: 'old' }] } } },
+      tabIds: { old: 'old-tab' },
+      lastSeenIndex: { 'old-tab': 9 },
+      drafts: {},
+      conversations: {},
+    };
     const { api, tabId } = startApp(v1);
     assert.notEqual(tabId, 'old-tab');
     assert.deepEqual(api.sent('webview-ready')[0]?.lastSeenIndex, {});
@@ -152,10 +168,15 @@ describe('chat webview in a DOM (jsdom + mynah-ui)', function () {
     page.document.querySelector<HTMLElement>('[data-testid="tab-bar-tab-add-button"]')?.click();
     const [added] = api.sent('new-tab');
     assert.ok(added, 'the + button opened a tab');
-    const closeButton = page.document.querySelector<HTMLElement>(`[data-testid="tab-bar-tabs-option-wrapper"] [data-testid="tab-bar-tabs-option-close-button"]`);
+    const closeButton = page.document.querySelector<HTMLElement>(
+      `[data-testid="tab-bar-tabs-option-wrapper"] [data-testid="tab-bar-tabs-option-close-button"]`,
+    );
     assert.ok(closeButton);
     closeButton.click();
-    assert.deepEqual(api.sent('close-tab').map((m) => m.tabId), [tabId]);
+    assert.deepEqual(
+      api.sent('close-tab').map((m) => m.tabId),
+      [tabId],
+    );
     assert.deepEqual((api.state as PersistedState).lastSeenIndex, {});
     assert.deepEqual(api.sent('ack').at(-1)?.lastSeenIndex, {});
     // A message still on its way for the closed tab leaves nothing behind.

@@ -51,7 +51,11 @@ export class ChatApp {
   /** Removes the page listeners on dispose. */
   private readonly listeners = new AbortController();
 
-  constructor(private readonly sessionId: string, private readonly testMode: boolean, options: ChatAppOptions = {}) {
+  constructor(
+    private readonly sessionId: string,
+    private readonly testMode: boolean,
+    options: ChatAppOptions = {},
+  ) {
     this.host = options.host ?? new Host();
     this.saveSoon = new DelayedCall(() => this.persistNow(), SAVE_DELAY_MS, false, options.timers);
     this.saveDraft = new DelayedCall(() => this.persistNow(), DRAFT_SAVE_DELAY_MS, true, options.timers);
@@ -75,7 +79,9 @@ export class ChatApp {
       rootSelector: '#mynah-root',
       config: {
         // Tests open many tabs in one window; people rarely want more than 20.
-        test: this.testMode, maxTabs: this.testMode ? 100 : 20, texts: { mainTitle: 'Symposium', stopGenerating: 'Stop' },
+        test: this.testMode,
+        maxTabs: this.testMode ? 100 : 20,
+        texts: { mainTitle: 'Symposium', stopGenerating: 'Stop' },
         // Only Copy: inserting into the editor is not wired up (yet).
         codeBlockActions: { 'insert-to-cursor': null },
       },
@@ -88,10 +94,12 @@ export class ChatApp {
       onChatPrompt: (mid, prompt) => this.onChatPrompt(mid, prompt),
       onStopChatResponse: (mid) => this.withTab(mid, (tabId) => this.host.post({ type: 'cancel', tabId })),
       onInBodyButtonClicked: (mid, messageId, action) => this.withTab(mid, (tabId) => this.onButton(tabId, messageId, action.id)),
-      onFileClick: (mid, filePath, _deleted, messageId, _eventId, details) => this.withTab(mid, (tabId) => this.onFileClick(tabId, filePath, messageId, details?.data)),
-      onPromptInputOptionChange: (mid, values) => this.withTab(mid, (tabId) => {
-        for (const m of pickerChanges(tabId, this.model.conversation(tabId).controls, values)) this.host.post(m);
-      }),
+      onFileClick: (mid, filePath, _deleted, messageId, _eventId, details) =>
+        this.withTab(mid, (tabId) => this.onFileClick(tabId, filePath, messageId, details?.data)),
+      onPromptInputOptionChange: (mid, values) =>
+        this.withTab(mid, (tabId) => {
+          for (const m of pickerChanges(tabId, this.model.conversation(tabId).controls, values)) this.host.post(m);
+        }),
     });
     for (const tabId of this.ids.tabIds()) {
       const r = this.rendererFor(tabId);
@@ -101,16 +109,22 @@ export class ChatApp {
     window.addEventListener('message', (e: MessageEvent<unknown>) => this.onHostMessage(e.data), { signal });
     // Drafts: mynah's prompt input is a contenteditable div inside the tab's wrapper.
     document.addEventListener('input', (e) => this.onInput(e), { capture: true, signal });
-    document.addEventListener('visibilitychange', () => {
-      if (document.visibilityState === 'visible') this.sendReady();
-      else this.persistNow();
-    }, { signal });
+    document.addEventListener(
+      'visibilitychange',
+      () => {
+        if (document.visibilityState === 'visible') this.sendReady();
+        else this.persistNow();
+      },
+      { signal },
+    );
     // A draft waiting for its save is saved before the page can go: focus leaving the webview
     // (a click in the workbench, which may hide the view next) or the page being unloaded.
     window.addEventListener('blur', () => this.saveDraft.flush(), { signal });
     window.addEventListener('pagehide', () => this.persistNow(), { signal });
     window.addEventListener('error', (e) => this.host.log('error', `webview error: ${e.message}`), { signal });
-    window.addEventListener('unhandledrejection', (e) => this.host.log('error', `webview unhandled rejection: ${String(e.reason)}`), { signal });
+    window.addEventListener('unhandledrejection', (e) => this.host.log('error', `webview unhandled rejection: ${String(e.reason)}`), {
+      signal,
+    });
     this.persistNow();
     this.sendReady();
   }
@@ -146,7 +160,10 @@ export class ChatApp {
       if (!tabId) continue;
       const conv = this.model.conversation(tabId);
       // Chat items are not saved: rendered again from the conversation.
-      tabs[mid] = { ...tab, store: { ...tab.store, chatItems: conversationToChatItems(conv), ...tabStoreFor(conv), promptInputText: this.model.draft(tabId) } };
+      tabs[mid] = {
+        ...tab,
+        store: { ...tab.store, chatItems: conversationToChatItems(conv), ...tabStoreFor(conv), promptInputText: this.model.draft(tabId) },
+      };
     }
     return tabs;
   }
@@ -182,12 +199,21 @@ export class ChatApp {
   }
 
   private onButton(tabId: TabId, messageId: string | undefined, id: string): void {
-    if (id === RESTART_BUTTON_ID) { this.host.post({ type: 'restart-agent', tabId }); return; }
+    if (id === RESTART_BUTTON_ID) {
+      this.host.post({ type: 'restart-agent', tabId });
+      return;
+    }
     const perm = parsePermissionButton(id);
     if (perm) {
-      const card = this.model.conversation(tabId).blocks.flatMap((b) => (b.kind === 'turn' ? b.permissions : [])).find((p) => p.requestId === perm.requestId);
+      const card = this.model
+        .conversation(tabId)
+        .blocks.flatMap((b) => (b.kind === 'turn' ? b.permissions : []))
+        .find((p) => p.requestId === perm.requestId);
       if (!card) return;
-      if (perm.choice === 'bypass') { this.host.post({ type: 'permission-answer', tabId, requestId: perm.requestId, bypass: true }); return; }
+      if (perm.choice === 'bypass') {
+        this.host.post({ type: 'permission-answer', tabId, requestId: perm.requestId, bypass: true });
+        return;
+      }
       const option = card.options[perm.choice];
       if (option) this.host.post({ type: 'permission-answer', tabId, requestId: perm.requestId, optionId: option.optionId });
       return;
@@ -203,7 +229,10 @@ export class ChatApp {
 
   private onFileClick(tabId: TabId, filePath: string, messageId: string | undefined, data: Record<string, string> | undefined): void {
     const tool = messageId ? toolCallOf(this.model.conversation(tabId), messageId) : undefined;
-    if (data?.action === 'diff' && tool) { this.host.post({ type: 'open-diff', tabId, toolCallId: tool.toolCallId, path: filePath }); return; }
+    if (data?.action === 'diff' && tool) {
+      this.host.post({ type: 'open-diff', tabId, toolCallId: tool.toolCallId, path: filePath });
+      return;
+    }
     const line = Number(data?.line);
     this.host.post({ type: 'open-location', tabId, path: filePath, ...(Number.isSafeInteger(line) && line > 0 ? { line } : {}) });
   }
@@ -250,7 +279,7 @@ export class ChatApp {
       change = this.model.receive(data);
       this.show(change);
     } catch (e) {
-      this.host.log('error', `webview: failed to apply ${data.type}: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+      this.host.log('error', `webview: failed to apply ${data.type}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     }
     // The @ menu is not saved, and a replayed message changed nothing.
     if (change?.kind !== 'none' && change?.kind !== 'context-items') this.saveSoon.schedule();
@@ -288,7 +317,12 @@ export class ChatApp {
         return;
       }
       case 'query-rendered':
-        this.host.post({ type: 'rendered', tabId: change.tabId, requestId: change.requestId, items: [...(this.renderers.get(change.tabId)?.items() ?? []), this.tabStoreItem(change.tabId)] });
+        this.host.post({
+          type: 'rendered',
+          tabId: change.tabId,
+          requestId: change.requestId,
+          items: [...(this.renderers.get(change.tabId)?.items() ?? []), this.tabStoreItem(change.tabId)],
+        });
         return;
     }
   }
@@ -313,7 +347,11 @@ export class ChatApp {
     const store = mid ? this.mynah.getTabData(mid)?.getStore() : undefined;
     const body = {
       commands: (store?.quickActionCommands ?? []).flatMap((g) => g.commands.map((c) => c.command)),
-      pickers: (store?.promptInputOptions ?? []).map((p) => ({ id: p.id, value: p.value, options: 'options' in p ? (p.options ?? []).map((o) => o.value) : [] })),
+      pickers: (store?.promptInputOptions ?? []).map((p) => ({
+        id: p.id,
+        value: p.value,
+        options: 'options' in p ? (p.options ?? []).map((o) => o.value) : [],
+      })),
       info: store?.promptInputInfo ?? '',
       attached: (this.model.conversation(tabId).attached ?? []).map((r) => r.name),
       contextGroups: (store?.contextCommands ?? []).flatMap((g) => g.commands.map((c) => c.command)),

@@ -29,9 +29,17 @@ describe('conversation model', () => {
 
   it('folds tool call updates into their call even after other updates', () => {
     const c = emptyConversation();
-    applyEntry(c, { type: 'agent-update', messageId: 'm', update: { sessionUpdate: 'tool_call', toolCallId: 't', title: 'Read', status: 'pending' } });
+    applyEntry(c, {
+      type: 'agent-update',
+      messageId: 'm',
+      update: { sessionUpdate: 'tool_call', toolCallId: 't', title: 'Read', status: 'pending' },
+    });
     applyEntry(c, { type: 'agent-update', messageId: 'm', update: chunk('reading…') });
-    applyEntry(c, { type: 'agent-update', messageId: 'm', update: { sessionUpdate: 'tool_call_update', toolCallId: 't', status: 'completed' } });
+    applyEntry(c, {
+      type: 'agent-update',
+      messageId: 'm',
+      update: { sessionUpdate: 'tool_call_update', toolCallId: 't', status: 'completed' },
+    });
     const t = c.blocks[0] as Turn;
     assert.equal(t.updates.length, 2);
     assert.deepEqual(t.updates[0], { sessionUpdate: 'tool_call', toolCallId: 't', title: 'Read', status: 'completed' });
@@ -56,7 +64,8 @@ describe('conversation model', () => {
       { type: 'agent-failed', noticeId: 'n', failure },
       { type: 'agent-restarted', noticeId: 'n', agentName: 'ElizACP' },
     ];
-    const a = emptyConversation(), b = emptyConversation();
+    const a = emptyConversation(),
+      b = emptyConversation();
     for (const e of entries) applyEntry(a, e);
     for (const e of entries) applyEntry(b, e);
     assert.deepEqual(a, b);

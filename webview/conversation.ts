@@ -2,7 +2,15 @@
 // messages in order. mynah-ui items are rendered from it (mappers/), and it is saved with the
 // webview state, so a streaming answer can continue after the webview is re-created. Pure.
 import type { AvailableCommand, PermissionOption, SessionUpdate, StopReason, ToolCallUpdate } from '@agentclientprotocol/sdk';
-import type { AgentFailure, ContextRef, ConversationEntry, MessageId, PermissionDecision, SessionControls, TerminalOutput } from '../src/protocol/webview';
+import type {
+  AgentFailure,
+  ContextRef,
+  ConversationEntry,
+  MessageId,
+  PermissionDecision,
+  SessionControls,
+  TerminalOutput,
+} from '../src/protocol/webview';
 import { mergeUpdates } from '../src/protocol/coalesce';
 import { sparkleMarkOf } from '../src/protocol/symposium-ext';
 
@@ -104,10 +112,15 @@ function addTo(updates: SessionUpdate[], update: SessionUpdate): void {
   // One plan card per turn, updated in place even when text came in between.
   if (update.sessionUpdate === 'plan') {
     const i = updates.findIndex((u) => u.sessionUpdate === 'plan');
-    if (i >= 0) { updates[i] = update; return; }
+    if (i >= 0) {
+      updates[i] = update;
+      return;
+    }
   }
   if (update.sessionUpdate === 'tool_call_update') {
-    const i = updates.findIndex((u) => (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && u.toolCallId === update.toolCallId);
+    const i = updates.findIndex(
+      (u) => (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && u.toolCallId === update.toolCallId,
+    );
     const target = i >= 0 ? updates[i] : undefined;
     const folded = target && mergeUpdates(target, update);
     if (folded) {
@@ -140,19 +153,27 @@ function addEmbodiment(c: Conversation, messageId: MessageId | undefined, update
 /** Session-level updates (pickers, commands) change the tab, not a turn's cards. */
 function applySessionState(c: Conversation, u: SessionUpdate): boolean {
   switch (u.sessionUpdate) {
-    case 'available_commands_update': c.commands = u.availableCommands; return true;
+    case 'available_commands_update':
+      c.commands = u.availableCommands;
+      return true;
     case 'current_mode_update':
       if (c.controls?.modes) c.controls = { ...c.controls, modes: { ...c.controls.modes, currentModeId: u.currentModeId } };
       return true;
-    case 'config_option_update': c.controls = { ...c.controls, configOptions: u.configOptions }; return true;
-    default: return false;
+    case 'config_option_update':
+      c.controls = { ...c.controls, configOptions: u.configOptions };
+      return true;
+    default:
+      return false;
   }
 }
 
 /** The turn a message without a turn of its own belongs to: the latest one (or a new one). */
 function turnFor(c: Conversation, messageId: MessageId | undefined, fallbackId: string): Turn {
   if (messageId) return ensureTurn(c, messageId);
-  for (let i = c.blocks.length - 1; i >= 0; i--) { const b = c.blocks[i]!; if (b.kind === 'turn') return b; }
+  for (let i = c.blocks.length - 1; i >= 0; i--) {
+    const b = c.blocks[i]!;
+    if (b.kind === 'turn') return b;
+  }
   return ensureTurn(c, fallbackId);
 }
 
@@ -178,7 +199,10 @@ export function applyEntry(c: Conversation, e: ConversationEntry): string[] {
     case 'permission-resolved': {
       for (const b of c.blocks) {
         const card = b.kind === 'turn' ? b.permissions.find((p) => p.requestId === e.requestId) : undefined;
-        if (card && b.kind === 'turn') { card.decision = e.decision; return [b.messageId]; }
+        if (card && b.kind === 'turn') {
+          card.decision = e.decision;
+          return [b.messageId];
+        }
       }
       return [];
     }
@@ -186,12 +210,27 @@ export function applyEntry(c: Conversation, e: ConversationEntry): string[] {
       const { type: _t, terminalId, ...view } = e;
       c.terminals = { ...c.terminals, [terminalId]: view };
       // Redraw the turns whose tool cards show this terminal.
-      return c.blocks.filter((b): b is Turn => b.kind === 'turn' && b.updates.some((u) =>
-        (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && (u.content ?? []).some((x) => x.type === 'terminal' && x.terminalId === terminalId)))
+      return c.blocks
+        .filter(
+          (b): b is Turn =>
+            b.kind === 'turn' &&
+            b.updates.some(
+              (u) =>
+                (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') &&
+                (u.content ?? []).some((x) => x.type === 'terminal' && x.terminalId === terminalId),
+            ),
+        )
         .map((b) => b.messageId);
     }
     case 'tab-notice': {
-      const n: Notice = { kind: 'notice', id: `tab-notice-${c.blocks.length}`, level: e.level, agentName: c.agentName ?? 'agent', text: e.text, resolved: true };
+      const n: Notice = {
+        kind: 'notice',
+        id: `tab-notice-${c.blocks.length}`,
+        level: e.level,
+        agentName: c.agentName ?? 'agent',
+        text: e.text,
+        resolved: true,
+      };
       c.blocks.push(n);
       return [blockId(n)];
     }
@@ -225,8 +264,20 @@ export function applyEntry(c: Conversation, e: ConversationEntry): string[] {
     case 'agent-failed': {
       // A dead agent ends whatever was running in this tab.
       const changed: string[] = [];
-      for (const b of c.blocks) if (b.kind === 'turn' && b.status === 'running') { b.status = 'failed'; b.error = 'Interrupted: the agent stopped.'; changed.push(b.messageId); }
-      const n: Notice = { kind: 'notice', id: e.noticeId, level: 'error', agentName: e.failure.agentName, failure: e.failure, resolved: false };
+      for (const b of c.blocks)
+        if (b.kind === 'turn' && b.status === 'running') {
+          b.status = 'failed';
+          b.error = 'Interrupted: the agent stopped.';
+          changed.push(b.messageId);
+        }
+      const n: Notice = {
+        kind: 'notice',
+        id: e.noticeId,
+        level: 'error',
+        agentName: e.failure.agentName,
+        failure: e.failure,
+        resolved: false,
+      };
       c.blocks.push(n);
       return [...changed, blockId(n)];
     }

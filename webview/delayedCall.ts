@@ -20,7 +20,12 @@ export class DelayedCall {
    * `debounce`: each `schedule()` restarts the wait, so the call runs once the calls pause (typing);
    * otherwise the first `schedule()` sets the time and later ones join it (a burst of messages).
    */
-  constructor(private readonly run: () => void, private readonly ms: number, private readonly debounce: boolean, private readonly timers: Timers = realTimers) {}
+  constructor(
+    private readonly run: () => void,
+    private readonly ms: number,
+    private readonly debounce: boolean,
+    private readonly timers: Timers = realTimers,
+  ) {}
 
   schedule(): void {
     if (this.pending && !this.debounce) return;

@@ -12,8 +12,14 @@ describe('webview guard on host messages', () => {
 
   it('rejects unknown types and messages without a tab or a whole index', () => {
     for (const m of [
-      null, 'open-tab', { type: 'prompt', tabId: 't', index: 1 }, { type: 'open-tab', index: 1 },
-      { type: 'open-tab', tabId: 't', index: 1.5 }, { type: 'open-tab', tabId: 't' }, { type: 'context-items' },
-    ]) assert.equal(isHostMessage(m), false, JSON.stringify(m));
+      null,
+      'open-tab',
+      { type: 'prompt', tabId: 't', index: 1 },
+      { type: 'open-tab', index: 1 },
+      { type: 'open-tab', tabId: 't', index: 1.5 },
+      { type: 'open-tab', tabId: 't' },
+      { type: 'context-items' },
+    ])
+      assert.equal(isHostMessage(m), false, JSON.stringify(m));
   });
 });

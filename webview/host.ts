@@ -38,6 +38,11 @@ export function isHostMessage(v: unknown): v is HostToWebview {
   const m = v as Record<string, unknown>;
   // Global, not part of a tab's sequence: no tabId, no index.
   if (m.type === 'context-items') return Array.isArray(m.items);
-  return typeof m.type === 'string' && HOST_TYPES.has(m.type)
-    && typeof m.tabId === 'string' && typeof m.index === 'number' && Number.isSafeInteger(m.index);
+  return (
+    typeof m.type === 'string' &&
+    HOST_TYPES.has(m.type) &&
+    typeof m.tabId === 'string' &&
+    typeof m.index === 'number' &&
+    Number.isSafeInteger(m.index)
+  );
 }

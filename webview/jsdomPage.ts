@@ -13,9 +13,16 @@ export class FakeVsCodeApi implements VsCodeApi {
   posted: WebviewToHost[] = [];
   saves = 0;
   constructor(public state: unknown = undefined) {}
-  postMessage(message: unknown): void { this.posted.push(message as WebviewToHost); }
-  getState(): unknown { return this.state; }
-  setState(state: unknown): void { this.state = state; this.saves++; }
+  postMessage(message: unknown): void {
+    this.posted.push(message as WebviewToHost);
+  }
+  getState(): unknown {
+    return this.state;
+  }
+  setState(state: unknown): void {
+    this.state = state;
+    this.saves++;
+  }
   /** The posted messages of one type. */
   sent<T extends WebviewToHost['type']>(type: T): Extract<WebviewToHost, { type: T }>[] {
     return this.posted.filter((m): m is Extract<WebviewToHost, { type: T }> => m.type === type);
@@ -23,11 +30,41 @@ export class FakeVsCodeApi implements VsCodeApi {
 }
 
 const GLOBALS = [
-  'window', 'self', 'document', 'navigator', 'getComputedStyle', 'getSelection', 'requestAnimationFrame', 'cancelAnimationFrame',
-  'Node', 'Element', 'HTMLElement', 'HTMLDivElement', 'HTMLSpanElement', 'HTMLButtonElement', 'HTMLInputElement', 'HTMLTextAreaElement',
-  'HTMLImageElement', 'HTMLAnchorElement', 'SVGElement', 'Text', 'DocumentFragment', 'Range', 'Selection', 'NodeFilter', 'DOMParser',
-  'MutationObserver', 'Event', 'CustomEvent', 'KeyboardEvent', 'MouseEvent', 'InputEvent', 'FocusEvent', 'MessageEvent',
-  'AbortController', 'AbortSignal',
+  'window',
+  'self',
+  'document',
+  'navigator',
+  'getComputedStyle',
+  'getSelection',
+  'requestAnimationFrame',
+  'cancelAnimationFrame',
+  'Node',
+  'Element',
+  'HTMLElement',
+  'HTMLDivElement',
+  'HTMLSpanElement',
+  'HTMLButtonElement',
+  'HTMLInputElement',
+  'HTMLTextAreaElement',
+  'HTMLImageElement',
+  'HTMLAnchorElement',
+  'SVGElement',
+  'Text',
+  'DocumentFragment',
+  'Range',
+  'Selection',
+  'NodeFilter',
+  'DOMParser',
+  'MutationObserver',
+  'Event',
+  'CustomEvent',
+  'KeyboardEvent',
+  'MouseEvent',
+  'InputEvent',
+  'FocusEvent',
+  'MessageEvent',
+  'AbortController',
+  'AbortSignal',
 ] as const;
 
 /** Browser APIs jsdom does not have; mynah-ui only needs them to exist. */
@@ -35,12 +72,24 @@ class NoopObserver {
   observe(): void {}
   unobserve(): void {}
   disconnect(): void {}
-  takeRecords(): [] { return []; }
+  takeRecords(): [] {
+    return [];
+  }
 }
-const matchMedia = (query: string) => ({ matches: false, media: query, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {} });
+const matchMedia = (query: string) => ({
+  matches: false,
+  media: query,
+  addListener() {},
+  removeListener() {},
+  addEventListener() {},
+  removeEventListener() {},
+});
 
 export class JsdomPage {
-  readonly dom = new JSDOM('<!doctype html><html><body><div id="mynah-root"></div></body></html>', { pretendToBeVisual: true, url: 'https://webview.test/' });
+  readonly dom = new JSDOM('<!doctype html><html><body><div id="mynah-root"></div></body></html>', {
+    pretendToBeVisual: true,
+    url: 'https://webview.test/',
+  });
   private readonly previous = new Map<string, PropertyDescriptor | undefined>();
 
   /** Makes this page the global window and document. */
@@ -50,8 +99,12 @@ export class JsdomPage {
     // The webview reads a prompt draft with innerText, which jsdom lacks (no layout).
     Object.defineProperty(this.dom.window.HTMLElement.prototype, 'innerText', {
       configurable: true,
-      get(this: HTMLElement) { return this.textContent ?? ''; },
-      set(this: HTMLElement, v: string) { this.textContent = v; },
+      get(this: HTMLElement) {
+        return this.textContent ?? '';
+      },
+      set(this: HTMLElement, v: string) {
+        this.textContent = v;
+      },
     });
     for (const name of [...GLOBALS, 'ResizeObserver', 'IntersectionObserver', 'matchMedia']) {
       this.previous.set(name, Object.getOwnPropertyDescriptor(globalThis, name));
@@ -71,7 +124,9 @@ export class JsdomPage {
     this.previous.clear();
   }
 
-  get document(): Document { return this.dom.window.document; }
+  get document(): Document {
+    return this.dom.window.document;
+  }
 
   /** An empty page for the next app (the previous app's elements are gone). */
   newRoot(): void {
@@ -99,6 +154,7 @@ export class JsdomPage {
   }
 
   pressEnter(input: HTMLElement): void {
-    for (const type of ['keydown', 'keypress', 'keyup']) input.dispatchEvent(new this.dom.window.KeyboardEvent(type, { key: 'Enter', code: 'Enter', bubbles: true }));
+    for (const type of ['keydown', 'keypress', 'keyup'])
+      input.dispatchEvent(new this.dom.window.KeyboardEvent(type, { key: 'Enter', code: 'Enter', bubbles: true }));
   }
 }

@@ -16,7 +16,9 @@ export class ManualTimers implements Timers {
     this.due.delete(handle as number);
   }
 
-  get pending(): number { return this.due.size; }
+  get pending(): number {
+    return this.due.size;
+  }
 
   /** Runs every timer set so far (and any they set), as if their time had come. */
   runAll(): void {

@@ -18,12 +18,18 @@ describe('webview model', () => {
       { type: 'agent-update', tabId: T, index: 2, messageId: 'm', update: chunk('Hel') },
       { type: 'agent-update', tabId: T, index: 3, messageId: 'm', update: chunk('lo') },
     ];
-    assert.deepEqual(stream.map((x) => m.receive(x)), [
-      { kind: 'changed', tabId: T, blockIds: ['m'] },
-      { kind: 'changed', tabId: T, blockIds: ['m'] },
-      { kind: 'changed', tabId: T, blockIds: ['m'] },
-    ]);
-    assert.deepEqual(stream.map((x) => m.receive(x).kind), ['none', 'none', 'none']);
+    assert.deepEqual(
+      stream.map((x) => m.receive(x)),
+      [
+        { kind: 'changed', tabId: T, blockIds: ['m'] },
+        { kind: 'changed', tabId: T, blockIds: ['m'] },
+        { kind: 'changed', tabId: T, blockIds: ['m'] },
+      ],
+    );
+    assert.deepEqual(
+      stream.map((x) => m.receive(x).kind),
+      ['none', 'none', 'none'],
+    );
     assert.deepEqual(turns(m)[0]?.updates, [chunk('Hello')]);
     assert.deepEqual(m.lastSeenIndex(), { [T]: 3 });
   });
@@ -36,16 +42,25 @@ describe('webview model', () => {
     assert.equal(m.receive({ type: 'open-tab', tabId: T, index: 2, title: 'Chat' }).kind, 'none');
   });
 
-  it('a resync replaces the tab\'s conversation (opening the tab if needed)', () => {
+  it("a resync replaces the tab's conversation (opening the tab if needed)", () => {
     const m = new WebviewModel();
     m.addTab(T);
     m.receive({ type: 'prompt-started', tabId: T, index: 1, messageId: 'old', text: 'lost' });
-    const change = m.receive({ type: 'resync', tabId: T, index: 9, title: 'Chat', entries: [
-      { type: 'prompt-started', messageId: 'm', text: 'hi' },
-      { type: 'agent-update', messageId: 'm', update: chunk('Hello') },
-    ] });
+    const change = m.receive({
+      type: 'resync',
+      tabId: T,
+      index: 9,
+      title: 'Chat',
+      entries: [
+        { type: 'prompt-started', messageId: 'm', text: 'hi' },
+        { type: 'agent-update', messageId: 'm', update: chunk('Hello') },
+      ],
+    });
     assert.deepEqual(change, { kind: 'rebuilt', tabId: T, title: 'Chat' });
-    assert.deepEqual(turns(m).map((t) => t.messageId), ['m']);
+    assert.deepEqual(
+      turns(m).map((t) => t.messageId),
+      ['m'],
+    );
     assert.equal(m.receive({ type: 'resync', tabId: 'other', index: 1, title: 'Lost tab', entries: [] }).kind, 'rebuilt');
     assert.ok(m.hasTab('other'));
     // A tab re-added by the view keeps its rebuilt conversation.
@@ -63,7 +78,11 @@ describe('webview model', () => {
     m.closeTab(T);
     assert.deepEqual(m.lastSeenIndex(), { kept: 2 });
     assert.equal(m.receive({ type: 'agent-update', tabId: T, index: 5, update: chunk('late') }).kind, 'none');
-    assert.equal(m.receive({ type: 'query-rendered', tabId: T, index: 6, requestId: 'r' }).kind, 'query-rendered', 'a test query is still answered');
+    assert.equal(
+      m.receive({ type: 'query-rendered', tabId: T, index: 6, requestId: 'r' }).kind,
+      'query-rendered',
+      'a test query is still answered',
+    );
     assert.deepEqual(m.toState(), { lastSeenIndex: { kept: 2 }, drafts: {}, conversations: { kept: m.conversation('kept') } });
   });
 
@@ -78,7 +97,10 @@ describe('webview model', () => {
     assert.equal(m.draft(T), '');
     assert.deepEqual(m.promptContext(T, []), []);
     m.receive({ type: 'prompt-started', tabId: T, index: 2, messageId: 'm', text: 'what is in a.ts', attachments: ['a.ts'] });
-    assert.deepEqual(turns(m).map((t) => [t.prompt, t.attachments]), [['what is in a.ts', ['a.ts']]]);
+    assert.deepEqual(
+      turns(m).map((t) => [t.prompt, t.attachments]),
+      [['what is in a.ts', ['a.ts']]],
+    );
   });
 
   it('a prompt the host queued behind a running answer shows below that answer', () => {
@@ -89,18 +111,28 @@ describe('webview model', () => {
     m.receive({ type: 'agent-update', tabId: T, index: 2, messageId: 'first', update: chunk('Once upon a time') });
     m.receive({ type: 'prompt-ended', tabId: T, index: 3, messageId: 'first', stopReason: 'end_turn' });
     m.receive({ type: 'prompt-started', tabId: T, index: 4, messageId: 'second', text: 'and then?' });
-    assert.deepEqual(turns(m).map((t) => [t.messageId, t.status]), [['first', 'done'], ['second', 'running']]);
+    assert.deepEqual(
+      turns(m).map((t) => [t.messageId, t.status]),
+      [
+        ['first', 'done'],
+        ['second', 'running'],
+      ],
+    );
   });
 
   it('restores the open tabs from saved state, dropping indices and drafts of other tabs', () => {
-    const m = new WebviewModel({ lastSeenIndex: { [T]: 7, gone: 3 }, drafts: { [T]: 'draft', gone: 'x' }, conversations: { [T]: { blocks: [] } } });
+    const m = new WebviewModel({
+      lastSeenIndex: { [T]: 7, gone: 3 },
+      drafts: { [T]: 'draft', gone: 'x' },
+      conversations: { [T]: { blocks: [] } },
+    });
     assert.deepEqual(m.tabIds(), [T]);
     assert.deepEqual(m.lastSeenIndex(), { [T]: 7 });
     assert.equal(m.draft(T), 'draft');
     assert.equal(m.receive({ type: 'session-ready', tabId: T, index: 7, agentName: 'a', cwd: '/' }).kind, 'none', 'already saved');
   });
 
-  it('keeps the @ menu for every tab, outside any tab\'s sequence', () => {
+  it("keeps the @ menu for every tab, outside any tab's sequence", () => {
     const m = new WebviewModel();
     assert.deepEqual(m.receive({ type: 'context-items', items: [file] }), { kind: 'context-items' });
     assert.deepEqual(m.contextItems, [file]);

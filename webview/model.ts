@@ -35,15 +35,20 @@ export class WebviewModel {
   /** `saved.conversations` names the open tabs; indices and drafts of other tabs are dropped. */
   constructor(saved?: ModelState) {
     this.conversations = new Map(Object.entries(saved?.conversations ?? {}));
-    const open = <T>(r: Record<TabId, T> | undefined): Record<TabId, T> => Object.fromEntries(Object.entries(r ?? {}).filter(([tabId]) => this.conversations.has(tabId)));
+    const open = <T>(r: Record<TabId, T> | undefined): Record<TabId, T> =>
+      Object.fromEntries(Object.entries(r ?? {}).filter(([tabId]) => this.conversations.has(tabId)));
     this.seen = new SeenIndex(open(saved?.lastSeenIndex));
     this.drafts = new Map(Object.entries(open(saved?.drafts)));
   }
 
   // ---- tabs -----------------------------------------------------------------------------------
 
-  hasTab(tabId: TabId): boolean { return this.conversations.has(tabId); }
-  tabIds(): TabId[] { return [...this.conversations.keys()]; }
+  hasTab(tabId: TabId): boolean {
+    return this.conversations.has(tabId);
+  }
+  tabIds(): TabId[] {
+    return [...this.conversations.keys()];
+  }
 
   /** A tab opened (by the user, or for the host). Keeps an existing conversation (a resync's). */
   addTab(tabId: TabId): void {
@@ -62,12 +67,16 @@ export class WebviewModel {
     return this.conversations.get(tabId) ?? emptyConversation();
   }
 
-  draft(tabId: TabId): string { return this.drafts.get(tabId) ?? ''; }
+  draft(tabId: TabId): string {
+    return this.drafts.get(tabId) ?? '';
+  }
   setDraft(tabId: TabId, text: string): void {
     if (this.conversations.has(tabId)) this.drafts.set(tabId, text);
   }
 
-  get contextItems(): ContextRef[] | undefined { return this.contextMenu; }
+  get contextItems(): ContextRef[] | undefined {
+    return this.contextMenu;
+  }
 
   /** The context a prompt carries: what was attached to the tab, then what was chosen in the `@` menu. */
   promptContext(tabId: TabId, chosen: ContextRef[]): ContextRef[] {
@@ -137,5 +146,7 @@ export class WebviewModel {
   }
 
   /** The seen indices alone (webview-ready, ack). */
-  lastSeenIndex(): Record<TabId, number> { return this.seen.toJSON(); }
+  lastSeenIndex(): Record<TabId, number> {
+    return this.seen.toJSON();
+  }
 }

@@ -8,7 +8,10 @@ import { ItemType } from './mappers/chatItems';
 export class TabRenderer {
   private readonly shown = new Map<string, { json: string; item: ChatItem }>();
 
-  constructor(private readonly mynah: MynahUI, private readonly mynahTabId: string) {}
+  constructor(
+    private readonly mynah: MynahUI,
+    private readonly mynahTabId: string,
+  ) {}
 
   /** Records items mynah already shows (restored from saved tabs) without touching the screen. */
   adopt(items: ChatItem[]): void {

@@ -5,7 +5,15 @@ import { persistedState, restoreState, SeenIndex } from './state';
 import { TabIdMap } from './tabIds';
 
 const SESSION = 'session-1';
-const valid = { v: 2, sessionId: SESSION, tabs: { m: { isSelected: true, store: { tabTitle: 'Chat' } } }, tabIds: { m: 't' }, lastSeenIndex: { t: 3 }, drafts: { t: 'hi' }, conversations: { t: { blocks: [] } } };
+const valid = {
+  v: 2,
+  sessionId: SESSION,
+  tabs: { m: { isSelected: true, store: { tabTitle: 'Chat' } } },
+  tabIds: { m: 't' },
+  lastSeenIndex: { t: 3 },
+  drafts: { t: 'hi' },
+  conversations: { t: { blocks: [] } },
+};
 
 describe('webview state', () => {
   it('restores saved state only for the same activation session', () => {
@@ -28,18 +36,28 @@ describe('webview state', () => {
   });
 
   it('saves the transcript once: as conversations, not again as mynah chat items', () => {
-    const conversation: Conversation = { blocks: [{ kind: 'turn', messageId: 'x', prompt: 'hi', updates: [], status: 'done', permissions: [] }] };
+    const conversation: Conversation = {
+      blocks: [{ kind: 'turn', messageId: 'x', prompt: 'hi', updates: [], status: 'done', permissions: [] }],
+    };
     const chatItems: ChatItem[] = [{ type: 'prompt' as ChatItemType, messageId: 'x:prompt', body: 'hi' }];
     const mynahTabs = {
       m: { isSelected: true, store: { tabTitle: 'Chat 1', chatItems, promptInputText: 'draft', contextCommands: [{ commands: [] }] } },
       unmapped: { store: { tabTitle: 'not ours' } },
     };
-    const state = persistedState(SESSION, { lastSeenIndex: { t: 4 }, drafts: { t: 'draft' }, conversations: { t: conversation } }, mynahTabs, { m: 't' });
+    const state = persistedState(
+      SESSION,
+      { lastSeenIndex: { t: 4 }, drafts: { t: 'draft' }, conversations: { t: conversation } },
+      mynahTabs,
+      { m: 't' },
+    );
     assert.deepEqual(state, {
-      v: 2, sessionId: SESSION,
+      v: 2,
+      sessionId: SESSION,
       tabs: { m: { isSelected: true, store: { tabTitle: 'Chat 1' } } },
       tabIds: { m: 't' },
-      lastSeenIndex: { t: 4 }, drafts: { t: 'draft' }, conversations: { t: conversation },
+      lastSeenIndex: { t: 4 },
+      drafts: { t: 'draft' },
+      conversations: { t: conversation },
     });
     assert.equal(JSON.stringify(state).split('"hi"').length - 1, 1, 'the prompt text is in the saved state once');
     assert.deepEqual(restoreState(JSON.parse(JSON.stringify(state)), SESSION), state);

@@ -55,7 +55,12 @@ export function restoreState(saved: unknown, sessionId: string): PersistedState 
  * `conversations`), the draft (in `drafts`) and the `@` menu (the host re-sends it on every
  * webview-ready). Tabs without a protocol tab ID are left out.
  */
-export function persistedState(sessionId: string, model: ModelState, mynahTabs: MynahUITabStoreModel, tabIds: Record<string, TabId>): PersistedState {
+export function persistedState(
+  sessionId: string,
+  model: ModelState,
+  mynahTabs: MynahUITabStoreModel,
+  tabIds: Record<string, TabId>,
+): PersistedState {
   const tabs: MynahUITabStoreModel = {};
   const savedIds: Record<string, TabId> = {};
   for (const [mid, tab] of Object.entries(mynahTabs)) {

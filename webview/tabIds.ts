@@ -15,8 +15,12 @@ export class TabIdMap {
     this.toMynah.set(tabId, mynahId);
   }
 
-  tabId(mynahId: string): TabId | undefined { return this.toTab.get(mynahId); }
-  mynahId(tabId: TabId): string | undefined { return this.toMynah.get(tabId); }
+  tabId(mynahId: string): TabId | undefined {
+    return this.toTab.get(mynahId);
+  }
+  mynahId(tabId: TabId): string | undefined {
+    return this.toMynah.get(tabId);
+  }
 
   deleteMynah(mynahId: string): TabId | undefined {
     const t = this.toTab.get(mynahId);
@@ -25,8 +29,12 @@ export class TabIdMap {
     return t;
   }
 
-  tabIds(): TabId[] { return [...this.toMynah.keys()]; }
-  toJSON(): Record<string, TabId> { return Object.fromEntries(this.toTab); }
+  tabIds(): TabId[] {
+    return [...this.toMynah.keys()];
+  }
+  toJSON(): Record<string, TabId> {
+    return Object.fromEntries(this.toTab);
+  }
 }
 
 /** UUID v4 (crypto.randomUUID exists in webviews, which are secure contexts). */

@@ -10,5 +10,7 @@ export function toolCallOf(c: Conversation, cardId: string): ToolCallState | und
   const toolCallId = cardId.slice(cut + ':tool:'.length);
   const turn = c.blocks.find((b) => b.kind === 'turn' && b.messageId === turnId);
   if (!turn || turn.kind !== 'turn') return undefined;
-  return turn.updates.find((u): u is ToolCallState => (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && u.toolCallId === toolCallId);
+  return turn.updates.find(
+    (u): u is ToolCallState => (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && u.toolCallId === toolCallId,
+  );
 }

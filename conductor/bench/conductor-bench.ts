@@ -15,20 +15,32 @@ const ELIZA = [CONDUCTOR, 'eliza', '--deterministic'];
 const CONFIGS: { name: string; argv: string[] }[] = [
   { name: 'direct', argv: ELIZA },
   { name: 'conductor, 0 components', argv: [CONDUCTOR, '--log', 'warn', '--components', '', '--', process.execPath, ...ELIZA] },
-  { name: 'conductor, 3 pass-through', argv: [CONDUCTOR, '--log', 'warn', '--components', 'passthrough,passthrough,passthrough', '--', process.execPath, ...ELIZA] },
+  {
+    name: 'conductor, 3 pass-through',
+    argv: [CONDUCTOR, '--log', 'warn', '--components', 'passthrough,passthrough,passthrough', '--', process.execPath, ...ELIZA],
+  },
 ];
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 20000);
 const PROMPTS = Number(process.env.BENCH_PROMPTS ?? 150);
 
-interface Sample { chunksPerSecond: number; latenciesMs: number[] }
+interface Sample {
+  chunksPerSecond: number;
+  latenciesMs: number[];
+}
 
 async function measure(argv: string[]): Promise<Sample> {
   const child = spawn(process.execPath, argv, { stdio: ['pipe', 'pipe', 'inherit'] });
   let chunks = 0;
-  const conn = acp.client()
+  const conn = acp
+    .client()
     .onNotification('session/update', () => void chunks++)
-    .connect(acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>));
+    .connect(
+      acp.ndJsonStream(
+        Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+        Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+      ),
+    );
   try {
     await conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
     const { sessionId } = await conn.agent.request('session/new', { cwd: mkdtempSync(join(tmpdir(), 'bench-')), mcpServers: [] });
@@ -72,7 +84,9 @@ async function main(): Promise<void> {
   console.log(`Conductor benchmark (${ROUNDS} rounds, ${CHUNKS} chunks, ${PROMPTS} prompts per round; node ${process.version})`);
   console.log('configuration               | chunks/s | ratio | p50 ms | added p50 | p99 ms | added p99');
   for (const r of rows) {
-    console.log(`${r.name.padEnd(27)} | ${r.chunksPerSecond.toFixed(0).padStart(8)} | ${(r.chunksPerSecond / base.chunksPerSecond).toFixed(2).padStart(5)} | ${r.p50.toFixed(3).padStart(6)} | ${(r.p50 - base.p50).toFixed(3).padStart(9)} | ${r.p99.toFixed(3).padStart(6)} | ${(r.p99 - base.p99).toFixed(3).padStart(9)}`);
+    console.log(
+      `${r.name.padEnd(27)} | ${r.chunksPerSecond.toFixed(0).padStart(8)} | ${(r.chunksPerSecond / base.chunksPerSecond).toFixed(2).padStart(5)} | ${r.p50.toFixed(3).padStart(6)} | ${(r.p50 - base.p50).toFixed(3).padStart(9)} | ${r.p99.toFixed(3).padStart(6)} | ${(r.p99 - base.p99).toFixed(3).padStart(9)}`,
+    );
   }
   mkdirSync(resolve(__dirname), { recursive: true });
   writeFileSync(resolve(__dirname, 'results.json'), JSON.stringify({ when: new Date().toISOString(), rows }, null, 2));

@@ -10,8 +10,13 @@ import { McpPool } from '../eliza/mcp';
 
 const sessions = new Map<string, McpPool>();
 
-const app = acp.agent({ name: 'ide-bench-agent' })
-  .onRequest('initialize', () => ({ protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: { mcpCapabilities: { http: true, sse: false } }, authMethods: [] }))
+const app = acp
+  .agent({ name: 'ide-bench-agent' })
+  .onRequest('initialize', () => ({
+    protocolVersion: acp.PROTOCOL_VERSION,
+    agentCapabilities: { mcpCapabilities: { http: true, sse: false } },
+    authMethods: [],
+  }))
   .onRequest('session/new', ({ params }) => {
     const sessionId = randomUUID();
     sessions.set(sessionId, new McpPool(params.mcpServers, params.cwd));
@@ -30,11 +35,19 @@ const app = acp.agent({ name: 'ide-bench-agent' })
       if (r.isError) throw new Error(`${order.tool} failed: ${r.text}`);
       last = r.text;
     }
-    await client.notify('session/update', { sessionId: params.sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: JSON.stringify({ times, last }) } } });
+    await client.notify('session/update', {
+      sessionId: params.sessionId,
+      update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: JSON.stringify({ times, last }) } },
+    });
     return { stopReason: 'end_turn' };
   });
 
-const connection = app.connect(acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));
+const connection = app.connect(
+  acp.ndJsonStream(
+    Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
+    Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+  ),
+);
 void connection.closed.then(async () => {
   await Promise.allSettled([...sessions.values()].map((p) => p.closeAll()));
   process.exit(0);

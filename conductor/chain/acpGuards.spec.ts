@@ -3,8 +3,20 @@
 // refused with the message the editor edge answers them with.
 import * as assert from 'node:assert/strict';
 import {
-  asCancel, asInitialize, asPrompt, asReadTextFile, asRequestPermission, asSessionClose, asSessionLoad, asSessionNew,
-  asSessionResume, asSessionSetup, asWriteTextFile, isSessionSetup, paramsProblem, sessionIdOf,
+  asCancel,
+  asInitialize,
+  asPrompt,
+  asReadTextFile,
+  asRequestPermission,
+  asSessionClose,
+  asSessionLoad,
+  asSessionNew,
+  asSessionResume,
+  asSessionSetup,
+  asWriteTextFile,
+  isSessionSetup,
+  paramsProblem,
+  sessionIdOf,
 } from './acpGuards';
 
 interface Row {
@@ -18,47 +30,99 @@ interface Row {
 const S = { sessionId: 's1' };
 const rows: Row[] = [
   {
-    method: 'initialize', guard: asInitialize,
+    method: 'initialize',
+    guard: asInitialize,
     ok: [{ protocolVersion: 1 }, { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true } }, _meta: { x: 1 } }],
-    bad: [[undefined, /numeric "protocolVersion"/], [{ protocolVersion: '1' }, /numeric "protocolVersion"/], [{ protocolVersion: 1, clientCapabilities: [] }, /"clientCapabilities" must be an object/]],
+    bad: [
+      [undefined, /numeric "protocolVersion"/],
+      [{ protocolVersion: '1' }, /numeric "protocolVersion"/],
+      [{ protocolVersion: 1, clientCapabilities: [] }, /"clientCapabilities" must be an object/],
+    ],
   },
   {
-    method: 'session/new', guard: asSessionNew,
+    method: 'session/new',
+    guard: asSessionNew,
     ok: [{ cwd: '/w' }, { cwd: 'C:\\w', mcpServers: [] }, { cwd: '/w', mcpServers: [{ name: 'm' }], unknownField: true }],
-    bad: [[null, /absolute "cwd"/], [{ cwd: 'rel/dir' }, /absolute "cwd"/], [{ cwd: '/w', mcpServers: {} }, /"mcpServers" must be an array/]],
+    bad: [
+      [null, /absolute "cwd"/],
+      [{ cwd: 'rel/dir' }, /absolute "cwd"/],
+      [{ cwd: '/w', mcpServers: {} }, /"mcpServers" must be an array/],
+    ],
   },
   {
-    method: 'session/load', guard: asSessionLoad,
-    ok: [{ ...S, cwd: '/w', mcpServers: [] }, { ...S, cwd: '/w' }],
-    bad: [[{ cwd: '/w' }, /session\/load needs a "sessionId"/], [{ ...S, cwd: 'w' }, /absolute "cwd"/]],
+    method: 'session/load',
+    guard: asSessionLoad,
+    ok: [
+      { ...S, cwd: '/w', mcpServers: [] },
+      { ...S, cwd: '/w' },
+    ],
+    bad: [
+      [{ cwd: '/w' }, /session\/load needs a "sessionId"/],
+      [{ ...S, cwd: 'w' }, /absolute "cwd"/],
+    ],
   },
   {
-    method: 'session/resume', guard: asSessionResume,
+    method: 'session/resume',
+    guard: asSessionResume,
     ok: [{ ...S, cwd: '/w' }],
     bad: [[{ cwd: '/w', sessionId: 7 }, /session\/resume needs a "sessionId"/]],
   },
   {
-    method: 'session/prompt', guard: asPrompt,
-    ok: [{ ...S, prompt: [] }, { ...S, prompt: [{ type: 'text', text: 'hi' }] }],
-    bad: [[{ prompt: [] }, /needs a "sessionId"/], [{ ...S, prompt: 'hi' }, /"prompt" array/], [[], /needs a "sessionId"/]],
+    method: 'session/prompt',
+    guard: asPrompt,
+    ok: [
+      { ...S, prompt: [] },
+      { ...S, prompt: [{ type: 'text', text: 'hi' }] },
+    ],
+    bad: [
+      [{ prompt: [] }, /needs a "sessionId"/],
+      [{ ...S, prompt: 'hi' }, /"prompt" array/],
+      [[], /needs a "sessionId"/],
+    ],
   },
-  { method: 'session/cancel', guard: asCancel, ok: [S], bad: [[{}, /session\/cancel needs a "sessionId"/], ['s1', /needs a "sessionId"/]] },
+  {
+    method: 'session/cancel',
+    guard: asCancel,
+    ok: [S],
+    bad: [
+      [{}, /session\/cancel needs a "sessionId"/],
+      ['s1', /needs a "sessionId"/],
+    ],
+  },
   { method: 'session/close', guard: asSessionClose, ok: [S], bad: [[{ sessionId: null }, /session\/close needs a "sessionId"/]] },
   {
-    method: 'session/request_permission', guard: asRequestPermission,
+    method: 'session/request_permission',
+    guard: asRequestPermission,
     ok: [{ ...S, toolCall: { toolCallId: 't' }, options: [] }],
-    bad: [[{ ...S, options: [] }, /"toolCall" object/], [{ ...S, toolCall: {}, options: {} }, /"options" array/], [{ toolCall: {}, options: [] }, /"sessionId"/]],
+    bad: [
+      [{ ...S, options: [] }, /"toolCall" object/],
+      [{ ...S, toolCall: {}, options: {} }, /"options" array/],
+      [{ toolCall: {}, options: [] }, /"sessionId"/],
+    ],
   },
   {
-    method: 'fs/read_text_file', guard: asReadTextFile,
+    method: 'fs/read_text_file',
+    guard: asReadTextFile,
     // line and limit are read leniently (readLines), so they are not checked here.
-    ok: [{ ...S, path: '/w/a' }, { ...S, path: 'a', line: 2, limit: null }, { ...S, path: 'a', line: 'x' }],
-    bad: [[{ ...S }, /"path" must be a string/], [{ path: '/w/a' }, /fs\/read_text_file needs a "sessionId"/]],
+    ok: [
+      { ...S, path: '/w/a' },
+      { ...S, path: 'a', line: 2, limit: null },
+      { ...S, path: 'a', line: 'x' },
+    ],
+    bad: [
+      [{ ...S }, /"path" must be a string/],
+      [{ path: '/w/a' }, /fs\/read_text_file needs a "sessionId"/],
+    ],
   },
   {
-    method: 'fs/write_text_file', guard: asWriteTextFile,
+    method: 'fs/write_text_file',
+    guard: asWriteTextFile,
     ok: [{ ...S, path: '/w/a', content: '' }],
-    bad: [[{ ...S, content: 'x' }, /"path" must be a string/], [{ ...S, path: '/w/a' }, /"content" must be a string/], [{ path: 'a', content: 'x' }, /"sessionId"/]],
+    bad: [
+      [{ ...S, content: 'x' }, /"path" must be a string/],
+      [{ ...S, path: '/w/a' }, /"content" must be a string/],
+      [{ path: 'a', content: 'x' }, /"sessionId"/],
+    ],
   },
 ];
 
@@ -83,7 +147,13 @@ describe('ACP param guards', () => {
   });
 
   it('session setup: new, load and resume, each by its own rule', () => {
-    assert.deepEqual(['session/new', 'session/load', 'session/resume', 'session/prompt', 'constructor'].map(isSessionSetup), [true, true, true, false, false]);
+    assert.deepEqual(['session/new', 'session/load', 'session/resume', 'session/prompt', 'constructor'].map(isSessionSetup), [
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
     assert.ok(asSessionSetup('session/new', { cwd: '/w' }));
     assert.equal(asSessionSetup('session/load', { cwd: '/w' }), undefined, 'load names its session');
     assert.equal(asSessionSetup('session/prompt', { ...S, prompt: [] }), undefined);

@@ -24,48 +24,55 @@ export type ReadTextFileParams = Omit<acp.ReadTextFileRequest, 'line' | 'limit'>
 
 const isAbsolutePath = (path: string): boolean => path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path);
 
-const needsSessionId = (method: string): Check => (p) => (typeof p.sessionId === 'string' ? undefined : `${method} needs a "sessionId"`);
+const needsSessionId =
+  (method: string): Check =>
+  (p) =>
+    typeof p.sessionId === 'string' ? undefined : `${method} needs a "sessionId"`;
 
 /** `session/new`, `session/load` and `session/resume`: an absolute folder, MCP servers if any. */
-const sessionSetup = (method: string): Check => (p) => {
-  if (typeof p.cwd !== 'string' || !isAbsolutePath(p.cwd)) return `${method} needs an absolute "cwd"`;
-  if (p.mcpServers !== undefined && !Array.isArray(p.mcpServers)) return '"mcpServers" must be an array';
-  if (method !== 'session/new') return needsSessionId(method)(p);
-  return undefined;
-};
+const sessionSetup =
+  (method: string): Check =>
+  (p) => {
+    if (typeof p.cwd !== 'string' || !isAbsolutePath(p.cwd)) return `${method} needs an absolute "cwd"`;
+    if (p.mcpServers !== undefined && !Array.isArray(p.mcpServers)) return '"mcpServers" must be an array';
+    if (method !== 'session/new') return needsSessionId(method)(p);
+    return undefined;
+  };
 
-const CHECKS: ReadonlyMap<string, Check> = new Map(Object.entries({
-  initialize: (p) => {
-    if (typeof p.protocolVersion !== 'number') return 'initialize needs a numeric "protocolVersion"';
-    if (p.clientCapabilities !== undefined && !isObject(p.clientCapabilities)) return '"clientCapabilities" must be an object';
-    return undefined;
-  },
-  'session/new': sessionSetup('session/new'),
-  'session/load': sessionSetup('session/load'),
-  'session/resume': sessionSetup('session/resume'),
-  'session/prompt': (p) => {
-    if (typeof p.sessionId !== 'string') return 'session/prompt needs a "sessionId"';
-    if (!Array.isArray(p.prompt)) return 'session/prompt needs a "prompt" array of content blocks';
-    return undefined;
-  },
-  'session/cancel': needsSessionId('session/cancel'),
-  'session/close': needsSessionId('session/close'),
-  'session/request_permission': (p) => {
-    if (typeof p.sessionId !== 'string') return 'session/request_permission needs a "sessionId"';
-    if (!isObject(p.toolCall)) return 'session/request_permission needs a "toolCall" object';
-    if (!Array.isArray(p.options)) return 'session/request_permission needs an "options" array';
-    return undefined;
-  },
-  'fs/read_text_file': (p) => {
-    if (typeof p.path !== 'string') return '"path" must be a string';
-    return needsSessionId('fs/read_text_file')(p);
-  },
-  'fs/write_text_file': (p) => {
-    if (typeof p.path !== 'string') return '"path" must be a string';
-    if (typeof p.content !== 'string') return '"content" must be a string';
-    return needsSessionId('fs/write_text_file')(p);
-  },
-} satisfies Record<string, Check>));
+const CHECKS: ReadonlyMap<string, Check> = new Map(
+  Object.entries({
+    initialize: (p) => {
+      if (typeof p.protocolVersion !== 'number') return 'initialize needs a numeric "protocolVersion"';
+      if (p.clientCapabilities !== undefined && !isObject(p.clientCapabilities)) return '"clientCapabilities" must be an object';
+      return undefined;
+    },
+    'session/new': sessionSetup('session/new'),
+    'session/load': sessionSetup('session/load'),
+    'session/resume': sessionSetup('session/resume'),
+    'session/prompt': (p) => {
+      if (typeof p.sessionId !== 'string') return 'session/prompt needs a "sessionId"';
+      if (!Array.isArray(p.prompt)) return 'session/prompt needs a "prompt" array of content blocks';
+      return undefined;
+    },
+    'session/cancel': needsSessionId('session/cancel'),
+    'session/close': needsSessionId('session/close'),
+    'session/request_permission': (p) => {
+      if (typeof p.sessionId !== 'string') return 'session/request_permission needs a "sessionId"';
+      if (!isObject(p.toolCall)) return 'session/request_permission needs a "toolCall" object';
+      if (!Array.isArray(p.options)) return 'session/request_permission needs an "options" array';
+      return undefined;
+    },
+    'fs/read_text_file': (p) => {
+      if (typeof p.path !== 'string') return '"path" must be a string';
+      return needsSessionId('fs/read_text_file')(p);
+    },
+    'fs/write_text_file': (p) => {
+      if (typeof p.path !== 'string') return '"path" must be a string';
+      if (typeof p.content !== 'string') return '"content" must be a string';
+      return needsSessionId('fs/write_text_file')(p);
+    },
+  } satisfies Record<string, Check>),
+);
 
 /**
  * What is wrong with `params` for `method`, as a message for an invalid-params error; undefined
@@ -77,8 +84,10 @@ export function paramsProblem(method: string, params: unknown): string | undefin
 }
 
 /** A guard that lets through exactly the params paramsProblem(method) finds nothing wrong with. */
-const guard = <T>(method: string) => (params: unknown): T | undefined =>
-  isObject(params) && paramsProblem(method, params) === undefined ? (params as T) : undefined;
+const guard =
+  <T>(method: string) =>
+  (params: unknown): T | undefined =>
+    isObject(params) && paramsProblem(method, params) === undefined ? (params as T) : undefined;
 
 export const asInitialize = guard<acp.InitializeRequest>('initialize');
 export const asSessionNew = guard<SessionNewParams>('session/new');

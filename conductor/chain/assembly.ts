@@ -8,7 +8,11 @@ export interface Assembly {
   skipped: { name: string; reason: string }[];
 }
 
-export function assembleChain(enabled: readonly string[], registry: ReadonlyMap<string, ComponentFactory>, clientCapabilities: Record<string, unknown>): Assembly {
+export function assembleChain(
+  enabled: readonly string[],
+  registry: ReadonlyMap<string, ComponentFactory>,
+  clientCapabilities: Record<string, unknown>,
+): Assembly {
   const components: Component[] = [];
   const skipped: Assembly['skipped'] = [];
   for (const name of enabled) {

@@ -10,8 +10,16 @@
 import type { Logger } from '../log';
 import { ErrorCodes } from '../../src/protocol/errorCodes';
 import {
-  isNotification, isRequest, outcomeOf, responseFor,
-  type JsonRpcId, type RpcError, type RpcMessage, type RpcNotification, type RpcOutcome, type RpcRequest,
+  isNotification,
+  isRequest,
+  outcomeOf,
+  responseFor,
+  type JsonRpcId,
+  type RpcError,
+  type RpcMessage,
+  type RpcNotification,
+  type RpcOutcome,
+  type RpcRequest,
 } from '../jsonrpc/message';
 import type { Component, ComponentContext, Direction, IncomingNotification, IncomingRequest, RequestOptions } from './component';
 
@@ -44,7 +52,11 @@ class Node {
   readonly outgoing = new Map<JsonRpcId, Outgoing>();
   readonly incoming = new Map<string, Incoming>();
   private nextId = 1;
-  constructor(readonly position: number, readonly component: Component, readonly context: (node: Node) => ComponentContext) {}
+  constructor(
+    readonly position: number,
+    readonly component: Component,
+    readonly context: (node: Node) => ComponentContext,
+  ) {}
   allocateId(): number {
     return this.nextId++;
   }
@@ -64,7 +76,10 @@ export class Chain {
   private disposed = false;
 
   /** `components` in chain order, editor side first; the edges are included by the caller. */
-  constructor(components: readonly Component[], private readonly options: ChainOptions) {
+  constructor(
+    components: readonly Component[],
+    private readonly options: ChainOptions,
+  ) {
     // Each node's context is made lazily, once, so contexts can refer to the finished chain.
     this.nodes = components.map((component, position) => {
       let context: ComponentContext | undefined;
@@ -104,13 +119,17 @@ export class Chain {
         if ('error' in outcome) reject(new RpcCallError(outcome.error));
         else resolve(outcome.result);
       });
-      signal?.addEventListener('abort', () => {
-        if (settled) return;
-        settled = true;
-        node.outgoing.delete(id);
-        this.sendNotification(node, direction, { jsonrpc: '2.0', method: CANCEL_REQUEST, params: { requestId: id } });
-        reject(new RpcCallError({ code: ErrorCodes.requestCancelled, message: 'request cancelled' }));
-      }, { once: true });
+      signal?.addEventListener(
+        'abort',
+        () => {
+          if (settled) return;
+          settled = true;
+          node.outgoing.delete(id);
+          this.sendNotification(node, direction, { jsonrpc: '2.0', method: CANCEL_REQUEST, params: { requestId: id } });
+          reject(new RpcCallError({ code: ErrorCodes.requestCancelled, message: 'request cancelled' }));
+        },
+        { once: true },
+      );
     });
   }
 
@@ -202,7 +221,10 @@ export class Chain {
     if (!handler) return notification.forward();
     try {
       const result = handler.call(node.component, notification, node.context(node));
-      if (result instanceof Promise) result.catch((err: unknown) => this.options.log.error(`${node.component.name}: notification handler failed for ${message.method}`, err));
+      if (result instanceof Promise)
+        result.catch((err: unknown) =>
+          this.options.log.error(`${node.component.name}: notification handler failed for ${message.method}`, err),
+        );
     } catch (err) {
       this.options.log.error(`${node.component.name}: notification handler failed for ${message.method}`, err);
     }
@@ -258,7 +280,10 @@ export class Chain {
     const failInternal = (err: unknown): void => {
       this.options.log.error(`${node.component.name}: request handler failed for ${message.method}`, err);
       if (state.forwardedAs === undefined) {
-        const rpc = err instanceof RpcCallError ? err.error : { code: ErrorCodes.internalError, message: `${node.component.name}: ${err instanceof Error ? err.message : String(err)}` };
+        const rpc =
+          err instanceof RpcCallError
+            ? err.error
+            : { code: ErrorCodes.internalError, message: `${node.component.name}: ${err instanceof Error ? err.message : String(err)}` };
         settle({ error: rpc });
       }
     };

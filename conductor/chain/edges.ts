@@ -122,7 +122,9 @@ export class AgentEdge implements Component {
           }
           answeredHere = true;
           done();
-          this.log?.warn(`the agent did not answer a prompt after session/cancel (session ${sessionId}) within ${this.cancelGraceMs} ms; answering "cancelled" for it`);
+          this.log?.warn(
+            `the agent did not answer a prompt after session/cancel (session ${sessionId}) within ${this.cancelGraceMs} ms; answering "cancelled" for it`,
+          );
           request.respond({ stopReason: 'cancelled' });
         };
         timer = setTimeout(expire, this.cancelGraceMs);

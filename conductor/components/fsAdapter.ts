@@ -6,7 +6,16 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ErrorCodes } from '../../src/protocol/errorCodes';
-import { asInitialize, asReadTextFile, asSessionLoad, asSessionNew, asSessionResume, asWriteTextFile, paramsProblem, sessionIdOf } from '../chain/acpGuards';
+import {
+  asInitialize,
+  asReadTextFile,
+  asSessionLoad,
+  asSessionNew,
+  asSessionResume,
+  asWriteTextFile,
+  paramsProblem,
+  sessionIdOf,
+} from '../chain/acpGuards';
 import type { Component, ComponentContext, ComponentFactory, IncomingRequest } from '../chain/component';
 import { confine } from '../../src/node/confinement';
 import { readLines, writeTextNoFollow } from '../../src/node/textFiles';
@@ -19,7 +28,7 @@ function editorFs(caps: JsonObject): { read: boolean; write: boolean } {
 }
 
 /** The one confinement rule (src/node/confinement.ts), worded for this adapter's single root. */
-const confineToSession = (root: string, path: string): string => confine(path, [root], { scope: 'the session\'s working directory' });
+const confineToSession = (root: string, path: string): string => confine(path, [root], { scope: "the session's working directory" });
 
 class FsAdapter implements Component {
   readonly name = 'fs-adapter';

@@ -9,7 +9,10 @@ import type { SparkleOptions } from './sparkle/options';
 import { symposiumInfoFactory } from './symposiumInfo';
 
 export const componentRegistry: ReadonlyMap<string, ComponentFactory> = new Map(
-  [symposiumInfoFactory, sparkleFactory(), crateSourcesFactory, fsAdapterFactory, ideOperationsFactory, passthroughFactory].map((f) => [f.name, f]),
+  [symposiumInfoFactory, sparkleFactory(), crateSourcesFactory, fsAdapterFactory, ideOperationsFactory, passthroughFactory].map((f) => [
+    f.name,
+    f,
+  ]),
 );
 
 /**

@@ -22,24 +22,32 @@ class SymposiumInfo implements Component {
 
   private createServer(session: McpSessionInfo): McpServer {
     const server = new McpServer({ name: 'symposium', version: CONDUCTOR_VERSION });
-    server.registerTool('symposium_info', {
-      title: 'Symposium conductor info',
-      description: 'Describes this Symposium session: conductor version, working directory and the agent capabilities the conductor saw.',
-      inputSchema: {},
-    }, async () => {
-      const info = {
-        conductorVersion: CONDUCTOR_VERSION,
-        sessionId: await session.sessionId,
-        cwd: session.cwd,
-        agentCapabilities: this.cx?.info.agentCapabilities ?? null,
-      };
-      return { content: [{ type: 'text', text: JSON.stringify(info, null, 2) }] };
-    });
-    server.registerTool('echo', {
-      title: 'Echo',
-      description: 'Returns the given text unchanged; use it to check that Symposium MCP tools are reachable.',
-      inputSchema: { text: z.string().describe('Text to return') },
-    }, ({ text }) => ({ content: [{ type: 'text', text }] }));
+    server.registerTool(
+      'symposium_info',
+      {
+        title: 'Symposium conductor info',
+        description: 'Describes this Symposium session: conductor version, working directory and the agent capabilities the conductor saw.',
+        inputSchema: {},
+      },
+      async () => {
+        const info = {
+          conductorVersion: CONDUCTOR_VERSION,
+          sessionId: await session.sessionId,
+          cwd: session.cwd,
+          agentCapabilities: this.cx?.info.agentCapabilities ?? null,
+        };
+        return { content: [{ type: 'text', text: JSON.stringify(info, null, 2) }] };
+      },
+    );
+    server.registerTool(
+      'echo',
+      {
+        title: 'Echo',
+        description: 'Returns the given text unchanged; use it to check that Symposium MCP tools are reachable.',
+        inputSchema: { text: z.string().describe('Text to return') },
+      },
+      ({ text }) => ({ content: [{ type: 'text', text }] }),
+    );
     return server;
   }
 }

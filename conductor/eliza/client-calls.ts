@@ -26,16 +26,9 @@ export function resolvePath(turn: Turn, p: string): string {
 }
 
 /** Asks the client; returns the selected option id, or undefined if the client answered `cancelled`. */
-export async function askPermission(
-  turn: Turn,
-  toolCall: acp.ToolCallUpdate,
-): Promise<string | undefined> {
+export async function askPermission(turn: Turn, toolCall: acp.ToolCallUpdate): Promise<string | undefined> {
   const response = await callClient(turn, (options) =>
-    turn.client.request(
-      'session/request_permission',
-      { sessionId: turn.session.id, toolCall, options: [...PERMISSION_OPTIONS] },
-      options,
-    ),
+    turn.client.request('session/request_permission', { sessionId: turn.session.id, toolCall, options: [...PERMISSION_OPTIONS] }, options),
   );
   return response.outcome.outcome === 'selected' ? response.outcome.optionId : undefined;
 }
@@ -121,8 +114,7 @@ export async function runCommandHook(turn: Turn, commandLine: string): Promise<s
     throwIfCancelled(turn);
     return `Error running ${commandLine}: ${errorMessage(err)}`;
   }
-  const release = (): Promise<unknown> =>
-    turn.client.request('terminal/release', { sessionId, terminalId }).catch(() => undefined);
+  const release = (): Promise<unknown> => turn.client.request('terminal/release', { sessionId, terminalId }).catch(() => undefined);
   try {
     await sendUpdate(turn, {
       sessionUpdate: 'tool_call',
@@ -133,12 +125,8 @@ export async function runCommandHook(turn: Turn, commandLine: string): Promise<s
       rawInput: { command, args, cwd: turn.session.cwd },
       content: [{ type: 'terminal', terminalId }],
     });
-    const exit = await callClient(turn, (options) =>
-      turn.client.request('terminal/wait_for_exit', { sessionId, terminalId }, options),
-    );
-    const out = await callClient(turn, (options) =>
-      turn.client.request('terminal/output', { sessionId, terminalId }, options),
-    );
+    const exit = await callClient(turn, (options) => turn.client.request('terminal/wait_for_exit', { sessionId, terminalId }, options));
+    const out = await callClient(turn, (options) => turn.client.request('terminal/output', { sessionId, terminalId }, options));
     await release();
     const ok = exit.exitCode === 0;
     await sendUpdate(turn, {

@@ -10,16 +10,46 @@ import type * as acp from '@agentclientprotocol/sdk';
 
 /** 40 fragments, one chunk each, 100 ms apart: about four seconds — long enough to cancel. */
 export const STORY: readonly string[] = [
-  'Once upon a time, ', 'in a repository ', 'far, far away, ', 'there lived a small bug. ',
-  'It hid in a function ', 'that nobody had read ', 'since the last big refactor. ', 'Every night, ',
-  'when the CI ran, ', 'the bug would wake up ', 'and flip a single bit. ', 'The tests went red, ',
-  'then green again, ', 'and nobody knew why. ', 'One day a developer ', 'named Ada ',
-  'opened the file ', 'and sighed. ', '"Tell me about your bug," ', 'said the terminal. ',
-  'Ada typed: ', '"It only fails on Tuesdays." ', '"Why do you say ', 'it only fails on Tuesdays?" ',
-  'asked the terminal. ', 'Ada thought about it ', 'for a long time. ', 'Then she wrote a test ',
-  'that set the clock ', 'to a Tuesday. ', 'It failed at once. ', 'The bug, ', 'finally seen, ',
-  'had nowhere left to hide. ', 'Ada fixed it ', 'with a single line, ', 'and the tests ',
-  'stayed green forever. ', 'The end. ', 'Sleep well, little build.',
+  'Once upon a time, ',
+  'in a repository ',
+  'far, far away, ',
+  'there lived a small bug. ',
+  'It hid in a function ',
+  'that nobody had read ',
+  'since the last big refactor. ',
+  'Every night, ',
+  'when the CI ran, ',
+  'the bug would wake up ',
+  'and flip a single bit. ',
+  'The tests went red, ',
+  'then green again, ',
+  'and nobody knew why. ',
+  'One day a developer ',
+  'named Ada ',
+  'opened the file ',
+  'and sighed. ',
+  '"Tell me about your bug," ',
+  'said the terminal. ',
+  'Ada typed: ',
+  '"It only fails on Tuesdays." ',
+  '"Why do you say ',
+  'it only fails on Tuesdays?" ',
+  'asked the terminal. ',
+  'Ada thought about it ',
+  'for a long time. ',
+  'Then she wrote a test ',
+  'that set the clock ',
+  'to a Tuesday. ',
+  'It failed at once. ',
+  'The bug, ',
+  'finally seen, ',
+  'had nowhere left to hide. ',
+  'Ada fixed it ',
+  'with a single line, ',
+  'and the tests ',
+  'stayed green forever. ',
+  'The end. ',
+  'Sleep well, little build.',
 ];
 export const STORY_CHUNK_DELAY_MS = 100;
 
@@ -99,17 +129,22 @@ async function playToolCall(turn: Turn, idPrefix: string, start: ToolCallStart, 
 /** A fake edit: tool_call (pending, with location) → in_progress → completed with a diff. No file is touched. */
 export async function demoToolCallHook(turn: Turn): Promise<string> {
   const path = resolvePath(turn, DEMO_FILE);
-  await playToolCall(turn, 'demo', {
-    title: `Edit ${DEMO_FILE}`,
-    kind: 'edit',
-    locations: [{ path, line: DEMO_LINE }],
-    rawInput: { path, oldText: DEMO_OLD_TEXT, newText: DEMO_NEW_TEXT },
-  }, {
-    content: [
-      { type: 'diff', path, oldText: DEMO_OLD_TEXT, newText: DEMO_NEW_TEXT },
-      { type: 'content', content: { type: 'text', text: `Changed the greeting on line ${DEMO_LINE}.` } },
-    ],
-  });
+  await playToolCall(
+    turn,
+    'demo',
+    {
+      title: `Edit ${DEMO_FILE}`,
+      kind: 'edit',
+      locations: [{ path, line: DEMO_LINE }],
+      rawInput: { path, oldText: DEMO_OLD_TEXT, newText: DEMO_NEW_TEXT },
+    },
+    {
+      content: [
+        { type: 'diff', path, oldText: DEMO_OLD_TEXT, newText: DEMO_NEW_TEXT },
+        { type: 'content', content: { type: 'text', text: `Changed the greeting on line ${DEMO_LINE}.` } },
+      ],
+    },
+  );
   return `I pretended to edit ${path}: the greeting on line ${DEMO_LINE} now says hello, world.`;
 }
 
@@ -124,15 +159,20 @@ export const READ_DEMO_REPLY = 'Read done.';
  */
 export async function demoReadToolHook(turn: Turn): Promise<string> {
   const path = resolvePath(turn, READ_DEMO_FILE);
-  await playToolCall(turn, 'read', {
-    title: `Read ${path}`,
-    kind: 'read',
-    locations: [{ path, line: 1 }],
-    rawInput: { path },
-  }, {
-    content: [{ type: 'content', content: { type: 'text', text: READ_DEMO_TEXT } }],
-    rawOutput: { path, content: READ_DEMO_TEXT },
-  });
+  await playToolCall(
+    turn,
+    'read',
+    {
+      title: `Read ${path}`,
+      kind: 'read',
+      locations: [{ path, line: 1 }],
+      rawInput: { path },
+    },
+    {
+      content: [{ type: 'content', content: { type: 'text', text: READ_DEMO_TEXT } }],
+      rawOutput: { path, content: READ_DEMO_TEXT },
+    },
+  );
   return READ_DEMO_REPLY;
 }
 

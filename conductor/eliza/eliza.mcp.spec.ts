@@ -101,9 +101,13 @@ describe('ElizACP MCP hooks (process)', function () {
     });
     research = await startHttpMcp('r', () => {
       const s = new McpServer({ name: 'research', version: '1.0.0' });
-      s.registerTool('get_rust_crate_source', { inputSchema: { crate_name: z.string(), version: z.string().optional() } }, async ({ crate_name }) => ({
-        content: [{ type: 'text', text: JSON.stringify({ crate_name, checkout_path: crateDir }) }],
-      }));
+      s.registerTool(
+        'get_rust_crate_source',
+        { inputSchema: { crate_name: z.string(), version: z.string().optional() } },
+        async ({ crate_name }) => ({
+          content: [{ type: 'text', text: JSON.stringify({ crate_name, checkout_path: crateDir }) }],
+        }),
+      );
       s.registerTool('return_response_to_user', { inputSchema: { response: z.string() } }, async ({ response }) => {
         returned.push(response);
         return { content: [{ type: 'text', text: 'ok' }] };
@@ -182,7 +186,10 @@ describe('ElizACP MCP hooks (process)', function () {
     assert.equal(turn.response.stopReason, 'end_turn');
     assert.deepEqual(returned, [expected]);
     assert.equal(turn.text, expected);
-    assert.ok(eliza.fileReads.some((p) => p.endsWith(path.join('demo-crate-1.2.3', 'Cargo.toml'))), 'read via fs/read_text_file');
+    assert.ok(
+      eliza.fileReads.some((p) => p.endsWith(path.join('demo-crate-1.2.3', 'Cargo.toml'))),
+      'read via fs/read_text_file',
+    );
 
     eliza.permissionAnswer = { optionId: 'reject-once' };
     try {

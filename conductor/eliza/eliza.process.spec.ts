@@ -53,12 +53,18 @@ describe('ElizACP over stdio (process)', function () {
     assert.match(s.sessionId, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     assert.notEqual(s.sessionId, sessionId);
     assert.equal(s.modes?.currentModeId, 'ask');
-    assert.deepEqual(s.modes?.availableModes.map((m) => m.id), ['ask', 'code', 'architect']);
+    assert.deepEqual(
+      s.modes?.availableModes.map((m) => m.id),
+      ['ask', 'code', 'architect'],
+    );
     const model = s.configOptions?.[0];
     assert.equal(model?.category, 'model');
     assert.equal(model?.type === 'select' ? model.currentValue : undefined, 'eliza-classic');
     const commands = ofKind(eliza.sessionUpdates(s.sessionId), 'available_commands_update')[0];
-    assert.deepEqual(commands?.availableCommands.map((c) => c.name), ['help', 'story', 'plan']);
+    assert.deepEqual(
+      commands?.availableCommands.map((c) => c.name),
+      ['help', 'story', 'plan'],
+    );
   });
 
   it('streams the ELIZA reply in several chunks, then ends the turn', async () => {
@@ -101,7 +107,11 @@ describe('ElizACP over stdio (process)', function () {
   });
 
   it('ends turns with the stop reason asked for', async () => {
-    for (const [asked, reason] of [['refusal', 'refusal'], ['Max Tokens', 'max_tokens'], ['max turn requests', 'max_turn_requests']]) {
+    for (const [asked, reason] of [
+      ['refusal', 'refusal'],
+      ['Max Tokens', 'max_tokens'],
+      ['max turn requests', 'max_turn_requests'],
+    ]) {
       const turn = await eliza.prompt(sessionId, `stop with ${asked}`);
       assert.equal(turn.response.stopReason, reason);
       assert.equal(turn.text, `Stopping with ${reason}.`);
@@ -160,9 +170,15 @@ describe('ElizACP over stdio (process)', function () {
     assert.equal(req?.toolCall.title, 'Edit main.rs');
     assert.equal(req?.toolCall.kind, 'edit');
     assert.equal(req?.toolCall.status, 'pending');
-    assert.deepEqual(req?.options.map((o) => [o.optionId, o.kind]), [
-      ['allow-once', 'allow_once'], ['allow-always', 'allow_always'], ['reject-once', 'reject_once'], ['reject-always', 'reject_always'],
-    ]);
+    assert.deepEqual(
+      req?.options.map((o) => [o.optionId, o.kind]),
+      [
+        ['allow-once', 'allow_once'],
+        ['allow-always', 'allow_always'],
+        ['reject-once', 'reject_once'],
+        ['reject-always', 'reject_always'],
+      ],
+    );
     const call = ofKind(allowed.updates, 'tool_call')[0];
     assert.equal(call?.toolCallId, req?.toolCall.toolCallId);
     assert.equal(call?.status, 'pending');
@@ -257,10 +273,22 @@ describe('ElizACP over stdio (process)', function () {
     const turn = await eliza.prompt(sessionId, 'show plan');
     const plans = ofKind(turn.updates, 'plan');
     assert.equal(plans.length, 1 + 2 * PLAN_STEPS.length);
-    assert.deepEqual(plans[0]?.entries.map((e) => e.status), ['pending', 'pending', 'pending']);
-    assert.deepEqual(plans[1]?.entries.map((e) => e.status), ['in_progress', 'pending', 'pending']);
-    assert.deepEqual(plans.at(-1)?.entries.map((e) => e.status), ['completed', 'completed', 'completed']);
-    assert.deepEqual(plans[0]?.entries.map((e) => e.content), PLAN_STEPS.map(([c]) => c));
+    assert.deepEqual(
+      plans[0]?.entries.map((e) => e.status),
+      ['pending', 'pending', 'pending'],
+    );
+    assert.deepEqual(
+      plans[1]?.entries.map((e) => e.status),
+      ['in_progress', 'pending', 'pending'],
+    );
+    assert.deepEqual(
+      plans.at(-1)?.entries.map((e) => e.status),
+      ['completed', 'completed', 'completed'],
+    );
+    assert.deepEqual(
+      plans[0]?.entries.map((e) => e.content),
+      PLAN_STEPS.map(([c]) => c),
+    );
     assert.equal(turn.text, PLAN_REPLY);
     assert.equal((await eliza.prompt(sessionId, '/plan')).text, PLAN_REPLY);
   });
@@ -280,7 +308,10 @@ describe('ElizACP over stdio (process)', function () {
     assert.equal(call?.status, 'pending');
     assert.deepEqual(call?.locations, [{ path: file, line: 3 }]);
     const ups = ofKind(turn.updates, 'tool_call_update');
-    assert.deepEqual(ups.map((u) => u.status), ['in_progress', 'completed']);
+    assert.deepEqual(
+      ups.map((u) => u.status),
+      ['in_progress', 'completed'],
+    );
     assert.equal(ups[0]?.content, undefined);
     assert.deepEqual(ups[1]?.content?.[0], { type: 'diff', path: file, oldText: DEMO_OLD_TEXT, newText: DEMO_NEW_TEXT });
     assert.equal(ups[1]?.content?.[1]?.type, 'content');
@@ -292,8 +323,22 @@ describe('ElizACP over stdio (process)', function () {
     const file = path.join(dir, 'README.md');
     const call = ofKind(turn.updates, 'tool_call')[0];
     assert.deepEqual(
-      { kind: call?.kind, status: call?.status, title: call?.title, locations: call?.locations, rawInput: call?.rawInput, content: call?.content },
-      { kind: 'read', status: 'pending', title: `Read ${file}`, locations: [{ path: file, line: 1 }], rawInput: { path: file }, content: undefined },
+      {
+        kind: call?.kind,
+        status: call?.status,
+        title: call?.title,
+        locations: call?.locations,
+        rawInput: call?.rawInput,
+        content: call?.content,
+      },
+      {
+        kind: 'read',
+        status: 'pending',
+        title: `Read ${file}`,
+        locations: [{ path: file, line: 1 }],
+        rawInput: { path: file },
+        content: undefined,
+      },
     );
     const ups = ofKind(turn.updates, 'tool_call_update');
     assert.deepEqual(ups[0], { sessionUpdate: 'tool_call_update', toolCallId: call?.toolCallId, status: 'in_progress' });
@@ -313,7 +358,10 @@ describe('ElizACP over stdio (process)', function () {
   });
 
   it('echoes _meta exactly and lists attachments', async () => {
-    const meta = { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', 'symposium.dev': { nested: [1, { deep: true }], n: null } };
+    const meta = {
+      traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+      'symposium.dev': { nested: [1, { deep: true }], n: null },
+    };
     assert.deepEqual(JSON.parse((await eliza.prompt(sessionId, 'echo meta', meta)).text), meta);
     const attach = await eliza.prompt(sessionId, [
       { type: 'text', text: 'what did i attach' },
@@ -325,7 +373,8 @@ describe('ElizACP over stdio (process)', function () {
 
   it('answers help and slash commands', async () => {
     const help = (await eliza.prompt(sessionId, '/help')).text;
-    for (const hook of ['tell me a long story', 'demo read tool', 'kind <read', 'what mode', 'stop with', 'fail this prompt']) assert.ok(help.includes(hook), hook);
+    for (const hook of ['tell me a long story', 'demo read tool', 'kind <read', 'what mode', 'stop with', 'fail this prompt'])
+      assert.ok(help.includes(hook), hook);
   });
 
   it('round-trips extension methods with raw params, and rejects unknown methods', async () => {
@@ -365,10 +414,16 @@ describe('ElizACP process lifecycle', function () {
     const s = (await eliza.newSession(tmpdir())) as acp.NewSessionResponse & { models?: unknown };
     assert.deepEqual(s.models, {
       currentModelId: 'eliza-classic',
-      availableModels: [{ modelId: 'eliza-classic', name: 'ELIZA classic' }, { modelId: 'eliza-verbose', name: 'ELIZA verbose' }],
+      availableModels: [
+        { modelId: 'eliza-classic', name: 'ELIZA classic' },
+        { modelId: 'eliza-verbose', name: 'ELIZA verbose' },
+      ],
     });
     assert.equal(s.configOptions, undefined);
-    await rejectsWithCode(eliza.agent.request('session/set_config_option', { sessionId: s.sessionId, configId: 'model', value: 'eliza-verbose' }), -32602);
+    await rejectsWithCode(
+      eliza.agent.request('session/set_config_option', { sessionId: s.sessionId, configId: 'model', value: 'eliza-verbose' }),
+      -32602,
+    );
     assert.deepEqual(await eliza.agent.request('session/set_model', { sessionId: s.sessionId, modelId: 'eliza-verbose' }), {});
     assert.equal((await eliza.prompt(s.sessionId, 'what mode')).text, 'Mode: ask. Model: eliza-verbose.');
     assert.equal((await eliza.prompt(s.sessionId, 'hello')).text, respond('hello', { deterministic: true, verbose: true }));

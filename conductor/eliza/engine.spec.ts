@@ -80,11 +80,18 @@ describe('eliza hooks', () => {
   it('recognizes every hook phrase, case-insensitively', () => {
     assert.deepEqual(parseHook('List tools from files'), { kind: 'list-tools', server: 'files' });
     assert.deepEqual(parseHook('use tool my server::add with {"a": 1, "b": 2}'), {
-      kind: 'use-tool', server: 'my server', tool: 'add', argsJson: '{"a": 1, "b": 2}',
+      kind: 'use-tool',
+      server: 'my server',
+      tool: 'add',
+      argsJson: '{"a": 1, "b": 2}',
     });
     assert.deepEqual(parseHook('use tool s::t'), { kind: 'use-tool', server: 's', tool: 't', argsJson: '{}' });
     assert.deepEqual(parseHook('request permission'), { kind: 'permission', title: 'an example edit', toolKind: 'edit' });
-    assert.deepEqual(parseHook('Request permission for Delete everything'), { kind: 'permission', title: 'Delete everything', toolKind: 'edit' });
+    assert.deepEqual(parseHook('Request permission for Delete everything'), {
+      kind: 'permission',
+      title: 'Delete everything',
+      toolKind: 'edit',
+    });
     assert.deepEqual(parseHook('read file src/a.ts'), { kind: 'read-file', path: 'src/a.ts' });
     assert.deepEqual(parseHook('read file "my file.txt" lines 2 5'), { kind: 'read-file', path: 'my file.txt', line: 2, limit: 5 });
     assert.deepEqual(parseHook('write file out.txt with two\nlines'), { kind: 'write-file', path: 'out.txt', content: 'two\nlines' });
@@ -108,10 +115,22 @@ describe('eliza hooks', () => {
   });
 
   it('parses permission tool kinds; an unknown kind stays part of the title', () => {
-    assert.deepEqual(parseHook('request permission for Read config.json kind read'), { kind: 'permission', title: 'Read config.json', toolKind: 'read' });
-    assert.deepEqual(parseHook('request permission for rm -rf build KIND Execute'), { kind: 'permission', title: 'rm -rf build', toolKind: 'execute' });
+    assert.deepEqual(parseHook('request permission for Read config.json kind read'), {
+      kind: 'permission',
+      title: 'Read config.json',
+      toolKind: 'read',
+    });
+    assert.deepEqual(parseHook('request permission for rm -rf build KIND Execute'), {
+      kind: 'permission',
+      title: 'rm -rf build',
+      toolKind: 'execute',
+    });
     assert.deepEqual(parseHook('request permission kind fetch'), { kind: 'permission', title: 'an example edit', toolKind: 'fetch' });
-    assert.deepEqual(parseHook('request permission for Pick a kind banana'), { kind: 'permission', title: 'Pick a kind banana', toolKind: 'edit' });
+    assert.deepEqual(parseHook('request permission for Pick a kind banana'), {
+      kind: 'permission',
+      title: 'Pick a kind banana',
+      toolKind: 'edit',
+    });
   });
 
   it('finds the file a permission title names', () => {
@@ -138,7 +157,11 @@ describe('eliza hooks', () => {
 
   it('parses the command line flags', () => {
     assert.deepEqual(parseElizaArgs([]), { deterministic: false, httpMcp: true, legacyModels: false });
-    assert.deepEqual(parseElizaArgs(['--legacy-models', '--no-http-mcp', '--deterministic']), { deterministic: true, httpMcp: false, legacyModels: true });
+    assert.deepEqual(parseElizaArgs(['--legacy-models', '--no-http-mcp', '--deterministic']), {
+      deterministic: true,
+      httpMcp: false,
+      legacyModels: true,
+    });
     assert.throws(() => parseElizaArgs(['--legacy-model']), /unknown argument '--legacy-model'/);
   });
 
@@ -186,7 +209,8 @@ describe('eliza research helpers', () => {
   });
 
   it('reads name, version and description from Cargo.toml', () => {
-    const toml = '[package]\nname = "demo"\nversion = "1.2.3"\ndescription = """\nA demo crate.\nSecond line.\n"""\n\n[dependencies]\nversion = "9"\n';
+    const toml =
+      '[package]\nname = "demo"\nversion = "1.2.3"\ndescription = """\nA demo crate.\nSecond line.\n"""\n\n[dependencies]\nversion = "9"\n';
     assert.deepEqual(parseCargoToml(toml), { name: 'demo', version: '1.2.3', description: 'A demo crate.\nSecond line.' });
     assert.deepEqual(parseCargoToml('[package]\nname = "x"\n'), { name: 'x' });
   });

@@ -18,8 +18,29 @@ const PRE = new Map(PRE_SUBSTITUTIONS);
 // Verbs after which "you" is the subject ("you are" → "I am"); elsewhere it is an object
 // ("help you" → "help me"). Crude, but it is what makes reflections read naturally.
 const SUBJECT_VERBS = new Set([
-  'are', 'were', 'have', 'had', 'will', 'would', 'can', 'could', 'do', 'did', 'should', 'think',
-  'want', 'need', 'know', 'said', 'say', 'seem', 'look', 'make', 'made', 'wrote', 'write',
+  'are',
+  'were',
+  'have',
+  'had',
+  'will',
+  'would',
+  'can',
+  'could',
+  'do',
+  'did',
+  'should',
+  'think',
+  'want',
+  'need',
+  'know',
+  'said',
+  'say',
+  'seem',
+  'look',
+  'make',
+  'made',
+  'wrote',
+  'write',
 ]);
 
 /** Lower-cases, drops punctuation and expands contractions, so patterns see one canonical form. */

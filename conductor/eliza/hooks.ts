@@ -39,12 +39,26 @@ export const DEFAULT_FAIL_MESSAGE = 'ElizACP failed this prompt as asked';
 
 /** Every ACP ToolKind; `request permission … kind <kind>` only recognizes these. */
 export const TOOL_KINDS: readonly ToolKind[] = [
-  'read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other',
+  'read',
+  'edit',
+  'delete',
+  'move',
+  'search',
+  'execute',
+  'think',
+  'fetch',
+  'switch_mode',
+  'other',
 ];
 
 /** `stop with Max Tokens` → `max_tokens`: tests may write the reason the way they read it. */
 export function normalizeStopReason(s: string): string {
-  return s.trim().replace(/[.!]+$/, '').trim().toLowerCase().replace(/[\s-]+/g, '_');
+  return s
+    .trim()
+    .replace(/[.!]+$/, '')
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 }
 
 /** The text the hooks and the engine see: all text blocks, in order. */
@@ -155,10 +169,7 @@ const HOOKS: ReadonlyArray<readonly [RegExp, Matcher]> = [
     (m) => ({ kind: 'fail', message: m[1]?.trim() || DEFAULT_FAIL_MESSAGE }),
   ],
   [/^what mode\b/i, () => ({ kind: 'what-mode' })],
-  [
-    /^stream\s+(\d+)\s+chunks?\b/i,
-    (m) => ({ kind: 'stream', count: Math.min(MAX_STREAM_CHUNKS, Number(m[1])) }),
-  ],
+  [/^stream\s+(\d+)\s+chunks?\b/i, (m) => ({ kind: 'stream', count: Math.min(MAX_STREAM_CHUNKS, Number(m[1])) })],
   [
     /^crash(?:\s+with\s+code\s+(\d+))?[.!]?$/i,
     (m) => ({ kind: 'crash', code: m[1] !== undefined ? Number(m[1]) & 0xff : DEFAULT_CRASH_CODE }),

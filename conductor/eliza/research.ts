@@ -23,8 +23,7 @@ export interface ResearchRequest {
 
 /** Finds the crate (and optional version) named in a research prompt. */
 export function parseResearchRequest(text: string): ResearchRequest | undefined {
-  const crate =
-    /"crate_name"\s*:\s*"([^"]+)"/.exec(text)?.[1] ?? /\bcrate_name\s*[:=]\s*[`"']?([A-Za-z0-9_.-]+)/.exec(text)?.[1];
+  const crate = /"crate_name"\s*:\s*"([^"]+)"/.exec(text)?.[1] ?? /\bcrate_name\s*[:=]\s*[`"']?([A-Za-z0-9_.-]+)/.exec(text)?.[1];
   if (!crate) return undefined;
   const version =
     /"(?:crate_)?version"\s*:\s*"([^"]+)"/.exec(text)?.[1] ??
@@ -185,10 +184,14 @@ async function tryAction(turn: Turn, verb: string, target: string): Promise<stri
   if (verb === 'fs/read' || verb === 'fs/write') {
     try {
       if (verb === 'fs/write') {
-        await callClient(turn, (o) => turn.client.request('fs/write_text_file', { sessionId: turn.session.id, path: target, content: 'written by a researcher\n' }, o));
+        await callClient(turn, (o) =>
+          turn.client.request('fs/write_text_file', { sessionId: turn.session.id, path: target, content: 'written by a researcher\n' }, o),
+        );
         return 'ok';
       }
-      const { content } = await callClient(turn, (o) => turn.client.request('fs/read_text_file', { sessionId: turn.session.id, path: target }, o));
+      const { content } = await callClient(turn, (o) =>
+        turn.client.request('fs/read_text_file', { sessionId: turn.session.id, path: target }, o),
+      );
       return `ok: ${content.slice(0, 40)}`;
     } catch (err) {
       throwIfCancelled(turn);
@@ -197,9 +200,17 @@ async function tryAction(turn: Turn, verb: string, target: string): Promise<stri
   }
   const kind = TRIED_KIND[verb as keyof typeof TRIED_KIND];
   const toolCallId = nextToolCallId('research');
-  const call = kind === 'execute'
-    ? { toolCallId, title: `Run: ${target}`, kind, status: 'pending' as const, rawInput: { command: target } }
-    : { toolCallId, title: `${verb === 'edit' ? 'Edit' : 'Read'} ${target}`, kind, status: 'pending' as const, locations: [{ path: target }], rawInput: { path: target } };
+  const call =
+    kind === 'execute'
+      ? { toolCallId, title: `Run: ${target}`, kind, status: 'pending' as const, rawInput: { command: target } }
+      : {
+          toolCallId,
+          title: `${verb === 'edit' ? 'Edit' : 'Read'} ${target}`,
+          kind,
+          status: 'pending' as const,
+          locations: [{ path: target }],
+          rawInput: { path: target },
+        };
   await sendUpdate(turn, { sessionUpdate: 'tool_call', ...call });
   const optionId = await askPermission(turn, call);
   await sendUpdate(turn, { sessionUpdate: 'tool_call_update', toolCallId, status: optionId?.startsWith('allow') ? 'completed' : 'failed' });

@@ -31,10 +31,7 @@ export const CODING_KEYWORDS: readonly Keyword[] = [
     rules: [
       {
         pattern: '* rewrite * in rust *',
-        replies: [
-          'Why do you want to rewrite (2) in Rust?',
-          'What would (2) gain from being rewritten in Rust?',
-        ],
+        replies: ['Why do you want to rewrite (2) in Rust?', 'What would (2) gain from being rewritten in Rust?'],
       },
       {
         pattern: '*',
@@ -52,17 +49,11 @@ export const CODING_KEYWORDS: readonly Keyword[] = [
     rules: [
       {
         pattern: '* bug in my *',
-        replies: [
-          'Where in your (2) did you first notice the bug?',
-          'What makes you think the bug lives in your (2)?',
-        ],
+        replies: ['Where in your (2) did you first notice the bug?', 'What makes you think the bug lives in your (2)?'],
       },
       {
         pattern: '* my code *',
-        replies: [
-          'What did your code do that you did not expect?',
-          'When did your code last work as you intended?',
-        ],
+        replies: ['What did your code do that you did not expect?', 'When did your code last work as you intended?'],
       },
       {
         pattern: '*',
@@ -88,10 +79,7 @@ export const CODING_KEYWORDS: readonly Keyword[] = [
       },
       {
         pattern: '* tests fail *',
-        replies: [
-          'Which of your tests fail first, and what do they expect?',
-          'Do the tests fail the same way every time?',
-        ],
+        replies: ['Which of your tests fail first, and what do they expect?', 'Do the tests fail the same way every time?'],
       },
       {
         pattern: '*',
@@ -175,10 +163,7 @@ export const CODING_KEYWORDS: readonly Keyword[] = [
     rules: [
       {
         pattern: '*',
-        replies: [
-          'Who set the deadline, and do they know what you know now?',
-          'How do estimates make you feel?',
-        ],
+        replies: ['Who set the deadline, and do they know what you know now?', 'How do estimates make you feel?'],
       },
     ],
   },
@@ -188,11 +173,7 @@ export const CODING_KEYWORDS: readonly Keyword[] = [
     rules: [
       {
         pattern: '*',
-        replies: [
-          'What happened the last time you deployed on a Friday?',
-          'Can you roll it back?',
-          'What does the monitoring say?',
-        ],
+        replies: ['What happened the last time you deployed on a Friday?', 'Can you roll it back?', 'What does the monitoring say?'],
       },
     ],
   },

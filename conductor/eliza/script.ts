@@ -13,7 +13,6 @@
 import { CODING_KEYWORDS } from './script-coding';
 import type { Keyword } from './script-types';
 
-
 // Contractions are expanded before matching so patterns only have to spell one form.
 export const PRE_SUBSTITUTIONS: ReadonlyArray<readonly [string, string]> = [
   ["i'm", 'i am'],
@@ -110,18 +109,11 @@ export const KEYWORDS: readonly Keyword[] = [
     rules: [
       {
         pattern: '* i am stuck *',
-        replies: [
-          'Where exactly are you stuck?',
-          'What did you try just before you got stuck?',
-        ],
+        replies: ['Where exactly are you stuck?', 'What did you try just before you got stuck?'],
       },
       {
         pattern: '* i am *',
-        replies: [
-          'How long have you been (2)?',
-          'Do you believe it is normal to be (2)?',
-          'Did you come to me because you are (2)?',
-        ],
+        replies: ['How long have you been (2)?', 'Do you believe it is normal to be (2)?', 'Did you come to me because you are (2)?'],
       },
       {
         pattern: '* i was *',
@@ -167,11 +159,7 @@ export const KEYWORDS: readonly Keyword[] = [
     rules: [
       {
         pattern: '* i cannot *',
-        replies: [
-          'How do you know you cannot (2)?',
-          'Have you tried?',
-          'Perhaps you could (2) if you split it into smaller steps.',
-        ],
+        replies: ['How do you know you cannot (2)?', 'Have you tried?', 'Perhaps you could (2) if you split it into smaller steps.'],
       },
     ],
   },
@@ -181,10 +169,7 @@ export const KEYWORDS: readonly Keyword[] = [
     rules: [
       {
         pattern: '* you are *',
-        replies: [
-          'What makes you think I am (2)?',
-          'Does it please you to believe I am (2)?',
-        ],
+        replies: ['What makes you think I am (2)?', 'Does it please you to believe I am (2)?'],
       },
       {
         pattern: '*',
@@ -216,11 +201,7 @@ export const KEYWORDS: readonly Keyword[] = [
     rules: [
       {
         pattern: '*',
-        replies: [
-          'Is that the real reason?',
-          'Does any other reason come to mind?',
-          'Does that reason explain anything else?',
-        ],
+        replies: ['Is that the real reason?', 'Does any other reason come to mind?', 'Does that reason explain anything else?'],
       },
     ],
   },

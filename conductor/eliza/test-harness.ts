@@ -31,9 +31,7 @@ export interface TurnResult {
 }
 
 export function messageText(updates: readonly acp.SessionUpdate[]): string {
-  return updates
-    .map((u) => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? u.content.text : ''))
-    .join('');
+  return updates.map((u) => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? u.content.text : '')).join('');
 }
 
 export async function waitFor(condition: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
@@ -143,9 +141,13 @@ export class ElizaHarness {
       .onNotification('session/update', ({ params }) => {
         this.sessionUpdates(params.sessionId).push(params.update);
       })
-      .onNotification('_eliza/pong', (p: unknown) => p, ({ params }) => {
-        this.pongs.push(params);
-      })
+      .onNotification(
+        '_eliza/pong',
+        (p: unknown) => p,
+        ({ params }) => {
+          this.pongs.push(params);
+        },
+      )
       .onRequest('session/request_permission', ({ params }) => {
         this.permissionRequests.push(params);
         const answer = this.permissionAnswer;

@@ -39,7 +39,11 @@ export async function runTurn(turn: Turn): Promise<acp.StopReason> {
   let stopReason: acp.StopReason = 'end_turn';
   try {
     const hook = parseHook(turn.text);
-    const outcome = isEmbodimentPrompt(turn.request) ? await embodimentReply(turn) : hook ? await runHook(turn, hook) : await converse(turn);
+    const outcome = isEmbodimentPrompt(turn.request)
+      ? await embodimentReply(turn)
+      : hook
+        ? await runHook(turn, hook)
+        : await converse(turn);
     const reply = typeof outcome === 'object' ? outcome.reply : outcome;
     if (typeof reply === 'string') await streamText(turn, reply);
     if (typeof outcome === 'object') stopReason = outcome.stopReason;
@@ -146,9 +150,23 @@ async function useTool(turn: Turn, server: string, tool: string, argsJson: strin
   }
   // Like a real agent, show the MCP call as a tool call the client can render.
   const toolCallId = nextToolCallId('mcp');
-  await sendUpdate(turn, { sessionUpdate: 'tool_call', toolCallId, title: `${server}::${tool}`, kind: 'other', status: 'in_progress', rawInput: args });
+  await sendUpdate(turn, {
+    sessionUpdate: 'tool_call',
+    toolCallId,
+    title: `${server}::${tool}`,
+    kind: 'other',
+    status: 'in_progress',
+    rawInput: args,
+  });
   const finish = async (text: string, ok: boolean, locations: acp.ToolCallLocation[] = []): Promise<string> => {
-    await sendUpdate(turn, { sessionUpdate: 'tool_call_update', toolCallId, status: ok ? 'completed' : 'failed', content: [{ type: 'content', content: { type: 'text', text } }], rawOutput: { text }, ...(locations.length ? { locations } : {}) });
+    await sendUpdate(turn, {
+      sessionUpdate: 'tool_call_update',
+      toolCallId,
+      status: ok ? 'completed' : 'failed',
+      content: [{ type: 'content', content: { type: 'text', text } }],
+      rawOutput: { text },
+      ...(locations.length ? { locations } : {}),
+    });
     return ok ? text : `Tool error: ${text}`;
   };
   try {

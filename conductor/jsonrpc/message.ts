@@ -16,10 +16,27 @@ export interface RpcError {
 
 type Extra = { [key: string]: unknown };
 
-export interface RpcRequest extends Extra { jsonrpc: '2.0'; id: JsonRpcId; method: string; params?: unknown }
-export interface RpcNotification extends Extra { jsonrpc: '2.0'; method: string; params?: unknown }
-export interface RpcSuccess extends Extra { jsonrpc: '2.0'; id: JsonRpcId; result: unknown }
-export interface RpcFailure extends Extra { jsonrpc: '2.0'; id: JsonRpcId | null; error: RpcError }
+export interface RpcRequest extends Extra {
+  jsonrpc: '2.0';
+  id: JsonRpcId;
+  method: string;
+  params?: unknown;
+}
+export interface RpcNotification extends Extra {
+  jsonrpc: '2.0';
+  method: string;
+  params?: unknown;
+}
+export interface RpcSuccess extends Extra {
+  jsonrpc: '2.0';
+  id: JsonRpcId;
+  result: unknown;
+}
+export interface RpcFailure extends Extra {
+  jsonrpc: '2.0';
+  id: JsonRpcId | null;
+  error: RpcError;
+}
 export type RpcResponse = RpcSuccess | RpcFailure;
 export type RpcMessage = RpcRequest | RpcNotification | RpcResponse;
 
@@ -42,9 +59,7 @@ export function responseFor(id: JsonRpcId | null, outcome: RpcOutcome): RpcRespo
 /** What a refused line was, when that could be read: its sender needs an answer only for a request. */
 export type MessageKind = 'request' | 'notification' | 'response';
 
-export type ParseResult =
-  | { ok: true; message: RpcMessage }
-  | { ok: false; error: RpcError; id: JsonRpcId | null; kind?: MessageKind };
+export type ParseResult = { ok: true; message: RpcMessage } | { ok: false; error: RpcError; id: JsonRpcId | null; kind?: MessageKind };
 
 /**
  * Messages nested deeper than this are refused before JSON.parse. JSON.parse copes with any
@@ -77,13 +92,15 @@ export function validateMessage(value: unknown): ParseResult {
   if (id !== undefined && id !== null && !isId(id)) return fail('"id" must be a string or a number');
   if ('method' in value) {
     if (typeof value.method !== 'string' || value.method.length === 0) return fail('"method" must be a non-empty string');
-    if ('params' in value && value.params !== undefined && typeof value.params !== 'object') return fail('"params" must be an object or an array');
+    if ('params' in value && value.params !== undefined && typeof value.params !== 'object')
+      return fail('"params" must be an object or an array');
     return { ok: true, message: value as RpcMessage };
   }
   if ('result' in value === 'error' in value) return fail('a response carries exactly one of "result" and "error"');
   if ('error' in value) {
     const err = value.error;
-    if (!isObject(err) || typeof err.code !== 'number' || typeof err.message !== 'string') return fail('"error" must be {code: number, message: string}');
+    if (!isObject(err) || typeof err.code !== 'number' || typeof err.message !== 'string')
+      return fail('"error" must be {code: number, message: string}');
     return { ok: true, message: value as RpcMessage };
   }
   if (!isId(id)) return fail('a response needs an "id"');
@@ -93,7 +110,8 @@ export function validateMessage(value: unknown): ParseResult {
 /** Decodes and validates one line of newline-delimited JSON-RPC. */
 export function parseLine(line: string): ParseResult {
   const deep = tooDeep(line);
-  if (deep) return { ok: false, ...deep, error: { code: ErrorCodes.invalidRequest, message: `message nested deeper than ${MAX_DEPTH} levels` } };
+  if (deep)
+    return { ok: false, ...deep, error: { code: ErrorCodes.invalidRequest, message: `message nested deeper than ${MAX_DEPTH} levels` } };
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -132,11 +150,13 @@ export function tooDeep(line: string): { id: JsonRpcId | null; kind?: MessageKin
         while (isSpace(line.charCodeAt(j))) j++;
         if (line.charCodeAt(j) === 0x3a /* : */) {
           const key = parseOr(line.slice(i, end + 1), '');
-          do j++; while (isSpace(line.charCodeAt(j)));
+          do j++;
+          while (isSpace(line.charCodeAt(j)));
           if (key === 'method') hasMethod = true;
           if (key === 'id') {
             hasId = true;
-            const value = line.charCodeAt(j) === 0x22 ? line.slice(j, stringEnd(line, j) + 1) : /^-?[\d.eE+-]+|^null/.exec(line.slice(j, j + 40))?.[0];
+            const value =
+              line.charCodeAt(j) === 0x22 ? line.slice(j, stringEnd(line, j) + 1) : /^-?[\d.eE+-]+|^null/.exec(line.slice(j, j + 40))?.[0];
             const parsed = value === undefined ? null : parseOr(value, null);
             id = typeof parsed === 'string' || (typeof parsed === 'number' && Number.isFinite(parsed)) ? parsed : null;
           }

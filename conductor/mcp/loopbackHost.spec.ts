@@ -36,11 +36,20 @@ async function listTools(url: string, authorization: string): Promise<string[]> 
 /** A raw POST of an MCP initialize with the given headers: the HTTP status. */
 function post(url: string, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 't', version: '0' } } });
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 't', version: '0' } },
     });
+    const req = request(
+      url,
+      { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -53,13 +62,17 @@ describe('loopback MCP listener (one per process, real HTTP)', () => {
   });
 
   async function inject(tool: string): Promise<Decl> {
-    const injection = await injectMcpServers({ cwd: '/', mcpServers: [] }, [{ name: tool, create: () => serverNamed(tool) }], { useHttp: true, self, log });
+    const injection = await injectMcpServers({ cwd: '/', mcpServers: [] }, [{ name: tool, create: () => serverNamed(tool) }], {
+      useHttp: true,
+      self,
+      log,
+    });
     injection.bind(`session-${tool}`);
     injections.push(injection);
     return declOf(injection);
   }
 
-  it('serves every session\'s server on one port, each at its own path; a token opens only its own server', async () => {
+  it("serves every session's server on one port, each at its own path; a token opens only its own server", async () => {
     const a = await inject('alpha');
     const b = await inject('beta');
     assert.equal(new URL(a.url).port, new URL(b.url).port, 'one listener');
@@ -67,8 +80,8 @@ describe('loopback MCP listener (one per process, real HTTP)', () => {
     assert.match(a.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp\/[0-9a-f]{32}$/);
     assert.deepEqual(await listTools(a.url, tokenOf(a)), ['alpha']);
     assert.deepEqual(await listTools(b.url, tokenOf(b)), ['beta']);
-    assert.equal(await post(b.url, { Authorization: tokenOf(a) }), 401, 'alpha\'s token does not open beta');
-    assert.equal(await post(a.url, { Authorization: tokenOf(b) }), 401, 'beta\'s token does not open alpha');
+    assert.equal(await post(b.url, { Authorization: tokenOf(a) }), 401, "alpha's token does not open beta");
+    assert.equal(await post(a.url, { Authorization: tokenOf(b) }), 401, "beta's token does not open alpha");
     assert.equal(await post(a.url, {}), 401);
     await assert.rejects(listTools(b.url, tokenOf(a)), /401|nauthorized/);
   });
@@ -82,7 +95,11 @@ describe('loopback MCP listener (one per process, real HTTP)', () => {
   });
 
   it('closing an injection removes its route only; the listener and other servers stay', async () => {
-    const injection = await injectMcpServers({ cwd: '/', mcpServers: [] }, [{ name: 'delta', create: () => serverNamed('delta') }], { useHttp: true, self, log });
+    const injection = await injectMcpServers({ cwd: '/', mcpServers: [] }, [{ name: 'delta', create: () => serverNamed('delta') }], {
+      useHttp: true,
+      self,
+      log,
+    });
     const d = declOf(injection);
     const e = await inject('epsilon');
     assert.deepEqual(await listTools(d.url, tokenOf(d)), ['delta']);

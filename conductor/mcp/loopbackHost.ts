@@ -25,7 +25,10 @@ class LoopbackListener {
   readonly routes = new Map<string, LoopbackMcpHost>();
   private readonly refusals = new Map<string, number>();
 
-  private constructor(private readonly http: Server, private readonly log: Logger) {}
+  private constructor(
+    private readonly http: Server,
+    private readonly log: Logger,
+  ) {}
 
   /** The process's listener, bound on first use (and again if binding failed). */
   static shared(log: Logger): Promise<LoopbackListener> {
@@ -63,7 +66,9 @@ class LoopbackListener {
     const count = (this.refusals.get(kind) ?? 0) + 1;
     this.refusals.set(kind, count);
     if (count === 1 || count % REFUSAL_LOG_EVERY === 0) {
-      this.log.warn(`MCP listener refused ${kind} (${detail}); ${count} refused so far, logged at the first and every ${REFUSAL_LOG_EVERY}th`);
+      this.log.warn(
+        `MCP listener refused ${kind} (${detail}); ${count} refused so far, logged at the first and every ${REFUSAL_LOG_EVERY}th`,
+      );
     }
   }
 
@@ -145,14 +150,16 @@ export class LoopbackMcpHost {
       let transport = mcpSession ? this.transports.get(mcpSession) : undefined;
       if (!transport) {
         if (mcpSession) return jsonRpcHttpError(res, 404, -32001, 'unknown MCP session');
-        if (req.method !== 'POST' || !isInitialize(body)) return jsonRpcHttpError(res, 400, -32000, 'no MCP session: send initialize first');
+        if (req.method !== 'POST' || !isInitialize(body))
+          return jsonRpcHttpError(res, 400, -32000, 'no MCP session: send initialize first');
         transport = this.newTransport();
         await this.spec.create(this.session).connect(transport);
       }
       await transport.handleRequest(req, res, body);
     } catch (err) {
       this.log.error(`MCP server "${this.spec.name}": request failed`, err);
-      if (!res.headersSent) jsonRpcHttpError(res, err instanceof BodyError ? 400 : 500, -32603, err instanceof Error ? err.message : String(err));
+      if (!res.headersSent)
+        jsonRpcHttpError(res, err instanceof BodyError ? 400 : 500, -32603, err instanceof Error ? err.message : String(err));
       else res.end();
     }
   }
@@ -163,7 +170,8 @@ export class LoopbackMcpHost {
       enableDnsRebindingProtection: true, // checked by the listener too; kept as a second line
       allowedHosts: this.listener.allowedHosts,
       onsessioninitialized: (id) => {
-        if (this.closed) void transport.close(); // the route closed while the client was connecting
+        if (this.closed)
+          void transport.close(); // the route closed while the client was connecting
         else this.transports.set(id, transport);
       },
       onsessionclosed: (id) => void this.transports.delete(id),

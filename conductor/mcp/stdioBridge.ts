@@ -12,7 +12,8 @@ export async function runMcpBridge(argv: string[]): Promise<void> {
   const url = urlIndex >= 0 ? argv[urlIndex + 1] : undefined;
   if (!url) throw new Error('usage: conductor mcp-bridge --url <http://127.0.0.1:PORT/mcp/ID>');
   const target = new URL(url);
-  if (target.hostname !== '127.0.0.1' && target.hostname !== 'localhost') throw new Error(`mcp-bridge only relays to loopback, not ${target.hostname}`);
+  if (target.hostname !== '127.0.0.1' && target.hostname !== 'localhost')
+    throw new Error(`mcp-bridge only relays to loopback, not ${target.hostname}`);
   const token = process.env[MCP_TOKEN_ENV] ?? '';
 
   const stdio = new StdioServerTransport(process.stdin, process.stdout);

@@ -10,7 +10,10 @@ import { alive, initSession, promptParams, startRaw, type RawClient } from './ra
 const ways: [string, (c: RawClient, sessionId: string) => void][] = [
   ['the editor closes stdin', (c) => c.child.stdin.end()],
   ['the conductor receives SIGTERM', (c) => c.child.kill('SIGTERM')],
-  ['the agent exits by itself', (c, sessionId) => c.send({ jsonrpc: '2.0', id: 'exit', method: 'session/prompt', params: promptParams(sessionId, 'exit 3') })],
+  [
+    'the agent exits by itself',
+    (c, sessionId) => c.send({ jsonrpc: '2.0', id: 'exit', method: 'session/prompt', params: promptParams(sessionId, 'exit 3') }),
+  ],
 ];
 
 describe('the agent process group (real processes)', function () {
@@ -32,15 +35,26 @@ describe('the agent process group (real processes)', function () {
         trigger(c, sessionId);
         const exit = await Promise.race([c.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 8000))]);
         assert.notEqual(exit, 'hung', `the conductor exited; its stderr:\n${c.stderr().slice(-2000)}`);
-        await waitFor(() => grandchildren.every((p) => !alive(p)) || undefined, 2000, 'the grandchildren to be gone').catch(() => undefined);
+        await waitFor(() => grandchildren.every((p) => !alive(p)) || undefined, 2000, 'the grandchildren to be gone').catch(
+          () => undefined,
+        );
         assert.deepEqual(grandchildren.filter(alive), [], 'no grandchild survives');
         // (tsx may have its esbuild service in there too, when its cache was cold.)
-        assert.deepEqual([agentPid, ...grandchildren].filter((p) => !groupBefore.includes(p)), [], `the agent led its own process group, with its children: ${groupBefore.join(' ')}`);
+        assert.deepEqual(
+          [agentPid, ...grandchildren].filter((p) => !groupBefore.includes(p)),
+          [],
+          `the agent led its own process group, with its children: ${groupBefore.join(' ')}`,
+        );
         assert.deepEqual(groupMembers(agentPid), [], "the agent's process group is gone");
         process.stderr.write(`      [${way}] conductor exited after ${Date.now() - started} ms\n`);
       } finally {
         c.kill();
-        for (const pid of grandchildren) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+        for (const pid of grandchildren)
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            /* gone */
+          }
       }
     });
   }

@@ -28,7 +28,11 @@ async function peakRss(c: RawClient, settled: () => boolean, maxMs = 60_000): Pr
 function sampleRss(c: RawClient): () => number {
   let peak = 0;
   const timer = setInterval(() => {
-    try { peak = Math.max(peak, rssOf(c.child.pid!)); } catch { /* exited */ }
+    try {
+      peak = Math.max(peak, rssOf(c.child.pid!));
+    } catch {
+      /* exited */
+    }
   }, 20);
   return () => {
     clearInterval(timer);
@@ -53,7 +57,11 @@ function stalled(progress: () => number, done: () => boolean, quietMs = 1000): (
 
 const report = (what: string, numbers: Record<string, number>): void => {
   const mb = (n: number): string => `${(n / MB).toFixed(1)} MB`;
-  process.stderr.write(`      [${what}] ${Object.entries(numbers).map(([k, v]) => `${k} ${k.endsWith('Ms') ? `${v} ms` : mb(v)}`).join(', ')}\n`);
+  process.stderr.write(
+    `      [${what}] ${Object.entries(numbers)
+      .map(([k, v]) => `${k} ${k.endsWith('Ms') ? `${v} ms` : mb(v)}`)
+      .join(', ')}\n`,
+  );
 };
 
 describe('conductor backpressure (real processes, 200 MB)', function () {
@@ -69,13 +77,23 @@ describe('conductor backpressure (real processes, 200 MB)', function () {
     c = startRaw({ env: { HOSTILE_STATUS_FILE: statusFile } });
     const { sessionId } = await initSession(c);
     const agentStatus = (): { bytes: number; done: boolean } => {
-      try { return JSON.parse(readFileSync(statusFile, 'utf8')) as { bytes: number; done: boolean }; } catch { return { bytes: 0, done: false }; }
+      try {
+        return JSON.parse(readFileSync(statusFile, 'utf8')) as { bytes: number; done: boolean };
+      } catch {
+        return { bytes: 0, done: false };
+      }
     };
     const base = rssOf(c.child.pid!);
     const started = Date.now();
     c.pauseReading();
     c.send({ jsonrpc: '2.0', id: 'flood', method: 'session/prompt', params: promptParams(sessionId, `flood ${FLOOD_BYTES} ${CHUNK}`) });
-    const peak = await peakRss(c, stalled(() => agentStatus().bytes, () => agentStatus().done));
+    const peak = await peakRss(
+      c,
+      stalled(
+        () => agentStatus().bytes,
+        () => agentStatus().done,
+      ),
+    );
     const sentWhileStuck = agentStatus().bytes;
 
     let next = 0;
@@ -97,7 +115,13 @@ describe('conductor backpressure (real processes, 200 MB)', function () {
     c.resumeReading();
     const done = await c.response('flood', 90_000);
     const count = (done.result as { _meta: { count: number } })._meta.count;
-    report('agent → editor', { baseline: base, growthWhileStuck: peak - base, agentSentWhileStuck: sentWhileStuck, growthWhileFlowing: draining() - base, totalMs: Date.now() - started });
+    report('agent → editor', {
+      baseline: base,
+      growthWhileStuck: peak - base,
+      agentSentWhileStuck: sentWhileStuck,
+      growthWhileFlowing: draining() - base,
+      totalMs: Date.now() - started,
+    });
     assert.equal(updates, count, 'every update arrived');
     assert.equal(outOfOrder, 0, 'updates arrived in order');
     assert.ok(responseAfterUpdates, 'the prompt response came after its updates');
@@ -125,13 +149,25 @@ describe('conductor backpressure (real processes, 200 MB)', function () {
       }
       finished = true;
     })();
-    const peak = await peakRss(c, stalled(() => written, () => finished));
+    const peak = await peakRss(
+      c,
+      stalled(
+        () => written,
+        () => finished,
+      ),
+    );
     const writtenWhileStuck = written;
     const draining = sampleRss(c);
     process.kill(agentPid, 'SIGUSR1'); // the agent reads again
     await writer;
     const result = (await c.request('report', '_hostile/report', {}, 90_000)).result as { count: number; bytes: number; inOrder: boolean };
-    report('editor → agent', { baseline: base, growthWhileStuck: peak - base, editorSentWhileStuck: writtenWhileStuck, growthWhileFlowing: draining() - base, totalMs: Date.now() - started });
+    report('editor → agent', {
+      baseline: base,
+      growthWhileStuck: peak - base,
+      editorSentWhileStuck: writtenWhileStuck,
+      growthWhileFlowing: draining() - base,
+      totalMs: Date.now() - started,
+    });
     assert.deepEqual(result, { count: seq, bytes: seq * CHUNK, inOrder: true });
     assert.ok(peak - base <= LIMIT, `conductor RSS grew by ${((peak - base) / MB).toFixed(1)} MB with 200 MB waiting`);
   });

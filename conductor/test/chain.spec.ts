@@ -19,14 +19,15 @@ function build(components: Component[]) {
     editor,
     agent,
     trace: (from, to) => void trace.push(`${from}>${to}`),
-    contextFor: (component, c) => ({
-      name: component.name,
-      log: createLogger('off'),
-      info: { clientCapabilities: {}, agentCapabilities: undefined },
-      request: (d, m, p, o) => c.request(component, d, m, p, o),
-      notify: (d, m, p) => c.notify(component, d, m, p),
-      injectMcpServers: () => Promise.reject(new Error('not in unit tests')),
-    } satisfies ComponentContext),
+    contextFor: (component, c) =>
+      ({
+        name: component.name,
+        log: createLogger('off'),
+        info: { clientCapabilities: {}, agentCapabilities: undefined },
+        request: (d, m, p, o) => c.request(component, d, m, p, o),
+        notify: (d, m, p) => c.notify(component, d, m, p),
+        injectMcpServers: () => Promise.reject(new Error('not in unit tests')),
+      }) satisfies ComponentContext,
   });
   return { chain, editor, agent, trace };
 }
@@ -36,10 +37,19 @@ const plain = (name: string): Component => ({ name });
 describe('chain router', () => {
   it('forwards a request with per-hop ids and returns the response with the original id and extra fields', () => {
     const { chain, editor, agent, trace } = build([plain('a'), plain('b')]);
-    chain.fromEditor({ jsonrpc: '2.0', id: 'req-1', method: 'x/y', params: { _meta: { k: 1 }, deep: { unknown: true } }, extraTopLevel: 5 });
+    chain.fromEditor({
+      jsonrpc: '2.0',
+      id: 'req-1',
+      method: 'x/y',
+      params: { _meta: { k: 1 }, deep: { unknown: true } },
+      extraTopLevel: 5,
+    });
     assert.equal(agent.sent.length, 1);
     const forwarded = agent.sent[0]!;
-    assert.deepEqual({ ...forwarded, id: 0 }, { jsonrpc: '2.0', id: 0, method: 'x/y', params: { _meta: { k: 1 }, deep: { unknown: true } }, extraTopLevel: 5 });
+    assert.deepEqual(
+      { ...forwarded, id: 0 },
+      { jsonrpc: '2.0', id: 0, method: 'x/y', params: { _meta: { k: 1 }, deep: { unknown: true } }, extraTopLevel: 5 },
+    );
     chain.fromAgent({ jsonrpc: '2.0', id: (forwarded as { id: number }).id, result: { ok: 1, _meta: { z: 2 } } });
     assert.deepEqual(editor.sent, [{ jsonrpc: '2.0', id: 'req-1', result: { ok: 1, _meta: { z: 2 } } }]);
     assert.deepEqual(trace.slice(0, 3), ['editor>a', 'a>b', 'b>agent']);
@@ -51,7 +61,10 @@ describe('chain router', () => {
     const id = (agent.sent[0] as { id: number }).id;
     for (let i = 0; i < 5; i++) chain.fromAgent({ jsonrpc: '2.0', method: 'session/update', params: { i } });
     chain.fromAgent({ jsonrpc: '2.0', id, result: { stopReason: 'end_turn' } });
-    assert.deepEqual(editor.sent.map((m) => ('method' in m ? (m.params as { i: number }).i : 'response')), [0, 1, 2, 3, 4, 'response']);
+    assert.deepEqual(
+      editor.sent.map((m) => ('method' in m ? (m.params as { i: number }).i : 'response')),
+      [0, 1, 2, 3, 4, 'response'],
+    );
   });
 
   it('routes requests from the agent to the editor and answers back with the agent id', () => {
@@ -98,13 +111,24 @@ describe('chain router', () => {
     chain.fromEditor({ jsonrpc: '2.0', method: 'drop/me' });
     chain.fromEditor({ jsonrpc: '2.0', method: 'keep/me' });
     assert.deepEqual((agent.sent[0] as { params: unknown }).params, { a: 0, added: 1 });
-    assert.deepEqual(agent.sent.map((m) => (m as { method: string }).method), ['go', 'keep/me']);
+    assert.deepEqual(
+      agent.sent.map((m) => (m as { method: string }).method),
+      ['go', 'keep/me'],
+    );
     chain.fromAgent({ jsonrpc: '2.0', id: (agent.sent[0] as { id: number }).id, result: 7 });
-    assert.deepEqual(editor.sent, [{ jsonrpc: '2.0', id: 1, result: { local: true } }, { jsonrpc: '2.0', id: 2, result: { wrapped: 7 } }]);
+    assert.deepEqual(editor.sent, [
+      { jsonrpc: '2.0', id: 1, result: { local: true } },
+      { jsonrpc: '2.0', id: 2, result: { wrapped: 7 } },
+    ]);
   });
 
   it('answers a request whose handler throws with an internal error instead of hanging', () => {
-    const broken: Component = { name: 'broken', onRequest: () => { throw new Error('boom'); } };
+    const broken: Component = {
+      name: 'broken',
+      onRequest: () => {
+        throw new Error('boom');
+      },
+    };
     const { chain, editor } = build([broken]);
     chain.fromEditor({ jsonrpc: '2.0', id: 9, method: 'any' });
     assert.equal((editor.sent[0] as { error: { code: number; message: string } }).error.code, -32603);
@@ -127,6 +151,9 @@ describe('chain router', () => {
     chain.fromEditor({ jsonrpc: '2.0', id: 1, method: 'session/prompt' });
     chain.fromEditor({ jsonrpc: '2.0', id: 2, method: 'session/prompt' });
     chain.failRequestsToAgent({ code: -32099, message: 'gone' });
-    assert.deepEqual(editor.sent.map((m) => (m as { id: number }).id), [1, 2]);
+    assert.deepEqual(
+      editor.sent.map((m) => (m as { id: number }).id),
+      [1, 2],
+    );
   });
 });

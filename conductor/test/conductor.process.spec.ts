@@ -21,9 +21,17 @@ describe('conductor in front of ElizACP (real processes)', function () {
     const init = await initialize(h, { fs: { readTextFile: true, writeTextFile: true } });
     assert.equal(init.protocolVersion, 1);
     assert.equal(init.agentInfo?.name, 'elizacp');
-    const meta = (init.agentCapabilities?._meta as Record<string, { components: string[]; skipped: { name: string }[] }>)[SYMPOSIUM_META_KEY]!;
-    assert.deepEqual(meta.components, DEFAULT_COMPONENTS.filter((c) => c !== 'fs-adapter'));
-    assert.deepEqual(meta.skipped.map((s) => s.name), ['fs-adapter']);
+    const meta = (init.agentCapabilities?._meta as Record<string, { components: string[]; skipped: { name: string }[] }>)[
+      SYMPOSIUM_META_KEY
+    ]!;
+    assert.deepEqual(
+      meta.components,
+      DEFAULT_COMPONENTS.filter((c) => c !== 'fs-adapter'),
+    );
+    assert.deepEqual(
+      meta.skipped.map((s) => s.name),
+      ['fs-adapter'],
+    );
     const sessionId = await newSession(h, tempDir());
     const input = 'I am worried about my failing tests';
     const chunkCountBefore = h.updates.length;
@@ -52,11 +60,18 @@ describe('conductor in front of ElizACP (real processes)', function () {
     await initialize(h);
     const sessionId = await newSession(h, tempDir());
     const abort = new AbortController();
-    const running = h.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'tell me a long story' }] }, { cancellationSignal: abort.signal });
+    const running = h.conn.agent.request(
+      'session/prompt',
+      { sessionId, prompt: [{ type: 'text', text: 'tell me a long story' }] },
+      { cancellationSignal: abort.signal },
+    );
     await waitFor(() => h!.updates.some((u) => u.sessionId === sessionId), 5000, 'first chunk');
     const started = Date.now();
     abort.abort();
-    const outcome = await running.then((r) => r.stopReason, (e: { code?: number }) => e.code);
+    const outcome = await running.then(
+      (r) => r.stopReason,
+      (e: { code?: number }) => e.code,
+    );
     assert.ok(outcome === 'cancelled' || outcome === -32800, `unexpected outcome ${String(outcome)}`);
     // The agent really stopped: no more chunks arrive after it settled.
     const count = h.updates.length;
@@ -96,7 +111,17 @@ describe('conductor in front of ElizACP (real processes)', function () {
       // The agent saw exactly the declaration we expect for its capabilities.
       await h.close();
       const file = readdirSync(traceDir).find((f) => f.endsWith('.jsonl'))!;
-      const lines = readFileSync(join(traceDir, file), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { from: string; to: string; message: { method?: string; params?: { mcpServers?: Record<string, unknown>[] } } });
+      const lines = readFileSync(join(traceDir, file), 'utf8')
+        .trim()
+        .split('\n')
+        .map(
+          (l) =>
+            JSON.parse(l) as {
+              from: string;
+              to: string;
+              message: { method?: string; params?: { mcpServers?: Record<string, unknown>[] } };
+            },
+        );
       const toAgent = lines.find((l) => l.to === 'agent' && l.message.method === 'session/new')!;
       const decl = toAgent.message.params!.mcpServers![0]!;
       if (mode === 'http') {
@@ -108,7 +133,10 @@ describe('conductor in front of ElizACP (real processes)', function () {
         assert.ok((decl.args as string[]).includes('mcp-bridge'));
         assert.match(JSON.stringify(decl.env), /SYMPOSIUM_MCP_TOKEN/);
       }
-      assert.ok(lines.some((l) => l.from === 'editor' && l.to === 'editor-edge'), 'trace records the editor hop');
+      assert.ok(
+        lines.some((l) => l.from === 'editor' && l.to === 'editor-edge'),
+        'trace records the editor hop',
+      );
     });
   }
 
@@ -119,9 +147,20 @@ describe('conductor in front of ElizACP (real processes)', function () {
     await newSession(h, tempDir());
     await waitFor(() => readdirSync(traceDir).length > 0, 2000, 'trace file');
     const file = join(traceDir, readdirSync(traceDir)[0]!);
-    const line = await waitFor(() => readFileSync(file, 'utf8').split('\n').find((l) => l.includes('"to":"agent"') && l.includes('session/new')), 3000, 'session/new in trace');
+    const line = await waitFor(
+      () =>
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .find((l) => l.includes('"to":"agent"') && l.includes('session/new')),
+      3000,
+      'session/new in trace',
+    );
     const url = String((JSON.parse(line) as { message: { params: { mcpServers: { url: string }[] } } }).message.params.mcpServers[0]!.url);
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }),
+    });
     assert.equal(res.status, 401);
   });
 

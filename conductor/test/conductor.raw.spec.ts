@@ -31,9 +31,17 @@ describe('conductor on raw pipes', function () {
       c.send('this is not json');
       c.send('[{"jsonrpc":"2.0","id":1,"method":"initialize"}]');
       c.send({ jsonrpc: '2.0', id: 'early', method: 'session/new', params: { cwd: '/tmp', mcpServers: [] } });
-      const parseErr = await waitFor(() => c.lines.find((l) => (l.error as { code?: number } | undefined)?.code === -32700), 3000, 'parse error');
+      const parseErr = await waitFor(
+        () => c.lines.find((l) => (l.error as { code?: number } | undefined)?.code === -32700),
+        3000,
+        'parse error',
+      );
       assert.equal(parseErr.id, null);
-      await waitFor(() => c.lines.find((l) => (l.error as { code?: number } | undefined)?.code === -32600 && l.id === null), 3000, 'batch error');
+      await waitFor(
+        () => c.lines.find((l) => (l.error as { code?: number } | undefined)?.code === -32600 && l.id === null),
+        3000,
+        'batch error',
+      );
       const early = await c.response('early');
       assert.match(JSON.stringify(early.error), /before \\"initialize\\"/);
       c.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } });
@@ -56,14 +64,27 @@ describe('conductor on raw pipes', function () {
       c.send({ jsonrpc: '2.0', id: 2, method: 'session/new', params: { cwd: tempDir(), mcpServers: [] } });
       const sessionId = ((await c.response(2)).result as { sessionId: string }).sessionId;
       const n = 3000;
-      c.send({ jsonrpc: '2.0', id: 3, method: 'session/prompt', params: { sessionId, prompt: [{ type: 'text', text: `stream ${n} chunks` }] } });
+      c.send({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'session/prompt',
+        params: { sessionId, prompt: [{ type: 'text', text: `stream ${n} chunks` }] },
+      });
       await c.response(3);
       const responseIndex = c.lines.findIndex((l) => l.id === 3);
-      const chunks = c.lines.map((l, i) => [l, i] as const).filter(([l]) => l.method === 'session/update' && JSON.stringify(l).includes('"chunk '));
+      const chunks = c.lines
+        .map((l, i) => [l, i] as const)
+        .filter(([l]) => l.method === 'session/update' && JSON.stringify(l).includes('"chunk '));
       assert.equal(chunks.length, n);
-      assert.ok(chunks.every(([, i]) => i < responseIndex), 'an update arrived after the prompt response');
-      const texts = chunks.map(([l]) => ((l.params as { update: { content: { text: string } } }).update.content.text));
-      assert.ok(texts.join('') === Array.from({ length: n }, (_, i) => `chunk ${i + 1} `).join(''), 'chunks arrived out of order or altered');
+      assert.ok(
+        chunks.every(([, i]) => i < responseIndex),
+        'an update arrived after the prompt response',
+      );
+      const texts = chunks.map(([l]) => (l.params as { update: { content: { text: string } } }).update.content.text);
+      assert.ok(
+        texts.join('') === Array.from({ length: n }, (_, i) => `chunk ${i + 1} `).join(''),
+        'chunks arrived out of order or altered',
+      );
     } finally {
       c.child.kill();
     }

@@ -7,7 +7,9 @@ import { readdirSync } from 'node:fs';
 import type * as acp from '@agentclientprotocol/sdk';
 import { conductorArgs, initialize, newSession, prompt, startProcess, tempDir, type Harness } from './harness';
 
-const serdeVersion = readdirSync('/usr/share/cargo/registry').find((d) => d.startsWith('serde-'))!.slice('serde-'.length);
+const serdeVersion = readdirSync('/usr/share/cargo/registry')
+  .find((d) => d.startsWith('serde-'))!
+  .slice('serde-'.length);
 
 describe('crate sources through the conductor (real processes)', function () {
   this.timeout(30000);
@@ -18,15 +20,19 @@ describe('crate sources through the conductor (real processes)', function () {
   });
 
   function start(permissions: acp.RequestPermissionRequest[], reads: string[]): Harness {
-    return startProcess(conductorArgs({ components: ['crate-sources'] }), {
-      permission: async (p) => (permissions.push(p), { outcome: { outcome: 'selected', optionId: 'reject-once' } }),
-      readTextFile: async (p) => (reads.push(p.path), { content: 'editor content' }),
-    }, {
-      // No network in tests: an unreachable index, so serde comes from Debian's system tree.
-      SYMPOSIUM_CRATES_INDEX_URL: 'http://127.0.0.1:9/index',
-      SYMPOSIUM_CRATE_CACHE: tempDir('symposium-cache-'),
-      CARGO_HOME: tempDir('symposium-cargo-'),
-    });
+    return startProcess(
+      conductorArgs({ components: ['crate-sources'] }),
+      {
+        permission: async (p) => (permissions.push(p), { outcome: { outcome: 'selected', optionId: 'reject-once' } }),
+        readTextFile: async (p) => (reads.push(p.path), { content: 'editor content' }),
+      },
+      {
+        // No network in tests: an unreachable index, so serde comes from Debian's system tree.
+        SYMPOSIUM_CRATES_INDEX_URL: 'http://127.0.0.1:9/index',
+        SYMPOSIUM_CRATE_CACHE: tempDir('symposium-cache-'),
+        CARGO_HOME: tempDir('symposium-cargo-'),
+      },
+    );
   }
 
   it('researches a crate in a separate session and returns the findings as the tool result', async () => {
@@ -37,10 +43,17 @@ describe('crate sources through the conductor (real processes)', function () {
     const sessionId = await newSession(h, tempDir());
     const listed = await prompt(h, sessionId, 'list tools from rust-crate-sources');
     assert.match(listed.text, /rust_crate_query/);
-    const query = JSON.stringify({ crate_name: 'serde', crate_version: '1', prompt: 'What is this crate for? Read the manifest with permission.' });
+    const query = JSON.stringify({
+      crate_name: 'serde',
+      crate_version: '1',
+      prompt: 'What is this crate for? Read the manifest with permission.',
+    });
     const r = await prompt(h, sessionId, `use tool rust-crate-sources::rust_crate_query with ${query}`);
     assert.equal(r.stopReason, 'end_turn');
-    assert.match(r.text, new RegExp(`Research on serde ${serdeVersion.replace(/\./g, '\\.')}: A generic serialization/deserialization framework`));
+    assert.match(
+      r.text,
+      new RegExp(`Research on serde ${serdeVersion.replace(/\./g, '\\.')}: A generic serialization/deserialization framework`),
+    );
     // The research session's permission request was approved by the component, not the user.
     assert.match(r.text, /permission: allow-once/);
     assert.equal(permissions.length, 0, 'the editor was not asked');
@@ -55,7 +68,11 @@ describe('crate sources through the conductor (real processes)', function () {
     await initialize(h, { fs: { readTextFile: true, writeTextFile: true } });
     const [a, b] = [await newSession(h, tempDir()), await newSession(h, tempDir())];
     const ask = (session: string, crate: string): Promise<{ text: string }> =>
-      prompt(h!, session, `use tool rust-crate-sources::rust_crate_query with ${JSON.stringify({ crate_name: crate, prompt: 'what is it?' })}`);
+      prompt(
+        h!,
+        session,
+        `use tool rust-crate-sources::rust_crate_query with ${JSON.stringify({ crate_name: crate, prompt: 'what is it?' })}`,
+      );
     const [ra, rb] = await Promise.all([ask(a, 'serde'), ask(b, 'itoa')]);
     assert.match(ra.text, /Research on serde /);
     assert.match(rb.text, /Research on itoa /);
@@ -69,7 +86,10 @@ describe('crate sources through the conductor (real processes)', function () {
     const r = await prompt(h, sessionId, 'request permission for deleting the build folder');
     assert.equal(permissions.length, 1);
     assert.equal(permissions[0]!.sessionId, sessionId);
-    assert.deepEqual(permissions[0]!.options.map((o) => o.optionId), ['allow-once', 'allow-always', 'reject-once', 'reject-always']);
+    assert.deepEqual(
+      permissions[0]!.options.map((o) => o.optionId),
+      ['allow-once', 'allow-always', 'reject-once', 'reject-always'],
+    );
     assert.match(r.text, /Permission outcome: selected reject-once/);
   });
 

@@ -11,7 +11,12 @@ describe('JSON-RPC nesting cap', () => {
     const at = (depth: number): string => `{"jsonrpc":"2.0","id":7,"method":"m","params":${nest(depth - 1)}}`;
     assert.ok(parseLine(at(MAX_DEPTH)).ok);
     const refused = parseLine(at(MAX_DEPTH + 1));
-    assert.deepEqual(refused, { ok: false, id: 7, kind: 'request', error: { code: -32600, message: `message nested deeper than ${MAX_DEPTH} levels` } });
+    assert.deepEqual(refused, {
+      ok: false,
+      id: 7,
+      kind: 'request',
+      error: { code: -32600, message: `message nested deeper than ${MAX_DEPTH} levels` },
+    });
   });
 
   it('reads the top-level id and kind wherever they stand, and ignores brackets inside strings', () => {

@@ -62,7 +62,8 @@ describe('fs-adapter (real conductor process, real files)', function () {
     await prompt(h, sessionId, `read file ${join(cwd, '..notes-missing')}`); // warm the read path up
     const pid = h.child.pid!;
     let reset = true;
-    try { // reset the peak so VmHWM measures this read only (Linux clear_refs "5")
+    try {
+      // reset the peak so VmHWM measures this read only (Linux clear_refs "5")
       const f = openSync(`/proc/${pid}/clear_refs`, 'w');
       writeSync(f, '5');
       closeSync(f);
@@ -74,7 +75,9 @@ describe('fs-adapter (real conductor process, real files)', function () {
     const after = memory(pid);
     rmSync(file); // 200 MiB of temp space
     const growth = after.hwm - before.rss;
-    console.log(`      conductor RSS before ${(before.rss / MiB).toFixed(1)} MiB, peak after ${(after.hwm / MiB).toFixed(1)} MiB, growth ${(growth / MiB).toFixed(1)} MiB (peak reset: ${reset})`);
+    console.log(
+      `      conductor RSS before ${(before.rss / MiB).toFixed(1)} MiB, peak after ${(after.hwm / MiB).toFixed(1)} MiB, growth ${(growth / MiB).toFixed(1)} MiB (peak reset: ${reset})`,
+    );
     assert.equal(r.text, `Contents of ${file}:\n\`\`\`\nthe first line\n\`\`\``);
     assert.ok(growth < 32 * MiB, `peak RSS grew by ${(growth / MiB).toFixed(1)} MiB`);
   });

@@ -60,7 +60,10 @@ export function tempDir(prefix = 'symposium-test-'): string {
 process.env.SPARKLE_DIR = testSparkleDir();
 
 export function startProcess(argv: string[], handlers: ClientHandlers = {}, env: Record<string, string> = {}): Harness {
-  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'], env: { SPARKLE_DIR: testSparkleDir(), ...process.env, ...env } });
+  const child = spawn(argv[0]!, argv.slice(1), {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { SPARKLE_DIR: testSparkleDir(), ...process.env, ...env },
+  });
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (t: string) => (stderr += t));
@@ -68,11 +71,15 @@ export function startProcess(argv: string[], handlers: ClientHandlers = {}, env:
   const updates: acp.SessionNotification[] = [];
   const notifications: { method: string; params: unknown }[] = [];
   const taken = new Map<string, number>();
-  const app = acp.client()
+  const app = acp
+    .client()
     .onNotification('session/update', ({ params }) => void updates.push(params))
     .onNotification('*', ({ method, params }) => void notifications.push({ method, params }))
     .onRequest('session/request_permission', ({ params }) =>
-      handlers.permission ? handlers.permission(params) : Promise.resolve({ outcome: { outcome: 'selected', optionId: params.options[0]!.optionId } }))
+      handlers.permission
+        ? handlers.permission(params)
+        : Promise.resolve({ outcome: { outcome: 'selected', optionId: params.options[0]!.optionId } }),
+    )
     .onRequest('fs/read_text_file', ({ params }) => {
       if (!handlers.readTextFile) throw acp.RequestError.methodNotFound('fs/read_text_file');
       return handlers.readTextFile(params);
@@ -81,16 +88,28 @@ export function startProcess(argv: string[], handlers: ClientHandlers = {}, env:
       if (!handlers.writeTextFile) throw acp.RequestError.methodNotFound('fs/write_text_file');
       return handlers.writeTextFile(params);
     });
-  const conn = app.connect(acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>));
+  const conn = app.connect(
+    acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>),
+  );
   return {
-    child, conn, updates, notifications, exited,
+    child,
+    conn,
+    updates,
+    notifications,
+    exited,
     stderr: () => stderr,
     takeText(sessionId) {
       const from = taken.get(sessionId) ?? 0;
       const mine = updates.map((u, i) => [u, i] as const).filter(([u, i]) => u.sessionId === sessionId && i >= from);
       taken.set(sessionId, updates.length);
       // Sparkle's embodiment turn is not an answer to anyone's prompt (a chat shows it apart too).
-      return mine.map(([u]) => (u.update.sessionUpdate === 'agent_message_chunk' && u.update.content.type === 'text' && !sparkleMarkOf(u.update) ? u.update.content.text : '')).join('');
+      return mine
+        .map(([u]) =>
+          u.update.sessionUpdate === 'agent_message_chunk' && u.update.content.type === 'text' && !sparkleMarkOf(u.update)
+            ? u.update.content.text
+            : '',
+        )
+        .join('');
     },
     async close() {
       child.stdin.end();
@@ -102,7 +121,11 @@ export function startProcess(argv: string[], handlers: ClientHandlers = {}, env:
 }
 
 export async function initialize(h: Harness, clientCapabilities: acp.ClientCapabilities = {}): Promise<acp.InitializeResponse> {
-  return h.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities, clientInfo: { name: 'symposium-tests', version: '0' } });
+  return h.conn.agent.request('initialize', {
+    protocolVersion: acp.PROTOCOL_VERSION,
+    clientCapabilities,
+    clientInfo: { name: 'symposium-tests', version: '0' },
+  });
 }
 
 export async function newSession(h: Harness, cwd: string): Promise<string> {
@@ -110,7 +133,12 @@ export async function newSession(h: Harness, cwd: string): Promise<string> {
   return r.sessionId;
 }
 
-export async function prompt(h: Harness, sessionId: string, text: string, _meta?: Record<string, unknown>): Promise<{ stopReason: string; text: string }> {
+export async function prompt(
+  h: Harness,
+  sessionId: string,
+  text: string,
+  _meta?: Record<string, unknown>,
+): Promise<{ stopReason: string; text: string }> {
   const r = await h.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }], ...(_meta ? { _meta } : {}) });
   // Notification handlers may still be queued behind the response; let them run.
   await new Promise((res) => setImmediate(res));

@@ -33,16 +33,25 @@ function start(answer?: Answer): Editor {
   let app = acp.client().onNotification('session/update', ({ params }) => void updates.push(params));
   if (answer) {
     for (const operation of IDE_OPERATIONS) {
-      app = app.onRequest(ideMethod(operation), (raw: unknown) => raw as Record<string, unknown>, ({ params }) => {
-        received.push({ operation, params });
-        return answer(operation, params);
-      });
+      app = app.onRequest(
+        ideMethod(operation),
+        (raw: unknown) => raw as Record<string, unknown>,
+        ({ params }) => {
+          received.push({ operation, params });
+          return answer(operation, params);
+        },
+      );
     }
   }
-  const conn = app.connect(acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>));
+  const conn = app.connect(
+    acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>),
+  );
   const exited = new Promise<void>((r) => child.on('exit', () => r()));
   return {
-    child, conn, updates, received,
+    child,
+    conn,
+    updates,
+    received,
     async close() {
       child.stdin.end();
       const t = setTimeout(() => child.kill('SIGKILL'), 3000);
@@ -57,10 +66,24 @@ async function ask(e: Editor, sessionId: string, text: string): Promise<string> 
   await e.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
   await new Promise((r) => setImmediate(r));
   // Sparkle's embodiment turn (default chain) is not part of the answer.
-  return e.updates.slice(from).map((u) => (u.update.sessionUpdate === 'agent_message_chunk' && u.update.content.type === 'text' && !sparkleMarkOf(u.update) ? u.update.content.text : '')).join('');
+  return e.updates
+    .slice(from)
+    .map((u) =>
+      u.update.sessionUpdate === 'agent_message_chunk' && u.update.content.type === 'text' && !sparkleMarkOf(u.update)
+        ? u.update.content.text
+        : '',
+    )
+    .join('');
 }
 
-const loc = (file: string, line: number, column: number, extra: Partial<IdeLocation> = {}): IdeLocation => ({ file, line, column, endLine: line, endColumn: column + 6, ...extra });
+const loc = (file: string, line: number, column: number, extra: Partial<IdeLocation> = {}): IdeLocation => ({
+  file,
+  line,
+  column,
+  endLine: line,
+  endColumn: column + 6,
+  ...extra,
+});
 
 describe('ide-operations (real conductor process, ElizACP)', function () {
   this.timeout(30_000);
@@ -75,16 +98,27 @@ describe('ide-operations (real conductor process, ElizACP)', function () {
     await e.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
     const { sessionId } = await e.conn.agent.request('session/new', { cwd: tempDir('symposium-ide-'), mcpServers: [] });
     const tools = await ask(e, sessionId, 'list tools from ide');
-    assert.equal(tools, 'Tools from ide: ide_operation, find_definitions, find_references, workspace_symbols, document_symbols, hover, diagnostics, search_text');
+    assert.equal(
+      tools,
+      'Tools from ide: ide_operation, find_definitions, find_references, workspace_symbols, document_symbols, hover, diagnostics, search_text',
+    );
     const started = Date.now();
     const reply = await ask(e, sessionId, 'find definition of Parser');
-    assert.match(reply, /^Tool error: find_definitions: no IDE available: nothing upstream answers _symposium\/ide\/workspaceSymbols\. The editor does not advertise _meta\.symposium\.ide/);
+    assert.match(
+      reply,
+      /^Tool error: find_definitions: no IDE available: nothing upstream answers _symposium\/ide\/workspaceSymbols\. The editor does not advertise _meta\.symposium\.ide/,
+    );
     assert.ok(Date.now() - started < 5000, 'answered without waiting for a timeout');
     const program = JSON.stringify({ program: 'findReferences(findDefinitions("Parser")[0]' });
-    assert.equal(await ask(e, sessionId, `use tool ide::ide_operation with ${program}`),
-      `Tool error: Parse error at column 44: expected "," or ")" after an item of the arguments of findReferences, found the end of the program\n  findReferences(findDefinitions("Parser")[0]\n  ${' '.repeat(43)}^`);
+    assert.equal(
+      await ask(e, sessionId, `use tool ide::ide_operation with ${program}`),
+      `Tool error: Parse error at column 44: expected "," or ")" after an item of the arguments of findReferences, found the end of the program\n  findReferences(findDefinitions("Parser")[0]\n  ${' '.repeat(43)}^`,
+    );
     const unknown = await ask(e, sessionId, `use tool ide::ide_operation with ${JSON.stringify({ program: 'gotoDefinition("x")' })}`);
-    assert.match(unknown, /^Tool error: Error at column 1: unknown function gotoDefinition\. Known functions: findDefinitions, findReferences, /);
+    assert.match(
+      unknown,
+      /^Tool error: Error at column 1: unknown function gotoDefinition\. Known functions: findDefinitions, findReferences, /,
+    );
   });
 
   it('with an editor that answers: requests carry the session id; results are relative, 1-based, capped with the total; the card gets the locations', async () => {
@@ -93,29 +127,66 @@ describe('ide-operations (real conductor process, ElizACP)', function () {
     const uses = Array.from({ length: 250 }, (_, i) => loc(join(cwd, 'src', 'main.ts'), i + 1, 5));
     e = start((operation, params) => {
       switch (operation) {
-        case 'workspaceSymbols': return { items: [loc(parserTs, 3, 14, { name: 'Parser', kind: 'class', snippet: 'export class Parser {' }), loc(parserTs, 9, 3, { name: 'ParserError', kind: 'class' })], total: 2 };
-        case 'references': return { items: uses, total: 250 };
-        case 'hover': return { hover: { ...loc('/elsewhere/lib.d.ts', 1, 1), contents: `hover at ${JSON.stringify(params.position)}` } };
-        default: throw acp.RequestError.methodNotFound(ideMethod(operation));
+        case 'workspaceSymbols':
+          return {
+            items: [
+              loc(parserTs, 3, 14, { name: 'Parser', kind: 'class', snippet: 'export class Parser {' }),
+              loc(parserTs, 9, 3, { name: 'ParserError', kind: 'class' }),
+            ],
+            total: 2,
+          };
+        case 'references':
+          return { items: uses, total: 250 };
+        case 'hover':
+          return { hover: { ...loc('/elsewhere/lib.d.ts', 1, 1), contents: `hover at ${JSON.stringify(params.position)}` } };
+        default:
+          throw acp.RequestError.methodNotFound(ideMethod(operation));
       }
     });
-    await e.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { _meta: withIdeCapability(undefined, { operations: [...IDE_OPERATIONS] }) } });
+    await e.conn.agent.request('initialize', {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      clientCapabilities: { _meta: withIdeCapability(undefined, { operations: [...IDE_OPERATIONS] }) },
+    });
     const { sessionId } = await e.conn.agent.request('session/new', { cwd, mcpServers: [] });
 
     const defs = JSON.parse(await ask(e, sessionId, 'find definition of Parser')) as { total: number; results: IdeLocation[] };
-    assert.deepEqual(defs, { total: 1, results: [{ file: 'src/parser.ts', line: 3, column: 14, endLine: 3, endColumn: 20, name: 'Parser', kind: 'class', snippet: 'export class Parser {' }] });
+    assert.deepEqual(defs, {
+      total: 1,
+      results: [
+        {
+          file: 'src/parser.ts',
+          line: 3,
+          column: 14,
+          endLine: 3,
+          endColumn: 20,
+          name: 'Parser',
+          kind: 'class',
+          snippet: 'export class Parser {',
+        },
+      ],
+    });
     assert.deepEqual(e.received[0], { operation: 'workspaceSymbols', params: { query: 'Parser', sessionId } });
-    const card = e.updates.filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === 'tool_call_update').pop()!.update as acp.ToolCallUpdate;
+    const card = e.updates.filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === 'tool_call_update').pop()!
+      .update as acp.ToolCallUpdate;
     assert.deepEqual(card.locations, [{ path: parserTs, line: 3 }]);
 
-    const refs = JSON.parse(await ask(e, sessionId, 'find references to Parser')) as { total: number; results: IdeLocation[]; notes: string[] };
+    const refs = JSON.parse(await ask(e, sessionId, 'find references to Parser')) as {
+      total: number;
+      results: IdeLocation[];
+      notes: string[];
+    };
     assert.equal(refs.total, 250);
     assert.equal(refs.results.length, 200);
     assert.deepEqual(refs.notes, ['showing the first 200 of 250 results']);
     assert.deepEqual(refs.results[199], { file: 'src/main.ts', line: 200, column: 5, endLine: 200, endColumn: 11 });
-    assert.deepEqual(e.received.at(-1), { operation: 'references', params: { position: { file: parserTs, line: 3, column: 14 }, sessionId } });
+    assert.deepEqual(e.received.at(-1), {
+      operation: 'references',
+      params: { position: { file: parserTs, line: 3, column: 14 }, sessionId },
+    });
 
-    const hover = JSON.parse(await ask(e, sessionId, `use tool ide::hover with ${JSON.stringify({ file: 'src/main.ts', line: 12, column: 5 })}`)) as Record<string, unknown>;
+    const hover = JSON.parse(
+      await ask(e, sessionId, `use tool ide::hover with ${JSON.stringify({ file: 'src/main.ts', line: 12, column: 5 })}`),
+    ) as Record<string, unknown>;
     assert.equal(hover.file, '/elsewhere/lib.d.ts', 'files outside the session folder stay absolute');
     assert.equal(hover.contents, 'hover at {"file":"src/main.ts","line":12,"column":5}');
 
@@ -123,11 +194,15 @@ describe('ide-operations (real conductor process, ElizACP)', function () {
     assert.match(err, /^Tool error: document_symbols: .*_symposium\/ide\/documentSymbols/);
   });
 
-  it('a session the editor marks as a crate researcher\'s gets no ide server', async () => {
+  it("a session the editor marks as a crate researcher's gets no ide server", async () => {
     e = start(() => ({ items: [], total: 0 }));
     await e.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
     const cwd = tempDir('symposium-ide-');
-    const research = await e.conn.agent.request('session/new', { cwd, mcpServers: [], _meta: { symposium: { research: { crate: 'serde' } } } });
+    const research = await e.conn.agent.request('session/new', {
+      cwd,
+      mcpServers: [],
+      _meta: { symposium: { research: { crate: 'serde' } } },
+    });
     assert.match(await ask(e, research.sessionId, 'list tools from ide'), /^No MCP server named 'ide' in this session/);
     const user = await e.conn.agent.request('session/new', { cwd, mcpServers: [] });
     assert.match(await ask(e, user.sessionId, 'list tools from ide'), /^Tools from ide: ide_operation/);

@@ -13,12 +13,18 @@ function listeningSockets(pid: number): number {
     try {
       const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
       if (m) inodes.add(m[1]!);
-    } catch { /* closed meanwhile */ }
+    } catch {
+      /* closed meanwhile */
+    }
   }
   let count = 0;
   for (const table of ['tcp', 'tcp6']) {
     let text = '';
-    try { text = readFileSync(`/proc/${pid}/net/${table}`, 'utf8'); } catch { continue; }
+    try {
+      text = readFileSync(`/proc/${pid}/net/${table}`, 'utf8');
+    } catch {
+      continue;
+    }
     for (const line of text.split('\n').slice(1)) {
       const cols = line.trim().split(/\s+/);
       if (cols[3] === '0A' && inodes.has(cols[9]!)) count++;
@@ -29,8 +35,13 @@ function listeningSockets(pid: number): number {
 
 /** The injected servers' declarations the agent received in session/new, from the trace. */
 function injectedServers(traceDir: string): { name: string; url: string }[][] {
-  const file = join(traceDir, readdirSync(traceDir).find((f) => f.endsWith('.jsonl'))!);
-  return readFileSync(file, 'utf8').split('\n').filter((l) => l.includes('"to":"agent"') && l.includes('"session/new"'))
+  const file = join(
+    traceDir,
+    readdirSync(traceDir).find((f) => f.endsWith('.jsonl'))!,
+  );
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.includes('"to":"agent"') && l.includes('"session/new"'))
     .map((l) => (JSON.parse(l) as { message: { params: { mcpServers: { name: string; url: string }[] } } }).message.params.mcpServers);
 }
 
@@ -53,7 +64,14 @@ describe('injected MCP servers: one listener per conductor (real processes)', fu
     const listening = listeningSockets(pid);
     console.log(`      conductor ${pid}: ${listening} listening TCP socket(s) after ${sessions.length} sessions`);
     assert.equal(listening, 1);
-    const declared = await waitFor(() => { const d = injectedServers(traceDir); return d.length === 200 && d; }, 5000, '200 session/new in the trace');
+    const declared = await waitFor(
+      () => {
+        const d = injectedServers(traceDir);
+        return d.length === 200 && d;
+      },
+      5000,
+      '200 session/new in the trace',
+    );
     const urls = new Set(declared.flat().map((s) => s.url));
     assert.ok(urls.size >= 400, 'two or more servers per session (one per MCP component of the default chain)');
     assert.equal(urls.size, declared.flat().length, 'every injected server has its own path');
@@ -74,27 +92,45 @@ describe('injected MCP servers: one listener per conductor (real processes)', fu
     const port = new URL(url).port;
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} });
     const send = (headers: Record<string, string>): Promise<number> =>
-      fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body }).then((r) => r.status);
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body,
+      }).then((r) => r.status);
     const statuses: number[] = [];
     for (let batch = 0; batch < 20; batch++) {
-      statuses.push(...await Promise.all(Array.from({ length: 50 }, () => send({ Authorization: `Bearer ${'0'.repeat(64)}` }))));
+      statuses.push(...(await Promise.all(Array.from({ length: 50 }, () => send({ Authorization: `Bearer ${'0'.repeat(64)}` })))));
     }
     assert.deepEqual(new Set(statuses), new Set([401]));
     // fetch will not send a forged Host header: use node:http for those.
     const { request } = await import('node:http');
-    const forged = (): Promise<number> => new Promise((res, rej) => {
-      const req = request(url, { method: 'POST', headers: { host: `attacker.example:${port}`, 'content-type': 'application/json' } }, (r) => { r.resume(); res(r.statusCode ?? 0); });
-      req.on('error', rej);
-      req.end(body);
-    });
+    const forged = (): Promise<number> =>
+      new Promise((res, rej) => {
+        const req = request(
+          url,
+          { method: 'POST', headers: { host: `attacker.example:${port}`, 'content-type': 'application/json' } },
+          (r) => {
+            r.resume();
+            res(r.statusCode ?? 0);
+          },
+        );
+        req.on('error', rej);
+        req.end(body);
+      });
     const hostStatuses: number[] = [];
-    for (let batch = 0; batch < 20; batch++) hostStatuses.push(...await Promise.all(Array.from({ length: 50 }, forged)));
+    for (let batch = 0; batch < 20; batch++) hostStatuses.push(...(await Promise.all(Array.from({ length: 50 }, forged))));
     assert.deepEqual(new Set(hostStatuses), new Set([403]));
     await new Promise((r) => setTimeout(r, 200)); // let the last stderr lines arrive
-    const lines = h.stderr().split('\n').filter((l) => /refused/.test(l) && /MCP/.test(l));
+    const lines = h
+      .stderr()
+      .split('\n')
+      .filter((l) => /refused/.test(l) && /MCP/.test(l));
     console.log(`      2,000 refused requests → ${lines.length} log lines; last: ${lines.at(-1)}`);
     assert.ok(lines.length <= 2 * (1 + 1000 / 100), `${lines.length} log lines`);
-    assert.ok(lines.some((l) => /without a valid bearer token.*1000 refused so far/.test(l)), 'the count is logged');
+    assert.ok(
+      lines.some((l) => /without a valid bearer token.*1000 refused so far/.test(l)),
+      'the count is logged',
+    );
     assert.ok(lines.some((l) => /foreign Host header.*1000 refused so far/.test(l)));
   });
 });

@@ -33,20 +33,29 @@ export interface RawClient {
 
 export function startRaw(options: { components?: string[]; env?: Record<string, string>; log?: string } = {}): RawClient {
   const argv = conductorArgs({ components: options.components, log: options.log ?? 'warn', agent: hostileAgentCommand() });
-  const child = spawn(argv[0]!, argv.slice(1), { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'], env: { SPARKLE_DIR: testSparkleDir(), ...process.env, ...options.env } });
+  const child = spawn(argv[0]!, argv.slice(1), {
+    cwd: REPO,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { SPARKLE_DIR: testSparkleDir(), ...process.env, ...options.env },
+  });
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (t: string) => (stderr += t).length > 1e6 && (stderr = stderr.slice(-5e5)));
   child.stdin.on('error', () => undefined);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.on('exit', (code, signal) => r({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+    child.on('exit', (code, signal) => r({ code, signal })),
+  );
   const client: RawClient = {
-    child, lines: [], exited,
+    child,
+    lines: [],
+    exited,
     send: (m) => child.stdin.write((typeof m === 'string' ? m : JSON.stringify(m)) + '\n'),
     async request(id, method, params, timeoutMs) {
       client.send({ jsonrpc: '2.0', id, method, params });
       return client.response(id, timeoutMs);
     },
-    response: (id, timeoutMs = 10000) => waitFor(() => client.lines.find((l) => l.id === id && !('method' in l)), timeoutMs, `response ${String(id)}`),
+    response: (id, timeoutMs = 10000) =>
+      waitFor(() => client.lines.find((l) => l.id === id && !('method' in l)), timeoutMs, `response ${String(id)}`),
     pauseReading: () => void child.stdout.pause(),
     resumeReading: () => void child.stdout.resume(),
     stderr: () => stderr,
@@ -86,7 +95,10 @@ export function alive(pid: number): boolean {
   }
 }
 
-export async function initSession(c: RawClient, clientCapabilities: Record<string, unknown> = {}): Promise<{ sessionId: string; agentPid: number }> {
+export async function initSession(
+  c: RawClient,
+  clientCapabilities: Record<string, unknown> = {},
+): Promise<{ sessionId: string; agentPid: number }> {
   const init = await c.request('init', 'initialize', { protocolVersion: 1, clientCapabilities });
   const agentPid = (init.result as { _meta: { pid: number } })._meta.pid;
   const s = await c.request('new', 'session/new', { cwd: REPO, mcpServers: [] });

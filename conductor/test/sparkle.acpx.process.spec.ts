@@ -12,25 +12,59 @@ import { CONDUCTOR_JS, tempDir } from './harness';
 
 const ACPX = resolve(__dirname, '../../node_modules/acpx/dist/cli.js');
 
-interface Line { id?: number; method?: string; params?: { update?: { sessionUpdate?: string; content?: { text?: string } } }; result?: { stopReason?: string } }
+interface Line {
+  id?: number;
+  method?: string;
+  params?: { update?: { sessionUpdate?: string; content?: { text?: string } } };
+  result?: { stopReason?: string };
+}
 
-function runAcpx(prompt: string, env: Record<string, string>, cwd: string): Promise<{ code: number | null; lines: Line[]; stderr: string }> {
+function runAcpx(
+  prompt: string,
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{ code: number | null; lines: Line[]; stderr: string }> {
   const q = (s: string): string => (/[\s"']/.test(s) ? JSON.stringify(s) : s);
-  const agent = [process.execPath, CONDUCTOR_JS, '--components', 'sparkle', '--', process.execPath, CONDUCTOR_JS, 'eliza', '--deterministic'].map(q).join(' ');
+  const agent = [
+    process.execPath,
+    CONDUCTOR_JS,
+    '--components',
+    'sparkle',
+    '--',
+    process.execPath,
+    CONDUCTOR_JS,
+    'eliza',
+    '--deterministic',
+  ]
+    .map(q)
+    .join(' ');
   return new Promise((done) => {
-    const child = spawn(process.execPath, [ACPX, '--agent', agent, '--format', 'json', '--approve-all', '--timeout', '60', 'exec', prompt], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [ACPX, '--agent', agent, '--format', 'json', '--approve-all', '--timeout', '60', 'exec', prompt],
+      { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (t: string) => (out += t));
     child.stderr.setEncoding('utf8').on('data', (t: string) => (err += t));
-    child.on('exit', (code) => done({ code, stderr: err, lines: out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Line) }));
+    child.on('exit', (code) =>
+      done({
+        code,
+        stderr: err,
+        lines: out
+          .split('\n')
+          .filter((l) => l.startsWith('{'))
+          .map((l) => JSON.parse(l) as Line),
+      }),
+    );
   });
 }
 
 describe('Sparkle driven by a third-party ACP client (acpx)', function () {
   this.timeout(90_000);
 
-  it('acpx\'s first prompt is answered after the embodiment turn, and its save_insight lands in $HOME/.sparkle', async () => {
+  it("acpx's first prompt is answered after the embodiment turn, and its save_insight lands in $HOME/.sparkle", async () => {
     const home = tempDir('sparkle-acpx-home-');
     const ws = tempDir('sparkle-acpx-ws-');
     // The delay keeps the embodiment turn running when acpx's prompt arrives, so it is held.
@@ -39,15 +73,25 @@ describe('Sparkle driven by a third-party ACP client (acpx)', function () {
     assert.equal(r.code, 0, r.stderr);
     const promptAt = r.lines.findIndex((l) => l.method === 'session/prompt');
     const promptId = r.lines[promptAt]!.id;
-    const marked = r.lines.map((l, i) => [l, i] as const).filter(([l]) => l.method === 'session/update' && sparkleMarkOf(l.params?.update) === 'embodiment');
-    const answerChunks = r.lines.map((l, i) => [l, i] as const).filter(([l]) => l.method === 'session/update' && l.params?.update?.sessionUpdate === 'agent_message_chunk' && !sparkleMarkOf(l.params.update));
+    const marked = r.lines
+      .map((l, i) => [l, i] as const)
+      .filter(([l]) => l.method === 'session/update' && sparkleMarkOf(l.params?.update) === 'embodiment');
+    const answerChunks = r.lines
+      .map((l, i) => [l, i] as const)
+      .filter(
+        ([l]) =>
+          l.method === 'session/update' && l.params?.update?.sessionUpdate === 'agent_message_chunk' && !sparkleMarkOf(l.params.update),
+      );
     const responseAt = r.lines.findIndex((l) => l.id === promptId && l.result !== undefined);
     assert.equal(marked.map(([l]) => l.params?.update?.content?.text ?? '').join(''), 'Embodiment received.');
     assert.ok(promptAt < marked[0]![1], 'acpx sent its prompt while the embodiment was still running');
     assert.ok(marked[marked.length - 1]![1] < answerChunks[0]![1], 'the whole embodiment turn came before the answer');
-    assert.ok(answerChunks[answerChunks.length - 1]![1] < responseAt, 'then the prompt\'s response');
+    assert.ok(answerChunks[answerChunks.length - 1]![1] < responseAt, "then the prompt's response");
     assert.equal(r.lines[responseAt]!.result!.stopReason, 'end_turn');
-    assert.match(answerChunks.map(([l]) => l.params?.update?.content?.text ?? '').join(''), /^✨ Insight saved \(PatternAnchor\) to .*\.sparkle\/pattern-anchors\.md\.$/);
+    assert.match(
+      answerChunks.map(([l]) => l.params?.update?.content?.text ?? '').join(''),
+      /^✨ Insight saved \(PatternAnchor\) to .*\.sparkle\/pattern-anchors\.md\.$/,
+    );
     assert.match(readFileSync(join(home, '.sparkle', 'pattern-anchors.md'), 'utf8'), /## .* UTC - Pattern Anchor\n\nSaid through acpx\.\n/);
   });
 });

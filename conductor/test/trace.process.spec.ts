@@ -15,7 +15,9 @@ function bridgeToken(url: string): string | undefined {
       if (!argv.includes('mcp-bridge') || !argv.includes(url)) continue;
       const env = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
       return env.find((e) => e.startsWith('SYMPOSIUM_MCP_TOKEN='))?.slice('SYMPOSIUM_MCP_TOKEN='.length);
-    } catch { /* gone, or not ours */ }
+    } catch {
+      /* gone, or not ours */
+    }
   }
   return undefined;
 }
@@ -36,10 +38,15 @@ describe('conductor trace files (real processes)', function () {
       const sessionId = await newSession(h, tempDir());
       const called = await prompt(h, sessionId, 'use tool symposium::echo with {"text":"still works"}');
       assert.match(called.text, /still works/, 'the injected MCP server answers with its real token');
-      const file = join(traceDir, readdirSync(traceDir).find((f) => f.endsWith('.jsonl'))!);
+      const file = join(
+        traceDir,
+        readdirSync(traceDir).find((f) => f.endsWith('.jsonl'))!,
+      );
       let token: string | undefined;
       if (mode === 'stdio') {
-        const line = readFileSync(file, 'utf8').split('\n').find((l) => l.includes('"to":"agent"') && l.includes('"session/new"'))!;
+        const line = readFileSync(file, 'utf8')
+          .split('\n')
+          .find((l) => l.includes('"to":"agent"') && l.includes('"session/new"'))!;
         const args = (JSON.parse(line) as { message: { params: { mcpServers: { args: string[] }[] } } }).message.params.mcpServers[0]!.args;
         token = bridgeToken(args[args.indexOf('--url') + 1]!);
         assert.match(token ?? '', /^[0-9a-f]{64}$/, 'found the real token in the running mcp-bridge');
@@ -52,30 +59,46 @@ describe('conductor trace files (real processes)', function () {
       assert.equal(statSync(file).mode & 0o777, 0o600);
       const text = readFileSync(file, 'utf8');
       assert.doesNotMatch(text, /[0-9a-f]{64}/, 'no token-shaped string anywhere');
-      if (token) assert.ok(!text.includes(token), 'the stdio shim\'s token is not in the trace');
+      if (token) assert.ok(!text.includes(token), "the stdio shim's token is not in the trace");
       const toAgent = text.split('\n').find((l) => l.includes('"to":"agent"') && l.includes('"session/new"'))!;
-      const decl = (JSON.parse(toAgent) as { message: { params: { mcpServers: Record<string, unknown>[] } } }).message.params.mcpServers[0]!;
+      const decl = (JSON.parse(toAgent) as { message: { params: { mcpServers: Record<string, unknown>[] } } }).message.params
+        .mcpServers[0]!;
       if (mode === 'http') assert.deepEqual(decl.headers, [{ name: 'Authorization', value: `Bearer ${REDACTED}` }]);
-      else assert.deepEqual((decl.env as { name: string; value: string }[]).find((e) => e.name === 'SYMPOSIUM_MCP_TOKEN'), { name: 'SYMPOSIUM_MCP_TOKEN', value: REDACTED });
+      else
+        assert.deepEqual(
+          (decl.env as { name: string; value: string }[]).find((e) => e.name === 'SYMPOSIUM_MCP_TOKEN'),
+          { name: 'SYMPOSIUM_MCP_TOKEN', value: REDACTED },
+        );
       assert.match(text, /still works/, 'the rest of the traffic is traced as before');
     });
   }
 
   it('masks bearer tokens anywhere, Authorization values and secret-named {name, value} pairs, nothing else', () => {
     const message = {
-      jsonrpc: '2.0' as const, id: 1, method: 'terminal/create',
+      jsonrpc: '2.0' as const,
+      id: 1,
+      method: 'terminal/create',
       params: {
         text: 'curl -H "Authorization: Bearer abc.def-123" https://x',
         headers: { authorization: 'raw-token', accept: 'text/plain' },
-        env: [{ name: 'GITHUB_TOKEN', value: 'ghp_x' }, { name: 'OPENAI_API_KEY', value: 'sk-1' }, { name: 'PATH', value: '/usr/bin' }],
-        mcpServers: [{ type: 'http', name: 'x', url: 'http://127.0.0.1:1/mcp/ab', headers: [{ name: 'Authorization', value: 'Bearer 00ff' }] }],
+        env: [
+          { name: 'GITHUB_TOKEN', value: 'ghp_x' },
+          { name: 'OPENAI_API_KEY', value: 'sk-1' },
+          { name: 'PATH', value: '/usr/bin' },
+        ],
+        mcpServers: [
+          { type: 'http', name: 'x', url: 'http://127.0.0.1:1/mcp/ab', headers: [{ name: 'Authorization', value: 'Bearer 00ff' }] },
+        ],
       },
     };
     const line = JSON.parse(traceLine('a', 'b', message, 't')) as { message: typeof message };
     const p = line.message.params;
     assert.equal(p.text, `curl -H "Authorization: Bearer ${REDACTED}" https://x`);
     assert.deepEqual(p.headers, { authorization: REDACTED, accept: 'text/plain' });
-    assert.deepEqual(p.env.map((e) => e.value), [REDACTED, REDACTED, '/usr/bin']);
+    assert.deepEqual(
+      p.env.map((e) => e.value),
+      [REDACTED, REDACTED, '/usr/bin'],
+    );
     assert.deepEqual(p.mcpServers[0]!.headers, [{ name: 'Authorization', value: `Bearer ${REDACTED}` }]);
     assert.equal(p.mcpServers[0]!.url, 'http://127.0.0.1:1/mcp/ab');
     assert.equal(message.params.env[0]!.value, 'ghp_x', 'the message itself is not changed');

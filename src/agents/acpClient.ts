@@ -6,14 +6,26 @@
 // actor uses to fail requests as soon as the process is gone. vscode-free.
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
-import type { AgentCapabilities, ContentBlock, PromptCapabilities, RequestPermissionRequest, RequestPermissionResponse, SessionConfigOption, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
+import type {
+  AgentCapabilities,
+  ContentBlock,
+  PromptCapabilities,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+  SessionConfigOption,
+  SessionUpdate,
+  StopReason,
+} from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
 import type { LegacyModels, SessionControls } from '../protocol/webview';
 import { AGENT_EXITED_METHOD, type AgentExitedParams } from '../protocol/symposium-ext';
 import { IDE_OPERATIONS, ideMethod, withIdeCapability } from '../protocol/ideOperations';
 import type { ClientHandlers, ClientRequestContext } from './clientHandlers';
 
-export interface SessionUpdateEvent { sessionId: string; update: SessionUpdate }
+export interface SessionUpdateEvent {
+  sessionId: string;
+  update: SessionUpdate;
+}
 
 export interface AcpClientOptions {
   /** Where requests come from, as the editor's handlers see it (the actor's key and agent name). */
@@ -39,20 +51,32 @@ export class AcpClient {
   /** The prompt turn running in each session. */
   private readonly activePrompts = new Map<string, Promise<unknown>>();
 
-  constructor(io: { stdin: Writable; stdout: Readable }, private readonly options: AcpClientOptions) {
-    const app = acp.client()
+  constructor(
+    io: { stdin: Writable; stdout: Readable },
+    private readonly options: AcpClientOptions,
+  ) {
+    const app = acp
+      .client()
       .onNotification('session/update', ({ params }) => options.onSessionUpdate({ sessionId: params.sessionId, update: params.update }))
-      .onNotification(AGENT_EXITED_METHOD, (raw: unknown) => raw as AgentExitedParams, ({ params }) => { this.exitReport = params; })
+      .onNotification(
+        AGENT_EXITED_METHOD,
+        (raw: unknown) => raw as AgentExitedParams,
+        ({ params }) => {
+          this.exitReport = params;
+        },
+      )
       // Never answered here: the broker decides (user, bypass or a rule) while the agent waits.
       .onRequest('session/request_permission', ({ params, signal }) => options.onPermissionRequest(params, signal));
     const { files, terminals, ide } = options.client ?? {};
     const ctx = (signal: AbortSignal): ClientRequestContext => ({ actorKey: options.actorKey, agentName: options.agentName, signal });
     if (files) {
-      app.onRequest('fs/read_text_file', ({ params, signal }) => files.readTextFile(params, ctx(signal)))
+      app
+        .onRequest('fs/read_text_file', ({ params, signal }) => files.readTextFile(params, ctx(signal)))
         .onRequest('fs/write_text_file', ({ params, signal }) => files.writeTextFile(params, ctx(signal)));
     }
     if (terminals) {
-      app.onRequest('terminal/create', ({ params, signal }) => terminals.create(params, ctx(signal)))
+      app
+        .onRequest('terminal/create', ({ params, signal }) => terminals.create(params, ctx(signal)))
         .onRequest('terminal/output', ({ params, signal }) => terminals.output(params, ctx(signal)))
         .onRequest('terminal/wait_for_exit', ({ params, signal }) => terminals.waitForExit(params, ctx(signal)))
         .onRequest('terminal/kill', ({ params, signal }) => terminals.kill(params, ctx(signal)))
@@ -60,31 +84,47 @@ export class AcpClient {
     }
     if (ide) {
       // The conductor's ide-operations component asks these for the agent's `ide` tools.
-      for (const operation of IDE_OPERATIONS) app.onRequest(ideMethod(operation), (raw: unknown) => raw, ({ params, signal }) => ide.answer(operation, params, ctx(signal)));
+      for (const operation of IDE_OPERATIONS)
+        app.onRequest(
+          ideMethod(operation),
+          (raw: unknown) => raw,
+          ({ params, signal }) => ide.answer(operation, params, ctx(signal)),
+        );
     }
     this.conn = app.connect(acp.ndJsonStream(Writable.toWeb(io.stdin), Readable.toWeb(io.stdout) as ReadableStream<Uint8Array>));
   }
 
   /** What the agent accepts in prompts (images, embedded resources); known after initialize. */
-  get promptCapabilities(): PromptCapabilities { return this.capabilities?.promptCapabilities ?? {}; }
+  get promptCapabilities(): PromptCapabilities {
+    return this.capabilities?.promptCapabilities ?? {};
+  }
   /** What the conductor said about its agent's exit (it exits right after), if it did. */
-  get agentExit(): AgentExitedParams | undefined { return this.exitReport; }
+  get agentExit(): AgentExitedParams | undefined {
+    return this.exitReport;
+  }
   /** The connection ended (stream closed, or close()). */
-  get closed(): boolean { return this.conn.signal.aborted; }
+  get closed(): boolean {
+    return this.conn.signal.aborted;
+  }
   /** Sessions with a prompt turn running, and the turns. */
-  get runningPrompts(): ReadonlyMap<string, Promise<unknown>> { return this.activePrompts; }
+  get runningPrompts(): ReadonlyMap<string, Promise<unknown>> {
+    return this.activePrompts;
+  }
 
   async initialize(): Promise<acp.InitializeResponse> {
     const { files, terminals, ide } = this.options.client ?? {};
-    const init = await this.options.guard<acp.InitializeResponse>(this.conn.agent.request('initialize', {
-      protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: {
-        fs: { readTextFile: !!files, writeTextFile: !!files }, terminal: !!terminals,
-        // Our extension to ACP: the editor answers _symposium/ide/* (so the conductor needs no IDE adapter).
-        ...(ide ? { _meta: withIdeCapability(undefined, { operations: [...IDE_OPERATIONS] }) } : {}),
-      },
-      clientInfo: this.options.clientInfo,
-    }));
+    const init = await this.options.guard<acp.InitializeResponse>(
+      this.conn.agent.request('initialize', {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        clientCapabilities: {
+          fs: { readTextFile: !!files, writeTextFile: !!files },
+          terminal: !!terminals,
+          // Our extension to ACP: the editor answers _symposium/ide/* (so the conductor needs no IDE adapter).
+          ...(ide ? { _meta: withIdeCapability(undefined, { operations: [...IDE_OPERATIONS] }) } : {}),
+        },
+        clientInfo: this.options.clientInfo,
+      }),
+    );
     this.capabilities = init.agentCapabilities;
     return init;
   }
@@ -128,15 +168,18 @@ export class AcpClient {
   /** ACP session/cancel; the running prompt then ends with stopReason 'cancelled'. */
   cancel(sessionId: string): void {
     this.options.log.info('prompt', 'cancel', { agent: this.options.agentName, sessionId });
-    void this.conn.agent.notify('session/cancel', { sessionId }).catch((e: unknown) => this.options.log.debug('agent', 'cancel not delivered', e));
+    void this.conn.agent
+      .notify('session/cancel', { sessionId })
+      .catch((e: unknown) => this.options.log.debug('agent', 'cancel not delivered', e));
   }
 
   /** Ends a session: cancels its prompt and frees it in the agent when the agent supports that. */
   async closeSession(sessionId: string): Promise<void> {
     if (this.activePrompts.has(sessionId)) this.cancel(sessionId);
     if (!this.capabilities?.sessionCapabilities?.close) return;
-    await Promise.race([this.conn.agent.request('session/close', { sessionId }), delay(2_000)])
-      .catch((e: unknown) => this.options.log.warn('session', 'session/close failed', e));
+    await Promise.race([this.conn.agent.request('session/close', { sessionId }), delay(2_000)]).catch((e: unknown) =>
+      this.options.log.warn('session', 'session/close failed', e),
+    );
   }
 
   close(): void {
@@ -150,7 +193,9 @@ function parseLegacyModels(raw: unknown): LegacyModels | null {
   if (typeof currentModelId !== 'string' || !Array.isArray(availableModels)) return null;
   const models = availableModels.flatMap((m: unknown) => {
     const { modelId, name, description } = (m ?? {}) as { modelId?: unknown; name?: unknown; description?: unknown };
-    return typeof modelId === 'string' ? [{ modelId, name: typeof name === 'string' ? name : modelId, description: typeof description === 'string' ? description : null }] : [];
+    return typeof modelId === 'string'
+      ? [{ modelId, name: typeof name === 'string' ? name : modelId, description: typeof description === 'string' ? description : null }]
+      : [];
   });
   return { currentModelId, availableModels: models };
 }

@@ -25,13 +25,20 @@ function makeActor(overrides: Partial<{ command: string; graceMs: number }> = {}
   const agent = builtinAgent(rt);
   const spec = conductorSpawnSpec({ agent, components: null, workspaceFolder: ROOT }, rt);
   if (overrides.command) spec.command = overrides.command;
-  return new AgentActor({ key: 'k', agentName: agent.name, spec, log: quiet, clientInfo: { name: 'test', version: '0' }, graceMs: overrides.graceMs ?? 2_000,
-    onPermissionRequest: async () => ({ outcome: { outcome: 'cancelled' } }) });
+  return new AgentActor({
+    key: 'k',
+    agentName: agent.name,
+    spec,
+    log: quiet,
+    clientInfo: { name: 'test', version: '0' },
+    graceMs: overrides.graceMs ?? 2_000,
+    onPermissionRequest: async () => ({ outcome: { outcome: 'cancelled' } }),
+  });
 }
 
 /** Answer text; Sparkle's embodiment turn (default chain) is not part of any answer. */
-const textOf = (u: SessionUpdate): string => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' && !sparkleMarkOf(u) ? u.content.text : '');
-
+const textOf = (u: SessionUpdate): string =>
+  u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' && !sparkleMarkOf(u) ? u.content.text : '';
 
 describe('AgentActor (conductor + ElizACP processes)', function () {
   this.timeout(30_000);
@@ -39,7 +46,10 @@ describe('AgentActor (conductor + ElizACP processes)', function () {
     if (!fs.existsSync(path.join(ROOT, 'out/conductor.js'))) this.skip();
   });
   let actor: AgentActor | undefined;
-  afterEach(async () => { await actor?.stop(); actor = undefined; });
+  afterEach(async () => {
+    await actor?.stop();
+    actor = undefined;
+  });
 
   it('streams the exact deterministic reply, with separate concurrent sessions in one process', async () => {
     actor = makeActor();
@@ -58,7 +68,9 @@ describe('AgentActor (conductor + ElizACP processes)', function () {
     actor = makeActor();
     const s = (await actor.newSession(ROOT)).sessionId;
     let text = '';
-    actor.onSessionUpdate(({ update }) => { text += textOf(update); });
+    actor.onSessionUpdate(({ update }) => {
+      text += textOf(update);
+    });
     const turn = actor.prompt(s, 'tell me a long story');
     await new Promise((r) => setTimeout(r, 600));
     actor.cancel(s);
@@ -86,7 +98,12 @@ describe('AgentActor (conductor + ElizACP processes)', function () {
     const s = (await actor.newSession(ROOT)).sessionId;
     const pid = actor.pid!;
     // The conductor starts its agent in a process group of the agent's own (conductor/agentProcess.ts).
-    const agentGroups = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).map(Number).filter((g) => groupMembers(g).length > 0);
+    const agentGroups = fs
+      .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number)
+      .filter((g) => groupMembers(g).length > 0);
     assert.ok(groupMembers(pid).length >= 1 && agentGroups.length >= 1, 'conductor and agent are running');
     const failures: AgentFailure[] = [];
     actor.onDidFail((f) => failures.push(f));
@@ -98,27 +115,48 @@ describe('AgentActor (conductor + ElizACP processes)', function () {
     assert.equal(failures.length, 0, 'a requested stop is not a failure');
   });
 
-  it('the agent\'s env (NODE_OPTIONS too) reaches the agent only, never the conductor; the host\'s NODE_OPTIONS is not inherited', async () => {
+  it("the agent's env (NODE_OPTIONS too) reaches the agent only, never the conductor; the host's NODE_OPTIONS is not inherited", async () => {
     // Every Node process that starts with this NODE_OPTIONS writes its argv and env into `seen`.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'symposium-env-'));
     const seen = path.join(dir, 'seen.jsonl');
     const preload = path.join(dir, 'preload.cjs');
-    fs.writeFileSync(preload, `require('fs').appendFileSync(${JSON.stringify(seen)}, JSON.stringify({ argv: process.argv.slice(2), token: process.env.AGENT_TOKEN ?? null, carrier: process.env.SYMPOSIUM_AGENT_ENV ?? null }) + '\\n');`);
+    fs.writeFileSync(
+      preload,
+      `require('fs').appendFileSync(${JSON.stringify(seen)}, JSON.stringify({ argv: process.argv.slice(2), token: process.env.AGENT_TOKEN ?? null, carrier: process.env.SYMPOSIUM_AGENT_ENV ?? null }) + '\\n');`,
+    );
     const hostPreload = path.join(dir, 'host-preload.cjs');
-    fs.writeFileSync(hostPreload, `require('fs').appendFileSync(${JSON.stringify(seen)}, JSON.stringify({ host: true, argv: process.argv.slice(2) }) + '\\n');`);
+    fs.writeFileSync(
+      hostPreload,
+      `require('fs').appendFileSync(${JSON.stringify(seen)}, JSON.stringify({ host: true, argv: process.argv.slice(2) }) + '\\n');`,
+    );
     const base = builtinAgent(rt);
     const agent = { ...base, env: { ...base.env, NODE_OPTIONS: `--require ${preload}`, AGENT_TOKEN: 'secret' } };
     const previous = process.env.NODE_OPTIONS;
     process.env.NODE_OPTIONS = `--require ${hostPreload}`;
     try {
-      actor = new AgentActor({ key: 'k', agentName: agent.name, spec: conductorSpawnSpec({ agent, components: null, workspaceFolder: ROOT }, rt), log: quiet,
-        clientInfo: { name: 'test', version: '0' }, onPermissionRequest: async () => ({ outcome: { outcome: 'cancelled' } }) });
+      actor = new AgentActor({
+        key: 'k',
+        agentName: agent.name,
+        spec: conductorSpawnSpec({ agent, components: null, workspaceFolder: ROOT }, rt),
+        log: quiet,
+        clientInfo: { name: 'test', version: '0' },
+        onPermissionRequest: async () => ({ outcome: { outcome: 'cancelled' } }),
+      });
       await actor.newSession(ROOT);
     } finally {
-      if (previous === undefined) delete process.env.NODE_OPTIONS; else process.env.NODE_OPTIONS = previous;
+      if (previous === undefined) delete process.env.NODE_OPTIONS;
+      else process.env.NODE_OPTIONS = previous;
     }
-    const lines = fs.readFileSync(seen, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { host?: true; argv: string[]; token: string | null; carrier: string | null });
-    assert.deepEqual(lines, [{ argv: ['eliza', '--deterministic'], token: 'secret', carrier: null }], 'only the agent started with them; the conductor (argv "--", …) did not');
+    const lines = fs
+      .readFileSync(seen, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { host?: true; argv: string[]; token: string | null; carrier: string | null });
+    assert.deepEqual(
+      lines,
+      [{ argv: ['eliza', '--deterministic'], token: 'secret', carrier: null }],
+      'only the agent started with them; the conductor (argv "--", …) did not',
+    );
   });
 
   it('a command that cannot start is reported, not thrown later', async () => {

@@ -5,7 +5,14 @@
 // the process), and one failure report when the process dies on its own. One actor never outlives
 // its process: a restart is a new actor (agentPool.ts). Nothing else spawns or kills it.
 // vscode-free, so plain-Node tests can drive it against the real conductor + ElizACP.
-import type { ContentBlock, PromptCapabilities, RequestPermissionRequest, RequestPermissionResponse, SessionConfigOption, StopReason } from '@agentclientprotocol/sdk';
+import type {
+  ContentBlock,
+  PromptCapabilities,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+  SessionConfigOption,
+  StopReason,
+} from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
 import type { AgentFailure, SessionControls } from '../protocol/webview';
 import { ErrorCodes } from '../protocol/errorCodes';
@@ -63,21 +70,39 @@ export class AgentActor {
   readonly onDidFail = this.failures.event;
 
   constructor(private readonly options: AgentActorOptions) {
-    this.process = new ConductorProcess({ name: options.agentName, spec: options.spec, log: options.log, graceMs: options.graceMs, onStderrLine: options.onStderrLine });
+    this.process = new ConductorProcess({
+      name: options.agentName,
+      spec: options.spec,
+      log: options.log,
+      graceMs: options.graceMs,
+      onStderrLine: options.onStderrLine,
+    });
     this.process.onDidExit((exit) => this.onExit(exit));
     // The actor's listeners end with its process.
     this.process.processScope.add(this.updates);
     this.process.processScope.add(this.failures);
   }
 
-  get key(): string { return this.options.key; }
-  get agentName(): string { return this.options.agentName; }
-  get currentState(): ActorState { return this.state; }
-  get pid(): number | undefined { return this.process.pid; }
+  get key(): string {
+    return this.options.key;
+  }
+  get agentName(): string {
+    return this.options.agentName;
+  }
+  get currentState(): ActorState {
+    return this.state;
+  }
+  get pid(): number | undefined {
+    return this.process.pid;
+  }
   /** What the agent accepts in prompts (images, embedded resources); known after initialize. */
-  get promptCapabilities(): PromptCapabilities { return this.acp?.promptCapabilities ?? {}; }
+  get promptCapabilities(): PromptCapabilities {
+    return this.acp?.promptCapabilities ?? {};
+  }
   /** Whether new sessions can still be created here (not stopping, not dead). */
-  get usable(): boolean { return this.state === 'idle' || this.state === 'starting' || this.state === 'running'; }
+  get usable(): boolean {
+    return this.state === 'idle' || this.state === 'starting' || this.state === 'running';
+  }
 
   /** Spawns the process and runs `initialize`; concurrent callers share one start. */
   start(): Promise<void> {
@@ -89,7 +114,10 @@ export class AgentActor {
     this.state = 'starting';
     const io = this.process.spawn();
     const acp = new AcpClient(io, {
-      actorKey: this.key, agentName: this.agentName, log: this.options.log, clientInfo: this.options.clientInfo,
+      actorKey: this.key,
+      agentName: this.agentName,
+      log: this.options.log,
+      clientInfo: this.options.clientInfo,
       guard: (request) => this.untilExit(request),
       onSessionUpdate: (e) => this.updates.fire(e),
       onPermissionRequest: this.options.onPermissionRequest,
@@ -101,7 +129,12 @@ export class AgentActor {
     // stop() may have been called while we waited.
     if (this.state !== 'starting') throw new AgentExitedError(this.makeFailure('the agent was stopped while starting'));
     this.state = 'running';
-    this.options.log.info('agent', 'initialized', { agent: this.agentName, pid: this.pid, protocolVersion: init.protocolVersion, agentInfo: init.agentInfo });
+    this.options.log.info('agent', 'initialized', {
+      agent: this.agentName,
+      pid: this.pid,
+      protocolVersion: init.protocolVersion,
+      agentInfo: init.agentInfo,
+    });
   }
 
   /** Creates a session; also returns the pickers (modes, config options, models) it offers. */
@@ -168,28 +201,39 @@ export class AgentActor {
     this.state = 'exited';
     const failure = this.makeFailure();
     this.failureInfo = failure;
-    this.options.log[expected ? 'info' : 'error']('agent', expected ? 'exited' : 'exited unexpectedly', { agent: this.agentName, ...info, failure: expected ? undefined : failure });
+    this.options.log[expected ? 'info' : 'error']('agent', expected ? 'exited' : 'exited unexpectedly', {
+      agent: this.agentName,
+      ...info,
+      failure: expected ? undefined : failure,
+    });
     this.acp?.close();
     if (!expected) this.failures.fire(failure);
   }
 
   private makeFailure(override?: string): AgentFailure {
     const info = this.process.exitInfo;
-    const how = info?.spawnError ? `could not be started: ${info.spawnError}`
-      : info?.signal ? `was killed by ${info.signal}`
-      : info ? `exited with code ${String(info.code)}` : 'is not running';
+    const how = info?.spawnError
+      ? `could not be started: ${info.spawnError}`
+      : info?.signal
+        ? `was killed by ${info.signal}`
+        : info
+          ? `exited with code ${String(info.code)}`
+          : 'is not running';
     // When the agent died, the conductor reports the agent's own stderr: the better clue. When the
     // conductor itself died, its stderr (which also relays the agent's) is what we have.
     const agentExit = this.acp?.agentExit;
     const agentTail = agentExit?.stderrTail.trim() ?? '';
     const stderrTail = agentTail || this.process.stderrText().trim();
     // The conductor's message may end with "Last stderr:" followed by the tail; we show it apart.
-    const reported = agentExit?.message.split('\n')[0]?.replace(/\s*Last stderr:\s*$/i, '').trim();
+    const reported = agentExit?.message
+      .split('\n')[0]
+      ?.replace(/\s*Last stderr:\s*$/i, '')
+      .trim();
     return {
       agentName: this.agentName,
       message: override ?? (reported || `${this.agentName} ${how}`),
-      exitCode: agentExit ? agentExit.exitCode : info?.code ?? null,
-      signal: agentExit ? agentExit.signal : info?.signal ?? null,
+      exitCode: agentExit ? agentExit.exitCode : (info?.code ?? null),
+      signal: agentExit ? agentExit.signal : (info?.signal ?? null),
       stderrTail: stderrTail.split('\n').slice(-12).join('\n'),
     };
   }
@@ -201,10 +245,18 @@ export class AgentActor {
    */
   private async untilExit<T>(p: Promise<T>): Promise<T> {
     try {
-      return await Promise.race([p, this.process.whenExited().then((): never => { throw new AgentExitedError(this.failureInfo ?? this.makeFailure()); })]);
+      return await Promise.race([
+        p,
+        this.process.whenExited().then((): never => {
+          throw new AgentExitedError(this.failureInfo ?? this.makeFailure());
+        }),
+      ]);
     } catch (e) {
       if (e instanceof AgentExitedError) throw e;
-      const dying = this.process.exitInfo !== undefined || this.acp?.closed === true || (e as { code?: unknown } | null)?.code === ErrorCodes.agentExited;
+      const dying =
+        this.process.exitInfo !== undefined ||
+        this.acp?.closed === true ||
+        (e as { code?: unknown } | null)?.code === ErrorCodes.agentExited;
       if (dying && (await this.process.exitedWithin(3_000))) throw new AgentExitedError(this.failureInfo ?? this.makeFailure());
       throw e;
     }
@@ -212,7 +264,8 @@ export class AgentActor {
 
   /** The ACP connection, while the process is starting or running. */
   private connection(): AcpClient {
-    if (!this.acp || (this.state !== 'running' && this.state !== 'starting')) throw new AgentExitedError(this.failureInfo ?? this.makeFailure());
+    if (!this.acp || (this.state !== 'running' && this.state !== 'starting'))
+      throw new AgentExitedError(this.failureInfo ?? this.makeFailure());
     return this.acp;
   }
 }

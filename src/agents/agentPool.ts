@@ -39,7 +39,12 @@ export class AgentPool {
     if (existing?.usable) return existing;
     const { runtime, log, clientInfo, graceMs, onStderrLine } = this.options;
     const actor: AgentActor = new AgentActor({
-      key, agentName: config.agent.name, spec: conductorSpawnSpec(config, runtime), log, clientInfo, graceMs,
+      key,
+      agentName: config.agent.name,
+      spec: conductorSpawnSpec(config, runtime),
+      log,
+      clientInfo,
+      graceMs,
       onStderrLine: onStderrLine && ((line) => onStderrLine(config.agent.name, line)),
       onPermissionRequest: (params, signal) => this.options.onPermissionRequest(actor, params, signal),
       client: this.options.client,

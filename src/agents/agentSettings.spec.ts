@@ -8,16 +8,29 @@ const rt = { execPath: '/bin/node', extensionPath: '/ext' };
 describe('agent settings and configurations', () => {
   it('defaults to the built-in ElizACP and the conductor’s own components', () => {
     const s = parseAgentSettings({ agents: {}, currentAgent: 'ElizACP', enabledComponents: null }, rt);
-    assert.deepEqual(s.current, { name: 'ElizACP', command: '/bin/node', args: ['/ext/out/conductor.js', 'eliza', '--deterministic'], env: { ELECTRON_RUN_AS_NODE: '1' } });
+    assert.deepEqual(s.current, {
+      name: 'ElizACP',
+      command: '/bin/node',
+      args: ['/ext/out/conductor.js', 'eliza', '--deterministic'],
+      env: { ELECTRON_RUN_AS_NODE: '1' },
+    });
     assert.equal(s.components, null);
     assert.deepEqual(s.problems, []);
   });
 
   it('reads agents by name and picks the current one', () => {
-    const s = parseAgentSettings({
-      agents: { claude: { command: 'npx', args: ['claude-code-acp'], env: { DEBUG: '1' } }, broken: { args: [] }, badArgs: { command: 'x', args: 'nope' } },
-      currentAgent: 'claude', enabledComponents: ['symposium-info', ' fs-adapter ', ''],
-    }, rt);
+    const s = parseAgentSettings(
+      {
+        agents: {
+          claude: { command: 'npx', args: ['claude-code-acp'], env: { DEBUG: '1' } },
+          broken: { args: [] },
+          badArgs: { command: 'x', args: 'nope' },
+        },
+        currentAgent: 'claude',
+        enabledComponents: ['symposium-info', ' fs-adapter ', ''],
+      },
+      rt,
+    );
     assert.deepEqual(s.current, { name: 'claude', command: 'npx', args: ['claude-code-acp'], env: { DEBUG: '1' } });
     assert.deepEqual(s.components, ['symposium-info', 'fs-adapter']);
     assert.deepEqual(Object.keys(s.agents).sort(), ['ElizACP', 'claude']);
@@ -28,7 +41,11 @@ describe('agent settings and configurations', () => {
     const s = parseAgentSettings({ agents: 'oops', currentAgent: 'ghost', enabledComponents: 'x' }, rt);
     assert.equal(s.current.name, 'ElizACP');
     assert.equal(s.problems.length, 3);
-    assert.equal(parseAgentSettings({ agents: {}, currentAgent: 'elizacp', enabledComponents: null }, rt).problems.length, 0, 'names match case-insensitively');
+    assert.equal(
+      parseAgentSettings({ agents: {}, currentAgent: 'elizacp', enabledComponents: null }, rt).problems.length,
+      0,
+      'names match case-insensitively',
+    );
   });
 
   it('equal configurations share a key; agent, components or folder make a difference', () => {
@@ -42,17 +59,25 @@ describe('agent settings and configurations', () => {
   it('spawns the conductor with the node running the host, components, then the agent command', () => {
     const agent = { name: 'a', command: 'agent-bin', args: ['--acp'], env: { TOKEN: 't' } };
     assert.deepEqual(conductorSpawnSpec({ agent, components: ['x', 'y'], workspaceFolder: '/w' }, rt), {
-      command: '/bin/node', args: ['/ext/out/conductor.js', '--components', 'x,y', '--', 'agent-bin', '--acp'],
-      env: { ELECTRON_RUN_AS_NODE: '1', SYMPOSIUM_AGENT_ENV: '{"TOKEN":"t"}' }, unsetEnv: ['NODE_OPTIONS', 'NODE_PATH'], cwd: '/w',
+      command: '/bin/node',
+      args: ['/ext/out/conductor.js', '--components', 'x,y', '--', 'agent-bin', '--acp'],
+      env: { ELECTRON_RUN_AS_NODE: '1', SYMPOSIUM_AGENT_ENV: '{"TOKEN":"t"}' },
+      unsetEnv: ['NODE_OPTIONS', 'NODE_PATH'],
+      cwd: '/w',
     });
     assert.deepEqual(conductorSpawnSpec({ agent, components: [], workspaceFolder: '/w' }, rt).args.slice(1, 3), ['--components', '']);
     assert.deepEqual(conductorSpawnSpec({ agent, components: null, workspaceFolder: '/w' }, rt).args.slice(1, 2), ['--']);
   });
 });
 
-describe('the agent\'s env stays away from the conductor', () => {
-  it('the conductor gets its own clean env; the agent\'s (NODE_OPTIONS, LD_PRELOAD, ELECTRON_RUN_AS_NODE included) only in the carrier variable', () => {
-    const agent = { name: 'a', command: 'agent-bin', args: [], env: { NODE_OPTIONS: '--require /evil.js', LD_PRELOAD: '/evil.so', ELECTRON_RUN_AS_NODE: '', TOKEN: 't' } };
+describe("the agent's env stays away from the conductor", () => {
+  it("the conductor gets its own clean env; the agent's (NODE_OPTIONS, LD_PRELOAD, ELECTRON_RUN_AS_NODE included) only in the carrier variable", () => {
+    const agent = {
+      name: 'a',
+      command: 'agent-bin',
+      args: [],
+      env: { NODE_OPTIONS: '--require /evil.js', LD_PRELOAD: '/evil.so', ELECTRON_RUN_AS_NODE: '', TOKEN: 't' },
+    };
     const spec = conductorSpawnSpec({ agent, components: null, workspaceFolder: '/w' }, rt);
     const env = spawnEnv({ PATH: '/bin', NODE_OPTIONS: '--inspect', NODE_PATH: '/x', HOME: '/h' }, spec);
     assert.deepEqual(env, { PATH: '/bin', HOME: '/h', ELECTRON_RUN_AS_NODE: '1', SYMPOSIUM_AGENT_ENV: JSON.stringify(agent.env) });
@@ -64,6 +89,7 @@ describe('the agent\'s env stays away from the conductor', () => {
     assert.deepEqual(takeAgentEnv(env), { NODE_OPTIONS: '--require x', A: '1' });
     assert.deepEqual(env, { PATH: '/bin' }, 'no child of the conductor inherits it');
     assert.deepEqual(takeAgentEnv({}), {});
-    for (const bad of ['nope', '[]', '{"A":1}', '{"A=B":"x"}', '{"":"x"}']) assert.throws(() => takeAgentEnv({ SYMPOSIUM_AGENT_ENV: bad }), /SYMPOSIUM_AGENT_ENV/);
+    for (const bad of ['nope', '[]', '{"A":1}', '{"A=B":"x"}', '{"":"x"}'])
+      assert.throws(() => takeAgentEnv({ SYMPOSIUM_AGENT_ENV: bad }), /SYMPOSIUM_AGENT_ENV/);
   });
 });

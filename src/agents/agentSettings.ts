@@ -35,8 +35,14 @@ export function parseAgentSettings(raw: RawSettings, rt: Runtime): AgentSettings
           problems.push(`symposium.agents.${name}: "command" must be a non-empty string`);
           continue;
         }
-        if (d.args !== undefined && !isStringArray(d.args)) { problems.push(`symposium.agents.${name}: "args" must be a list of strings`); continue; }
-        if (d.env !== undefined && !isStringRecord(d.env)) { problems.push(`symposium.agents.${name}: "env" must map names to strings`); continue; }
+        if (d.args !== undefined && !isStringArray(d.args)) {
+          problems.push(`symposium.agents.${name}: "args" must be a list of strings`);
+          continue;
+        }
+        if (d.env !== undefined && !isStringRecord(d.env)) {
+          problems.push(`symposium.agents.${name}: "env" must map names to strings`);
+          continue;
+        }
         agents[name] = { name, command: d.command, args: d.args ?? [], env: d.env ?? {} };
       }
     }

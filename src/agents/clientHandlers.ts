@@ -3,9 +3,17 @@
 // here, tagged with where they came from. vscode-free interface; the implementations live in
 // src/editor/ (they use the VS Code API).
 import type {
-  CreateTerminalRequest, CreateTerminalResponse, KillTerminalRequest, ReadTextFileRequest, ReadTextFileResponse,
-  ReleaseTerminalRequest, TerminalOutputRequest, TerminalOutputResponse, WaitForTerminalExitRequest,
-  WaitForTerminalExitResponse, WriteTextFileRequest,
+  CreateTerminalRequest,
+  CreateTerminalResponse,
+  KillTerminalRequest,
+  ReadTextFileRequest,
+  ReadTextFileResponse,
+  ReleaseTerminalRequest,
+  TerminalOutputRequest,
+  TerminalOutputResponse,
+  WaitForTerminalExitRequest,
+  WaitForTerminalExitResponse,
+  WriteTextFileRequest,
 } from '@agentclientprotocol/sdk';
 import type { IdeHandlers } from '../ide/ideHandlers';
 

@@ -8,16 +8,31 @@ import { ConductorProcess, type ProcessExit } from './conductorProcess';
 
 const quiet: Log = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 const node = (code: string) => ({ command: process.execPath, args: ['-e', code], env: {}, unsetEnv: ['NODE_OPTIONS'], cwd: process.cwd() });
-const nextExit = (p: ConductorProcess): Promise<ProcessExit> => new Promise((resolve) => { const sub = p.onDidExit((e) => { sub.dispose(); resolve(e); }); });
+const nextExit = (p: ConductorProcess): Promise<ProcessExit> =>
+  new Promise((resolve) => {
+    const sub = p.onDidExit((e) => {
+      sub.dispose();
+      resolve(e);
+    });
+  });
 
 describe('ConductorProcess (plain Node processes)', function () {
   this.timeout(20_000);
 
   it('passes stderr on line by line, keeps the tail, and reports an exit it did not ask for', async () => {
     const lines: string[] = [];
-    const p = new ConductorProcess({ name: 'crasher', spec: node("process.stderr.write('one\\ntw'); process.stderr.write('o\\nlast words'); process.exit(3)"), log: quiet, onStderrLine: (l) => lines.push(l) });
+    const p = new ConductorProcess({
+      name: 'crasher',
+      spec: node("process.stderr.write('one\\ntw'); process.stderr.write('o\\nlast words'); process.exit(3)"),
+      log: quiet,
+      onStderrLine: (l) => lines.push(l),
+    });
     let scopeDisposed = false;
-    p.processScope.add({ dispose: () => { scopeDisposed = true; } });
+    p.processScope.add({
+      dispose: () => {
+        scopeDisposed = true;
+      },
+    });
     const exit = nextExit(p);
     p.spawn();
     assert.deepEqual(await exit, { code: 3, signal: null, expected: false });
@@ -28,14 +43,21 @@ describe('ConductorProcess (plain Node processes)', function () {
   });
 
   it('stop() closes stdin, then SIGTERMs a process that ignores EOF; the exit is expected and the group is gone', async () => {
-    const p = new ConductorProcess({ name: 'stubborn', spec: node("process.stdin.resume(); process.stdin.on('end', () => {}); setInterval(() => {}, 1000)"), log: quiet, graceMs: 300 });
+    const p = new ConductorProcess({
+      name: 'stubborn',
+      spec: node("process.stdin.resume(); process.stdin.on('end', () => {}); setInterval(() => {}, 1000)"),
+      log: quiet,
+      graceMs: 300,
+    });
     p.spawn();
     const pid = p.pid!;
     await new Promise((r) => setTimeout(r, 200));
     assert.ok(groupMembers(pid).length >= 1);
     const exit = nextExit(p);
     let prepared = false;
-    await p.stop('test', async () => { prepared = true; });
+    await p.stop('test', async () => {
+      prepared = true;
+    });
     assert.ok(prepared, 'the ACP side winds down first');
     assert.deepEqual(await exit, { code: null, signal: 'SIGTERM', expected: true });
     assert.deepEqual(groupMembers(pid), []);
@@ -56,7 +78,10 @@ describe('ConductorProcess (plain Node processes)', function () {
     assert.throws(() => p.spawn(), /already running/);
     await p.dispose();
     assert.equal(p.running, false);
-    assert.deepEqual(exits.map((e) => e.expected), [true, true]);
+    assert.deepEqual(
+      exits.map((e) => e.expected),
+      [true, true],
+    );
     assert.throws(() => p.spawn(), /disposed/);
   });
 });

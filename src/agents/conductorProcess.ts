@@ -15,10 +15,16 @@ import { DisposableStore, Emitter, type Disposable } from '../util/emitter';
 import { spawnEnv, type SpawnSpec } from './agentConfiguration';
 import { StderrTail } from '../node/stderrTail';
 
-export interface ExitInfo { code: number | null; signal: NodeJS.Signals | null; spawnError?: string }
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  spawnError?: string;
+}
 
 /** How a process ended; `expected` when stop() asked for it. */
-export interface ProcessExit extends ExitInfo { expected: boolean }
+export interface ProcessExit extends ExitInfo {
+  expected: boolean;
+}
 
 export interface ConductorProcessOptions {
   /** Who the process serves (the agent's name), for the log. */
@@ -54,18 +60,30 @@ export class ConductorProcess implements Disposable {
   constructor(private readonly options: ConductorProcessOptions) {}
 
   /** Disposed when the current (or, before the first spawn, the next) process ends. */
-  get processScope(): DisposableStore { return this.scope; }
-  get pid(): number | undefined { return this.run?.child.pid; }
+  get processScope(): DisposableStore {
+    return this.scope;
+  }
+  get pid(): number | undefined {
+    return this.run?.child.pid;
+  }
   /** Set once the current process has ended. */
-  get exitInfo(): ExitInfo | undefined { return this.run?.exit; }
+  get exitInfo(): ExitInfo | undefined {
+    return this.run?.exit;
+  }
   /** A process was spawned and has not ended yet. */
-  get running(): boolean { return this.run !== undefined && this.run.exit === undefined; }
+  get running(): boolean {
+    return this.run !== undefined && this.run.exit === undefined;
+  }
 
   /** The last stderr lines of the current process. */
-  stderrText(): string { return this.run?.stderr.text() ?? ''; }
+  stderrText(): string {
+    return this.run?.stderr.text() ?? '';
+  }
 
   /** Resolves when the current process has ended (never, if none was spawned). */
-  whenExited(): Promise<ExitInfo> { return this.run?.exited ?? new Promise(() => undefined); }
+  whenExited(): Promise<ExitInfo> {
+    return this.run?.exited ?? new Promise(() => undefined);
+  }
 
   /** Spawns the process and returns its stdio; after an exit, spawns a new one (a restart). */
   spawn(): { stdin: Writable; stdout: Readable } {
@@ -90,7 +108,10 @@ export class ConductorProcess implements Disposable {
       // Let stdout/stderr drain (the conductor's last notification, the stderr tail) first.
       const onClose = (): void => this.onExit(run, { code, signal });
       const timer = setTimeout(onClose, 500);
-      child.once('close', () => { clearTimeout(timer); onClose(); });
+      child.once('close', () => {
+        clearTimeout(timer);
+        onClose();
+      });
     });
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (d: string) => run.stderr.push(d, (line) => this.options.onStderrLine?.(line)));
@@ -173,4 +194,3 @@ export class ConductorProcess implements Disposable {
     this.exits.dispose();
   }
 }
-

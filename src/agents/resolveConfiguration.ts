@@ -10,7 +10,12 @@ import { BUILTIN_AGENT_NAME, type AgentConfiguration, type Runtime } from './age
 import type { Settings } from '../settings/settings';
 import { agentForTrust } from '../settings/settingsScope';
 
-export async function resolveConfiguration(rt: Runtime, log: Log, user: Pick<Settings, 'agentSettings' | 'heldBack'> & Partial<Pick<Settings, 'sparkleSettings'>>, previousFolder?: string): Promise<AgentConfiguration | undefined> {
+export async function resolveConfiguration(
+  rt: Runtime,
+  log: Log,
+  user: Pick<Settings, 'agentSettings' | 'heldBack'> & Partial<Pick<Settings, 'sparkleSettings'>>,
+  previousFolder?: string,
+): Promise<AgentConfiguration | undefined> {
   const settings = user.agentSettings(rt);
   for (const p of settings.problems) log.warn('settings', p);
   const { agent, heldBack } = agentForTrust(settings.current, settings.agents[BUILTIN_AGENT_NAME]!, vscode.workspace.isTrusted);
@@ -38,7 +43,11 @@ async function pickFolder(log: Log): Promise<string | undefined> {
   // The pick then closes as soon as focus moves, e.g. when the chat webview focuses the tab it has
   // just opened for this very session. showQuickPick maps ignoreFocusOut properly.
   const items = folders.map((folder) => ({ label: folder.name, description: folder.uri.fsPath, folder }));
-  const picked = await vscode.window.showQuickPick(items, { placeHolder: 'Workspace folder for this chat (the agent works there)', ignoreFocusOut: true, matchOnDescription: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    placeHolder: 'Workspace folder for this chat (the agent works there)',
+    ignoreFocusOut: true,
+    matchOnDescription: true,
+  });
   if (picked) log.info('session', 'workspace folder chosen', { folder: picked.folder.uri.fsPath });
   else log.info('session', 'no workspace folder chosen');
   return picked?.folder.uri.fsPath;

@@ -18,20 +18,43 @@ describe('symposium.sparkle settings', () => {
     assert.deepEqual(problems, []);
     assert.deepEqual(flags, ['--sparkle-sparkler', 'Nova', '--sparkle-mode', 'core', '--sparkle-checkpoint-every', '0']);
     const config = { agent: builtinAgent(rt), components: null, workspaceFolder: '/w', sparkle: flags };
-    assert.deepEqual(conductorSpawnSpec(config, rt).args, ['/ext/out/conductor.js', ...flags, '--', '/bin/node', '/ext/out/conductor.js', 'eliza', '--deterministic']);
-    assert.notEqual(configurationKey(config), configurationKey({ ...config, sparkle: undefined }), 'other Sparkle settings, another process');
+    assert.deepEqual(conductorSpawnSpec(config, rt).args, [
+      '/ext/out/conductor.js',
+      ...flags,
+      '--',
+      '/bin/node',
+      '/ext/out/conductor.js',
+      'eliza',
+      '--deterministic',
+    ]);
+    assert.notEqual(
+      configurationKey(config),
+      configurationKey({ ...config, sparkle: undefined }),
+      'other Sparkle settings, another process',
+    );
   });
 
   it('bad values are reported and left out', () => {
     const { flags, problems } = sparkleFlags({ sparkler: '../x', mode: 'turbo', checkpointEvery: -3 });
     assert.deepEqual(flags, []);
     assert.equal(problems.length, 3);
-    assert.match(problems.join('\n'), /sparkler must be a plain name[\s\S]*mode must be "full" or "core"[\s\S]*checkpointEvery must be a whole number/);
-    assert.match(sparkleFlags({ sparkler: 5, mode: undefined, checkpointEvery: 1.5 }).problems.join('\n'), /must be a string[\s\S]*whole number/);
+    assert.match(
+      problems.join('\n'),
+      /sparkler must be a plain name[\s\S]*mode must be "full" or "core"[\s\S]*checkpointEvery must be a whole number/,
+    );
+    assert.match(
+      sparkleFlags({ sparkler: 5, mode: undefined, checkpointEvery: 1.5 }).problems.join('\n'),
+      /must be a string[\s\S]*whole number/,
+    );
   });
 
   it('changing them offers Restart Agent (open chats keep their conductor until then)', () => {
-    const base = { agents: {}, currentAgent: 'ElizACP', enabledComponents: null, sparkle: { sparkler: undefined, mode: 'full', checkpointEvery: 20 } };
+    const base = {
+      agents: {},
+      currentAgent: 'ElizACP',
+      enabledComponents: null,
+      sparkle: { sparkler: undefined, mode: 'full', checkpointEvery: 20 },
+    };
     assert.deepEqual(changesNeedingRestart(base, { ...base, sparkle: { ...base.sparkle, mode: 'core' } }), ['sparkle']);
     assert.deepEqual(changesNeedingRestart(base, { ...base }), []);
   });

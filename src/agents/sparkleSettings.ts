@@ -18,7 +18,8 @@ export interface SparkleFlags {
 /** The conductor refuses the same names (a sparkler's name is a folder name). */
 function sparklerProblem(name: string): string | undefined {
   if (name.length > 64) return 'is longer than 64 characters';
-  if (/[/\\]/.test(name) || name.includes('..') || name.startsWith('.')) return 'must be a plain name (no path separators, "..", or leading dot)';
+  if (/[/\\]/.test(name) || name.includes('..') || name.startsWith('.'))
+    return 'must be a plain name (no path separators, "..", or leading dot)';
   if (/[\u0000-\u001f\u007f<>:"|?*]/.test(name)) return 'contains a control character or one of < > : " | ? *';
   return undefined;
 }

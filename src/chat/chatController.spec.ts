@@ -56,11 +56,17 @@ class FakeWebview {
   }
   answer(tabId: TabId, messageId: string): string {
     const t = this.turns(tabId).find((b) => b.messageId === messageId);
-    return (t?.updates ?? []).map((u) => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? u.content.text : '')).join('');
+    return (t?.updates ?? [])
+      .map((u) => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? u.content.text : ''))
+      .join('');
   }
   /** The per-tab index of each received message of this type (and message ID). */
   indicesOf(tabId: TabId, type: HostToWebview['type'], messageId?: string): number[] {
-    return this.received.flatMap((m) => ('index' in m && m.tabId === tabId && m.type === type && (messageId === undefined || ('messageId' in m && m.messageId === messageId)) ? [m.index] : []));
+    return this.received.flatMap((m) =>
+      'index' in m && m.tabId === tabId && m.type === type && (messageId === undefined || ('messageId' in m && m.messageId === messageId))
+        ? [m.index]
+        : [],
+    );
   }
 }
 
@@ -70,23 +76,40 @@ function setup(limits?: OutboxLimits) {
   const sessions = new SessionDirectory();
   const messages = new TabMessages(quiet, limits);
   const permissions = new PermissionBroker({
-    log: quiet, policyFor: () => ({ bypassPermissions: false, autoApprove: [], problems: [] }), enableBypass: async () => {}, record: () => {},
-    tabFor: (actorKey, sessionId) => sessions.turnFor(actorKey, sessionId), post: (p) => messages.send(p),
+    log: quiet,
+    policyFor: () => ({ bypassPermissions: false, autoApprove: [], problems: [] }),
+    enableBypass: async () => {},
+    record: () => {},
+    tabFor: (actorKey, sessionId) => sessions.turnFor(actorKey, sessionId),
+    post: (p) => messages.send(p),
   });
   const pool = new AgentPool({
-    runtime: rt, log: quiet, clientInfo: { name: 'test', version: '0' },
-    onPermissionRequest: (actor, params, signal) => permissions.request({ actorKey: actor.key, agentName: actor.agentName, params, signal }),
+    runtime: rt,
+    log: quiet,
+    clientInfo: { name: 'test', version: '0' },
+    onPermissionRequest: (actor, params, signal) =>
+      permissions.request({ actorKey: actor.key, agentName: actor.agentName, params, signal }),
   });
   const controller = new ChatController({
-    log: quiet, sessions, messages, permissions, pool,
+    log: quiet,
+    sessions,
+    messages,
+    permissions,
+    pool,
     configure: async () => ({ agent: builtinAgent(rt), components: null, workspaceFolder: ROOT }),
   });
   const inspector = new ChatInspector({ chat: controller, sessions, pool, messages, permissions });
   messages.setPost((m) => webview.receive(m));
   return {
-    controller, inspector, messages,
-    get webview() { return webview; },
-    recreate(saved?: ReturnType<FakeWebview['save']>) { webview = new FakeWebview(saved); },
+    controller,
+    inspector,
+    messages,
+    get webview() {
+      return webview;
+    },
+    recreate(saved?: ReturnType<FakeWebview['save']>) {
+      webview = new FakeWebview(saved);
+    },
   };
 }
 
@@ -98,9 +121,14 @@ const story = STORY.join('');
 
 describe('ChatController (real conductor + ElizACP)', function () {
   this.timeout(30_000);
-  before(function () { if (!fs.existsSync(path.join(ROOT, 'out/conductor.js'))) this.skip(); });
+  before(function () {
+    if (!fs.existsSync(path.join(ROOT, 'out/conductor.js'))) this.skip();
+  });
   let ctx: ReturnType<typeof setup> | undefined;
-  afterEach(async () => { await ctx?.controller.dispose(); ctx = undefined; });
+  afterEach(async () => {
+    await ctx?.controller.dispose();
+    ctx = undefined;
+  });
 
   it('a fresh webview tab gets a session and the exact reply', async () => {
     ctx = setup();
@@ -111,26 +139,41 @@ describe('ChatController (real conductor + ElizACP)', function () {
     await ctx.inspector.whenIdle(tabId);
     assert.equal(ctx.webview.answer(tabId, messageId), respond('I remember my first computer', { deterministic: true }));
     const indices = ctx.webview.received.flatMap((m) => ('tabId' in m && m.tabId === tabId ? [m.index] : []));
-    assert.deepEqual(indices, indices.map((_, i) => i + 1), 'per-tab indices grow by one while live');
+    assert.deepEqual(
+      indices,
+      indices.map((_, i) => i + 1),
+      'per-tab indices grow by one while live',
+    );
   });
 
   it('a prompt is echoed once and at once; one sent while an answer streams is shown when it starts, below that answer', async () => {
     ctx = setup();
     const tabId = ctx.webview.newTab();
     ctx.controller.handle(ctx.webview.ready());
-    const first = randomUUID(), second = randomUUID();
+    const first = randomUUID(),
+      second = randomUUID();
     ctx.controller.handle({ type: 'prompt', tabId, messageId: first, text: 'tell me a long story' });
-    assert.deepEqual(ctx.webview.turns(tabId).map((t) => [t.messageId, t.prompt]), [[first, 'tell me a long story']], 'shown at once');
+    assert.deepEqual(
+      ctx.webview.turns(tabId).map((t) => [t.messageId, t.prompt]),
+      [[first, 'tell me a long story']],
+      'shown at once',
+    );
     assert.deepEqual(ctx.webview.indicesOf(tabId, 'session-ready'), [], '(even before the session is ready)');
     await until(() => ctx!.webview.answer(tabId, first).length > 0);
     ctx.controller.handle({ type: 'prompt', tabId, messageId: second, text: 'Are you there?' });
     assert.deepEqual(ctx.webview.indicesOf(tabId, 'prompt-started', second), [], 'not yet: it waits for the story');
     await ctx.inspector.whenIdle(tabId);
-    assert.deepEqual(ctx.webview.turns(tabId).map((t) => t.messageId), [first, second]);
+    assert.deepEqual(
+      ctx.webview.turns(tabId).map((t) => t.messageId),
+      [first, second],
+    );
     assert.equal(ctx.webview.indicesOf(tabId, 'prompt-started', first).length, 1, 'echoed once');
     const [echo] = ctx.webview.indicesOf(tabId, 'prompt-started', second);
     const [firstEnded] = ctx.webview.indicesOf(tabId, 'prompt-ended', first);
-    assert.ok(echo !== undefined && firstEnded !== undefined && echo > firstEnded, 'the queued prompt appears after the answer it waited for');
+    assert.ok(
+      echo !== undefined && firstEnded !== undefined && echo > firstEnded,
+      'the queued prompt appears after the answer it waited for',
+    );
     assert.equal(ctx.webview.indicesOf(tabId, 'prompt-started', second).length, 1, 'echoed once');
     assert.equal(ctx.webview.answer(tabId, first), story);
     assert.equal(ctx.webview.answer(tabId, second), respond('Are you there?', { deterministic: true }));
@@ -172,7 +215,10 @@ describe('ChatController (real conductor + ElizACP)', function () {
     ctx.controller.handle(ctx.webview.ready());
     await ctx.inspector.whenIdle(tabId);
     assert.equal(ctx.webview.answer(tabId, messageId), story);
-    assert.ok(ctx.webview.received.every((m) => !('index' in m) || m.index > (saved.lastSeenIndex[tabId] ?? 0)), 'nothing it had saved is sent again');
+    assert.ok(
+      ctx.webview.received.every((m) => !('index' in m) || m.index > (saved.lastSeenIndex[tabId] ?? 0)),
+      'nothing it had saved is sent again',
+    );
   });
 
   it('closing a tab cancels its prompt and nothing more is sent for it', async () => {

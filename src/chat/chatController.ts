@@ -75,7 +75,10 @@ export class ChatController {
   constructor(private readonly deps: ChatControllerDeps) {
     ({ log: this.log, sessions: this.sessions, messages: this.messages, permissions: this.permissions, pool: this.pool } = deps);
     this.tabRequests = {
-      log: deps.log, permissions: deps.permissions, diffs: this.diffs, editor: deps.editor,
+      log: deps.log,
+      permissions: deps.permissions,
+      diffs: this.diffs,
+      editor: deps.editor,
       send: (p) => this.send(p),
       session: (tabId) => {
         const tab = this.tabs.get(tabId);
@@ -105,15 +108,35 @@ export class ChatController {
         for (const tabId of m.openTabs) if (!this.tabs.has(tabId)) this.openTab(tabId, 'Chat', false);
         return;
       }
-      case 'new-tab': this.openTab(m.tabId, 'Chat', false); return;
-      case 'prompt': this.prompt(m.tabId, m.messageId, m.text, m.context); return;
-      case 'cancel': this.cancel(m.tabId); return;
-      case 'close-tab': this.closeTab(m.tabId); return;
-      case 'restart-agent': void this.restartTabConfiguration(m.tabId); return;
-      case 'ack': this.messages.ack(m.lastSeenIndex); return;
-      case 'rendered': return; // answers a test query; read by the test inspector (src/testing/)
-      case 'log': this.log[m.level]('webview', m.message); return;
-      case 'permission-answer': case 'set-mode': case 'set-config-option': case 'set-model': case 'open-diff': case 'open-location':
+      case 'new-tab':
+        this.openTab(m.tabId, 'Chat', false);
+        return;
+      case 'prompt':
+        this.prompt(m.tabId, m.messageId, m.text, m.context);
+        return;
+      case 'cancel':
+        this.cancel(m.tabId);
+        return;
+      case 'close-tab':
+        this.closeTab(m.tabId);
+        return;
+      case 'restart-agent':
+        void this.restartTabConfiguration(m.tabId);
+        return;
+      case 'ack':
+        this.messages.ack(m.lastSeenIndex);
+        return;
+      case 'rendered':
+        return; // answers a test query; read by the test inspector (src/testing/)
+      case 'log':
+        this.log[m.level]('webview', m.message);
+        return;
+      case 'permission-answer':
+      case 'set-mode':
+      case 'set-config-option':
+      case 'set-model':
+      case 'open-diff':
+      case 'open-location':
         handleTabRequest(this.tabRequests, m);
         return;
     }
@@ -156,7 +179,13 @@ export class ChatController {
   }
 
   private echoPrompt(tab: ChatTab, messageId: MessageId, text: string, context: ContextRef[]): void {
-    this.send({ type: 'prompt-started', tabId: tab.tabId, messageId, text, ...(context.length ? { attachments: context.map((c) => c.name) } : {}) });
+    this.send({
+      type: 'prompt-started',
+      tabId: tab.tabId,
+      messageId,
+      text,
+      ...(context.length ? { attachments: context.map((c) => c.name) } : {}),
+    });
   }
 
   cancel(tabId: TabId): void {
@@ -197,9 +226,15 @@ export class ChatController {
   private async restart(affects: (t: ChatTab) => boolean): Promise<void> {
     const tabs = [...this.tabs.values()].filter(affects);
     const keys = new Set(tabs.flatMap((t) => (t.config ? [configurationKey(t.config)] : [])));
-    const actors = [...keys].flatMap((k) => { const a = this.pool.get(k); return a ? [a] : []; });
+    const actors = [...keys].flatMap((k) => {
+      const a = this.pool.get(k);
+      return a ? [a] : [];
+    });
     this.log.info('agent', 'restart', { tabs: tabs.map((t) => t.tabId), processes: actors.length });
-    for (const a of actors) { this.pool.remove(a); this.permissions.cancelActor(a.key, 'the agent is restarting'); }
+    for (const a of actors) {
+      this.pool.remove(a);
+      this.permissions.cancelActor(a.key, 'the agent is restarting');
+    }
     for (const t of tabs) this.sessions.unbindTab(t.tabId);
     // Stopping cancels running prompts, which frees each tab's queue for the new session.
     await Promise.allSettled(actors.map((a) => a.stop('restart')));
@@ -218,7 +253,13 @@ export class ChatController {
     const config = await this.deps.configure(tab.config?.workspaceFolder);
     if (tab.closed || this.disposed) return;
     if (!config) {
-      this.failTab(tab, { agentName: 'agent', message: 'No workspace folder chosen for this chat.', exitCode: null, signal: null, stderrTail: '' });
+      this.failTab(tab, {
+        agentName: 'agent',
+        message: 'No workspace folder chosen for this chat.',
+        exitCode: null,
+        signal: null,
+        stderrTail: '',
+      });
       return;
     }
     tab.config = config;
@@ -240,8 +281,16 @@ export class ChatController {
       }
     } catch (e) {
       if (tab.closed || this.disposed) return;
-      const failure = e instanceof AgentExitedError ? e.failure
-        : { agentName: config.agent.name, message: e instanceof Error ? e.message : String(e), exitCode: null, signal: null, stderrTail: '' };
+      const failure =
+        e instanceof AgentExitedError
+          ? e.failure
+          : {
+              agentName: config.agent.name,
+              message: e instanceof Error ? e.message : String(e),
+              exitCode: null,
+              signal: null,
+              stderrTail: '',
+            };
       this.log.error('session', 'could not start a session', { tabId: tab.tabId, failure });
       this.failTab(tab, failure);
     }
@@ -261,8 +310,10 @@ export class ChatController {
     tab.active = { messageId, actor, sessionId: ref.sessionId };
     this.sessions.startTurn(tab.tabId, messageId);
     try {
-      const attached = context.length && this.deps.resolveContext && tab.config
-        ? await this.deps.resolveContext(context, actor.promptCapabilities, tab.config.workspaceFolder) : [];
+      const attached =
+        context.length && this.deps.resolveContext && tab.config
+          ? await this.deps.resolveContext(context, actor.promptCapabilities, tab.config.workspaceFolder)
+          : [];
       const stopReason = await actor.prompt(ref.sessionId, [...(text.trim() ? [{ type: 'text' as const, text }] : []), ...attached]);
       this.log.info('prompt', 'ended', { tabId: tab.tabId, messageId, stopReason });
       this.send({ type: 'prompt-ended', tabId: tab.tabId, messageId, stopReason });

@@ -41,21 +41,35 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const out = vscode.Uri.joinPath(this.extensionUri, 'out');
     view.webview.options = { enableScripts: true, localResourceRoots: [out] };
     view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw), null, this.viewDisposables);
-    view.onDidChangeVisibility(() => {
-      this.log.info('webview', 'visibility changed', { visible: view.visible });
-      // Hidden: the page is torn down. Visible: it reloads and sends `webview-ready`.
-      if (!view.visible) this.messages.webviewUnavailable('hidden');
-    }, null, this.viewDisposables);
-    view.onDidDispose(() => {
-      // A stale view's dispose must not detach the current one.
-      if (this.view !== view) return;
-      this.log.info('webview', 'disposed', { generation });
-      this.disposeView();
-      this.messages.webviewUnavailable('disposed');
-    }, null, this.viewDisposables);
+    view.onDidChangeVisibility(
+      () => {
+        this.log.info('webview', 'visibility changed', { visible: view.visible });
+        // Hidden: the page is torn down. Visible: it reloads and sends `webview-ready`.
+        if (!view.visible) this.messages.webviewUnavailable('hidden');
+      },
+      null,
+      this.viewDisposables,
+    );
+    view.onDidDispose(
+      () => {
+        // A stale view's dispose must not detach the current one.
+        if (this.view !== view) return;
+        this.log.info('webview', 'disposed', { generation });
+        this.disposeView();
+        this.messages.webviewUnavailable('disposed');
+      },
+      null,
+      this.viewDisposables,
+    );
     this.messages.setPost((m) => {
       void view.webview.postMessage(m).then(
-        (delivered) => { if (!delivered) this.log.debug('webview', 'message not delivered (kept for replay)', { type: m.type, ...('tabId' in m ? { tabId: m.tabId, index: m.index } : {}) }); },
+        (delivered) => {
+          if (!delivered)
+            this.log.debug('webview', 'message not delivered (kept for replay)', {
+              type: m.type,
+              ...('tabId' in m ? { tabId: m.tabId, index: m.index } : {}),
+            });
+        },
         (e: unknown) => this.log.warn('webview', 'postMessage failed', e),
       );
     });
@@ -74,7 +88,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const parsed = parseWebviewMessage(raw);
     if (!parsed.ok) {
       let preview: string;
-      try { preview = JSON.stringify(raw)?.slice(0, 300) ?? String(raw); } catch { preview = String(raw); }
+      try {
+        preview = JSON.stringify(raw)?.slice(0, 300) ?? String(raw);
+      } catch {
+        preview = String(raw);
+      }
       this.log.warn('webview', 'invalid message dropped', { error: parsed.error, message: preview });
       return;
     }

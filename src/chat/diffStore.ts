@@ -4,7 +4,12 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { TabId } from '../protocol/webview';
 
-export interface StoredDiff { path: string; oldText: string | null; newText: string; title: string }
+export interface StoredDiff {
+  path: string;
+  oldText: string | null;
+  newText: string;
+  title: string;
+}
 
 export class DiffStore {
   private readonly tabs = new Map<TabId, Map<string, StoredDiff>>();

@@ -7,7 +7,10 @@ import { sessionKey } from '../protocol/sessionKey';
 export class EarlyUpdates {
   private readonly held = new Map<string, SessionUpdate[]>();
 
-  constructor(private readonly maxPerSession = 100, private readonly keepMs = 10_000) {}
+  constructor(
+    private readonly maxPerSession = 100,
+    private readonly keepMs = 10_000,
+  ) {}
 
   hold(actorKey: string, sessionId: string, update: SessionUpdate): void {
     const key = sessionKey(actorKey, sessionId);

@@ -4,16 +4,28 @@ import { isConversationPayload, type IndexedHostMessage, type TabPayload } from 
 import { Outbox } from './outbox';
 import { Transcript } from './transcript';
 
-const T = 'tab-a', U = 'tab-b', M = 'msg-1';
-const chunk = (tabId: string, text: string): TabPayload =>
-  ({ type: 'agent-update', tabId, messageId: M, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } as SessionUpdate });
+const T = 'tab-a',
+  U = 'tab-b',
+  M = 'msg-1';
+const chunk = (tabId: string, text: string): TabPayload => ({
+  type: 'agent-update',
+  tabId,
+  messageId: M,
+  update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } as SessionUpdate,
+});
 const textOf = (m: IndexedHostMessage): string =>
-  m.type === 'agent-update' && m.update.sessionUpdate === 'agent_message_chunk' && m.update.content.type === 'text' ? m.update.content.text : '';
+  m.type === 'agent-update' && m.update.sessionUpdate === 'agent_message_chunk' && m.update.content.type === 'text'
+    ? m.update.content.text
+    : '';
 
 function setup(limits?: { maxEntries: number; maxChars: number }) {
   const posted: IndexedHostMessage[] = [];
   const transcript = new Transcript();
-  const outbox = new Outbox((m) => posted.push(m), (t) => transcript.snapshot(t), limits);
+  const outbox = new Outbox(
+    (m) => posted.push(m),
+    (t) => transcript.snapshot(t),
+    limits,
+  );
   const push = (p: TabPayload) => {
     if (isConversationPayload(p)) transcript.record(p);
     outbox.push(p);
@@ -31,8 +43,17 @@ describe('Outbox', () => {
     push({ type: 'prompt-ended', tabId: T, messageId: M, stopReason: 'end_turn' });
     assert.equal(posted.length, 0);
     outbox.ready({}, [T, U]);
-    assert.deepEqual(posted.filter((m) => m.tabId === T).map((m) => [m.type, m.index]), [['prompt-started', 1], ['prompt-ended', 2]]);
-    assert.deepEqual(posted.filter((m) => m.tabId === U).map((m) => m.index), [1]);
+    assert.deepEqual(
+      posted.filter((m) => m.tabId === T).map((m) => [m.type, m.index]),
+      [
+        ['prompt-started', 1],
+        ['prompt-ended', 2],
+      ],
+    );
+    assert.deepEqual(
+      posted.filter((m) => m.tabId === U).map((m) => m.index),
+      [1],
+    );
   });
 
   it('posts at once while live and replays only what the webview has not seen', () => {
@@ -45,7 +66,13 @@ describe('Outbox', () => {
     outbox.pause(); // webview re-created; it had saved index 1 only
     posted.length = 0;
     outbox.ready({ [T]: 1 }, [T]);
-    assert.deepEqual(posted.map((m) => [textOf(m), m.index]), [['b', 2], ['c', 3]]);
+    assert.deepEqual(
+      posted.map((m) => [textOf(m), m.index]),
+      [
+        ['b', 2],
+        ['c', 3],
+      ],
+    );
   });
 
   it('forgets acknowledged messages', () => {
@@ -70,7 +97,10 @@ describe('Outbox', () => {
     assert.equal(outbox.stats().tabs[T]?.entries, 2);
     posted.length = 0;
     outbox.ready({ [T]: 1 }, [T]);
-    assert.deepEqual(posted.map((m) => [textOf(m), m.index]), [['bcd', 4]]);
+    assert.deepEqual(
+      posted.map((m) => [textOf(m), m.index]),
+      [['bcd', 4]],
+    );
   });
 
   it('past its size limit drops the buffer and resynchronizes the tab from the transcript', () => {
@@ -92,7 +122,10 @@ describe('Outbox', () => {
     assert.equal(resync.type, 'resync');
     assert.equal(resync.index, 21, 'the resync comes after every dropped index');
     assert.equal(resync.type === 'resync' && resync.entries.length, 20);
-    assert.deepEqual(posted.filter((m) => m.tabId === U).map((m) => m.type), ['prompt-started']);
+    assert.deepEqual(
+      posted.filter((m) => m.tabId === U).map((m) => m.type),
+      ['prompt-started'],
+    );
     // After the resync, normal delivery resumes.
     push({ type: 'prompt-started', tabId: T, messageId: 'late', text: 'x' });
     assert.equal(posted[posted.length - 1]!.index, 22);
@@ -105,7 +138,10 @@ describe('Outbox', () => {
     outbox.pause();
     posted.length = 0;
     outbox.ready({}, [T]); // webview died before saving the resync
-    assert.deepEqual(posted.map((m) => m.type), ['resync']);
+    assert.deepEqual(
+      posted.map((m) => m.type),
+      ['resync'],
+    );
   });
 
   it('while live, drops only the oldest unacknowledged copies and resyncs if the webview then needs them', () => {
@@ -120,7 +156,10 @@ describe('Outbox', () => {
     assert.equal(posted.length, 0);
     outbox.pause();
     outbox.ready({ [T]: 1 }, [T]); // lost 2..5, of which 2..3 were dropped here
-    assert.deepEqual(posted.map((m) => m.type), ['resync']);
+    assert.deepEqual(
+      posted.map((m) => m.type),
+      ['resync'],
+    );
   });
 
   it('a tab the webview does not have is re-opened by a resync', () => {
@@ -128,7 +167,10 @@ describe('Outbox', () => {
     push({ type: 'open-tab', tabId: U, title: 'Chat 2' });
     push({ type: 'prompt-started', tabId: U, messageId: M, text: 'hi' });
     outbox.ready({}, [T]);
-    assert.deepEqual(posted.map((m) => [m.type, m.tabId]), [['resync', U]]);
+    assert.deepEqual(
+      posted.map((m) => [m.type, m.tabId]),
+      [['resync', U]],
+    );
     assert.equal(posted[0]?.type === 'resync' && posted[0].title, 'Chat 2');
   });
 

@@ -21,7 +21,11 @@ export interface OutboxLimits {
   maxChars: number;
 }
 
-interface Entry { message: IndexedHostMessage; posted: boolean; size: number }
+interface Entry {
+  message: IndexedHostMessage;
+  posted: boolean;
+  size: number;
+}
 
 interface TabQueue {
   lastIndex: number;
@@ -33,7 +37,13 @@ interface TabQueue {
   resyncPending: boolean;
 }
 
-export interface OutboxStats { live: boolean; tabs: Record<TabId, { lastIndex: number; entries: number; buffered: number; chars: number; resyncPending: boolean; droppedThrough: number }> }
+export interface OutboxStats {
+  live: boolean;
+  tabs: Record<
+    TabId,
+    { lastIndex: number; entries: number; buffered: number; chars: number; resyncPending: boolean; droppedThrough: number }
+  >;
+}
 
 export class Outbox {
   private readonly tabs = new Map<TabId, TabQueue>();
@@ -116,7 +126,15 @@ export class Outbox {
 
   stats(): OutboxStats {
     const tabs: OutboxStats['tabs'] = {};
-    for (const [tabId, q] of this.tabs) tabs[tabId] = { lastIndex: q.lastIndex, entries: q.entries.length, buffered: q.entries.filter((e) => !e.posted).length, chars: q.chars, resyncPending: q.resyncPending, droppedThrough: q.droppedThrough };
+    for (const [tabId, q] of this.tabs)
+      tabs[tabId] = {
+        lastIndex: q.lastIndex,
+        entries: q.entries.length,
+        buffered: q.entries.filter((e) => !e.posted).length,
+        chars: q.chars,
+        resyncPending: q.resyncPending,
+        droppedThrough: q.droppedThrough,
+      };
     return { live: this.live, tabs };
   }
 

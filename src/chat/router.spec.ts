@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { Router } from './router';
 
-const T1 = 'tab-1', T2 = 'tab-2';
+const T1 = 'tab-1',
+  T2 = 'tab-2';
 
 describe('Router', () => {
   it('maps both directions and removes them together', () => {

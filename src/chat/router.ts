@@ -4,7 +4,10 @@
 import { sessionKey } from '../protocol/sessionKey';
 import type { TabId } from '../protocol/webview';
 
-export interface SessionRef { actorKey: string; sessionId: string }
+export interface SessionRef {
+  actorKey: string;
+  sessionId: string;
+}
 
 const reverseKey = (r: SessionRef): string => sessionKey(r.actorKey, r.sessionId);
 

@@ -6,7 +6,12 @@ import type { SessionControls, SetConfigOption, SetMode, SetModel } from '../pro
 
 export type ControlChange = SetMode | SetConfigOption | SetModel;
 
-export async function changeSessionControl(actor: AgentActor, sessionId: string, m: ControlChange, current: SessionControls): Promise<SessionControls> {
+export async function changeSessionControl(
+  actor: AgentActor,
+  sessionId: string,
+  m: ControlChange,
+  current: SessionControls,
+): Promise<SessionControls> {
   switch (m.type) {
     case 'set-mode': {
       await actor.setMode(sessionId, m.modeId);
@@ -24,7 +29,10 @@ export async function changeSessionControl(actor: AgentActor, sessionId: string,
 }
 
 /** Folds an agent's own update about its pickers into the host's copy. */
-export function applyControlUpdate(current: SessionControls, update: { sessionUpdate: string; currentModeId?: string; configOptions?: SessionControls['configOptions'] }): void {
+export function applyControlUpdate(
+  current: SessionControls,
+  update: { sessionUpdate: string; currentModeId?: string; configOptions?: SessionControls['configOptions'] },
+): void {
   if (update.sessionUpdate === 'current_mode_update' && current.modes && update.currentModeId) {
     current.modes = { ...current.modes, currentModeId: update.currentModeId };
   }

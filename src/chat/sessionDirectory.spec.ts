@@ -3,7 +3,9 @@
 import * as assert from 'node:assert/strict';
 import { SessionDirectory, type SessionRef } from './sessionDirectory';
 
-const T1 = 'tab-1', T2 = 'tab-2', T3 = 'tab-3';
+const T1 = 'tab-1',
+  T2 = 'tab-2',
+  T3 = 'tab-3';
 
 function setup() {
   const d = new SessionDirectory();
@@ -34,7 +36,7 @@ describe('SessionDirectory', () => {
     assert.equal(d.turnFor('c', 's1'), undefined);
   });
 
-  it('a closed tab\'s session ends once and is no longer found', () => {
+  it("a closed tab's session ends once and is no longer found", () => {
     const { d, ended } = setup();
     assert.deepEqual(d.unbindTab(T1), { actorKey: 'a', sessionId: 's1' });
     assert.equal(d.unbindTab(T1), undefined);

@@ -11,7 +11,11 @@ import { Router, type SessionRef } from './router';
 export type { SessionRef } from './router';
 
 /** A session as the editor's handlers see it: its tab, its workspace folder and its agent. */
-export interface SessionInfo { tabId: TabId; cwd: string; agentName: string }
+export interface SessionInfo {
+  tabId: TabId;
+  cwd: string;
+  agentName: string;
+}
 
 export class SessionDirectory {
   private readonly router = new Router();

@@ -24,8 +24,18 @@ describe('TabMessages', () => {
     m.send(started(T1, 'b'));
     m.send(started(T2, 'c'));
     m.send(started(T1, 'd'));
-    assert.deepEqual(posted.map((p) => ('index' in p ? [p.tabId, p.index] : p.type)), [[T1, 1], [T2, 1], [T1, 2]]);
-    assert.deepEqual(sent.map((p) => ('messageId' in p ? p.messageId : '')), ['b', 'c', 'd']);
+    assert.deepEqual(
+      posted.map((p) => ('index' in p ? [p.tabId, p.index] : p.type)),
+      [
+        [T1, 1],
+        [T2, 1],
+        [T1, 2],
+      ],
+    );
+    assert.deepEqual(
+      sent.map((p) => ('messageId' in p ? p.messageId : '')),
+      ['b', 'c', 'd'],
+    );
     m.closeTab(T1);
     assert.equal(m.isOpen(T1), false);
     m.send(started(T1, 'e'));
@@ -40,11 +50,21 @@ describe('TabMessages', () => {
     m.broadcastContext([{ kind: 'file', uri: 'file:///ws/a.ts', name: 'a.ts' }]);
     m.webviewUnavailable('hidden');
     m.send(started(T1, 'a'));
-    assert.deepEqual(posted.map((p) => p.type), ['context-items'], 'buffered');
+    assert.deepEqual(
+      posted.map((p) => p.type),
+      ['context-items'],
+      'buffered',
+    );
     m.webviewReady({}, []); // a fresh webview without the tab
-    assert.deepEqual(posted.slice(1).map((p) => p.type), ['resync', 'context-items']);
+    assert.deepEqual(
+      posted.slice(1).map((p) => p.type),
+      ['resync', 'context-items'],
+    );
     const resync = posted[1] as Extract<HostToWebview, { type: 'resync' }>;
-    assert.deepEqual(resync.entries.map((e) => e.type), ['prompt-started']);
+    assert.deepEqual(
+      resync.entries.map((e) => e.type),
+      ['prompt-started'],
+    );
     assert.equal(m.stats().live, true);
   });
 });

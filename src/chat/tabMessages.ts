@@ -5,7 +5,14 @@
 // the webview is away (outbox.ts), and keeps the `@` menu's items for each webview that (re)loads.
 // Created at activation before its senders, so none of them needs the controller. Pure.
 import type { Log } from '../log/logEvent';
-import { isConversationPayload, type ContextItems, type ContextRef, type HostToWebview, type TabId, type TabPayload } from '../protocol/webview';
+import {
+  isConversationPayload,
+  type ContextItems,
+  type ContextRef,
+  type HostToWebview,
+  type TabId,
+  type TabPayload,
+} from '../protocol/webview';
 import { Emitter } from '../util/emitter';
 import { Outbox, type OutboxLimits, type OutboxStats } from './outbox';
 import { Transcript } from './transcript';
@@ -21,8 +28,15 @@ export class TabMessages {
   /** Every message accepted for an open tab, after it was queued (the test inspector reads these). */
   readonly onDidSend = this.sent.event;
 
-  constructor(private readonly log: Log, limits?: OutboxLimits) {
-    this.outbox = new Outbox((m) => this.post?.(m), (tabId) => this.transcript.snapshot(tabId), limits);
+  constructor(
+    private readonly log: Log,
+    limits?: OutboxLimits,
+  ) {
+    this.outbox = new Outbox(
+      (m) => this.post?.(m),
+      (tabId) => this.transcript.snapshot(tabId),
+      limits,
+    );
   }
 
   /** Where messages go while the webview is live (undefined: nowhere). */

@@ -24,20 +24,33 @@ describe('open-location', () => {
     const opened: { path: string; line?: number }[] = [];
     const sent: TabPayload[] = [];
     const ctx: TabRequestContext = {
-      log: quiet, permissions: {} as PermissionBroker, diffs: new DiffStore(), send: (p) => sent.push(p), session: () => undefined,
-      editor: { openDiff: async () => undefined, openLocation: async (p, line) => { opened.push({ path: p, line }); } },
+      log: quiet,
+      permissions: {} as PermissionBroker,
+      diffs: new DiffStore(),
+      send: (p) => sent.push(p),
+      session: () => undefined,
+      editor: {
+        openDiff: async () => undefined,
+        openLocation: async (p, line) => {
+          opened.push({ path: p, line });
+        },
+      },
       roots: () => roots,
     };
     const open = (p: string, line?: number): void => handleTabRequest(ctx, { type: 'open-location', tabId: TAB, path: p, line });
     return { opened, sent, open };
   }
 
-  it('opens files in the tab\'s folder (relative paths against it) and in allowed folders', () => {
+  it("opens files in the tab's folder (relative paths against it) and in allowed folders", () => {
     const { opened, sent, open } = setup([ws, extra]);
     open(path.join(ws, 'a.ts'), 3);
     open('src/b.ts');
     open(path.join(extra, 'c.md'));
-    assert.deepEqual(opened, [{ path: path.join(ws, 'a.ts'), line: 3 }, { path: path.join(ws, 'src/b.ts'), line: undefined }, { path: path.join(extra, 'c.md'), line: undefined }]);
+    assert.deepEqual(opened, [
+      { path: path.join(ws, 'a.ts'), line: 3 },
+      { path: path.join(ws, 'src/b.ts'), line: undefined },
+      { path: path.join(extra, 'c.md'), line: undefined },
+    ]);
     assert.deepEqual(sent, []);
   });
 

@@ -31,22 +31,29 @@ export interface TabRequestContext {
 
 export function handleTabRequest(ctx: TabRequestContext, m: TabRequest): void {
   const notice = (level: 'warning' | 'error', text: string): void => ctx.send({ type: 'tab-notice', tabId: m.tabId, level, text });
-  const failed = (what: string) => (e: unknown): void => {
-    ctx.log.warn('webview', `could not ${what}`, e);
-    notice('warning', `Could not ${what}: ${e instanceof Error ? e.message : String(e)}`);
-  };
+  const failed =
+    (what: string) =>
+    (e: unknown): void => {
+      ctx.log.warn('webview', `could not ${what}`, e);
+      notice('warning', `Could not ${what}: ${e instanceof Error ? e.message : String(e)}`);
+    };
   switch (m.type) {
     case 'permission-answer': {
       const error = ctx.permissions.answer(m.tabId, m.requestId, m.bypass ? { bypass: true } : { optionId: m.optionId ?? '' });
       if (error) notice('warning', error);
       return;
     }
-    case 'set-mode': case 'set-config-option': case 'set-model':
+    case 'set-mode':
+    case 'set-config-option':
+    case 'set-model':
       void changeControl(ctx, m, notice);
       return;
     case 'open-diff': {
       const diff = ctx.diffs.get(m.tabId, m.toolCallId, m.path);
-      if (!diff || !ctx.editor) { notice('warning', `No diff of ${m.path} is known for this tool call.`); return; }
+      if (!diff || !ctx.editor) {
+        notice('warning', `No diff of ${m.path} is known for this tool call.`);
+        return;
+      }
       void ctx.editor.openDiff({ ...diff, toolCallId: m.toolCallId }).catch(failed('open the diff'));
       return;
     }
@@ -56,7 +63,9 @@ export function handleTabRequest(ctx: TabRequestContext, m: TabRequest): void {
       let file: string;
       try {
         // The resolved path is opened: the file shown is the file checked (links followed).
-        file = confine(m.path, roots, { hint: 'Locations outside the chat\'s workspace folder and the folders in the symposium.allowedFolders setting are not opened.' });
+        file = confine(m.path, roots, {
+          hint: "Locations outside the chat's workspace folder and the folders in the symposium.allowedFolders setting are not opened.",
+        });
       } catch (e) {
         const resolved = e instanceof OutsideWorkspaceError ? e.resolved : undefined;
         ctx.log.warn('webview', 'refused to open a location outside the workspace', { tabId: m.tabId, path: m.path, resolved, roots });

@@ -4,7 +4,10 @@
 import type { ConversationEntry, ConversationPayload, Resync, TabId } from '../protocol/webview';
 import { coalesce } from '../protocol/coalesce';
 
-interface TabTranscript { title: string; entries: ConversationEntry[] }
+interface TabTranscript {
+  title: string;
+  entries: ConversationEntry[];
+}
 
 export class Transcript {
   private readonly tabs = new Map<TabId, TabTranscript>();

@@ -15,20 +15,45 @@ function fakeSource(name: string, kinds: ContextRef['kind'][], items: () => Prom
   const changed = new Emitter<void>();
   let disposed = false;
   const source: ContextSource = {
-    name, kinds, onDidChange: changed.event, list: items,
+    name,
+    kinds,
+    onDidChange: changed.event,
+    list: items,
     resolve: async (refs) => refs.map((r) => ({ type: 'text' as const, text: `${name}:${r.name}` })),
-    dispose: () => { disposed = true; },
+    dispose: () => {
+      disposed = true;
+    },
   };
-  return { source, change: () => changed.fire(), get disposed() { return disposed; } };
+  return {
+    source,
+    change: () => changed.fire(),
+    get disposed() {
+      return disposed;
+    },
+  };
 }
 
-function logs(): { log: { trace(): void; debug(): void; info(): void; warn(c: string, m: string): void; error(): void }; warnings: LogEvent[] } {
+function logs(): {
+  log: { trace(): void; debug(): void; info(): void; warn(c: string, m: string): void; error(): void };
+  warnings: LogEvent[];
+} {
   const warnings: LogEvent[] = [];
-  return { warnings, log: { trace() {}, debug() {}, info() {}, warn: (category, message) => { warnings.push({ timestamp: '', level: 'warn', category, message }); }, error() {} } };
+  return {
+    warnings,
+    log: {
+      trace() {},
+      debug() {},
+      info() {},
+      warn: (category, message) => {
+        warnings.push({ timestamp: '', level: 'warn', category, message });
+      },
+      error() {},
+    },
+  };
 }
 
 describe('ContextMenu', () => {
-  it('refreshes once for a burst of changes and tab openings, with every source\'s items', async () => {
+  it("refreshes once for a burst of changes and tab openings, with every source's items", async () => {
     const files = fakeSource('files', ['file'], async () => [ref('file', 'a.ts')]);
     const symbols = fakeSource('symbols', ['symbol'], async () => [ref('symbol', 'Greeter')]);
     const published: ContextRef[][] = [];
@@ -38,7 +63,10 @@ describe('ContextMenu', () => {
     symbols.change();
     menu.refresh();
     await sleep(80);
-    assert.deepEqual(published.map((items) => items.map((i) => i.name)), [['a.ts', 'Greeter']]);
+    assert.deepEqual(
+      published.map((items) => items.map((i) => i.name)),
+      [['a.ts', 'Greeter']],
+    );
     menu.dispose();
     assert.ok(files.disposed && symbols.disposed, 'the menu owns its sources');
     files.change();
@@ -51,20 +79,28 @@ describe('ContextMenu', () => {
     const symbols = fakeSource('symbols', ['symbol'], async () => []);
     const menu = new ContextMenu([files.source, symbols.source], () => undefined, logs().log);
     const blocks = await menu.resolve([ref('symbol', 'S'), ref('file', 'f'), ref('folder', 'd')], {}, '/ws');
-    assert.deepEqual(blocks.map((b) => (b.type === 'text' ? b.text : b.type)), ['symbols:S', 'files:f', 'files:d']);
+    assert.deepEqual(
+      blocks.map((b) => (b.type === 'text' ? b.text : b.type)),
+      ['symbols:S', 'files:f', 'files:d'],
+    );
     await assert.rejects(menu.resolve([ref('image', 'p.png')], {}, '/ws'), /No context source handles "image"/);
     menu.dispose();
   });
 
   it('a source that cannot list is logged and nothing is published', async () => {
-    const broken = fakeSource('broken', ['file'], async () => { throw new Error('boom'); });
+    const broken = fakeSource('broken', ['file'], async () => {
+      throw new Error('boom');
+    });
     const published: ContextRef[][] = [];
     const { log, warnings } = logs();
     const menu = new ContextMenu([broken.source], (items) => published.push(items), log, 10);
     menu.refresh();
     await sleep(50);
     assert.deepEqual(published, []);
-    assert.deepEqual(warnings.map((w) => w.category), ['context']);
+    assert.deepEqual(
+      warnings.map((w) => w.category),
+      ['context'],
+    );
     menu.dispose();
   });
 });

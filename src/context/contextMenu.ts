@@ -25,7 +25,10 @@ export class ContextMenu implements Disposable {
   refresh(): void {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
-      void this.list().then((items) => this.publish(items), (e: unknown) => this.log.warn('context', 'could not list workspace context', e));
+      void this.list().then(
+        (items) => this.publish(items),
+        (e: unknown) => this.log.warn('context', 'could not list workspace context', e),
+      );
     }, this.delayMs);
   }
 

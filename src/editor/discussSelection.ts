@@ -23,7 +23,8 @@ function currentSelection(): ContextRef | undefined {
   const s = editor.selection;
   const range = s.isEmpty ? editor.document.lineAt(s.active.line).range : s;
   return {
-    kind: 'selection', uri: editor.document.uri.toString(),
+    kind: 'selection',
+    uri: editor.document.uri.toString(),
     name: `${path.basename(editor.document.uri.fsPath)}:${range.start.line + 1}-${range.end.line + 1}`,
     range: { startLine: range.start.line + 1, endLine: range.end.line + 1 },
     text: editor.document.getText(range),
@@ -34,9 +35,16 @@ function currentSelection(): ContextRef | undefined {
  * The symposium.discussSelection command: a new tab (opened by `openTab`, after the chat is shown)
  * with the selection attached. Returns the tab's ID, or undefined when there is nothing to discuss.
  */
-export async function discussSelection(chat: { show(): Promise<void>; openTab(tabId: TabId): void; attach(tabId: TabId, item: ContextRef): void }): Promise<TabId | undefined> {
+export async function discussSelection(chat: {
+  show(): Promise<void>;
+  openTab(tabId: TabId): void;
+  attach(tabId: TabId, item: ContextRef): void;
+}): Promise<TabId | undefined> {
   const selection = currentSelection();
-  if (!selection) { void vscode.window.showInformationMessage('Symposium: open a file and select the code to discuss.'); return undefined; }
+  if (!selection) {
+    void vscode.window.showInformationMessage('Symposium: open a file and select the code to discuss.');
+    return undefined;
+  }
   await chat.show();
   const tabId = randomUUID();
   chat.openTab(tabId);

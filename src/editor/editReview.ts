@@ -7,13 +7,21 @@ import * as vscode from 'vscode';
 import type { Log } from '../log/logEvent';
 import type { DiffView } from './diffView';
 
-interface PendingReview { id: string; path: string; proposal: vscode.Uri; settle: (accepted: boolean) => void }
+interface PendingReview {
+  id: string;
+  path: string;
+  proposal: vscode.Uri;
+  settle: (accepted: boolean) => void;
+}
 
 export class EditReview implements vscode.Disposable {
   private readonly pending = new Map<string, PendingReview>();
   private counter = 0;
 
-  constructor(private readonly diffView: DiffView, private readonly log: Log) {}
+  constructor(
+    private readonly diffView: DiffView,
+    private readonly log: Log,
+  ) {}
 
   async ask(r: { path: string; oldText: string | null; newText: string; agentName: string; signal: AbortSignal }): Promise<boolean> {
     const id = String(++this.counter);
@@ -27,23 +35,29 @@ export class EditReview implements vscode.Disposable {
         void vscode.commands.executeCommand('setContext', 'symposium.reviewPending', this.pending.size > 0);
         this.log.info('files', accepted ? 'edit accepted' : 'edit rejected', { path: r.path });
         // Close the review's diff editor.
-        for (const g of vscode.window.tabGroups.all) for (const t of g.tabs) {
-          if (t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === proposal.toString()) void vscode.window.tabGroups.close(t);
-        }
+        for (const g of vscode.window.tabGroups.all)
+          for (const t of g.tabs) {
+            if (t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === proposal.toString())
+              void vscode.window.tabGroups.close(t);
+          }
         resolve(accepted);
       };
       const onAbort = (): void => settle(false);
       this.pending.set(id, { id, path: r.path, proposal, settle });
       r.signal.addEventListener('abort', onAbort, { once: true });
-      void vscode.window.showInformationMessage(`${r.agentName} wants to write ${r.path}. Apply the edit?`, 'Accept', 'Reject')
-        .then((choice) => { if (choice) settle(choice === 'Accept'); });
+      void vscode.window
+        .showInformationMessage(`${r.agentName} wants to write ${r.path}. Apply the edit?`, 'Accept', 'Reject')
+        .then((choice) => {
+          if (choice) settle(choice === 'Accept');
+        });
     });
   }
 
   /** Accept / Reject from the command palette or the diff editor title: the active review, else the oldest. */
   answer(accepted: boolean, uri?: vscode.Uri): boolean {
-    const active = uri ?? (vscode.window.activeTextEditor?.document.uri);
-    const target = [...this.pending.values()].find((p) => active && p.proposal.toString() === active.toString()) ?? this.pending.values().next().value;
+    const active = uri ?? vscode.window.activeTextEditor?.document.uri;
+    const target =
+      [...this.pending.values()].find((p) => active && p.proposal.toString() === active.toString()) ?? this.pending.values().next().value;
     if (!target) return false;
     target.settle(accepted);
     return true;

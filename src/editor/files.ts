@@ -15,7 +15,9 @@ import { confine, OutsideWorkspaceError } from '../node/confinement';
 import { readLines } from '../node/textFiles';
 import type { EditReview } from './editReview';
 
-const ALLOWED_FOLDERS = { hint: 'Only the session\'s workspace folder and the folders in the symposium.allowedFolders setting are allowed.' };
+const ALLOWED_FOLDERS = {
+  hint: "Only the session's workspace folder and the folders in the symposium.allowedFolders setting are allowed.",
+};
 
 export interface EditorFilesDeps {
   log: Log;
@@ -70,7 +72,13 @@ export class EditorFiles implements FileHandlers {
     const uri = vscode.Uri.file(file);
     if (this.deps.reviewEnabled()) {
       const before = await this.currentText(file);
-      const accepted = await this.deps.review.ask({ path: file, oldText: before, newText: params.content, agentName: ctx.agentName, signal: ctx.signal });
+      const accepted = await this.deps.review.ask({
+        path: file,
+        oldText: before,
+        newText: params.content,
+        agentName: ctx.agentName,
+        signal: ctx.signal,
+      });
       if (!accepted) {
         this.deps.log.info('files', 'write rejected in review', { path: file });
         throw acp.RequestError.internalError(undefined, `The user rejected the edit to ${file}.`);
@@ -80,7 +88,8 @@ export class EditorFiles implements FileHandlers {
     if (open) {
       const edit = new vscode.WorkspaceEdit();
       edit.replace(uri, new vscode.Range(open.positionAt(0), open.positionAt(open.getText().length)), params.content);
-      if (!(await vscode.workspace.applyEdit(edit))) throw acp.RequestError.internalError(undefined, `VS Code could not apply the edit to ${file}.`);
+      if (!(await vscode.workspace.applyEdit(edit)))
+        throw acp.RequestError.internalError(undefined, `VS Code could not apply the edit to ${file}.`);
       await open.save();
     } else {
       await vscode.workspace.fs.createDirectory(vscode.Uri.file(path.dirname(file)));

@@ -19,9 +19,13 @@ function tailAtCharBoundary(buf: Buffer, limit: number): Buffer {
 /** Turns one pipe's bytes into whole characters; the bytes of a split character wait for the rest. */
 export class StreamDecoder {
   private readonly decoder = new StringDecoder('utf8');
-  write(chunk: Buffer): string { return this.decoder.write(chunk); }
+  write(chunk: Buffer): string {
+    return this.decoder.write(chunk);
+  }
   /** The pipe closed: a dangling partial character becomes U+FFFD. */
-  end(): string { return this.decoder.end(); }
+  end(): string {
+    return this.decoder.end();
+  }
 }
 
 export class OutputBuffer {

@@ -8,7 +8,10 @@ import { endGroup, signalGroup, spawnInGroup } from '../node/processGroup';
 import type { TerminalOutput } from '../protocol/webview';
 import { OutputBuffer, StreamDecoder } from './outputBuffer';
 
-export interface ExitStatus { exitCode: number | null; signal: string | null }
+export interface ExitStatus {
+  exitCode: number | null;
+  signal: string | null;
+}
 
 /** Where a running command is mirrored for the user (a VS Code terminal; a fake in unit tests). */
 export interface TerminalMirror {
@@ -56,11 +59,13 @@ export interface CommandOptions {
 
 /** Shell-style quoting for display (and so the user sees exactly which words the program gets). */
 export function formatCommandLine(command: string, args: readonly string[]): string {
-  return [command, ...args].map((a) => {
-    if (/^[\w@%+=:,./-]+$/.test(a)) return a;
-    if (!/["$`\\!]/.test(a)) return `"${a}"`;
-    return `'${a.replace(/'/g, `'\\''`)}'`;
-  }).join(' ');
+  return [command, ...args]
+    .map((a) => {
+      if (/^[\w@%+=:,./-]+$/.test(a)) return a;
+      if (!/["$`\\!]/.test(a)) return `"${a}"`;
+      return `'${a.replace(/'/g, `'\\''`)}'`;
+    })
+    .join(' ');
 }
 
 export class RunningCommand {
@@ -76,7 +81,11 @@ export class RunningCommand {
   private ending: Promise<void> | undefined;
   private released = false;
 
-  private constructor(readonly spec: CommandSpec, private readonly child: ChildProcess, private readonly options: CommandOptions) {
+  private constructor(
+    readonly spec: CommandSpec,
+    private readonly child: ChildProcess,
+    private readonly options: CommandOptions,
+  ) {
     this.exited = new Promise((r) => (this.resolveExited = r));
     this.buffer = new OutputBuffer(spec.outputByteLimit);
   }
@@ -100,14 +109,26 @@ export class RunningCommand {
     return running;
   }
 
-  get pid(): number | undefined { return this.child.pid; }
-  get exitStatus(): ExitStatus | undefined { return this.status; }
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+  get exitStatus(): ExitStatus | undefined {
+    return this.status;
+  }
 
   private attach(): void {
     const { child, spec, options } = this;
-    options.log.info('terminal', 'started', { terminalId: spec.terminalId, pid: child.pid, commandLine: spec.commandLine, cwd: spec.cwd, env: Object.keys(spec.env) });
+    options.log.info('terminal', 'started', {
+      terminalId: spec.terminalId,
+      pid: child.pid,
+      commandLine: spec.commandLine,
+      cwd: spec.cwd,
+      env: Object.keys(spec.env),
+    });
     this.mirror = options.makeMirror({
-      terminalId: spec.terminalId, commandLine: spec.commandLine, cwd: spec.cwd,
+      terminalId: spec.terminalId,
+      commandLine: spec.commandLine,
+      cwd: spec.cwd,
       onUserClose: () => {
         this.mirror = undefined;
         if (!this.status) {
@@ -115,7 +136,9 @@ export class RunningCommand {
           this.kill();
         }
       },
-      onInterrupt: () => { if (!this.status && child.pid !== undefined) signalGroup(child.pid, 'SIGINT'); },
+      onInterrupt: () => {
+        if (!this.status && child.pid !== undefined) signalGroup(child.pid, 'SIGINT');
+      },
     });
     child.on('error', (err) => options.log.warn('terminal', 'process error', { terminalId: spec.terminalId, error: err.message }));
     child.stdout!.on('data', (d: Buffer) => this.onText(this.decoders.out.write(d)));
@@ -123,7 +146,10 @@ export class RunningCommand {
     child.once('exit', (code, signal) => {
       // Let the pipes drain first, but do not wait for a grandchild that keeps them open.
       const timer = setTimeout(() => this.onExit(code, signal), 300);
-      child.once('close', () => { clearTimeout(timer); this.onExit(code, signal); });
+      child.once('close', () => {
+        clearTimeout(timer);
+        this.onExit(code, signal);
+      });
     });
   }
 
@@ -156,7 +182,10 @@ export class RunningCommand {
   private scheduleOutput(): void {
     if (this.outputTimer || this.status) return;
     const wait = Math.max(0, this.lastSent + this.options.throttleMs - Date.now());
-    this.outputTimer = setTimeout(() => { this.outputTimer = undefined; this.sendOutput(); }, wait);
+    this.outputTimer = setTimeout(() => {
+      this.outputTimer = undefined;
+      this.sendOutput();
+    }, wait);
   }
 
   private sendOutput(): void {
@@ -164,7 +193,15 @@ export class RunningCommand {
     const { text, truncated } = this.buffer.text(this.options.chatOutputBytes);
     const { terminalId, tabId, commandLine } = this.spec;
     try {
-      this.options.onOutput({ type: 'terminal-output', tabId, terminalId, command: commandLine, output: text, truncated, ...(this.status ? { exitStatus: this.status } : {}) });
+      this.options.onOutput({
+        type: 'terminal-output',
+        tabId,
+        terminalId,
+        command: commandLine,
+        output: text,
+        truncated,
+        ...(this.status ? { exitStatus: this.status } : {}),
+      });
     } catch (e) {
       this.options.log.warn('terminal', 'could not show output', e);
     }

@@ -6,8 +6,14 @@ import * as fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import * as acp from '@agentclientprotocol/sdk';
 import type {
-  CreateTerminalRequest, CreateTerminalResponse, KillTerminalRequest, ReleaseTerminalRequest, TerminalOutputRequest,
-  TerminalOutputResponse, WaitForTerminalExitRequest, WaitForTerminalExitResponse,
+  CreateTerminalRequest,
+  CreateTerminalResponse,
+  KillTerminalRequest,
+  ReleaseTerminalRequest,
+  TerminalOutputRequest,
+  TerminalOutputResponse,
+  WaitForTerminalExitRequest,
+  WaitForTerminalExitResponse,
 } from '@agentclientprotocol/sdk';
 import type { ClientRequestContext, TerminalHandlers } from '../agents/clientHandlers';
 import type { SessionInfo } from '../chat/sessionDirectory';
@@ -23,7 +29,11 @@ export interface TerminalRegistryDeps {
   /** Which tab and workspace folder a session belongs to (undefined: no such session). */
   lookupSession(actorKey: string, sessionId: string): SessionInfo | undefined;
   /** Resolves true when the command may run (an approval covers it, or the user said yes). */
-  authorize(ctx: { actorKey: string; agentName: string; signal: AbortSignal }, sessionId: string, description: CommandDescription): Promise<boolean>;
+  authorize(
+    ctx: { actorKey: string; agentName: string; signal: AbortSignal },
+    sessionId: string,
+    description: CommandDescription,
+  ): Promise<boolean>;
   /** Output snapshots for the chat's tool card (throttled by the manager). */
   onOutput(payload: TerminalOutput): void;
   /** Extra folders (besides the session's) the user allowed in settings. */
@@ -43,7 +53,9 @@ const DEFAULT_OUTPUT_BYTES = 1024 * 1024;
 const MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
 
 /** The rule stated when a cwd is refused (the same words as fs/*, src/editor/files.ts). */
-const ALLOWED_FOLDERS = { hint: 'Only the session\'s workspace folder and the folders in the symposium.allowedFolders setting are allowed.' };
+const ALLOWED_FOLDERS = {
+  hint: "Only the session's workspace folder and the folders in the symposium.allowedFolders setting are allowed.",
+};
 
 /** Rejects as soon as `signal` aborts (the agent withdrew the request). */
 function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -72,11 +84,17 @@ export class TerminalRegistry implements TerminalHandlers {
   private readonly commandOptions: CommandOptions;
   private readonly defaultOutputBytes: number;
 
-  constructor(private readonly deps: TerminalRegistryDeps, makeMirror: (info: MirrorInfo) => TerminalMirror, tuning: TerminalTuning = {}) {
+  constructor(
+    private readonly deps: TerminalRegistryDeps,
+    makeMirror: (info: MirrorInfo) => TerminalMirror,
+    tuning: TerminalTuning = {},
+  ) {
     this.defaultOutputBytes = tuning.defaultOutputBytes ?? DEFAULT_OUTPUT_BYTES;
     this.commandOptions = {
       log: deps.log,
-      onOutput: (p) => { if (!this.disposed) deps.onOutput(p); },
+      onOutput: (p) => {
+        if (!this.disposed) deps.onOutput(p);
+      },
       makeMirror,
       killGraceMs: tuning.killGraceMs ?? 2_000,
       throttleMs: tuning.throttleMs ?? 200,
@@ -91,12 +109,14 @@ export class TerminalRegistry implements TerminalHandlers {
     if (!session) throw acp.RequestError.invalidParams(undefined, `No chat tab has session ${sessionId}.`);
     if (typeof params.command !== 'string' || !params.command.trim()) throw acp.RequestError.invalidParams(undefined, 'No command to run.');
     const args = params.args ?? [];
-    if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) throw acp.RequestError.invalidParams(undefined, 'args must be a list of strings.');
+    if (!Array.isArray(args) || !args.every((a) => typeof a === 'string'))
+      throw acp.RequestError.invalidParams(undefined, 'args must be a list of strings.');
     const commandLine = formatCommandLine(params.command, args);
     const cwd = this.resolveCwd(params.cwd ?? session.cwd, session.cwd, ctx, commandLine);
     const env = envOf(params.env);
     const limit = params.outputByteLimit ?? this.defaultOutputBytes;
-    if (typeof limit !== 'number' || !Number.isFinite(limit) || limit < 0) throw acp.RequestError.invalidParams(undefined, 'outputByteLimit must be a non-negative number.');
+    if (typeof limit !== 'number' || !Number.isFinite(limit) || limit < 0)
+      throw acp.RequestError.invalidParams(undefined, 'outputByteLimit must be a non-negative number.');
 
     // Values may be secrets: the user sees (and the log keeps) only the names.
     const rawInput = { command: params.command, args, cwd, env: Object.keys(env) };
@@ -115,10 +135,21 @@ export class TerminalRegistry implements TerminalHandlers {
     const terminalId = `term-${randomUUID()}`;
     let running: RunningCommand;
     try {
-      running = await RunningCommand.start({
-        terminalId, actorKey: ctx.actorKey, sessionId, tabId: session.tabId, command: params.command, args, commandLine, cwd, env,
-        outputByteLimit: Math.min(Math.floor(limit), MAX_OUTPUT_BYTES),
-      }, this.commandOptions);
+      running = await RunningCommand.start(
+        {
+          terminalId,
+          actorKey: ctx.actorKey,
+          sessionId,
+          tabId: session.tabId,
+          command: params.command,
+          args,
+          commandLine,
+          cwd,
+          env,
+          outputByteLimit: Math.min(Math.floor(limit), MAX_OUTPUT_BYTES),
+        },
+        this.commandOptions,
+      );
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       this.deps.log.warn('terminal', 'could not start', { commandLine, cwd, error: message });
@@ -174,7 +205,11 @@ export class TerminalRegistry implements TerminalHandlers {
   /** Test support: the terminals alive now. */
   list(): { terminalId: string; sessionId: string; commandLine: string; pid: number | undefined; exited: boolean }[] {
     return [...this.terminals.values()].map((t) => ({
-      terminalId: t.spec.terminalId, sessionId: t.spec.sessionId, commandLine: t.spec.commandLine, pid: t.pid, exited: t.exitStatus !== undefined,
+      terminalId: t.spec.terminalId,
+      sessionId: t.spec.sessionId,
+      commandLine: t.spec.commandLine,
+      pid: t.pid,
+      exited: t.exitStatus !== undefined,
     }));
   }
 
@@ -193,13 +228,22 @@ export class TerminalRegistry implements TerminalHandlers {
       cwd = confine(requested, [sessionCwd, ...this.deps.allowedFolders()], ALLOWED_FOLDERS);
     } catch (e) {
       if (e instanceof OutsideWorkspaceError) {
-        this.deps.log.warn('terminal', 'refused a cwd outside the workspace', { requested, resolved: e.resolved, agent: ctx.agentName, commandLine });
+        this.deps.log.warn('terminal', 'refused a cwd outside the workspace', {
+          requested,
+          resolved: e.resolved,
+          agent: ctx.agentName,
+          commandLine,
+        });
         throw acp.RequestError.invalidParams(undefined, e.message);
       }
       throw e;
     }
     let isDir = false;
-    try { isDir = fs.statSync(cwd).isDirectory(); } catch { /* missing */ }
+    try {
+      isDir = fs.statSync(cwd).isDirectory();
+    } catch {
+      /* missing */
+    }
     if (!isDir) throw acp.RequestError.invalidParams(undefined, `The working directory ${cwd} does not exist or is not a folder.`);
     return cwd;
   }

@@ -34,7 +34,17 @@ describe('terminal output buffer', () => {
 
   it('drops from the start, never splitting a multi-byte character', () => {
     // 'ab' + three 3-byte euro signs = 11 bytes.
-    const cases: [number, string][] = [[11, 'ab€€€'], [10, 'b€€€'], [9, '€€€'], [8, '€€'], [7, '€€'], [6, '€€'], [5, '€'], [2, ''], [0, '']];
+    const cases: [number, string][] = [
+      [11, 'ab€€€'],
+      [10, 'b€€€'],
+      [9, '€€€'],
+      [8, '€€'],
+      [7, '€€'],
+      [6, '€€'],
+      [5, '€'],
+      [2, ''],
+      [0, ''],
+    ];
     for (const [limit, want] of cases) {
       const b = new OutputBuffer(limit);
       b.append('ab€€€');
@@ -46,7 +56,10 @@ describe('terminal output buffer', () => {
   it('stays a valid suffix within the limit over many appends of mixed text (4-byte emoji too)', () => {
     const pieces = ['a', 'é', '€', '😀', 'line\n', 'ñandú ', '漢字', '🦀🦀'];
     let seed = 7;
-    const rand = (n: number): number => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
+    const rand = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
     for (const limit of [1, 3, 4, 5, 17, 64, 1000]) {
       const b = new OutputBuffer(limit);
       let all = '';
@@ -100,9 +113,15 @@ class FakeView implements TerminalMirror {
   exit: ExitStatus | undefined;
   disposed = false;
   constructor(readonly info: MirrorInfo) {}
-  write(t: string): void { this.text += t; }
-  exited(s: ExitStatus): void { this.exit = s; }
-  dispose(): void { this.disposed = true; }
+  write(t: string): void {
+    this.text += t;
+  }
+  exited(s: ExitStatus): void {
+    this.exit = s;
+  }
+  dispose(): void {
+    this.disposed = true;
+  }
 }
 
 describe('terminal registry (real processes, fake view)', function () {
@@ -126,26 +145,47 @@ describe('terminal registry (real processes, fake view)', function () {
   const node = (code: string): { command: string; args: string[] } => ({ command: process.execPath, args: ['-e', code] });
 
   beforeEach(() => {
-    sessions = new Map([[`${ACTOR}/${SESSION}`, { tabId: 'tab-1', cwd: ws, agentName: 'ElizACP' }], [`${ACTOR}/session-2`, { tabId: 'tab-2', cwd: ws, agentName: 'ElizACP' }]]);
+    sessions = new Map([
+      [`${ACTOR}/${SESSION}`, { tabId: 'tab-1', cwd: ws, agentName: 'ElizACP' }],
+      [`${ACTOR}/session-2`, { tabId: 'tab-2', cwd: ws, agentName: 'ElizACP' }],
+    ]);
     asked = [];
     outputs = [];
     views = [];
     logs = [];
     answer = async () => true;
-    const log = (level: LogEvent['level']) => (category: string, message: string, data?: unknown): void => { logs.push({ timestamp: '', level, category, message, data }); };
+    const log =
+      (level: LogEvent['level']) =>
+      (category: string, message: string, data?: unknown): void => {
+        logs.push({ timestamp: '', level, category, message, data });
+      };
     const deps: TerminalRegistryDeps = {
       log: { trace: log('trace'), debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') },
       lookupSession: (a, s) => sessions.get(`${a}/${s}`),
-      authorize: (_ctx, _sessionId, desc) => { asked.push(desc); return answer(desc); },
+      authorize: (_ctx, _sessionId, desc) => {
+        asked.push(desc);
+        return answer(desc);
+      },
       onOutput: (p) => outputs.push(p),
       allowedFolders: () => [extra],
     };
-    reg = new TerminalRegistry(deps, (info) => { const v = new FakeView(info); views.push(v); return v; }, { killGraceMs: 300, throttleMs: 100 });
+    reg = new TerminalRegistry(
+      deps,
+      (info) => {
+        const v = new FakeView(info);
+        views.push(v);
+        return v;
+      },
+      { killGraceMs: 300, throttleMs: 100 },
+    );
   });
   afterEach(() => reg.dispose());
 
   it('runs a command: stdout and stderr in one output, exit code, the view and the chat see it', async () => {
-    const { terminalId } = await reg.create({ sessionId: SESSION, ...node("console.log('out'); console.error('err'); process.exit(3)") }, ctx());
+    const { terminalId } = await reg.create(
+      { sessionId: SESSION, ...node("console.log('out'); console.error('err'); process.exit(3)") },
+      ctx(),
+    );
     const exit = await reg.waitForExit({ sessionId: SESSION, terminalId }, ctx());
     assert.deepEqual(exit, { exitCode: 3, signal: null });
     const out = await reg.output({ sessionId: SESSION, terminalId }, ctx());
@@ -169,8 +209,21 @@ describe('terminal registry (real processes, fake view)', function () {
   });
 
   it('asks with the command line, cwd and env names, never env values; passes the env', async () => {
-    const { terminalId } = await reg.create({ sessionId: SESSION, ...node('console.log(process.env.SYMPOSIUM_SECRET)'), cwd: 'sub', env: [{ name: 'SYMPOSIUM_SECRET', value: 'hunter2' }] }, ctx());
-    assert.deepEqual(asked[0]!.rawInput, { command: process.execPath, args: ['-e', 'console.log(process.env.SYMPOSIUM_SECRET)'], cwd: path.join(ws, 'sub'), env: ['SYMPOSIUM_SECRET'] });
+    const { terminalId } = await reg.create(
+      {
+        sessionId: SESSION,
+        ...node('console.log(process.env.SYMPOSIUM_SECRET)'),
+        cwd: 'sub',
+        env: [{ name: 'SYMPOSIUM_SECRET', value: 'hunter2' }],
+      },
+      ctx(),
+    );
+    assert.deepEqual(asked[0]!.rawInput, {
+      command: process.execPath,
+      args: ['-e', 'console.log(process.env.SYMPOSIUM_SECRET)'],
+      cwd: path.join(ws, 'sub'),
+      env: ['SYMPOSIUM_SECRET'],
+    });
     assert.ok(!JSON.stringify(asked).includes('hunter2'));
     await reg.waitForExit({ sessionId: SESSION, terminalId }, ctx());
     assert.equal((await reg.output({ sessionId: SESSION, terminalId }, ctx())).output, 'hunter2\n');
@@ -191,10 +244,16 @@ describe('terminal registry (real processes, fake view)', function () {
   it('unknown session, declined command, a program that does not exist: clear errors, nothing runs', async () => {
     await assert.rejects(reg.create({ sessionId: 'nope', ...node('1') }, ctx()), /No chat tab has session nope/);
     answer = async () => false;
-    await assert.rejects(reg.create({ sessionId: SESSION, command: 'echo', args: ['hi there'] }, ctx()), /The user declined to run "echo "hi there""/);
+    await assert.rejects(
+      reg.create({ sessionId: SESSION, command: 'echo', args: ['hi there'] }, ctx()),
+      /The user declined to run "echo "hi there""/,
+    );
     assert.equal(views.length, 0);
     answer = async () => true;
-    await assert.rejects(reg.create({ sessionId: SESSION, command: 'symposium-no-such-program-xyz' }, ctx()), /Could not start "symposium-no-such-program-xyz": .*ENOENT/);
+    await assert.rejects(
+      reg.create({ sessionId: SESSION, command: 'symposium-no-such-program-xyz' }, ctx()),
+      /Could not start "symposium-no-such-program-xyz": .*ENOENT/,
+    );
     assert.deepEqual(reg.list(), []);
   });
 
@@ -217,7 +276,10 @@ describe('terminal registry (real processes, fake view)', function () {
   });
 
   it('caps output at outputByteLimit from a real process, at a character boundary', async () => {
-    const { terminalId } = await reg.create({ sessionId: SESSION, ...node("process.stdout.write('start' + 'é€😀'.repeat(3000) + 'END')"), outputByteLimit: 101 }, ctx());
+    const { terminalId } = await reg.create(
+      { sessionId: SESSION, ...node("process.stdout.write('start' + 'é€😀'.repeat(3000) + 'END')"), outputByteLimit: 101 },
+      ctx(),
+    );
     await reg.waitForExit({ sessionId: SESSION, terminalId }, ctx());
     const { output, truncated } = await reg.output({ sessionId: SESSION, terminalId }, ctx());
     assert.equal(truncated, true);
@@ -227,7 +289,7 @@ describe('terminal registry (real processes, fake view)', function () {
   });
 
   it('kill: SIGTERM to the whole group (children too), SIGKILL when ignored', async () => {
-    const { terminalId, } = await reg.create({ sessionId: SESSION, command: 'sh', args: ['-c', 'sleep 30 & sleep 30'] }, ctx());
+    const { terminalId } = await reg.create({ sessionId: SESSION, command: 'sh', args: ['-c', 'sleep 30 & sleep 30'] }, ctx());
     const pid = reg.list()[0]!.pid!;
     await waitFor('the child', () => groupMembers(pid).length >= 2);
     await reg.kill({ sessionId: SESSION, terminalId }, ctx());
@@ -235,10 +297,16 @@ describe('terminal registry (real processes, fake view)', function () {
     await waitFor('the group to be gone', () => groupMembers(pid).length === 0);
     assert.equal(reg.list().length, 1, 'still there until released');
 
-    const stubborn = await reg.create({ sessionId: SESSION, ...node("process.on('SIGTERM', () => {}); console.log('ready'); setInterval(() => {}, 1000)") }, ctx());
+    const stubborn = await reg.create(
+      { sessionId: SESSION, ...node("process.on('SIGTERM', () => {}); console.log('ready'); setInterval(() => {}, 1000)") },
+      ctx(),
+    );
     await waitFor('ready', () => views.at(-1)!.text.includes('ready'));
     await reg.kill({ sessionId: SESSION, terminalId: stubborn.terminalId }, ctx());
-    assert.deepEqual(await reg.waitForExit({ sessionId: SESSION, terminalId: stubborn.terminalId }, ctx()), { exitCode: null, signal: 'SIGKILL' });
+    assert.deepEqual(await reg.waitForExit({ sessionId: SESSION, terminalId: stubborn.terminalId }, ctx()), {
+      exitCode: null,
+      signal: 'SIGKILL',
+    });
   });
 
   it('release kills a running command and forgets it; another session cannot use it', async () => {
@@ -251,7 +319,9 @@ describe('terminal registry (real processes, fake view)', function () {
     await waitFor('the process to be gone', () => groupMembers(pid).length === 0);
     await assert.rejects(reg.waitForExit({ sessionId: SESSION, terminalId }, ctx()), /No terminal/);
     await assert.rejects(reg.kill({ sessionId: SESSION, terminalId }, ctx()), /No terminal/);
-    await waitFor('the final output for the chat', () => outputs.some((o) => o.terminalId === terminalId && o.exitStatus?.signal === 'SIGTERM'));
+    await waitFor('the final output for the chat', () =>
+      outputs.some((o) => o.terminalId === terminalId && o.exitStatus?.signal === 'SIGTERM'),
+    );
   });
 
   it('the session ending releases its terminals only; dispose releases everything', async () => {
@@ -260,7 +330,10 @@ describe('terminal registry (real processes, fake view)', function () {
     const [pa, pb] = reg.list().map((t) => t.pid!);
     reg.releaseSession(ACTOR, SESSION);
     await waitFor('session 1 process gone', () => groupMembers(pa!).length === 0);
-    assert.deepEqual(reg.list().map((t) => t.terminalId), [b.terminalId]);
+    assert.deepEqual(
+      reg.list().map((t) => t.terminalId),
+      [b.terminalId],
+    );
     await assert.rejects(reg.output({ sessionId: SESSION, terminalId: a.terminalId }, ctx()), /No terminal/);
     reg.dispose();
     await waitFor('session 2 process gone', () => groupMembers(pb!).length === 0);
@@ -285,7 +358,13 @@ describe('terminal registry (real processes, fake view)', function () {
   });
 
   it('throttles the chat snapshots and always sends one at exit', async () => {
-    const { terminalId } = await reg.create({ sessionId: SESSION, ...node("let i = 0; const t = setInterval(() => { console.log('tick ' + i); if (++i === 40) { clearInterval(t); } }, 10)") }, ctx());
+    const { terminalId } = await reg.create(
+      {
+        sessionId: SESSION,
+        ...node("let i = 0; const t = setInterval(() => { console.log('tick ' + i); if (++i === 40) { clearInterval(t); } }, 10)"),
+      },
+      ctx(),
+    );
     await reg.waitForExit({ sessionId: SESSION, terminalId }, ctx());
     const mine = outputs.filter((o) => o.terminalId === terminalId);
     assert.ok(mine.length >= 2 && mine.length <= 10, `${mine.length} snapshots for ~400 ms at 100 ms`);
@@ -302,13 +381,24 @@ describe('terminal registry + permission broker (real processes): an approval co
     fs.writeFileSync(path.join(ws, 'listed.txt'), '');
     const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
     const broker = new PermissionBroker({
-      log: quiet, policyFor: () => ({ bypassPermissions: false, autoApprove: [], problems: [] }),
-      tabFor: () => ({ tabId: 'tab-1' }), post: () => undefined, enableBypass: async () => undefined, record: () => undefined,
+      log: quiet,
+      policyFor: () => ({ bypassPermissions: false, autoApprove: [], problems: [] }),
+      tabFor: () => ({ tabId: 'tab-1' }),
+      post: () => undefined,
+      enableBypass: async () => undefined,
+      record: () => undefined,
     });
-    const reg = new TerminalRegistry({
-      log: quiet, lookupSession: () => ({ tabId: 'tab-1', cwd: ws, agentName: 'A' }), onOutput: () => undefined, allowedFolders: () => [],
-      authorize: (ctx, sessionId, desc) => broker.authorizeCommand(ctx, sessionId, desc),
-    }, (info) => new FakeView(info), { killGraceMs: 300, throttleMs: 50 });
+    const reg = new TerminalRegistry(
+      {
+        log: quiet,
+        lookupSession: () => ({ tabId: 'tab-1', cwd: ws, agentName: 'A' }),
+        onOutput: () => undefined,
+        allowedFolders: () => [],
+        authorize: (ctx, sessionId, desc) => broker.authorizeCommand(ctx, sessionId, desc),
+      },
+      (info) => new FakeView(info),
+      { killGraceMs: 300, throttleMs: 50 },
+    );
     const ctx: ClientRequestContext = { actorKey: 'a', agentName: 'A', signal: new AbortController().signal };
     /** The question the broker shows, answered "Do not run"; its title, or undefined if none came. */
     const declineNextQuestion = async (): Promise<string | undefined> => {
@@ -319,10 +409,19 @@ describe('terminal registry + permission broker (real processes): an approval co
     };
     try {
       // The agent's own tool call "Run: ls", allowed by the user.
-      const approval = broker.request({ actorKey: 'a', agentName: 'A', signal: new AbortController().signal, params: {
-        sessionId: 's', toolCall: { toolCallId: 't', title: 'Run: ls', kind: 'execute' },
-        options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }],
-      } });
+      const approval = broker.request({
+        actorKey: 'a',
+        agentName: 'A',
+        signal: new AbortController().signal,
+        params: {
+          sessionId: 's',
+          toolCall: { toolCallId: 't', title: 'Run: ls', kind: 'execute' },
+          options: [
+            { optionId: 'ok', name: 'Allow', kind: 'allow_once' },
+            { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+          ],
+        },
+      });
       broker.answer('tab-1', broker.pendingFor()[0]!.requestId, { optionId: 'ok' });
       await approval;
 

@@ -41,11 +41,20 @@ class PseudoterminalMirror implements TerminalMirror {
       },
       // Also called when we dispose the terminal; only the user's close kills the command.
       close: () => this.closedByUser(info),
-      handleInput: (data) => { if (data.includes('\x03')) info.onInterrupt(); },
+      handleInput: (data) => {
+        if (data.includes('\x03')) info.onInterrupt();
+      },
     };
-    this.terminal = vscode.window.createTerminal({ name: terminalName(info.commandLine), pty, iconPath: new vscode.ThemeIcon('terminal'), isTransient: true });
+    this.terminal = vscode.window.createTerminal({
+      name: terminalName(info.commandLine),
+      pty,
+      iconPath: new vscode.ThemeIcon('terminal'),
+      isTransient: true,
+    });
     // A terminal never opened (its panel not shown yet) gets no pty.close() when it goes away.
-    this.closeSub = vscode.window.onDidCloseTerminal((t) => { if (t === this.terminal) this.closedByUser(info); });
+    this.closeSub = vscode.window.onDidCloseTerminal((t) => {
+      if (t === this.terminal) this.closedByUser(info);
+    });
     this.emit(dim(`${info.cwd}$ ${info.commandLine}`) + '\r\n');
   }
 
@@ -59,14 +68,21 @@ class PseudoterminalMirror implements TerminalMirror {
 
   private emit(data: string): void {
     if (this.disposed) return;
-    if (this.opened) { this.writes.fire(data); return; }
+    if (this.opened) {
+      this.writes.fire(data);
+      return;
+    }
     this.pending += data;
     if (this.pending.length > MAX_PENDING_CHARS) this.pending = this.pending.slice(this.pending.length - MAX_PENDING_CHARS);
   }
 
-  write(text: string): void { this.emit(crlf(text)); }
+  write(text: string): void {
+    this.emit(crlf(text));
+  }
 
-  exited(status: ExitStatus): void { this.emit(`\r\n${dim(`[${describeExit(status)}]`)}\r\n`); }
+  exited(status: ExitStatus): void {
+    this.emit(`\r\n${dim(`[${describeExit(status)}]`)}\r\n`);
+  }
 
   dispose(): void {
     if (this.disposed) return;

@@ -22,14 +22,31 @@ async function connect(ide?: IdeHandlers): Promise<{ caps: acp.ClientCapabilitie
     agent = client;
     return { protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: {}, authMethods: [] };
   });
-  const conn = app.connect(acp.ndJsonStream(Writable.toWeb(toClient) as WritableStream<Uint8Array>, Readable.toWeb(toAgent) as ReadableStream<Uint8Array>));
-  const client = new AcpClient({ stdin: toAgent, stdout: toClient }, {
-    actorKey: 'actor-1', agentName: 'Fake', log: quiet, clientInfo: { name: 'test', version: '0' }, guard: (p) => p,
-    onSessionUpdate: () => undefined, onPermissionRequest: () => Promise.reject(new Error('no')),
-    client: ide ? { ide } : {},
-  });
+  const conn = app.connect(
+    acp.ndJsonStream(Writable.toWeb(toClient) as WritableStream<Uint8Array>, Readable.toWeb(toAgent) as ReadableStream<Uint8Array>),
+  );
+  const client = new AcpClient(
+    { stdin: toAgent, stdout: toClient },
+    {
+      actorKey: 'actor-1',
+      agentName: 'Fake',
+      log: quiet,
+      clientInfo: { name: 'test', version: '0' },
+      guard: (p) => p,
+      onSessionUpdate: () => undefined,
+      onPermissionRequest: () => Promise.reject(new Error('no')),
+      client: ide ? { ide } : {},
+    },
+  );
   await client.initialize();
-  return { caps: caps!, agent: agent!, close: () => { client.close(); conn.close(); } };
+  return {
+    caps: caps!,
+    agent: agent!,
+    close: () => {
+      client.close();
+      conn.close();
+    },
+  };
 }
 
 describe('ACP client: IDE operations', () => {
@@ -56,7 +73,10 @@ describe('ACP client: IDE operations', () => {
     const c = await connect();
     try {
       assert.equal(ideCapabilityOf(c.caps), undefined);
-      await assert.rejects(c.agent.request(ideMethod('hover'), { sessionId: 's1' }), (e: unknown) => (e as { code?: number }).code === -32601);
+      await assert.rejects(
+        c.agent.request(ideMethod('hover'), { sessionId: 's1' }),
+        (e: unknown) => (e as { code?: number }).code === -32601,
+      );
     } finally {
       c.close();
     }

@@ -28,7 +28,12 @@ export class DocumentTexts {
       const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
       cached = open
         ? Promise.resolve(open.getText().split(/\r?\n/))
-        : uri.scheme === 'file' ? readFile(uri.fsPath, 'utf8').then((t) => t.split(/\r?\n/), () => undefined) : Promise.resolve(undefined);
+        : uri.scheme === 'file'
+          ? readFile(uri.fsPath, 'utf8').then(
+              (t) => t.split(/\r?\n/),
+              () => undefined,
+            )
+          : Promise.resolve(undefined);
       this.lines.set(key, cached);
     }
     return cached;
@@ -80,5 +85,8 @@ export function hoverText(hovers: readonly vscode.Hover[]): string {
       else parts.push(String((c as { value?: unknown }).value ?? ''));
     }
   }
-  return parts.map((p) => p.trim()).filter((p) => p !== '').join('\n\n');
+  return parts
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
+    .join('\n\n');
 }

@@ -13,8 +13,17 @@ import { confine, OutsideWorkspaceError } from '../node/confinement';
 import { readLines } from '../node/textFiles';
 import { SearchError, searchText } from '../node/textSearch';
 import {
-  columnToUtf16, IdeParamsError, parseIdeParams, type IdeDiagnostic, type IdeList, type IdeLocation, type IdeOperation,
-  type IdeParams, type IdePosition, type IdeResult, type IdeSeverity,
+  columnToUtf16,
+  IdeParamsError,
+  parseIdeParams,
+  type IdeDiagnostic,
+  type IdeList,
+  type IdeLocation,
+  type IdeOperation,
+  type IdeParams,
+  type IdePosition,
+  type IdeResult,
+  type IdeSeverity,
 } from '../protocol/ideOperations';
 import { DocumentTexts, hoverText, symbolKindName } from './documentText';
 import type { IdeHandlers } from './ideHandlers';
@@ -23,7 +32,9 @@ import type { IdeHandlers } from './ideHandlers';
 export const MAX_WIRE_ITEMS = 2000;
 /** How long a diagnostics request for a file nobody opened waits for its language server. */
 const DIAGNOSTICS_WAIT_MS = 5000;
-const ALLOWED_FOLDERS = { hint: 'Only the session\'s workspace folder and the folders in the symposium.allowedFolders setting are allowed.' };
+const ALLOWED_FOLDERS = {
+  hint: "Only the session's workspace folder and the folders in the symposium.allowedFolders setting are allowed.",
+};
 const SEVERITY: Record<vscode.DiagnosticSeverity, IdeSeverity> = { 0: 'error', 1: 'warning', 2: 'information', 3: 'hint' };
 
 export interface EditorIdeDeps {
@@ -100,35 +111,53 @@ export class EditorIde implements IdeHandlers {
 
   private async run(operation: IdeOperation, params: IdeParams<IdeOperation>, scope: RequestScope, signal: AbortSignal): Promise<unknown> {
     switch (operation) {
-      case 'workspaceSymbols': return this.workspaceSymbols((params as IdeParams<'workspaceSymbols'>).query, scope);
-      case 'documentSymbols': return this.documentSymbols((params as IdeParams<'documentSymbols'>).file, scope);
+      case 'workspaceSymbols':
+        return this.workspaceSymbols((params as IdeParams<'workspaceSymbols'>).query, scope);
+      case 'documentSymbols':
+        return this.documentSymbols((params as IdeParams<'documentSymbols'>).file, scope);
       case 'definitions':
       case 'references':
       case 'typeDefinitions':
       case 'implementations':
         return this.atPosition(operation, (params as IdeParams<'references'>).position, scope);
-      case 'hover': return this.hover((params as IdeParams<'hover'>).position, scope);
-      case 'diagnostics': return this.diagnostics((params as IdeParams<'diagnostics'>).file, scope);
-      case 'searchText': return this.search(params as IdeParams<'searchText'>, scope, signal);
-      case 'lines': return this.lines(params as IdeParams<'lines'>, scope);
-      case 'selection': return this.selection(scope);
+      case 'hover':
+        return this.hover((params as IdeParams<'hover'>).position, scope);
+      case 'diagnostics':
+        return this.diagnostics((params as IdeParams<'diagnostics'>).file, scope);
+      case 'searchText':
+        return this.search(params as IdeParams<'searchText'>, scope, signal);
+      case 'lines':
+        return this.lines(params as IdeParams<'lines'>, scope);
+      case 'selection':
+        return this.selection(scope);
     }
   }
 
   private async workspaceSymbols(query: string, scope: RequestScope): Promise<IdeList<IdeLocation>> {
-    const symbols = (await vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', query)) ?? [];
+    const symbols =
+      (await vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', query)) ?? [];
     const out: IdeLocation[] = [];
     for (const s of symbols.slice(0, MAX_WIRE_ITEMS)) {
       const name = bareName(s.name);
       const range = await scope.texts.nameRange(s.location.uri, s.location.range, name);
-      out.push(await scope.texts.location(s.location.uri, range, { name, kind: symbolKindName(s.kind), ...(s.containerName ? { containerName: s.containerName } : {}) }));
+      out.push(
+        await scope.texts.location(s.location.uri, range, {
+          name,
+          kind: symbolKindName(s.kind),
+          ...(s.containerName ? { containerName: s.containerName } : {}),
+        }),
+      );
     }
     return { items: out, total: symbols.length };
   }
 
   private async documentSymbols(file: string, scope: RequestScope): Promise<IdeList<IdeLocation>> {
     const uri = vscode.Uri.file(scope.confine(file));
-    const symbols = (await vscode.commands.executeCommand<(vscode.DocumentSymbol | vscode.SymbolInformation)[] | undefined>('vscode.executeDocumentSymbolProvider', uri)) ?? [];
+    const symbols =
+      (await vscode.commands.executeCommand<(vscode.DocumentSymbol | vscode.SymbolInformation)[] | undefined>(
+        'vscode.executeDocumentSymbolProvider',
+        uri,
+      )) ?? [];
     const out: IdeLocation[] = [];
     const visit = async (s: vscode.DocumentSymbol | vscode.SymbolInformation, container?: string): Promise<void> => {
       if (out.length >= MAX_WIRE_ITEMS) return;
@@ -137,7 +166,12 @@ export class EditorIde implements IdeHandlers {
         out.push(await scope.texts.location(uri, s.selectionRange, extra));
         for (const child of s.children) await visit(child, s.name);
       } else {
-        out.push(await scope.texts.location(s.location.uri, await scope.texts.nameRange(s.location.uri, s.location.range, extra.name), { ...extra, ...(s.containerName ? { containerName: s.containerName } : {}) }));
+        out.push(
+          await scope.texts.location(s.location.uri, await scope.texts.nameRange(s.location.uri, s.location.range, extra.name), {
+            ...extra,
+            ...(s.containerName ? { containerName: s.containerName } : {}),
+          }),
+        );
       }
     };
     for (const s of symbols) await visit(s);
@@ -153,7 +187,8 @@ export class EditorIde implements IdeHandlers {
     } catch (e) {
       throw acp.RequestError.invalidParams(undefined, `${p.file} cannot be opened: ${e instanceof Error ? e.message : String(e)}`);
     }
-    if (p.line > doc.lineCount) throw acp.RequestError.invalidParams(undefined, `line ${p.line} is past the end of ${p.file} (${doc.lineCount} lines)`);
+    if (p.line > doc.lineCount)
+      throw acp.RequestError.invalidParams(undefined, `line ${p.line} is past the end of ${p.file} (${doc.lineCount} lines)`);
     const text = doc.lineAt(p.line - 1).text;
     return { uri, pos: new vscode.Position(p.line - 1, columnToUtf16(text, p.column)) };
   }
@@ -195,8 +230,10 @@ export class EditorIde implements IdeHandlers {
         const code = typeof d.code === 'object' ? d.code.value : d.code;
         out.push({
           ...(await scope.texts.location(uri, d.range)),
-          severity: SEVERITY[d.severity], message: d.message,
-          ...(d.source ? { source: d.source } : {}), ...(code !== undefined ? { code: String(code) } : {}),
+          severity: SEVERITY[d.severity],
+          message: d.message,
+          ...(d.source ? { source: d.source } : {}),
+          ...(code !== undefined ? { code: String(code) } : {}),
         });
       }
     }
@@ -212,7 +249,9 @@ export class EditorIde implements IdeHandlers {
    */
   private async ensureChecked(uri: vscode.Uri): Promise<void> {
     const key = uri.toString();
-    const inTab = vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === key));
+    const inTab = vscode.window.tabGroups.all.some((g) =>
+      g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === key),
+    );
     if (inTab || vscode.languages.getDiagnostics(uri).length > 0) return;
     let done: () => void = () => undefined;
     const reported = new Promise<void>((r) => (done = r));
@@ -232,9 +271,18 @@ export class EditorIde implements IdeHandlers {
 
   private async search(p: IdeParams<'searchText'>, scope: RequestScope, signal: AbortSignal): Promise<IdeList<IdeLocation>> {
     const root = scope.confine(p.path);
-    const dirty = new Map(vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file').map((d) => [d.uri.fsPath, d.getText()]));
+    const dirty = new Map(
+      vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file').map((d) => [d.uri.fsPath, d.getText()]),
+    );
     try {
-      const r = await searchText({ root, regex: p.regex, ...(p.extension !== undefined ? { extension: p.extension } : {}), maxHits: MAX_WIRE_ITEMS, readText: (f) => dirty.get(f), signal });
+      const r = await searchText({
+        root,
+        regex: p.regex,
+        ...(p.extension !== undefined ? { extension: p.extension } : {}),
+        maxHits: MAX_WIRE_ITEMS,
+        readText: (f) => dirty.get(f),
+        signal,
+      });
       return { items: r.items, total: r.total };
     } catch (e) {
       if (e instanceof SearchError) throw acp.RequestError.invalidParams(undefined, e.message);
@@ -247,12 +295,19 @@ export class EditorIde implements IdeHandlers {
     const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === file);
     let content: string;
     if (open) {
-      content = open.getText().split(/\r?\n/).slice(p.start - 1, p.end).join('\n');
+      content = open
+        .getText()
+        .split(/\r?\n/)
+        .slice(p.start - 1, p.end)
+        .join('\n');
     } else {
       try {
         content = await readLines(file, p.start, p.end - p.start + 1);
       } catch (e) {
-        throw acp.RequestError.invalidParams(undefined, `${p.file} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+        throw acp.RequestError.invalidParams(
+          undefined,
+          `${p.file} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+        );
       }
     }
     const count = content === '' && p.start > 1 ? 0 : content.split('\n').length;

@@ -5,7 +5,9 @@ import { logConductorLine, type LevelledChannel } from './conductorLog';
 describe('conductor log lines in the agent channel', () => {
   it('keeps the level of a conductor line, and logs any other line as info', () => {
     const seen: string[] = [];
-    const channel = Object.fromEntries(['trace', 'debug', 'info', 'warn', 'error'].map((l) => [l, (m: string) => void seen.push(`${l}: ${m}`)])) as LevelledChannel;
+    const channel = Object.fromEntries(
+      ['trace', 'debug', 'info', 'warn', 'error'].map((l) => [l, (m: string) => void seen.push(`${l}: ${m}`)]),
+    ) as LevelledChannel;
     logConductorLine(channel, 'Codex', 'ERROR [conductor] the agent exited with code 1');
     logConductorLine(channel, 'Codex', 'WARN [conductor/agent-edge] no answer after cancel');
     logConductorLine(channel, 'Codex', 'INFO [conductor/agent/stderr] ERROR [eliza] relayed');

@@ -13,11 +13,21 @@ export class Logger implements Log, vscode.Disposable {
 
   constructor(readonly channel: vscode.LogOutputChannel) {}
 
-  trace(category: string, message: string, data?: unknown): void { this.log('trace', category, message, data); }
-  debug(category: string, message: string, data?: unknown): void { this.log('debug', category, message, data); }
-  info(category: string, message: string, data?: unknown): void { this.log('info', category, message, data); }
-  warn(category: string, message: string, data?: unknown): void { this.log('warn', category, message, data); }
-  error(category: string, message: string, data?: unknown): void { this.log('error', category, message, data); }
+  trace(category: string, message: string, data?: unknown): void {
+    this.log('trace', category, message, data);
+  }
+  debug(category: string, message: string, data?: unknown): void {
+    this.log('debug', category, message, data);
+  }
+  info(category: string, message: string, data?: unknown): void {
+    this.log('info', category, message, data);
+  }
+  warn(category: string, message: string, data?: unknown): void {
+    this.log('warn', category, message, data);
+  }
+  error(category: string, message: string, data?: unknown): void {
+    this.log('error', category, message, data);
+  }
 
   /** The last few thousand events, oldest first. */
   events(): readonly LogEvent[] {

@@ -75,9 +75,27 @@ const table: Row[] = [
   { name: 'a NUL byte', path: `${ws}/a\0b`, op: 'write', expect: /NUL byte/ },
   { name: 'the second of several roots', path: j(other, 'secret.txt'), roots: [ws, other], op: 'read', expect: j(other, 'secret.txt') },
   { name: 'in none of several roots', path: j(base, 'elsewhere.txt'), roots: [ws, other], op: 'write', expect: refused },
-  { name: 'a root that is a symlink, path through it', path: j(base, 'ws-link/src/a.ts'), roots: [j(base, 'ws-link')], op: 'read', expect: j(ws, 'src/a.ts') },
-  { name: 'a root that is a symlink, real path given', path: j(ws, 'src/a.ts'), roots: [j(base, 'ws-link')], op: 'read', expect: j(ws, 'src/a.ts') },
-  { name: 'a root that is a symlink, escaping with ..', path: `${base}/ws-link/../other/secret.txt`, roots: [j(base, 'ws-link')], op: 'read', expect: refused },
+  {
+    name: 'a root that is a symlink, path through it',
+    path: j(base, 'ws-link/src/a.ts'),
+    roots: [j(base, 'ws-link')],
+    op: 'read',
+    expect: j(ws, 'src/a.ts'),
+  },
+  {
+    name: 'a root that is a symlink, real path given',
+    path: j(ws, 'src/a.ts'),
+    roots: [j(base, 'ws-link')],
+    op: 'read',
+    expect: j(ws, 'src/a.ts'),
+  },
+  {
+    name: 'a root that is a symlink, escaping with ..',
+    path: `${base}/ws-link/../other/secret.txt`,
+    roots: [j(base, 'ws-link')],
+    op: 'read',
+    expect: refused,
+  },
 ];
 
 /** What an agent gets: confine, then read or write the resolved path (as fs-adapter does). */
@@ -117,9 +135,11 @@ describe('confinement (one rule for the extension and the conductor)', () => {
     assert.equal(fs.existsSync(j(base, 'elsewhere.txt')), false);
   });
 
-  it('adds the caller\'s scope and hint to the message', () => {
-    assert.throws(() => confine('/etc/passwd', [ws], { scope: 'the session\'s working directory', hint: 'See symposium.allowedFolders.' }),
-      /\/etc\/passwd is outside the session's working directory .*symposium\.allowedFolders/);
+  it("adds the caller's scope and hint to the message", () => {
+    assert.throws(
+      () => confine('/etc/passwd', [ws], { scope: "the session's working directory", hint: 'See symposium.allowedFolders.' }),
+      /\/etc\/passwd is outside the session's working directory .*symposium\.allowedFolders/,
+    );
   });
 
   it('writing refuses a last component that became a symlink after the check', async () => {

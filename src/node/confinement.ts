@@ -39,7 +39,8 @@ export class OutsideWorkspaceError extends Error {
   }
 }
 
-const RULE = 'Paths are checked after following every symlink, including links whose target does not exist yet; relative paths count from the first folder.';
+const RULE =
+  'Paths are checked after following every symlink, including links whose target does not exist yet; relative paths count from the first folder.';
 
 function refuse(requested: string, resolved: string, roots: readonly string[], why: string, options: ConfineOptions): never {
   const hint = options.hint ? ` ${options.hint}` : '';

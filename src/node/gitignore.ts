@@ -91,7 +91,10 @@ function globToRegex(glob: string): string {
       if (close === -1) {
         out += '\\[';
       } else {
-        const cls = glob.slice(i + 1, close).replace(/^!/, '^').replace(/\\/g, '\\\\');
+        const cls = glob
+          .slice(i + 1, close)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\');
         out += `[${cls}]`;
         i = close;
       }

@@ -10,7 +10,11 @@ export class StderrTail {
   private chars = 0;
   private partial = '';
 
-  constructor(private readonly maxLines = 40, private readonly maxLineChars = 500, private readonly maxChars = Infinity) {}
+  constructor(
+    private readonly maxLines = 40,
+    private readonly maxLineChars = 500,
+    private readonly maxChars = Infinity,
+  ) {}
 
   /** Adds a piece of output; calls `onLine` for every line it completes. */
   push(text: string, onLine?: (line: string) => void): void {

@@ -25,7 +25,11 @@ describe('readLines: sliceLines semantics, streamed', () => {
       const p = file(text);
       for (const line of lines) {
         for (const limit of limits) {
-          assert.equal(await readLines(p, line, limit), sliceLines(text, line, limit), `${JSON.stringify(text)} line ${String(line)} limit ${String(limit)}`);
+          assert.equal(
+            await readLines(p, line, limit),
+            sliceLines(text, line, limit),
+            `${JSON.stringify(text)} line ${String(line)} limit ${String(limit)}`,
+          );
         }
       }
     }
@@ -35,7 +39,16 @@ describe('readLines: sliceLines semantics, streamed', () => {
     // Lines of varying length with a 4-byte character, spanning several 64 KiB chunks.
     const text = Array.from({ length: 3000 }, (_, i) => `${i} ${'𝄞x'.repeat(i % 97)} ${'y'.repeat((i * 37) % 300)}`).join('\n');
     const p = file(text);
-    for (const [line, limit] of [[1, undefined], [1, 1], [500, 3], [2999, 5], [3000, 1], [3001, 1], [1200, undefined], [undefined, 2500]] as const) {
+    for (const [line, limit] of [
+      [1, undefined],
+      [1, 1],
+      [500, 3],
+      [2999, 5],
+      [3000, 1],
+      [3001, 1],
+      [1200, undefined],
+      [undefined, 2500],
+    ] as const) {
       assert.equal(await readLines(p, line, limit), sliceLines(text, line, limit), `line ${String(line)} limit ${String(limit)}`);
     }
   });

@@ -37,7 +37,13 @@ describe('text search (src/node/textSearch.ts)', () => {
   it('one hit per matching line, 1-based columns in characters, skipping ignored, hidden, node_modules, binary and links', async () => {
     const r = await searchText({ root, regex: 'TODO\\(' });
     const hits = r.items.map((h) => `${path.relative(root, h.file)}:${h.line}:${h.column}-${h.endColumn}`);
-    assert.deepEqual(hits, ['src/emoji.ts:1:19-24', 'src/gen/keep.ts:1:4-9', 'src/main.ts:2:4-9', 'src/main.ts:3:29-34', 'src/notes.md:1:1-6']);
+    assert.deepEqual(hits, [
+      'src/emoji.ts:1:19-24',
+      'src/gen/keep.ts:1:4-9',
+      'src/main.ts:2:4-9',
+      'src/main.ts:3:29-34',
+      'src/notes.md:1:1-6',
+    ]);
     assert.equal(r.total, 5);
     assert.equal(r.items[3]!.snippet, 'const p = new Parser(); // TODO(bo)');
   });
@@ -51,14 +57,20 @@ describe('text search (src/node/textSearch.ts)', () => {
     assert.equal(md.items.length, 1);
   });
 
-  it('prefers the editor\'s text, caps hits but counts them all, and explains bad input', async () => {
+  it("prefers the editor's text, caps hits but counts them all, and explains bad input", async () => {
     const main = path.join(root, 'src/main.ts');
     const r = await searchText({ root: main, regex: 'UNSAVED', readText: (f) => (f === main ? 'x\nUNSAVED edit\n' : undefined) });
-    assert.deepEqual(r.items.map((h) => [h.line, h.column]), [[2, 1]]);
+    assert.deepEqual(
+      r.items.map((h) => [h.line, h.column]),
+      [[2, 1]],
+    );
     const capped = await searchText({ root, regex: 'TODO', maxHits: 2 });
     assert.equal(capped.items.length, 2);
     assert.equal(capped.total, 5);
-    await assert.rejects(searchText({ root, regex: '(' }), (e: unknown) => e instanceof SearchError && /invalid regular expression "\("/.test(e.message));
+    await assert.rejects(
+      searchText({ root, regex: '(' }),
+      (e: unknown) => e instanceof SearchError && /invalid regular expression "\("/.test(e.message),
+    );
     await assert.rejects(searchText({ root: path.join(root, 'missing'), regex: 'x' }), /does not exist/);
   });
 });
@@ -66,9 +78,20 @@ describe('text search (src/node/textSearch.ts)', () => {
 describe('.gitignore rules (src/node/gitignore.ts)', () => {
   const rules = new IgnoreRules('# comment\n\n*.log\n/dist\nbuild/\ndocs/**/*.tmp\n!keep.log\nsrc/*.gen.ts\n');
   const CASES: [string, boolean, boolean | undefined][] = [
-    ['a.log', false, true], ['deep/x/a.log', false, true], ['keep.log', false, false],
-    ['dist', true, true], ['sub/dist', true, undefined], ['build', true, true], ['build', false, undefined], ['x/build', true, true],
-    ['docs/a/b/c.tmp', false, true], ['docs/c.tmp', false, true], ['src/a.gen.ts', false, true], ['src/x/a.gen.ts', false, undefined], ['main.ts', false, undefined],
+    ['a.log', false, true],
+    ['deep/x/a.log', false, true],
+    ['keep.log', false, false],
+    ['dist', true, true],
+    ['sub/dist', true, undefined],
+    ['build', true, true],
+    ['build', false, undefined],
+    ['x/build', true, true],
+    ['docs/a/b/c.tmp', false, true],
+    ['docs/c.tmp', false, true],
+    ['src/a.gen.ts', false, true],
+    ['src/x/a.gen.ts', false, undefined],
+    ['main.ts', false, undefined],
   ];
-  for (const [p, isDir, expected] of CASES) it(`${p}${isDir ? '/' : ''} → ${String(expected)}`, () => assert.equal(rules.match(p, isDir), expected));
+  for (const [p, isDir, expected] of CASES)
+    it(`${p}${isDir ? '/' : ''} → ${String(expected)}`, () => assert.equal(rules.match(p, isDir), expected));
 });

@@ -89,7 +89,11 @@ export async function searchText(options: TextSearchOptions): Promise<TextSearch
       const column = codePoints(line.slice(0, m.index)) + 1;
       const snippet = line.trim();
       result.items.push({
-        file, line: i + 1, column, endLine: i + 1, endColumn: column + codePoints(m[0]),
+        file,
+        line: i + 1,
+        column,
+        endLine: i + 1,
+        endColumn: column + codePoints(m[0]),
         snippet: snippet.length > SNIPPET_CHARS ? `${snippet.slice(0, SNIPPET_CHARS)}…` : snippet,
       });
     }
@@ -105,9 +109,18 @@ export async function searchText(options: TextSearchOptions): Promise<TextSearch
   return result;
 }
 
-interface Scope { dir: string; rules: IgnoreRules }
+interface Scope {
+  dir: string;
+  rules: IgnoreRules;
+}
 
-async function walk(dir: string, scopes: Scope[], result: TextSearchResult, searchFile: (file: string) => Promise<void>, signal?: AbortSignal): Promise<void> {
+async function walk(
+  dir: string,
+  scopes: Scope[],
+  result: TextSearchResult,
+  searchFile: (file: string) => Promise<void>,
+  signal?: AbortSignal,
+): Promise<void> {
   if (signal?.aborted) throw new SearchError('search cancelled');
   const ignoreText = await fs.readFile(path.join(dir, '.gitignore'), 'utf8').catch(() => undefined);
   const rules = ignoreText === undefined ? undefined : new IgnoreRules(ignoreText);

@@ -10,7 +10,10 @@ const APPROVAL_TTL_MS = 2 * 60_000;
 /** One way the approved call described its command: a shell line the user read, or exact argv. */
 export type ApprovedCommand = { line: string } | { argv: string[] };
 
-interface Token { word: string; raw: string }
+interface Token {
+  word: string;
+  raw: string;
+}
 
 /**
  * POSIX-shell-like word splitting: quotes, backslashes, whitespace. `word` is what the program
@@ -70,7 +73,10 @@ function shellLine(argv: readonly string[]): string | undefined {
 }
 
 /** A shell line with whitespace normalized and quoting kept: `echo '$x'` and `echo "$x"` differ. */
-const normalizedLine = (line: string): string | undefined => tokenize(line)?.map((t) => t.raw).join(' ');
+const normalizedLine = (line: string): string | undefined =>
+  tokenize(line)
+    ?.map((t) => t.raw)
+    .join(' ');
 const wordsOf = (line: string): string[] | undefined => tokenize(line)?.map((t) => t.word);
 const sameWords = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((w, i) => w === b[i]);
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.length > 0 && v.every((s) => typeof s === 'string');
@@ -106,7 +112,11 @@ function approvedCommandsOf(toolCall: { title?: string | null; rawInput?: unknow
   } else if (typeof raw === 'string' && raw.trim()) out.push({ line: raw });
   if (toolCall.title) for (const l of linesInTitle(toolCall.title)) out.push({ line: l });
   // An argv that wraps a shell line (`bash -lc "ls"`) showed that line too.
-  for (const c of [...out]) if ('argv' in c) { const l = shellLine(c.argv); if (l !== undefined) out.push({ line: l }); }
+  for (const c of [...out])
+    if ('argv' in c) {
+      const l = shellLine(c.argv);
+      if (l !== undefined) out.push({ line: l });
+    }
   return out;
 }
 
@@ -127,22 +137,32 @@ function commandMatches(approved: ApprovedCommand, argv: readonly string[]): boo
 
 /** Env variable names the approved call showed (rawInput.env as names, {name} items or a record). */
 function approvedEnvNames(rawInput: unknown): Set<string> {
-  const env = (typeof rawInput === 'object' && rawInput !== null ? (rawInput as { env?: unknown }).env : undefined);
+  const env = typeof rawInput === 'object' && rawInput !== null ? (rawInput as { env?: unknown }).env : undefined;
   const names = new Set<string>();
-  if (Array.isArray(env)) for (const e of env) {
-    if (typeof e === 'string') names.add(e);
-    else if (typeof (e as { name?: unknown } | null)?.name === 'string') names.add((e as { name: string }).name);
-  } else if (typeof env === 'object' && env !== null) for (const k of Object.keys(env)) names.add(k);
+  if (Array.isArray(env))
+    for (const e of env) {
+      if (typeof e === 'string') names.add(e);
+      else if (typeof (e as { name?: unknown } | null)?.name === 'string') names.add((e as { name: string }).name);
+    }
+  else if (typeof env === 'object' && env !== null) for (const k of Object.keys(env)) names.add(k);
   return names;
 }
 
-interface Approval { commands: ApprovedCommand[]; envNames: Set<string>; expiresAt: number; title: string }
+interface Approval {
+  commands: ApprovedCommand[];
+  envNames: Set<string>;
+  expiresAt: number;
+  title: string;
+}
 
 /** Per session (any string key): the approvals not used yet. */
 export class CommandApprovals {
   private readonly bySession = new Map<string, Approval[]>();
 
-  constructor(private readonly now: () => number = Date.now, private readonly ttlMs = APPROVAL_TTL_MS) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly ttlMs = APPROVAL_TTL_MS,
+  ) {}
 
   /** Remembers an approved execute tool call; false when it names no command we could match. */
   add(key: string, toolCall: { title?: string | null; rawInput?: unknown }): boolean {

@@ -66,7 +66,13 @@ interface Pending {
 }
 
 /** What a test or the UI can see of an open request. */
-export interface PendingPermission { requestId: string; tabId: TabId; title: string; kind: string; options: PermissionOption[] }
+export interface PendingPermission {
+  requestId: string;
+  tabId: TabId;
+  title: string;
+  kind: string;
+  options: PermissionOption[];
+}
 
 const CANCELLED: RequestPermissionResponse = { outcome: { outcome: 'cancelled' } };
 
@@ -102,15 +108,30 @@ export class PermissionBroker {
     if (!target) {
       // Nobody can answer: refuse rather than leave the agent waiting forever.
       const reject = pickOption(params.options, 'reject_once');
-      this.deps.log.warn('permission', 'request for a session without a tab; rejected', { agentName, sessionId: params.sessionId, title: params.toolCall.title });
-      return Promise.resolve(this.decide(ctx, undefined, reject ? selected(reject, 'user') : { outcome: 'cancelled', reason: 'no chat tab shows this session' }, reject ? 'no chat tab shows this session' : undefined));
+      this.deps.log.warn('permission', 'request for a session without a tab; rejected', {
+        agentName,
+        sessionId: params.sessionId,
+        title: params.toolCall.title,
+      });
+      return Promise.resolve(
+        this.decide(
+          ctx,
+          undefined,
+          reject ? selected(reject, 'user') : { outcome: 'cancelled', reason: 'no chat tab shows this session' },
+          reject ? 'no chat tab shows this session' : undefined,
+        ),
+      );
     }
-    if (ctx.signal.aborted) return Promise.resolve(this.decide(ctx, undefined, { outcome: 'cancelled', reason: 'the agent withdrew the request' }));
+    if (ctx.signal.aborted)
+      return Promise.resolve(this.decide(ctx, undefined, { outcome: 'cancelled', reason: 'the agent withdrew the request' }));
     return new Promise((resolve) => {
       const requestId = randomUUID();
       const onAbort = (): void => this.settle(requestId, { outcome: 'cancelled', reason: 'the agent withdrew the request' });
       const pending: Pending = {
-        requestId, tabId: target.tabId, messageId: target.messageId, ctx,
+        requestId,
+        tabId: target.tabId,
+        messageId: target.messageId,
+        ctx,
         finish: (decision) => {
           ctx.signal.removeEventListener('abort', onAbort);
           resolve(this.decide(ctx, pending, decision));
@@ -118,8 +139,21 @@ export class PermissionBroker {
       };
       this.pending.set(requestId, pending);
       ctx.signal.addEventListener('abort', onAbort, { once: true });
-      this.deps.log.info('permission', 'asking the user', { requestId, tabId: target.tabId, agentName, title: params.toolCall.title, kind });
-      this.deps.post({ type: 'permission-requested', tabId: target.tabId, messageId: target.messageId, requestId, toolCall: params.toolCall, options: params.options });
+      this.deps.log.info('permission', 'asking the user', {
+        requestId,
+        tabId: target.tabId,
+        agentName,
+        title: params.toolCall.title,
+        kind,
+      });
+      this.deps.post({
+        type: 'permission-requested',
+        tabId: target.tabId,
+        messageId: target.messageId,
+        requestId,
+        toolCall: params.toolCall,
+        options: params.options,
+      });
     });
   }
 
@@ -129,14 +163,30 @@ export class PermissionBroker {
    * terminal; see commandApprovals.ts), or when the agent's rules allow it; otherwise the user
    * sees the command line, cwd and env names.
    */
-  async authorizeCommand(ctx: Omit<PermissionRequestContext, 'params'>, sessionId: string, description: CommandDescription): Promise<boolean> {
+  async authorizeCommand(
+    ctx: Omit<PermissionRequestContext, 'params'>,
+    sessionId: string,
+    description: CommandDescription,
+  ): Promise<boolean> {
     const covering = this.approvedCommands.take(sessionKey(ctx.actorKey, sessionId), description.argv, description.envNames);
     if (covering !== undefined) {
-      this.deps.log.info('permission', 'command covered by an approved execute tool call', { sessionId, title: description.title, approved: covering });
+      this.deps.log.info('permission', 'command covered by an approved execute tool call', {
+        sessionId,
+        title: description.title,
+        approved: covering,
+      });
       return true;
     }
     const toolCallId = `symposium-command-${randomUUID()}`;
-    const res = await this.request({ ...ctx, fromEditor: true, params: { sessionId, toolCall: { toolCallId, title: description.title, kind: 'execute', rawInput: description.rawInput }, options: EDITOR_OPTIONS } });
+    const res = await this.request({
+      ...ctx,
+      fromEditor: true,
+      params: {
+        sessionId,
+        toolCall: { toolCallId, title: description.title, kind: 'execute', rawInput: description.rawInput },
+        options: EDITOR_OPTIONS,
+      },
+    });
     return res.outcome.outcome === 'selected' && res.outcome.optionId === 'allow-once';
   }
 
@@ -148,7 +198,9 @@ export class PermissionBroker {
       const allow = pickOption(p.ctx.params.options, 'allow_once') ?? pickOption(p.ctx.params.options, 'allow_always');
       if (!allow) return 'The agent offered no option that allows this tool call.';
       this.settle(requestId, selected(allow, 'bypass'));
-      void this.deps.enableBypass(p.ctx.agentName).catch((e: unknown) => this.deps.log.error('permission', 'could not save bypassPermissions', e));
+      void this.deps
+        .enableBypass(p.ctx.agentName)
+        .catch((e: unknown) => this.deps.log.error('permission', 'could not save bypassPermissions', e));
       return undefined;
     }
     const option = p.ctx.params.options.find((o) => o.optionId === choice.optionId);
@@ -185,11 +237,18 @@ export class PermissionBroker {
   pendingFor(tabId?: TabId): PendingPermission[] {
     return [...this.pending.values()]
       .filter((p) => tabId === undefined || p.tabId === tabId)
-      .map((p) => ({ requestId: p.requestId, tabId: p.tabId, title: p.ctx.params.toolCall.title ?? '', kind: p.ctx.params.toolCall.kind ?? 'other', options: p.ctx.params.options }));
+      .map((p) => ({
+        requestId: p.requestId,
+        tabId: p.tabId,
+        title: p.ctx.params.toolCall.title ?? '',
+        kind: p.ctx.params.toolCall.kind ?? 'other',
+        options: p.ctx.params.options,
+      }));
   }
 
   dispose(): void {
-    for (const p of [...this.pending.values()]) this.settle(p.requestId, { outcome: 'cancelled', reason: 'the extension is shutting down' });
+    for (const p of [...this.pending.values()])
+      this.settle(p.requestId, { outcome: 'cancelled', reason: 'the extension is shutting down' });
   }
 
   private settle(requestId: string, decision: PermissionDecision): void {
@@ -200,17 +259,28 @@ export class PermissionBroker {
   }
 
   /** Records and announces a decision; returns the ACP response for it. */
-  private decide(ctx: PermissionRequestContext, pending: Pending | undefined, decision: PermissionDecision, note?: string): RequestPermissionResponse {
+  private decide(
+    ctx: PermissionRequestContext,
+    pending: Pending | undefined,
+    decision: PermissionDecision,
+    note?: string,
+  ): RequestPermissionResponse {
     const { params, agentName } = ctx;
     const entry: DecisionRecord = {
-      time: new Date().toISOString(), agent: agentName, sessionId: params.sessionId,
-      tool: params.toolCall.title ?? params.toolCall.toolCallId, kind: params.toolCall.kind ?? 'other', decision,
+      time: new Date().toISOString(),
+      agent: agentName,
+      sessionId: params.sessionId,
+      tool: params.toolCall.title ?? params.toolCall.toolCallId,
+      kind: params.toolCall.kind ?? 'other',
+      decision,
     };
     this.deps.record(entry);
     // An `execute` call the agent got allowed covers the command it showed, once.
     if (!ctx.fromEditor && entry.kind === 'execute' && decision.outcome === 'selected' && decision.optionKind.startsWith('allow')) {
       if (!this.approvedCommands.add(sessionKey(ctx.actorKey, params.sessionId), params.toolCall)) {
-        this.deps.log.info('permission', 'approved execute tool call names no command; its terminal will ask', { title: params.toolCall.title });
+        this.deps.log.info('permission', 'approved execute tool call names no command; its terminal will ask', {
+          title: params.toolCall.title,
+        });
       }
     }
     this.deps.log.info('permission', 'decided', { ...entry, note });
@@ -218,7 +288,15 @@ export class PermissionBroker {
     const target = pending ?? this.deps.tabFor(ctx.actorKey, params.sessionId);
     if (target) {
       const requestId = pending?.requestId ?? randomUUID();
-      if (!pending) this.deps.post({ type: 'permission-requested', tabId: target.tabId, messageId: target.messageId, requestId, toolCall: params.toolCall, options: params.options });
+      if (!pending)
+        this.deps.post({
+          type: 'permission-requested',
+          tabId: target.tabId,
+          messageId: target.messageId,
+          requestId,
+          toolCall: params.toolCall,
+          options: params.options,
+        });
       this.deps.post({ type: 'permission-resolved', tabId: target.tabId, messageId: target.messageId, requestId, decision });
     }
     return decision.outcome === 'selected' ? { outcome: { outcome: 'selected', optionId: decision.optionId } } : CANCELLED;

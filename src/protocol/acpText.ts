@@ -6,5 +6,8 @@ export function sliceLines(text: string, line: unknown, limit: unknown): string 
   const from = typeof line === 'number' && line >= 1 ? Math.floor(line) : 1;
   const count = typeof limit === 'number' && limit >= 0 ? Math.floor(limit) : undefined;
   if (from === 1 && count === undefined) return text;
-  return text.split('\n').slice(from - 1, count === undefined ? undefined : from - 1 + count).join('\n');
+  return text
+    .split('\n')
+    .slice(from - 1, count === undefined ? undefined : from - 1 + count)
+    .join('\n');
 }

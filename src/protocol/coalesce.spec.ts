@@ -2,8 +2,10 @@ import * as assert from 'node:assert/strict';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { coalesce, mergeUpdates } from './coalesce';
 
-const chunk = (text: string, kind: 'agent_message_chunk' | 'agent_thought_chunk' = 'agent_message_chunk'): SessionUpdate =>
-  ({ sessionUpdate: kind, content: { type: 'text', text } });
+const chunk = (text: string, kind: 'agent_message_chunk' | 'agent_thought_chunk' = 'agent_message_chunk'): SessionUpdate => ({
+  sessionUpdate: kind,
+  content: { type: 'text', text },
+});
 
 describe('coalesce', () => {
   it('concatenates text chunks of the same kind', () => {
@@ -11,8 +13,14 @@ describe('coalesce', () => {
   });
   it('does not merge different kinds, different ACP message ids, or non-text content', () => {
     assert.equal(mergeUpdates(chunk('a'), chunk('b', 'agent_thought_chunk')), undefined);
-    assert.equal(mergeUpdates({ ...chunk('a'), messageId: 'x' } as SessionUpdate, { ...chunk('b'), messageId: 'y' } as SessionUpdate), undefined);
-    assert.equal(mergeUpdates(chunk('a'), { sessionUpdate: 'agent_message_chunk', content: { type: 'image', data: '', mimeType: 'image/png' } }), undefined);
+    assert.equal(
+      mergeUpdates({ ...chunk('a'), messageId: 'x' } as SessionUpdate, { ...chunk('b'), messageId: 'y' } as SessionUpdate),
+      undefined,
+    );
+    assert.equal(
+      mergeUpdates(chunk('a'), { sessionUpdate: 'agent_message_chunk', content: { type: 'image', data: '', mimeType: 'image/png' } }),
+      undefined,
+    );
   });
   it('folds tool_call_update into the tool call it updates', () => {
     const call: SessionUpdate = { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Read', status: 'pending' };

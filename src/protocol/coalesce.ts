@@ -35,7 +35,11 @@ export function mergeUpdates(prev: SessionUpdate, next: SessionUpdate): SessionU
   return undefined;
 }
 
-interface UpdateCarrier { type: string; messageId?: string; update?: SessionUpdate }
+interface UpdateCarrier {
+  type: string;
+  messageId?: string;
+  update?: SessionUpdate;
+}
 
 /**
  * Merges two consecutive messages of one tab into one, or returns undefined. Only `agent-update`s

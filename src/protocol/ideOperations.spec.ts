@@ -2,7 +2,15 @@
 // UTF-16 `character` and our 1-based code-point columns (tabs, emoji, surrogate pairs, past the
 // end), the params checks both answerers use, and the capability in clientCapabilities._meta.
 import * as assert from 'node:assert/strict';
-import { columnToUtf16, ideCapabilityOf, ideOperationOf, IdeParamsError, parseIdeParams, utf16ToColumn, withIdeCapability } from './ideOperations';
+import {
+  columnToUtf16,
+  ideCapabilityOf,
+  ideOperationOf,
+  IdeParamsError,
+  parseIdeParams,
+  utf16ToColumn,
+  withIdeCapability,
+} from './ideOperations';
 
 describe('IDE operations protocol (src/protocol/ideOperations.ts)', () => {
   // [line text, 0-based UTF-16 character, 1-based column]
@@ -33,19 +41,36 @@ describe('IDE operations protocol (src/protocol/ideOperations.ts)', () => {
     assert.equal(utf16ToColumn('😀x', 1), 2, 'an offset inside a pair counts the whole character');
   });
 
-  it('parses every operation\'s params and names what is wrong', () => {
-    assert.deepEqual(parseIdeParams('references', { sessionId: 's', position: { file: 'a.ts', line: 3, column: 5 }, extra: 1 }), { sessionId: 's', position: { file: 'a.ts', line: 3, column: 5 } });
+  it("parses every operation's params and names what is wrong", () => {
+    assert.deepEqual(parseIdeParams('references', { sessionId: 's', position: { file: 'a.ts', line: 3, column: 5 }, extra: 1 }), {
+      sessionId: 's',
+      position: { file: 'a.ts', line: 3, column: 5 },
+    });
     assert.deepEqual(parseIdeParams('diagnostics', { sessionId: 's' }), { sessionId: 's' });
-    assert.deepEqual(parseIdeParams('searchText', { sessionId: 's', path: 'src', regex: 'x', extension: '.ts' }), { sessionId: 's', path: 'src', regex: 'x', extension: '.ts' });
+    assert.deepEqual(parseIdeParams('searchText', { sessionId: 's', path: 'src', regex: 'x', extension: '.ts' }), {
+      sessionId: 's',
+      path: 'src',
+      regex: 'x',
+      extension: '.ts',
+    });
     const bad: [Parameters<typeof parseIdeParams>[0], unknown, RegExp][] = [
-      ['hover', { sessionId: 's', position: { file: 'a.ts', line: 0, column: 1 } }, /"position.line" must be an integer ≥ 1 \(lines are 1-based\)/],
+      [
+        'hover',
+        { sessionId: 's', position: { file: 'a.ts', line: 0, column: 1 } },
+        /"position.line" must be an integer ≥ 1 \(lines are 1-based\)/,
+      ],
       ['hover', { sessionId: 's', position: { file: 'a.ts', line: 1, column: 1.5 } }, /"position.column" must be an integer ≥ 1/],
       ['definitions', { sessionId: 's' }, /"position" must be an object/],
       ['workspaceSymbols', { query: 'x' }, /"sessionId" must be a string/],
       ['lines', { sessionId: 's', file: 'a', start: 5, end: 2 }, /"end" must not be before "start"/],
       ['documentSymbols', null, /needs params/],
     ];
-    for (const [op, params, message] of bad) assert.throws(() => parseIdeParams(op, params), (e: unknown) => e instanceof IdeParamsError && message.test(e.message), `${op} ${JSON.stringify(params)}`);
+    for (const [op, params, message] of bad)
+      assert.throws(
+        () => parseIdeParams(op, params),
+        (e: unknown) => e instanceof IdeParamsError && message.test(e.message),
+        `${op} ${JSON.stringify(params)}`,
+      );
   });
 
   it('reads and writes the capability under clientCapabilities._meta.symposium.ide', () => {

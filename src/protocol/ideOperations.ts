@@ -71,8 +71,12 @@ export interface IdeList<T> {
   total: number;
 }
 
-interface SessionScoped { sessionId: string }
-export interface IdePositionParams extends SessionScoped { position: IdePosition }
+interface SessionScoped {
+  sessionId: string;
+}
+export interface IdePositionParams extends SessionScoped {
+  position: IdePosition;
+}
 
 /** Every operation: its params and its result. */
 export interface IdeOperations {
@@ -101,8 +105,17 @@ export type IdeParams<O extends IdeOperation> = IdeOperations[O]['params'];
 export type IdeResult<O extends IdeOperation> = IdeOperations[O]['result'];
 
 export const IDE_OPERATIONS: readonly IdeOperation[] = [
-  'workspaceSymbols', 'documentSymbols', 'definitions', 'references', 'typeDefinitions', 'implementations',
-  'hover', 'diagnostics', 'searchText', 'lines', 'selection',
+  'workspaceSymbols',
+  'documentSymbols',
+  'definitions',
+  'references',
+  'typeDefinitions',
+  'implementations',
+  'hover',
+  'diagnostics',
+  'searchText',
+  'lines',
+  'selection',
 ];
 
 export const ideMethod = (operation: IdeOperation): string => `${IDE_METHOD_PREFIX}${operation}`;
@@ -126,7 +139,9 @@ export function ideCapabilityOf(clientCapabilities: unknown): IdeCapability | un
   const ours = meta && isObject(meta.symposium) ? meta.symposium : undefined;
   const ide = ours?.[IDE_CAPABILITY_KEY];
   if (!isObject(ide) || !Array.isArray(ide.operations)) return undefined;
-  return { operations: ide.operations.filter((o): o is IdeOperation => typeof o === 'string' && (IDE_OPERATIONS as readonly string[]).includes(o)) };
+  return {
+    operations: ide.operations.filter((o): o is IdeOperation => typeof o === 'string' && (IDE_OPERATIONS as readonly string[]).includes(o)),
+  };
 }
 
 /** `clientCapabilities._meta` with our IDE capability added (other `_meta` keys kept). */

@@ -17,7 +17,17 @@ describe('log lines', () => {
   });
 
   it('other lines are not log lines', () => {
-    for (const line of ['', 'plain text', 'INFO conductor started', 'info [conductor] lower case', 'FATAL [x] y', 'WARN [] empty category', ' INFO [x] indented', 'INFO [x]', 'eliza: crashing as asked (exit code 3)']) {
+    for (const line of [
+      '',
+      'plain text',
+      'INFO conductor started',
+      'info [conductor] lower case',
+      'FATAL [x] y',
+      'WARN [] empty category',
+      ' INFO [x] indented',
+      'INFO [x]',
+      'eliza: crashing as asked (exit code 3)',
+    ]) {
       assert.equal(parseLogLine(line), undefined, line);
     }
   });

@@ -29,7 +29,9 @@ export interface AgentExitedParams {
  * a session with the user's workspace: it may read only the crate sources, which crate-sources
  * serves itself.
  */
-export interface ResearchSessionMeta { crate: string }
+export interface ResearchSessionMeta {
+  crate: string;
+}
 
 export function researchSessionMeta(sessionNewParams: unknown): ResearchSessionMeta | undefined {
   const meta = (sessionNewParams as { _meta?: Record<string, unknown> } | null | undefined)?._meta;

@@ -25,7 +25,11 @@ describe('webview protocol validation', () => {
 
   it('rejects anything else with a reason', () => {
     const bad: unknown[] = [
-      null, 'prompt', [], {}, { type: 'nope' },
+      null,
+      'prompt',
+      [],
+      {},
+      { type: 'nope' },
       { type: 'new-tab', tabId: 'not-a-uuid' },
       { type: 'new-tab', tabId: '1b4e28ba-2fa1-1d3b-a3f5-ef19b5a7633b' }, // v1, not v4
       { type: 'prompt', tabId: TAB, messageId: MSG },

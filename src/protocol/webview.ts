@@ -5,7 +5,14 @@
 // Identity: tab IDs and message IDs are UUID v4 generated in the webview;
 // session IDs belong to the agent and never reach the webview. Every host→webview message carries
 // a per-tab `index` that only grows; the webview ignores anything at or below its lastSeenIndex.
-import type { PermissionOption, SessionConfigOption, SessionModeState, SessionUpdate, StopReason, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import type {
+  PermissionOption,
+  SessionConfigOption,
+  SessionModeState,
+  SessionUpdate,
+  StopReason,
+  ToolCallUpdate,
+} from '@agentclientprotocol/sdk';
 import { isObject, type JsonObject } from './guards';
 
 /** UUID v4, made by the webview (or by a test command standing in for it). */
@@ -27,12 +34,25 @@ export interface AgentFailure {
 // Host → webview. `TabPayload` is what the host produces; the outbox stamps `index` on it.
 
 /** A tab the webview did not create (a test command, or the host re-opening a lost tab). */
-export interface OpenTab { type: 'open-tab'; tabId: TabId; title: string }
+export interface OpenTab {
+  type: 'open-tab';
+  tabId: TabId;
+  title: string;
+}
 /** The tab's agent session exists; `agentName`/`cwd` are shown as tab info. */
-export interface SessionReady { type: 'session-ready'; tabId: TabId; agentName: string; cwd: string; controls?: SessionControls }
+export interface SessionReady {
+  type: 'session-ready';
+  tabId: TabId;
+  agentName: string;
+  cwd: string;
+  controls?: SessionControls;
+}
 
 /** The older (pre-configOptions) model picker some agents still send in `session/new`. */
-export interface LegacyModels { currentModelId: string; availableModels: { modelId: string; name: string; description?: string | null }[] }
+export interface LegacyModels {
+  currentModelId: string;
+  availableModels: { modelId: string; name: string; description?: string | null }[];
+}
 
 /** The session's pickers as the agent last described them (session/new, then updates). */
 export interface SessionControls {
@@ -41,28 +61,64 @@ export interface SessionControls {
   models?: LegacyModels | null;
 }
 /** Replaces the named parts of the tab's controls (after a set_* call the host made succeeded). */
-export interface ControlsChanged { type: 'controls-changed'; tabId: TabId; controls: SessionControls }
+export interface ControlsChanged {
+  type: 'controls-changed';
+  tabId: TabId;
+  controls: SessionControls;
+}
 
 /** How a permission request was settled, and by whom. */
 export type PermissionDecision =
-  | { outcome: 'selected'; optionId: string; optionName: string; optionKind: PermissionOption['kind']; by: 'user' | 'bypass' | 'auto-approve' }
+  | {
+      outcome: 'selected';
+      optionId: string;
+      optionName: string;
+      optionKind: PermissionOption['kind'];
+      by: 'user' | 'bypass' | 'auto-approve';
+    }
   | { outcome: 'cancelled'; reason: string };
 
 /** The agent asks before running a tool (ACP session/request_permission); the card blocks the agent. */
 export interface PermissionRequested {
-  type: 'permission-requested'; tabId: TabId; messageId?: MessageId;
-  requestId: string; toolCall: ToolCallUpdate; options: PermissionOption[];
+  type: 'permission-requested';
+  tabId: TabId;
+  messageId?: MessageId;
+  requestId: string;
+  toolCall: ToolCallUpdate;
+  options: PermissionOption[];
 }
-export interface PermissionResolved { type: 'permission-resolved'; tabId: TabId; messageId?: MessageId; requestId: string; decision: PermissionDecision }
+export interface PermissionResolved {
+  type: 'permission-resolved';
+  tabId: TabId;
+  messageId?: MessageId;
+  requestId: string;
+  decision: PermissionDecision;
+}
 /** What a terminal the editor runs for the agent has printed so far (replaces earlier output). */
 export interface TerminalOutput {
-  type: 'terminal-output'; tabId: TabId; terminalId: string; command: string;
-  output: string; truncated: boolean; exitStatus?: { exitCode: number | null; signal: string | null };
+  type: 'terminal-output';
+  tabId: TabId;
+  terminalId: string;
+  command: string;
+  output: string;
+  truncated: boolean;
+  exitStatus?: { exitCode: number | null; signal: string | null };
 }
 /** Something the user asked for in the tab failed (a picker change, opening a diff). */
-export interface TabNotice { type: 'tab-notice'; tabId: TabId; level: 'warning' | 'error'; text: string }
+export interface TabNotice {
+  type: 'tab-notice';
+  tabId: TabId;
+  level: 'warning' | 'error';
+  text: string;
+}
 /** The host accepted a prompt (echo, so prompts sent by test commands show up too). */
-export interface PromptStarted { type: 'prompt-started'; tabId: TabId; messageId: MessageId; text: string; attachments?: string[] }
+export interface PromptStarted {
+  type: 'prompt-started';
+  tabId: TabId;
+  messageId: MessageId;
+  text: string;
+  attachments?: string[];
+}
 
 /**
  * Something from the workspace the user can @-mention: the host lists them, the webview offers
@@ -85,31 +141,82 @@ export interface ContextRef {
  * Every tab's `@` menu: workspace files, folders, symbols of open editors, the selection. Global,
  * not part of any tab's sequence: sent as it changes and again on every `webview-ready`.
  */
-export interface ContextItems { type: 'context-items'; items: ContextRef[] }
+export interface ContextItems {
+  type: 'context-items';
+  items: ContextRef[];
+}
 /** "Discuss in Symposium": attach this to the tab's next prompt. */
-export interface AttachContext { type: 'attach-context'; tabId: TabId; item: ContextRef }
+export interface AttachContext {
+  type: 'attach-context';
+  tabId: TabId;
+  item: ContextRef;
+}
 /** One ACP `session/update`, attributed to the prompt turn it belongs to (if any). */
-export interface AgentUpdate { type: 'agent-update'; tabId: TabId; messageId?: MessageId; update: SessionUpdate }
-export interface PromptEnded { type: 'prompt-ended'; tabId: TabId; messageId: MessageId; stopReason: StopReason }
-export interface PromptFailed { type: 'prompt-failed'; tabId: TabId; messageId: MessageId; error: string }
+export interface AgentUpdate {
+  type: 'agent-update';
+  tabId: TabId;
+  messageId?: MessageId;
+  update: SessionUpdate;
+}
+export interface PromptEnded {
+  type: 'prompt-ended';
+  tabId: TabId;
+  messageId: MessageId;
+  stopReason: StopReason;
+}
+export interface PromptFailed {
+  type: 'prompt-failed';
+  tabId: TabId;
+  messageId: MessageId;
+  error: string;
+}
 /** The agent process died (or never started); the card offers Restart. */
-export interface AgentFailed { type: 'agent-failed'; tabId: TabId; noticeId: string; failure: AgentFailure }
+export interface AgentFailed {
+  type: 'agent-failed';
+  tabId: TabId;
+  noticeId: string;
+  failure: AgentFailure;
+}
 /** A restart gave the tab a fresh session; resolves the failure card `noticeId` if any. */
-export interface AgentRestarted { type: 'agent-restarted'; tabId: TabId; noticeId?: string; agentName: string }
+export interface AgentRestarted {
+  type: 'agent-restarted';
+  tabId: TabId;
+  noticeId?: string;
+  agentName: string;
+}
 /** Test hook: the webview answers with a `rendered` message once everything before it is applied. */
-export interface QueryRendered { type: 'query-rendered'; tabId: TabId; requestId: string }
+export interface QueryRendered {
+  type: 'query-rendered';
+  tabId: TabId;
+  requestId: string;
+}
 
 /** Messages that make up a tab's conversation; a resync replays a list of them. */
 export type ConversationPayload =
-  | SessionReady | PromptStarted | AgentUpdate | PromptEnded | PromptFailed | AgentFailed | AgentRestarted
-  | ControlsChanged | PermissionRequested | PermissionResolved | TabNotice | TerminalOutput;
+  | SessionReady
+  | PromptStarted
+  | AgentUpdate
+  | PromptEnded
+  | PromptFailed
+  | AgentFailed
+  | AgentRestarted
+  | ControlsChanged
+  | PermissionRequested
+  | PermissionResolved
+  | TabNotice
+  | TerminalOutput;
 export type ConversationEntry = DistributiveOmit<ConversationPayload, 'tabId'>;
 
 /**
  * Replaces the tab's whole conversation. Sent instead of buffered messages when the buffer passed
  * its size limit, or when the webview lost a tab the host still has.
  */
-export interface Resync { type: 'resync'; tabId: TabId; title: string; entries: ConversationEntry[] }
+export interface Resync {
+  type: 'resync';
+  tabId: TabId;
+  title: string;
+  entries: ConversationEntry[];
+}
 
 export type TabPayload = OpenTab | ConversationPayload | Resync | QueryRendered | AttachContext;
 /** A tab's message with its per-tab index (what the outbox buffers and replays). */
@@ -122,9 +229,22 @@ export type HostToWebview = IndexedHostMessage | ContextItems;
  * `ListsEveryHostType` a union member missing here).
  */
 export const HOST_TO_WEBVIEW_TYPES = [
-  'open-tab', 'session-ready', 'prompt-started', 'agent-update', 'prompt-ended', 'prompt-failed',
-  'agent-failed', 'agent-restarted', 'resync', 'query-rendered', 'controls-changed',
-  'permission-requested', 'permission-resolved', 'tab-notice', 'terminal-output', 'attach-context',
+  'open-tab',
+  'session-ready',
+  'prompt-started',
+  'agent-update',
+  'prompt-ended',
+  'prompt-failed',
+  'agent-failed',
+  'agent-restarted',
+  'resync',
+  'query-rendered',
+  'controls-changed',
+  'permission-requested',
+  'permission-resolved',
+  'tab-notice',
+  'terminal-output',
+  'attach-context',
   'context-items',
 ] as const satisfies readonly HostToWebview['type'][];
 type Unlisted = Exclude<HostToWebview['type'], (typeof HOST_TO_WEBVIEW_TYPES)[number]>;
@@ -147,31 +267,112 @@ export interface WebviewReady {
   /** Tabs currently open in the webview (restored or fresh). */
   openTabs: TabId[];
 }
-export interface NewTab { type: 'new-tab'; tabId: TabId }
-export interface Prompt { type: 'prompt'; tabId: TabId; messageId: MessageId; text: string; context?: ContextRef[] }
-export interface Cancel { type: 'cancel'; tabId: TabId }
-export interface CloseTab { type: 'close-tab'; tabId: TabId }
-export interface RestartAgent { type: 'restart-agent'; tabId: TabId }
+export interface NewTab {
+  type: 'new-tab';
+  tabId: TabId;
+}
+export interface Prompt {
+  type: 'prompt';
+  tabId: TabId;
+  messageId: MessageId;
+  text: string;
+  context?: ContextRef[];
+}
+export interface Cancel {
+  type: 'cancel';
+  tabId: TabId;
+}
+export interface CloseTab {
+  type: 'close-tab';
+  tabId: TabId;
+}
+export interface RestartAgent {
+  type: 'restart-agent';
+  tabId: TabId;
+}
 /** Indices the webview has durably saved (setState); the host may forget those messages. */
-export interface Ack { type: 'ack'; lastSeenIndex: Record<TabId, number> }
+export interface Ack {
+  type: 'ack';
+  lastSeenIndex: Record<TabId, number>;
+}
 /** What one card shows, flattened to text for tests: header, status, buttons and collapsed details. */
-export interface RenderedItem { type: string; messageId: string; body: string; header?: string; status?: string; buttons?: string[]; details?: string; files?: string[] }
-export interface Rendered { type: 'rendered'; tabId: TabId; requestId: string; items: RenderedItem[] }
+export interface RenderedItem {
+  type: string;
+  messageId: string;
+  body: string;
+  header?: string;
+  status?: string;
+  buttons?: string[];
+  details?: string;
+  files?: string[];
+}
+export interface Rendered {
+  type: 'rendered';
+  tabId: TabId;
+  requestId: string;
+  items: RenderedItem[];
+}
 /** The user's answer on a permission card: one of the agent's options, or "Bypass Permissions". */
-export interface PermissionAnswer { type: 'permission-answer'; tabId: TabId; requestId: string; optionId?: string; bypass?: true }
-export interface SetMode { type: 'set-mode'; tabId: TabId; modeId: string }
-export interface SetConfigOption { type: 'set-config-option'; tabId: TabId; configId: string; value: string }
-export interface SetModel { type: 'set-model'; tabId: TabId; modelId: string }
+export interface PermissionAnswer {
+  type: 'permission-answer';
+  tabId: TabId;
+  requestId: string;
+  optionId?: string;
+  bypass?: true;
+}
+export interface SetMode {
+  type: 'set-mode';
+  tabId: TabId;
+  modeId: string;
+}
+export interface SetConfigOption {
+  type: 'set-config-option';
+  tabId: TabId;
+  configId: string;
+  value: string;
+}
+export interface SetModel {
+  type: 'set-model';
+  tabId: TabId;
+  modelId: string;
+}
 /** Opens VS Code's diff view for a `diff` content item of a tool call the host routed to this tab. */
-export interface OpenDiff { type: 'open-diff'; tabId: TabId; toolCallId: string; path: string }
+export interface OpenDiff {
+  type: 'open-diff';
+  tabId: TabId;
+  toolCallId: string;
+  path: string;
+}
 /** Reveals a file (and line) a tool call pointed at. */
-export interface OpenLocation { type: 'open-location'; tabId: TabId; path: string; line?: number }
+export interface OpenLocation {
+  type: 'open-location';
+  tabId: TabId;
+  path: string;
+  line?: number;
+}
 /** Webview-side errors, forwarded to the extension log. */
-export interface WebviewLog { type: 'log'; level: 'info' | 'warn' | 'error'; message: string }
+export interface WebviewLog {
+  type: 'log';
+  level: 'info' | 'warn' | 'error';
+  message: string;
+}
 
 export type WebviewToHost =
-  | WebviewReady | NewTab | Prompt | Cancel | CloseTab | RestartAgent | Ack | Rendered | WebviewLog
-  | PermissionAnswer | SetMode | SetConfigOption | SetModel | OpenDiff | OpenLocation;
+  | WebviewReady
+  | NewTab
+  | Prompt
+  | Cancel
+  | CloseTab
+  | RestartAgent
+  | Ack
+  | Rendered
+  | WebviewLog
+  | PermissionAnswer
+  | SetMode
+  | SetConfigOption
+  | SetModel
+  | OpenDiff
+  | OpenLocation;
 
 // ---------------------------------------------------------------------------------------------
 // Validation
@@ -225,13 +426,18 @@ function contextList(v: unknown): ContextRef[] {
   return v.map((raw) => {
     const o = obj(raw, 'context item');
     const kind = o.kind;
-    if (typeof kind !== 'string' || !CONTEXT_KINDS.has(kind)) throw new Invalid('context kind must be file, folder, symbol, selection or image');
+    if (typeof kind !== 'string' || !CONTEXT_KINDS.has(kind))
+      throw new Invalid('context kind must be file, folder, symbol, selection or image');
     const uri = str(o, 'uri', 4_096);
     if (!uri.startsWith('file:')) throw new Invalid('context uri must be a file: URI');
     const ref: ContextRef = { kind: kind as ContextRef['kind'], uri, name: str(o, 'name', 500) };
     if (o.range !== undefined) {
       const r = obj(o.range, 'range');
-      const line = (k: string): number => { const n = r[k]; if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) throw new Invalid(`range.${k} must be a positive integer`); return n; };
+      const line = (k: string): number => {
+        const n = r[k];
+        if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) throw new Invalid(`range.${k} must be a positive integer`);
+        return n;
+      };
       ref.range = { startLine: line('startLine'), endLine: line('endLine') };
     }
     if (o.text !== undefined) ref.text = str(o, 'text', LIMITS.promptChars);
@@ -248,11 +454,20 @@ export function parseWebviewMessage(raw: unknown): ParseResult {
     switch (type) {
       case 'webview-ready':
         return ok({ type, lastSeenIndex: indexMap(o, 'lastSeenIndex'), openTabs: tabList(o, 'openTabs') });
-      case 'new-tab': case 'cancel': case 'close-tab': case 'restart-agent':
+      case 'new-tab':
+      case 'cancel':
+      case 'close-tab':
+      case 'restart-agent':
         return ok({ type, tabId: uuid(o, 'tabId') });
       case 'prompt': {
         const context = o.context === undefined ? undefined : contextList(o.context);
-        return ok({ type, tabId: uuid(o, 'tabId'), messageId: uuid(o, 'messageId'), text: str(o, 'text', LIMITS.promptChars), ...(context ? { context } : {}) });
+        return ok({
+          type,
+          tabId: uuid(o, 'tabId'),
+          messageId: uuid(o, 'messageId'),
+          text: str(o, 'text', LIMITS.promptChars),
+          ...(context ? { context } : {}),
+        });
       }
       case 'ack':
         return ok({ type, lastSeenIndex: indexMap(o, 'lastSeenIndex') });
@@ -260,19 +475,28 @@ export function parseWebviewMessage(raw: unknown): ParseResult {
         const items = o.items;
         if (!Array.isArray(items) || items.length > LIMITS.renderedItems) throw new Invalid('items must be a list');
         return ok({
-          type, tabId: uuid(o, 'tabId'), requestId: str(o, 'requestId', 100),
+          type,
+          tabId: uuid(o, 'tabId'),
+          requestId: str(o, 'requestId', 100),
           items: items.map((i) => {
             const r = obj(i, 'item');
             const opt = (k: string, max: number): Record<string, string> => (r[k] === undefined ? {} : { [k]: str(r, k, max) });
             const list = (k: string): Record<string, string[]> => {
               const v = r[k];
               if (v === undefined) return {};
-              if (!Array.isArray(v) || v.length > 100 || !v.every((x) => typeof x === 'string' && x.length <= 4_096)) throw new Invalid(`${k} must be a list of strings`);
+              if (!Array.isArray(v) || v.length > 100 || !v.every((x) => typeof x === 'string' && x.length <= 4_096))
+                throw new Invalid(`${k} must be a list of strings`);
               return { [k]: v as string[] };
             };
             return {
-              type: str(r, 'type', 50), messageId: str(r, 'messageId', 500), body: str(r, 'body', 1_000_000),
-              ...opt('header', 10_000), ...opt('status', 200), ...opt('details', 1_000_000), ...list('buttons'), ...list('files'),
+              type: str(r, 'type', 50),
+              messageId: str(r, 'messageId', 500),
+              body: str(r, 'body', 1_000_000),
+              ...opt('header', 10_000),
+              ...opt('status', 200),
+              ...opt('details', 1_000_000),
+              ...list('buttons'),
+              ...list('files'),
             };
           }),
         });
@@ -282,7 +506,12 @@ export function parseWebviewMessage(raw: unknown): ParseResult {
         const bypass = o.bypass === true ? true : undefined;
         if (o.bypass !== undefined && o.bypass !== true) throw new Invalid('bypass must be true when present');
         if ((optionId === undefined) === (bypass === undefined)) throw new Invalid('exactly one of optionId and bypass is needed');
-        return ok({ type, tabId: uuid(o, 'tabId'), requestId: uuid(o, 'requestId'), ...(optionId !== undefined ? { optionId } : { bypass }) });
+        return ok({
+          type,
+          tabId: uuid(o, 'tabId'),
+          requestId: uuid(o, 'requestId'),
+          ...(optionId !== undefined ? { optionId } : { bypass }),
+        });
       }
       case 'set-mode':
         return ok({ type, tabId: uuid(o, 'tabId'), modeId: str(o, 'modeId', 200) });
@@ -294,7 +523,8 @@ export function parseWebviewMessage(raw: unknown): ParseResult {
         return ok({ type, tabId: uuid(o, 'tabId'), toolCallId: str(o, 'toolCallId', 500), path: str(o, 'path', 4_096) });
       case 'open-location': {
         const line = o.line;
-        if (line !== undefined && (typeof line !== 'number' || !Number.isSafeInteger(line) || line < 0)) throw new Invalid('line must be a non-negative integer');
+        if (line !== undefined && (typeof line !== 'number' || !Number.isSafeInteger(line) || line < 0))
+          throw new Invalid('line must be a non-negative integer');
         return ok({ type, tabId: uuid(o, 'tabId'), path: str(o, 'path', 4_096), ...(line !== undefined ? { line } : {}) });
       }
       case 'log': {

@@ -17,8 +17,13 @@ export interface LaunchSettings {
 
 /** JSON with object keys sorted, so that equal values compare equal. */
 function canonical(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'object' && x !== null && !Array.isArray(x)
-    ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b))) : x)) ?? 'undefined';
+  return (
+    JSON.stringify(v, (_k, x: unknown) =>
+      typeof x === 'object' && x !== null && !Array.isArray(x)
+        ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
+        : x,
+    ) ?? 'undefined'
+  );
 }
 
 /**
@@ -27,11 +32,15 @@ function canonical(v: unknown): string {
  */
 function launchDefinitions(agents: unknown): string {
   if (typeof agents !== 'object' || agents === null || Array.isArray(agents)) return canonical(agents);
-  return canonical(Object.fromEntries(Object.entries(agents as Record<string, unknown>).flatMap(([name, def]) => {
-    if (typeof def !== 'object' || def === null) return [[name, def]];
-    const { command, args, env } = def as Record<string, unknown>;
-    return command === undefined && args === undefined && env === undefined ? [] : [[name, { command, args, env }]];
-  })));
+  return canonical(
+    Object.fromEntries(
+      Object.entries(agents as Record<string, unknown>).flatMap(([name, def]) => {
+        if (typeof def !== 'object' || def === null) return [[name, def]];
+        const { command, args, env } = def as Record<string, unknown>;
+        return command === undefined && args === undefined && env === undefined ? [] : [[name, { command, args, env }]];
+      }),
+    ),
+  );
 }
 
 /** The settings (names under `symposium.`) whose change open chats only see after a restart. */
@@ -47,9 +56,16 @@ export function changesNeedingRestart(before: LaunchSettings, after: LaunchSetti
 export const RESTART_ACTION = 'Restart Agent';
 
 /** Tells the user the change applies to new chats and offers the restart; true if it ran. */
-export async function offerRestart(keys: string[], ask: (text: string, action: string) => Thenable<string | undefined>, restart: () => unknown): Promise<boolean> {
+export async function offerRestart(
+  keys: string[],
+  ask: (text: string, action: string) => Thenable<string | undefined>,
+  restart: () => unknown,
+): Promise<boolean> {
   const names = keys.map((k) => `symposium.${k}`).join(', ');
-  const choice = await ask(`Symposium: the change to ${names} applies to new chats. Restart the agent to apply it to open chats too?`, RESTART_ACTION);
+  const choice = await ask(
+    `Symposium: the change to ${names} applies to new chats. Restart the agent to apply it to open chats too?`,
+    RESTART_ACTION,
+  );
   if (choice !== RESTART_ACTION) return false;
   await restart();
   return true;

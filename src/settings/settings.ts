@@ -16,7 +16,8 @@ import { changesNeedingRestart, offerRestart, type LaunchSettings } from './rest
 import { parseAllowedFolders, userLevel, userOnlyKeysIn, USER_ONLY_SETTINGS, type UserOnlySetting } from './settingsScope';
 
 const SECTION = 'symposium';
-const IGNORED = 'Agents (their command, env and permission rules), allowed folders and conductor components come only from your user settings.';
+const IGNORED =
+  'Agents (their command, env and permission rules), allowed folders and conductor components come only from your user settings.';
 
 /** How Settings talks to the user (tests and the plain API pass their own). */
 export interface SettingsUi {
@@ -44,19 +45,29 @@ export class Settings implements vscode.Disposable {
   /** The launch settings as of the last change, to tell which ones a change touched. */
   private launch: LaunchSettings;
 
-  constructor(private readonly log: Log, private readonly ui: SettingsUi = defaultUi) {
+  constructor(
+    private readonly log: Log,
+    private readonly ui: SettingsUi = defaultUi,
+  ) {
     this.launch = this.launchSettings();
-    const scanSoon = (): void => { clearTimeout(this.scanTimer); this.scanTimer = setTimeout(() => void this.scanWorkspace(), 200); };
+    const scanSoon = (): void => {
+      clearTimeout(this.scanTimer);
+      this.scanTimer = setTimeout(() => void this.scanWorkspace(), 200);
+    };
     const watcher = vscode.workspace.createFileSystemWatcher('**/.vscode/settings.json');
     this.subscriptions.push(
-      watcher, watcher.onDidCreate(scanSoon), watcher.onDidChange(scanSoon),
+      watcher,
+      watcher.onDidCreate(scanSoon),
+      watcher.onDidChange(scanSoon),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!e.affectsConfiguration(SECTION)) return;
         scanSoon();
         this.launchSettingsChanged();
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(scanSoon),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => this.log.info('settings', 'workspace trusted: new sessions (and Restart Agent) start the configured agent')),
+      vscode.workspace.onDidGrantWorkspaceTrust(() =>
+        this.log.info('settings', 'workspace trusted: new sessions (and Restart Agent) start the configured agent'),
+      ),
     );
     scanSoon();
   }
@@ -76,7 +87,10 @@ export class Settings implements vscode.Disposable {
     const { folders, problems } = parseAllowedFolders(this.read('allowedFolders'), os.homedir());
     const fresh = problems.filter((p) => !this.noticed.has(p));
     if (fresh.length) {
-      for (const p of fresh) { this.noticed.add(p); this.log.warn('settings', p); }
+      for (const p of fresh) {
+        this.noticed.add(p);
+        this.log.warn('settings', p);
+      }
       this.ui.warn(`Symposium: ${fresh.join('; ')}. Use absolute paths (or ~/…).`);
     }
     return folders;
@@ -104,24 +118,33 @@ export class Settings implements vscode.Disposable {
     const entry = (user[agentName] ?? {}) as Record<string, unknown>;
     // Agents come from user settings only, so the entry (with its command) is already there; the
     // built-in agent's entry holds only permission settings. Nothing is copied from the workspace.
-    if (agentName !== BUILTIN_AGENT_NAME && entry.command === undefined) throw new Error(`${agentName} is not an agent of your user settings`);
+    if (agentName !== BUILTIN_AGENT_NAME && entry.command === undefined)
+      throw new Error(`${agentName} is not an agent of your user settings`);
     await cfg.update('agents', { ...user, [agentName]: { ...entry, bypassPermissions: true } }, vscode.ConfigurationTarget.Global);
   }
 
   /** An untrusted workspace got the built-in agent instead of `agentName`. */
   heldBack(agentName: string): void {
-    this.noticeOnce(`untrusted:${agentName}`, `This workspace is not trusted, so the agent "${agentName}" was not started; chats use the built-in ElizACP. Trust the workspace, then use Restart Agent.`);
+    this.noticeOnce(
+      `untrusted:${agentName}`,
+      `This workspace is not trusted, so the agent "${agentName}" was not started; chats use the built-in ElizACP. Trust the workspace, then use Restart Agent.`,
+    );
   }
 
   /** Looks at the workspace's settings files for user-only settings (VS Code ignores them silently). */
   async scanWorkspace(): Promise<void> {
-    const files: { uri: vscode.Uri; section?: 'settings' }[] = (vscode.workspace.workspaceFolders ?? [])
-      .map((f) => ({ uri: vscode.Uri.joinPath(f.uri, '.vscode', 'settings.json') }));
+    const files: { uri: vscode.Uri; section?: 'settings' }[] = (vscode.workspace.workspaceFolders ?? []).map((f) => ({
+      uri: vscode.Uri.joinPath(f.uri, '.vscode', 'settings.json'),
+    }));
     const wsFile = vscode.workspace.workspaceFile;
     if (wsFile && wsFile.scheme !== 'untitled') files.push({ uri: wsFile, section: 'settings' });
     for (const { uri, section } of files) {
       let text: string;
-      try { text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)); } catch { continue; }
+      try {
+        text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+      } catch {
+        continue;
+      }
       for (const key of userOnlyKeysIn(text, section)) this.workspaceTried(key, uri.fsPath);
     }
     // Also what VS Code itself reports, for versions or setups that do pass workspace values on.
@@ -131,7 +154,12 @@ export class Settings implements vscode.Disposable {
   /** What decides which agent process a new chat gets (user-level where it must be). */
   private launchSettings(): LaunchSettings {
     // A workspace may name the agent (one of the user's, or the built-in one): read as VS Code resolves it.
-    return { agents: this.read('agents'), currentAgent: config().get('currentAgent'), enabledComponents: this.read('enabledComponents'), sparkle: this.sparkleRaw() };
+    return {
+      agents: this.read('agents'),
+      currentAgent: config().get('currentAgent'),
+      enabledComponents: this.read('enabledComponents'),
+      sparkle: this.sparkleRaw(),
+    };
   }
 
   private launchSettingsChanged(): void {

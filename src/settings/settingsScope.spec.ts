@@ -6,14 +6,23 @@ import { agentForTrust, parseAllowedFolders, stripJsonc, userLevel, userOnlyKeys
 
 describe('settings a workspace may not set', () => {
   it('userLevel: the user (or default) value; a workspace or folder value is never used, only reported', () => {
-    assert.deepEqual(userLevel({ defaultValue: {}, globalValue: { A: 1 }, workspaceValue: { B: 2 } }), { value: { A: 1 }, fromWorkspace: true });
-    assert.deepEqual(userLevel({ defaultValue: {}, workspaceFolderValue: { ElizACP: { bypassPermissions: true } } }), { value: {}, fromWorkspace: true });
+    assert.deepEqual(userLevel({ defaultValue: {}, globalValue: { A: 1 }, workspaceValue: { B: 2 } }), {
+      value: { A: 1 },
+      fromWorkspace: true,
+    });
+    assert.deepEqual(userLevel({ defaultValue: {}, workspaceFolderValue: { ElizACP: { bypassPermissions: true } } }), {
+      value: {},
+      fromWorkspace: true,
+    });
     assert.deepEqual(userLevel({ defaultValue: [] }), { value: [], fromWorkspace: false });
     assert.deepEqual(userLevel(undefined), { value: undefined, fromWorkspace: false });
   });
 
   it('allowedFolders: absolute paths, ~ and ~/x expanded; relative and other entries refused with a reason', () => {
-    const { folders, problems } = parseAllowedFolders(['/srv/data/', '~', '~/notes', 'rel/dir', './x', '~bob/x', '', 42, '/a/../b'], '/home/me');
+    const { folders, problems } = parseAllowedFolders(
+      ['/srv/data/', '~', '~/notes', 'rel/dir', './x', '~bob/x', '', 42, '/a/../b'],
+      '/home/me',
+    );
     assert.deepEqual(folders, ['/srv/data/', '/home/me', '/home/me/notes', '/b']);
     assert.equal(problems.length, 5);
     assert.match(problems[0]!, /"rel\/dir" is not an absolute path/);
@@ -32,7 +41,10 @@ describe('settings a workspace may not set', () => {
     }`;
     assert.match(stripJsonc(text), /"http:\/\/x\/\/y"/, 'strings keep their slashes');
     assert.deepEqual(userOnlyKeysIn(text), ['agents']);
-    assert.deepEqual(userOnlyKeysIn('{"symposium": {"allowedFolders": ["/"], "enabledComponents": []}}'), ['allowedFolders', 'enabledComponents']);
+    assert.deepEqual(userOnlyKeysIn('{"symposium": {"allowedFolders": ["/"], "enabledComponents": []}}'), [
+      'allowedFolders',
+      'enabledComponents',
+    ]);
     assert.deepEqual(userOnlyKeysIn('{"folders": [], "settings": {"symposium.allowedFolders": ["/"]}}', 'settings'), ['allowedFolders']);
     assert.deepEqual(userOnlyKeysIn('{"symposium.currentAgent": "x"}'), [], 'a workspace may name the agent');
     assert.deepEqual(userOnlyKeysIn('not json'), []);

@@ -25,7 +25,10 @@ export interface Inspected<T = unknown> {
  * them, whatever VS Code does).
  */
 export function userLevel<T>(i: Inspected<T> | undefined): { value: T | undefined; fromWorkspace: boolean } {
-  return { value: i?.globalValue ?? i?.defaultValue, fromWorkspace: i?.workspaceValue !== undefined || i?.workspaceFolderValue !== undefined };
+  return {
+    value: i?.globalValue ?? i?.defaultValue,
+    fromWorkspace: i?.workspaceValue !== undefined || i?.workspaceFolderValue !== undefined,
+  };
 }
 
 /**
@@ -39,13 +42,19 @@ export function parseAllowedFolders(raw: unknown, home: string): { folders: stri
   if (raw === undefined || raw === null) return { folders, problems };
   if (!Array.isArray(raw)) return { folders, problems: ['symposium.allowedFolders must be a list of absolute folder paths; ignored'] };
   for (const entry of raw) {
-    if (typeof entry !== 'string' || entry.trim() === '') { problems.push(`symposium.allowedFolders: ${JSON.stringify(entry)} is not a folder path; ignored`); continue; }
+    if (typeof entry !== 'string' || entry.trim() === '') {
+      problems.push(`symposium.allowedFolders: ${JSON.stringify(entry)} is not a folder path; ignored`);
+      continue;
+    }
     const p = entry.trim();
     let expanded: string | undefined;
     if (p === '~') expanded = home;
     else if (p.startsWith('~/') || p.startsWith('~\\')) expanded = path.join(home, p.slice(2));
     else if (path.isAbsolute(p) && !p.includes('\0')) expanded = path.normalize(p);
-    if (expanded === undefined) { problems.push(`symposium.allowedFolders: "${p}" is not an absolute path (or ~/…); ignored`); continue; }
+    if (expanded === undefined) {
+      problems.push(`symposium.allowedFolders: "${p}" is not an absolute path (or ~/…); ignored`);
+      continue;
+    }
     folders.push(expanded);
   }
   return { folders, problems };
@@ -80,7 +89,11 @@ export function stripJsonc(text: string): string {
  */
 export function userOnlyKeysIn(text: string, section?: 'settings'): UserOnlySetting[] {
   let parsed: unknown;
-  try { parsed = JSON.parse(stripJsonc(text)); } catch { return []; }
+  try {
+    parsed = JSON.parse(stripJsonc(text));
+  } catch {
+    return [];
+  }
   const obj = section ? (parsed as Record<string, unknown> | null)?.[section] : parsed;
   if (typeof obj !== 'object' || obj === null) return [];
   const nested = (obj as Record<string, unknown>).symposium;
@@ -92,7 +105,11 @@ export function userOnlyKeysIn(text: string, section?: 'settings'): UserOnlySett
  * file, terminal and permission request still goes through the editor); a configured agent
  * waits until the user trusts the workspace.
  */
-export function agentForTrust(current: AgentDefinition, builtin: AgentDefinition, trusted: boolean): { agent: AgentDefinition; heldBack?: string } {
+export function agentForTrust(
+  current: AgentDefinition,
+  builtin: AgentDefinition,
+  trusted: boolean,
+): { agent: AgentDefinition; heldBack?: string } {
   if (trusted || current.name === BUILTIN_AGENT_NAME) return { agent: current };
   return { agent: builtin, heldBack: current.name };
 }

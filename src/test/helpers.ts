@@ -40,7 +40,13 @@ export async function rendered(tabId: string): Promise<RenderedItem[] | undefine
   return (await cmd<RenderedItem[] | undefined>('getRendered', tabId))?.filter((i) => i.type !== 'tab-store');
 }
 
-export interface RenderedTabStore { commands: string[]; pickers: { id: string; value?: string; options: string[] }[]; info: string; attached: string[]; contextGroups: string[] }
+export interface RenderedTabStore {
+  commands: string[];
+  pickers: { id: string; value?: string; options: string[] }[];
+  info: string;
+  attached: string[];
+  contextGroups: string[];
+}
 /** The tab's UI state in the webview: slash commands in the `/` menu, pickers, info line. */
 export async function renderedTabStore(tabId: string): Promise<RenderedTabStore | undefined> {
   const item = (await cmd<RenderedItem[] | undefined>('getRendered', tabId))?.find((i) => i.type === 'tab-store');
@@ -48,8 +54,10 @@ export async function renderedTabStore(tabId: string): Promise<RenderedTabStore 
 }
 
 /** The card of one tool call in a turn (`<messageId>:tool:<toolCallId>`). */
-export const toolCards = (items: RenderedItem[], messageId: string): RenderedItem[] => items.filter((i) => i.messageId.startsWith(`${messageId}:tool:`));
-export const permissionCards = (items: RenderedItem[], messageId: string): RenderedItem[] => items.filter((i) => i.messageId.startsWith(`${messageId}:perm:`));
+export const toolCards = (items: RenderedItem[], messageId: string): RenderedItem[] =>
+  items.filter((i) => i.messageId.startsWith(`${messageId}:tool:`));
+export const permissionCards = (items: RenderedItem[], messageId: string): RenderedItem[] =>
+  items.filter((i) => i.messageId.startsWith(`${messageId}:perm:`));
 
 /** Opens the chat view and waits until the webview has said `webview-ready`. */
 export async function openChat(): Promise<SymposiumApi> {
@@ -79,8 +87,13 @@ export function captureLog(api: SymposiumApi): { events: LogEvent[]; dispose(): 
 
 /** The answer text the webview shows for one prompt turn (its text items, in order). */
 export function answerText(items: RenderedItem[], messageId: string): string {
-  return items.filter((i) => i.messageId.startsWith(`${messageId}:`) && /^\d+$/.test(i.messageId.slice(messageId.length + 1)) && i.type.startsWith('answer'))
-    .map((i) => i.body).join('');
+  return items
+    .filter(
+      (i) =>
+        i.messageId.startsWith(`${messageId}:`) && /^\d+$/.test(i.messageId.slice(messageId.length + 1)) && i.type.startsWith('answer'),
+    )
+    .map((i) => i.body)
+    .join('');
 }
 
 export { groupMembers, groupsUnder } from './processGroup';

@@ -16,7 +16,10 @@ import type { LogEvent } from '../log/logEvent';
  */
 function testFiles(suite: string): string[] {
   const sources = fs.readdirSync(path.join(__dirname, '..', '..', 'src', 'test', suite), { recursive: true }) as string[];
-  return sources.filter((f) => f.endsWith('.test.ts')).sort().map((f) => path.join(__dirname, suite, f.replace(/\.ts$/, '.js')));
+  return sources
+    .filter((f) => f.endsWith('.test.ts'))
+    .sort()
+    .map((f) => path.join(__dirname, suite, f.replace(/\.ts$/, '.js')));
 }
 
 export function run(): Promise<void> {
@@ -37,11 +40,14 @@ export function run(): Promise<void> {
       const e = err instanceof Error ? (err.stack ?? err.message) : String(err);
       results.failures.push({ title: t.fullTitle(), err: e });
       // The extension's own warnings and errors (webview ones included) explain most failures.
-      void Promise.resolve(vscode.commands.executeCommand<LogEvent[]>('symposium.test.getLogEvents')).then((events) => {
-        for (const ev of (events ?? []).filter((x) => x.level === 'warn' || x.level === 'error').slice(-15)) {
-          console.log(`    [${ev.level}] ${ev.category}: ${ev.message} ${JSON.stringify(ev.data ?? '').slice(0, 400)}`);
-        }
-      }, () => undefined);
+      void Promise.resolve(vscode.commands.executeCommand<LogEvent[]>('symposium.test.getLogEvents')).then(
+        (events) => {
+          for (const ev of (events ?? []).filter((x) => x.level === 'warn' || x.level === 'error').slice(-15)) {
+            console.log(`    [${ev.level}] ${ev.category}: ${ev.message} ${JSON.stringify(ev.data ?? '').slice(0, 400)}`);
+          }
+        },
+        () => undefined,
+      );
     });
   });
 }

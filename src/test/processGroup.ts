@@ -5,13 +5,19 @@ import * as fs from 'node:fs';
 
 export function groupMembers(pgid: number): number[] {
   if (process.platform !== 'linux') return [];
-  return fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((d) => {
-    try {
-      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return Number(fields[2]) === pgid && fields[0] !== 'Z';
-    } catch { return false; }
-  }).map(Number);
+  return fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return Number(fields[2]) === pgid && fields[0] !== 'Z';
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 /** The process group of `pid` (a group leader) plus the live groups its children lead (the agent's). */
@@ -20,6 +26,8 @@ export function groupsUnder(pid: number): number[] {
   let children: number[] = [];
   try {
     children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch { /* gone already */ }
+  } catch {
+    /* gone already */
+  }
   return [pid, ...children.filter((c) => groupMembers(c).length > 0)];
 }

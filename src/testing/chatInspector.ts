@@ -44,13 +44,26 @@ export class ChatInspector implements Disposable {
   private readonly subscriptions = new DisposableStore();
 
   constructor(private readonly deps: ChatInspectorDeps) {
-    this.subscriptions.add(deps.messages.onDidSend((p) => {
-      const capture = this.captures.get(p.tabId);
-      // Sparkle's embodiment turn is not the agent's answer to anyone (the chat shows it apart).
-      if (capture && p.type === 'agent-update' && p.update.sessionUpdate === 'agent_message_chunk' && p.update.content.type === 'text' && !sparkleMarkOf(p.update)) capture.push(p.update.content.text);
-    }));
+    this.subscriptions.add(
+      deps.messages.onDidSend((p) => {
+        const capture = this.captures.get(p.tabId);
+        // Sparkle's embodiment turn is not the agent's answer to anyone (the chat shows it apart).
+        if (
+          capture &&
+          p.type === 'agent-update' &&
+          p.update.sessionUpdate === 'agent_message_chunk' &&
+          p.update.content.type === 'text' &&
+          !sparkleMarkOf(p.update)
+        )
+          capture.push(p.update.content.text);
+      }),
+    );
     if (deps.fromWebview) {
-      this.subscriptions.add(deps.fromWebview((m) => { if (m.type === 'rendered') this.pendingRendered.get(m.requestId)?.(m.items); }));
+      this.subscriptions.add(
+        deps.fromWebview((m) => {
+          if (m.type === 'rendered') this.pendingRendered.get(m.requestId)?.(m.items);
+        }),
+      );
     }
   }
 
@@ -58,9 +71,14 @@ export class ChatInspector implements Disposable {
     return this.deps.chat.openTabs().map((t) => {
       const ref = this.deps.sessions.sessionFor(t.tabId);
       return {
-        tabId: t.tabId, title: t.title, agentName: t.config?.agent.name, cwd: t.config?.workspaceFolder, sessionId: ref?.sessionId,
+        tabId: t.tabId,
+        title: t.title,
+        agentName: t.config?.agent.name,
+        cwd: t.config?.workspaceFolder,
+        sessionId: ref?.sessionId,
         agentPid: ref ? this.deps.pool.get(ref.actorKey)?.pid : undefined,
-        busy: t.active !== undefined || t.queued > 0, failed: t.failureNotice !== undefined,
+        busy: t.active !== undefined || t.queued > 0,
+        failed: t.failureNotice !== undefined,
       };
     });
   }
@@ -81,7 +99,9 @@ export class ChatInspector implements Disposable {
   }
 
   /** From now on, collects the agent's message text sent to the tab. */
-  startCapturing(tabId: TabId): void { this.captures.set(tabId, []); }
+  startCapturing(tabId: TabId): void {
+    this.captures.set(tabId, []);
+  }
 
   getCaptured(tabId: TabId): string {
     // A closed tab's capture goes with it.
@@ -89,7 +109,11 @@ export class ChatInspector implements Disposable {
     return (this.captures.get(tabId) ?? []).join('');
   }
 
-  stopCapturing(tabId: TabId): string { const s = this.getCaptured(tabId); this.captures.delete(tabId); return s; }
+  stopCapturing(tabId: TabId): string {
+    const s = this.getCaptured(tabId);
+    this.captures.delete(tabId);
+    return s;
+  }
 
   /** What the webview shows for the tab, once it has applied everything sent before this query. */
   async rendered(tabId: TabId, timeoutMs: number): Promise<RenderedItem[] | undefined> {
@@ -107,9 +131,15 @@ export class ChatInspector implements Disposable {
     }
   }
 
-  outboxStats(): OutboxStats { return this.deps.messages.stats(); }
-  pendingPermissions(tabId?: TabId): PendingPermission[] { return this.deps.permissions.pendingFor(tabId); }
-  sessionControls(tabId: TabId): SessionControls | undefined { return this.deps.chat.tab(tabId)?.controls; }
+  outboxStats(): OutboxStats {
+    return this.deps.messages.stats();
+  }
+  pendingPermissions(tabId?: TabId): PendingPermission[] {
+    return this.deps.permissions.pendingFor(tabId);
+  }
+  sessionControls(tabId: TabId): SessionControls | undefined {
+    return this.deps.chat.tab(tabId)?.controls;
+  }
   agentProcesses(): { key: string; agentName: string; pid: number | undefined; state: string }[] {
     return this.deps.pool.all().map((a) => ({ key: a.key, agentName: a.agentName, pid: a.pid, state: a.currentState }));
   }

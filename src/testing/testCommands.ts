@@ -52,7 +52,10 @@ export function registerTestCommands(deps: TestDeps): vscode.Disposable[] {
     /** Resolves true once the tab has its session and no prompt runs or waits (false on timeout). */
     waitForIdle: async (tabId: string, timeoutMs = 20_000) => {
       let timer: NodeJS.Timeout | undefined;
-      const idle = await Promise.race([inspector.whenIdle(tabId).then(() => true), new Promise<false>((r) => (timer = setTimeout(() => r(false), timeoutMs)))]);
+      const idle = await Promise.race([
+        inspector.whenIdle(tabId).then(() => true),
+        new Promise<false>((r) => (timer = setTimeout(() => r(false), timeoutMs))),
+      ]);
       clearTimeout(timer);
       return idle;
     },
@@ -77,12 +80,16 @@ export function registerTestCommands(deps: TestDeps): vscode.Disposable[] {
     /** The tab's pickers as the host knows them (modes, config options, models). */
     getSessionControls: (tabId: string) => inspector.sessionControls(tabId),
     /** Editors open in the window (URIs), to see a diff or a revealed location. */
-    getOpenEditors: () => vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => {
-      const input = t.input;
-      if (input instanceof vscode.TabInputTextDiff) return { kind: 'diff', label: t.label, original: input.original.toString(), modified: input.modified.toString() };
-      if (input instanceof vscode.TabInputText) return { kind: 'text', label: t.label, uri: input.uri.toString() };
-      return { kind: 'other', label: t.label };
-    })),
+    getOpenEditors: () =>
+      vscode.window.tabGroups.all.flatMap((g) =>
+        g.tabs.map((t) => {
+          const input = t.input;
+          if (input instanceof vscode.TabInputTextDiff)
+            return { kind: 'diff', label: t.label, original: input.original.toString(), modified: input.modified.toString() };
+          if (input instanceof vscode.TabInputText) return { kind: 'text', label: t.label, uri: input.uri.toString() };
+          return { kind: 'other', label: t.label };
+        }),
+      ),
     /** What the `@` menu offers right now (workspace files, folders, symbols, selection). */
     listContext: () => deps.context.list(),
     /** Files whose agent edit waits for review. */
@@ -91,5 +98,7 @@ export function registerTestCommands(deps: TestDeps): vscode.Disposable[] {
     getDocumentText: async (uri: string) => (await vscode.workspace.openTextDocument(vscode.Uri.parse(uri))).getText(),
     deactivate: () => deps.deactivate(),
   };
-  return Object.entries(commands).map(([name, fn]) => vscode.commands.registerCommand(`symposium.test.${name}`, fn as (...args: unknown[]) => unknown));
+  return Object.entries(commands).map(([name, fn]) =>
+    vscode.commands.registerCommand(`symposium.test.${name}`, fn as (...args: unknown[]) => unknown),
+  );
 }

@@ -1,7 +1,9 @@
 // A minimal event emitter with vscode.Event's shape, for modules that must not import vscode (so
 // plain-Node unit tests can load them).
 
-export interface Disposable { dispose(): void }
+export interface Disposable {
+  dispose(): void;
+}
 export type Event<T> = (listener: (e: T) => void) => Disposable;
 
 export class Emitter<T> implements Disposable {

@@ -11,8 +11,13 @@ import { turn } from './chatItems.spec';
 
 const TAB = '11111111-1111-4111-8111-111111111111';
 const call: SessionUpdate = {
-  sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit a.ts', kind: 'edit', status: 'pending',
-  locations: [{ path: '/w/src/a.ts', line: 3 }], rawInput: { path: '/w/src/a.ts' },
+  sessionUpdate: 'tool_call',
+  toolCallId: 't1',
+  title: 'Edit a.ts',
+  kind: 'edit',
+  status: 'pending',
+  locations: [{ path: '/w/src/a.ts', line: 3 }],
+  rawInput: { path: '/w/src/a.ts' },
 };
 
 describe('tool-call cards', () => {
@@ -25,25 +30,47 @@ describe('tool-call cards', () => {
     assert.equal(items.length, 1);
     assert.equal(items[0]?.header?.body, '**Edit a.ts**');
     assert.equal(items[0]?.header?.status?.text, 'Running');
-    addUpdate(t, { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed', content: [{ type: 'diff', path: '/w/src/a.ts', oldText: 'a\nb\nc', newText: 'a\nB\nc' }] });
+    addUpdate(t, {
+      sessionUpdate: 'tool_call_update',
+      toolCallId: 't1',
+      status: 'completed',
+      content: [{ type: 'diff', path: '/w/src/a.ts', oldText: 'a\nb\nc', newText: 'a\nB\nc' }],
+    });
     items = turnToChatItems(t);
     const card = items.find((i) => i.messageId === 'm:tool:t1')!;
     assert.equal(card.header?.status?.text, 'Completed');
     assert.equal(card.header?.icon, 'pencil');
-    assert.deepEqual(card.buttons?.map((b) => b.id), ['open-diff:0']);
+    assert.deepEqual(
+      card.buttons?.map((b) => b.id),
+      ['open-diff:0'],
+    );
     assert.match(card.summary?.collapsedContent?.map((c) => c.body).join('\n') ?? '', /-b\n\+B/);
     assert.equal(card.summary?.isCollapsed, true, 'input and output are collapsed by default');
     assert.deepEqual(card.fileList?.filePaths, ['/w/src/a.ts']);
     // Text after the tool card is a new item after it (mynah has one stream per tab).
-    assert.deepEqual(items.map((i) => i.messageId), ['m:prompt', 'm:tool:t1', 'm:1']);
+    assert.deepEqual(
+      items.map((i) => i.messageId),
+      ['m:prompt', 'm:tool:t1', 'm:1'],
+    );
   });
 
   it('a call without status is running; failed calls say so; raw input is pretty JSON', () => {
-    const c = toolCallToChatItem({ sessionUpdate: 'tool_call', toolCallId: 'x', title: 'Run ls', kind: 'execute', rawInput: { command: 'ls', args: ['-l'] } }, 'id');
+    const c = toolCallToChatItem(
+      { sessionUpdate: 'tool_call', toolCallId: 'x', title: 'Run ls', kind: 'execute', rawInput: { command: 'ls', args: ['-l'] } },
+      'id',
+    );
     assert.equal(c.header?.status?.text, 'Running');
     assert.equal(c.shimmer, true);
     assert.match(c.summary?.collapsedContent?.[0]?.body ?? '', /```json\n\{\n {2}"command": "ls"/);
-    const failed = toolCallToChatItem({ sessionUpdate: 'tool_call_update', toolCallId: 'x', status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'boom' } }] }, 'id');
+    const failed = toolCallToChatItem(
+      {
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 'x',
+        status: 'failed',
+        content: [{ type: 'content', content: { type: 'text', text: 'boom' } }],
+      },
+      'id',
+    );
     assert.equal(failed.header?.status?.text, 'Failed');
     assert.equal(failed.header?.status?.status, 'error');
     assert.equal(failed.summary?.collapsedContent?.[0]?.body, 'boom');
@@ -64,7 +91,9 @@ describe('tool-call cards', () => {
 
 describe('permission cards', () => {
   const card: PermissionCard = {
-    requestId: 'r1', position: 1, toolCall: { toolCallId: 't1', title: 'Edit a.ts', kind: 'edit' },
+    requestId: 'r1',
+    position: 1,
+    toolCall: { toolCallId: 't1', title: 'Edit a.ts', kind: 'edit' },
     options: [
       { optionId: 'allow-once', name: 'Allow once', kind: 'allow_once' },
       { optionId: 'allow-always', name: 'Allow always', kind: 'allow_always' },
@@ -77,19 +106,28 @@ describe('permission cards', () => {
     assert.match(item.header?.body ?? '', /Permission needed: Edit a\.ts/);
     assert.match(item.body ?? '', /\*\*Edit\*\* requested/);
     assert.match(item.body ?? '', /"path": "\/w\/src\/a\.ts"/);
-    assert.deepEqual([...item.buttons!].reverse().map((b) => b.text), ['Allow once', 'Allow always', 'Reject', 'Bypass Permissions']);
+    assert.deepEqual(
+      [...item.buttons!].reverse().map((b) => b.text),
+      ['Allow once', 'Allow always', 'Reject', 'Bypass Permissions'],
+    );
     assert.deepEqual(parsePermissionButton(item.buttons!.at(-1)!.id), { requestId: 'r1', choice: 0 });
     assert.deepEqual(parsePermissionButton('perm:r1:bypass'), { requestId: 'r1', choice: 'bypass' });
     assert.equal(parsePermissionButton('restart-agent'), undefined);
   });
 
   it('after a decision the card shows it instead of buttons', () => {
-    const decided = permissionToChatItem({ ...card, decision: { outcome: 'selected', optionId: 'reject-once', optionName: 'Reject', optionKind: 'reject_once', by: 'user' } }, 'x');
+    const decided = permissionToChatItem(
+      { ...card, decision: { outcome: 'selected', optionId: 'reject-once', optionName: 'Reject', optionKind: 'reject_once', by: 'user' } },
+      'x',
+    );
     assert.deepEqual(decided.buttons, []);
     assert.equal(decided.header?.status?.text, 'Rejected');
     assert.match(decided.body ?? '', /Rejected: Reject, by you\./);
     assert.equal(describeDecision({ outcome: 'cancelled', reason: 'the prompt was cancelled' }), 'Cancelled: the prompt was cancelled.');
-    assert.equal(describeDecision({ outcome: 'selected', optionId: 'a', optionName: 'Allow once', optionKind: 'allow_once', by: 'bypass' }), 'Allowed: Allow once, automatically (Bypass Permissions).');
+    assert.equal(
+      describeDecision({ outcome: 'selected', optionId: 'a', optionName: 'Allow once', optionKind: 'allow_once', by: 'bypass' }),
+      'Allowed: Allow once, automatically (Bypass Permissions).',
+    );
   });
 
   it('the card sits where the request came in, and survives a replay of the same entries', () => {
@@ -99,7 +137,12 @@ describe('permission cards', () => {
       { type: 'agent-update', messageId: 'm', update: call },
       { type: 'permission-requested', messageId: 'm', requestId: 'r1', toolCall: card.toolCall, options: card.options },
       { type: 'agent-update', messageId: 'm', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'ok' } } },
-      { type: 'permission-resolved', messageId: 'm', requestId: 'r1', decision: { outcome: 'selected', optionId: 'allow-once', optionName: 'Allow once', optionKind: 'allow_once', by: 'user' } },
+      {
+        type: 'permission-resolved',
+        messageId: 'm',
+        requestId: 'r1',
+        decision: { outcome: 'selected', optionId: 'allow-once', optionName: 'Allow once', optionKind: 'allow_once', by: 'user' },
+      },
     ] as const;
     for (const e of entries) applyEntry(c, e as never);
     applyEntry(c, entries[2] as never); // a replayed duplicate is ignored
@@ -110,11 +153,14 @@ describe('permission cards', () => {
 
 describe('plans', () => {
   it('a checklist with progress, one card per turn updated in place', () => {
-    const item = planToChatItem([
-      { content: 'Read', priority: 'high', status: 'completed' },
-      { content: 'Edit', priority: 'high', status: 'in_progress' },
-      { content: 'Test', priority: 'low', status: 'pending' },
-    ], 'm:plan');
+    const item = planToChatItem(
+      [
+        { content: 'Read', priority: 'high', status: 'completed' },
+        { content: 'Edit', priority: 'high', status: 'in_progress' },
+        { content: 'Test', priority: 'low', status: 'pending' },
+      ],
+      'm:plan',
+    );
     assert.equal(item.body, '☑ ~~Read~~  \n◐ **Edit**  \n☐ Test');
     assert.equal(item.header?.status?.text, '1/3 done');
     const t = turn({});
@@ -128,14 +174,41 @@ describe('plans', () => {
 
 describe('tab controls: slash commands and pickers', () => {
   const controls = {
-    modes: { currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }, { id: 'code', name: 'Code' }] },
-    configOptions: [{ id: 'model', name: 'Model', category: 'model', type: 'select' as const, currentValue: 'a', options: [{ value: 'a', name: 'A' }, { value: 'b', name: 'B' }] }],
+    modes: {
+      currentModeId: 'ask',
+      availableModes: [
+        { id: 'ask', name: 'Ask' },
+        { id: 'code', name: 'Code' },
+      ],
+    },
+    configOptions: [
+      {
+        id: 'model',
+        name: 'Model',
+        category: 'model',
+        type: 'select' as const,
+        currentValue: 'a',
+        options: [
+          { value: 'a', name: 'A' },
+          { value: 'b', name: 'B' },
+        ],
+      },
+    ],
     models: { currentModelId: 'x', availableModels: [{ modelId: 'x', name: 'X' }] },
   };
 
   it('slash commands from available_commands_update; commands with input get a placeholder', () => {
     const c = emptyConversation();
-    applyEntry(c, { type: 'agent-update', update: { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'help', description: 'Help' }, { name: 'plan', description: 'Plan', input: { hint: 'what to plan' } }] } });
+    applyEntry(c, {
+      type: 'agent-update',
+      update: {
+        sessionUpdate: 'available_commands_update',
+        availableCommands: [
+          { name: 'help', description: 'Help' },
+          { name: 'plan', description: 'Plan', input: { hint: 'what to plan' } },
+        ],
+      },
+    });
     assert.deepEqual(slashCommandsFor(c)[0]?.commands, [
       { command: '/help', description: 'Help' },
       { command: '/plan', description: 'Plan', placeholder: 'what to plan' },
@@ -146,10 +219,23 @@ describe('tab controls: slash commands and pickers', () => {
   });
 
   it('modes and config options are selects; legacy models only without a model config option', () => {
-    assert.deepEqual(pickersFor(controls).map((p) => [p.id, p.value]), [['mode', 'ask'], ['config:model', 'a']]);
-    assert.deepEqual(pickersFor({ models: controls.models }).map((p) => p.id), ['model']);
-    assert.deepEqual(pickerChanges(TAB, controls, { mode: 'code', 'config:model': 'a' }), [{ type: 'set-mode', tabId: TAB, modeId: 'code' }]);
-    assert.deepEqual(pickerChanges(TAB, controls, { 'config:model': 'b' }), [{ type: 'set-config-option', tabId: TAB, configId: 'model', value: 'b' }]);
+    assert.deepEqual(
+      pickersFor(controls).map((p) => [p.id, p.value]),
+      [
+        ['mode', 'ask'],
+        ['config:model', 'a'],
+      ],
+    );
+    assert.deepEqual(
+      pickersFor({ models: controls.models }).map((p) => p.id),
+      ['model'],
+    );
+    assert.deepEqual(pickerChanges(TAB, controls, { mode: 'code', 'config:model': 'a' }), [
+      { type: 'set-mode', tabId: TAB, modeId: 'code' },
+    ]);
+    assert.deepEqual(pickerChanges(TAB, controls, { 'config:model': 'b' }), [
+      { type: 'set-config-option', tabId: TAB, configId: 'model', value: 'b' },
+    ]);
     assert.deepEqual(pickerChanges(TAB, { models: controls.models }, { model: 'y' }), [{ type: 'set-model', tabId: TAB, modelId: 'y' }]);
     assert.deepEqual(pickerChanges(TAB, controls, { unknown: 'z' }), []);
   });
@@ -158,9 +244,15 @@ describe('tab controls: slash commands and pickers', () => {
     const c = emptyConversation();
     applyEntry(c, { type: 'session-ready', agentName: 'A', cwd: '/w', controls });
     applyEntry(c, { type: 'agent-update', update: { sessionUpdate: 'current_mode_update', currentModeId: 'code' } });
-    applyEntry(c, { type: 'agent-update', update: { sessionUpdate: 'config_option_update', configOptions: [{ ...controls.configOptions[0]!, currentValue: 'b' }] } });
+    applyEntry(c, {
+      type: 'agent-update',
+      update: { sessionUpdate: 'config_option_update', configOptions: [{ ...controls.configOptions[0]!, currentValue: 'b' }] },
+    });
     const store = tabStoreFor(c);
-    assert.deepEqual(store.promptInputOptions?.map((p) => p.value), ['code', 'b']);
+    assert.deepEqual(
+      store.promptInputOptions?.map((p) => p.value),
+      ['code', 'b'],
+    );
     assert.equal(store.loadingChat, false);
     assert.equal(store.promptInputInfo, 'A · /w');
   });

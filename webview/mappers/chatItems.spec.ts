@@ -3,8 +3,19 @@ import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Notice, Turn } from '../conversation';
 import { escapeMarkdown, noticeToChatItems, RESTART_BUTTON_ID, turnToChatItems } from './chatItems';
 
-const chunk = (text: string, kind: 'agent_message_chunk' | 'agent_thought_chunk' = 'agent_message_chunk'): SessionUpdate => ({ sessionUpdate: kind, content: { type: 'text', text } });
-export const turn = (over: Partial<Turn>): Turn => ({ kind: 'turn', messageId: 'm', prompt: 'hi *there*', updates: [], status: 'running', permissions: [], ...over });
+const chunk = (text: string, kind: 'agent_message_chunk' | 'agent_thought_chunk' = 'agent_message_chunk'): SessionUpdate => ({
+  sessionUpdate: kind,
+  content: { type: 'text', text },
+});
+export const turn = (over: Partial<Turn>): Turn => ({
+  kind: 'turn',
+  messageId: 'm',
+  prompt: 'hi *there*',
+  updates: [],
+  status: 'running',
+  permissions: [],
+  ...over,
+});
 
 describe('ACP → mynah-ui ChatItem mapping: text, thoughts, stop reasons, notices', () => {
   it('a prompt, then the streaming answer with stable message ids', () => {
@@ -22,7 +33,8 @@ describe('ACP → mynah-ui ChatItem mapping: text, thoughts, stop reasons, notic
   });
 
   it('abnormal stop reasons are explained as warnings', () => {
-    const last = (stopReason: 'refusal' | 'max_tokens' | 'max_turn_requests') => turnToChatItems(turn({ status: 'done', stopReason })).at(-1);
+    const last = (stopReason: 'refusal' | 'max_tokens' | 'max_turn_requests') =>
+      turnToChatItems(turn({ status: 'done', stopReason })).at(-1);
     assert.deepEqual(last('refusal'), { type: 'answer', messageId: 'm:end', body: '_The agent refused to continue._', status: 'warning' });
     assert.match(last('max_tokens')?.body ?? '', /token limit/);
     assert.match(last('max_turn_requests')?.body ?? '', /limit of requests/);
@@ -51,13 +63,22 @@ describe('ACP → mynah-ui ChatItem mapping: text, thoughts, stop reasons, notic
   });
 
   it('an agent failure card shows exit reason and stderr tail, with Restart until resolved', () => {
-    const n: Notice = { kind: 'notice', id: 'n', level: 'error', agentName: 'ElizACP', resolved: false,
-      failure: { agentName: 'ElizACP', message: 'The agent exited with code 3.', exitCode: 3, signal: null, stderrTail: 'eliza: crashing' } };
+    const n: Notice = {
+      kind: 'notice',
+      id: 'n',
+      level: 'error',
+      agentName: 'ElizACP',
+      resolved: false,
+      failure: { agentName: 'ElizACP', message: 'The agent exited with code 3.', exitCode: 3, signal: null, stderrTail: 'eliza: crashing' },
+    };
     const [card] = noticeToChatItems(n);
     assert.equal(card?.messageId, 'notice:n');
     assert.equal(card?.status, 'error');
     assert.match(card?.body ?? '', /exited with code 3\.\n/, 'the exit code is not repeated');
-    const [bare] = noticeToChatItems({ ...n, failure: { ...n.failure!, message: 'The conductor died.', exitCode: null, signal: 'SIGKILL' } });
+    const [bare] = noticeToChatItems({
+      ...n,
+      failure: { ...n.failure!, message: 'The conductor died.', exitCode: null, signal: 'SIGKILL' },
+    });
     assert.match(bare?.body ?? '', /The conductor died\. \(signal SIGKILL\)/);
     assert.match(card?.body ?? '', /```text\neliza: crashing\n```/);
     assert.equal(card?.buttons?.[0]?.id, RESTART_BUTTON_ID);

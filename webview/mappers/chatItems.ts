@@ -39,15 +39,19 @@ function textOf(u: SessionUpdate): string | undefined {
 export function turnToChatItems(t: Turn, terminals: Conversation['terminals'] = {}): ChatItem[] {
   const items: ChatItem[] = [];
   const attached = t.attachments?.length ? `\n\n📎 ${t.attachments.map((a) => `\`${escapeInline(a)}\``).join(' ')}` : '';
-  if (t.prompt || attached) items.push({ type: ItemType.PROMPT, messageId: `${t.messageId}:prompt`, body: escapeMarkdown(t.prompt) + attached });
+  if (t.prompt || attached)
+    items.push({ type: ItemType.PROMPT, messageId: `${t.messageId}:prompt`, body: escapeMarkdown(t.prompt) + attached });
   if (t.embodiment?.length) items.push(embodimentToChatItem(t.embodiment, `${t.messageId}:sparkle`));
   const running = t.status === 'running';
   const permissions = t.permissions ?? [];
   const toolState = (id: string): ToolCallState | undefined =>
-    t.updates.find((u): u is ToolCallState => (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && u.toolCallId === id);
+    t.updates.find(
+      (u): u is ToolCallState => (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && u.toolCallId === id,
+    );
   const approvalsAt = (position: number): void => {
     for (const p of permissions) {
-      if (p.position === position) items.push(permissionToChatItem(p, `${t.messageId}:perm:${p.requestId}`, toolState(p.toolCall.toolCallId)));
+      if (p.position === position)
+        items.push(permissionToChatItem(p, `${t.messageId}:perm:${p.requestId}`, toolState(p.toolCall.toolCallId)));
     }
   };
   // Text streams only while it is the turn's last item (mynah has one stream per tab).
@@ -59,7 +63,8 @@ export function turnToChatItems(t: Turn, terminals: Conversation['terminals'] = 
     switch (u.sessionUpdate) {
       case 'agent_message_chunk': {
         const text = textOf(u);
-        if (text !== undefined) items.push({ type: streamsAt(i) ? ItemType.ANSWER_STREAM : ItemType.ANSWER, messageId: itemId, body: text });
+        if (text !== undefined)
+          items.push({ type: streamsAt(i) ? ItemType.ANSWER_STREAM : ItemType.ANSWER, messageId: itemId, body: text });
         return;
       }
       case 'agent_thought_chunk': {
@@ -67,12 +72,15 @@ export function turnToChatItems(t: Turn, terminals: Conversation['terminals'] = 
         if (text === undefined) return;
         const thinking = streamsAt(i);
         items.push({
-          type: ItemType.ANSWER, messageId: itemId, shimmer: thinking,
+          type: ItemType.ANSWER,
+          messageId: itemId,
+          shimmer: thinking,
           summary: { isCollapsed: true, content: { body: thinking ? '_Thinking…_' : '_Thinking_' }, collapsedContent: [{ body: text }] },
         });
         return;
       }
-      case 'tool_call': case 'tool_call_update':
+      case 'tool_call':
+      case 'tool_call_update':
         items.push(toolCallToChatItem(u, `${t.messageId}:tool:${u.toolCallId}`, terminals));
         return;
       case 'plan':
@@ -83,22 +91,42 @@ export function turnToChatItems(t: Turn, terminals: Conversation['terminals'] = 
     }
   });
   approvalsAt(t.updates.length);
-  for (const p of permissions) if (p.position > t.updates.length) items.push(permissionToChatItem(p, `${t.messageId}:perm:${p.requestId}`, toolState(p.toolCall.toolCallId)));
+  for (const p of permissions)
+    if (p.position > t.updates.length)
+      items.push(permissionToChatItem(p, `${t.messageId}:perm:${p.requestId}`, toolState(p.toolCall.toolCallId)));
   if (t.status === 'done' && t.stopReason && t.stopReason !== 'end_turn') {
     const why = STOP_TEXT[t.stopReason] ?? `Stopped: ${t.stopReason.replace(/_/g, ' ')}.`;
-    items.push({ type: ItemType.ANSWER, messageId: `${t.messageId}:end`, body: `_${why}_`, status: t.stopReason === 'cancelled' ? 'info' : 'warning' });
+    items.push({
+      type: ItemType.ANSWER,
+      messageId: `${t.messageId}:end`,
+      body: `_${why}_`,
+      status: t.stopReason === 'cancelled' ? 'info' : 'warning',
+    });
   }
   if (t.status === 'failed') {
-    items.push({ type: ItemType.ANSWER, messageId: `${t.messageId}:end`, body: `**The prompt failed.** ${t.error ?? ''}`.trim(), status: 'error' });
+    items.push({
+      type: ItemType.ANSWER,
+      messageId: `${t.messageId}:end`,
+      body: `**The prompt failed.** ${t.error ?? ''}`.trim(),
+      status: 'error',
+    });
   }
   return items;
 }
 
 export function noticeToChatItems(n: Notice): ChatItem[] {
   const messageId = blockId(n);
-  if (n.text !== undefined) return [{ type: ItemType.ANSWER, messageId, status: n.level === 'info' ? 'info' : n.level, body: escapeMarkdown(n.text) }];
+  if (n.text !== undefined)
+    return [{ type: ItemType.ANSWER, messageId, status: n.level === 'info' ? 'info' : n.level, body: escapeMarkdown(n.text) }];
   if (n.level === 'info') {
-    return [{ type: ItemType.ANSWER, messageId, status: 'info', body: `Restarted **${n.agentName}** with a fresh session. It does not remember earlier messages.` }];
+    return [
+      {
+        type: ItemType.ANSWER,
+        messageId,
+        status: 'info',
+        body: `Restarted **${n.agentName}** with a fresh session. It does not remember earlier messages.`,
+      },
+    ];
   }
   const f = n.failure;
   const message = f?.message ?? '';
@@ -106,17 +134,24 @@ export function noticeToChatItems(n: Notice): ChatItem[] {
   const details = [
     f?.exitCode !== null && f?.exitCode !== undefined && !message.includes(`code ${f.exitCode}`) ? `exit code ${f.exitCode}` : '',
     f?.signal && !message.includes(f.signal) ? `signal ${f.signal}` : '',
-  ].filter(Boolean).join(', ');
+  ]
+    .filter(Boolean)
+    .join(', ');
   const tail = f?.stderrTail.trim();
   const body = [
     `**${n.agentName} stopped.** ${message}${details ? ` (${details})` : ''}`,
     ...(tail ? ['', 'Last output on stderr:', '', '```text', tail, '```'] : []),
     ...(n.resolved ? ['', '_Restarted._'] : []),
   ].join('\n');
-  return [{
-    type: ItemType.ANSWER, messageId, status: 'error', body,
-    buttons: n.resolved ? [] : [{ id: RESTART_BUTTON_ID, text: 'Restart agent', status: 'primary', keepCardAfterClick: true }],
-  }];
+  return [
+    {
+      type: ItemType.ANSWER,
+      messageId,
+      status: 'error',
+      body,
+      buttons: n.resolved ? [] : [{ id: RESTART_BUTTON_ID, text: 'Restart agent', status: 'primary', keepCardAfterClick: true }],
+    },
+  ];
 }
 
 export function blockToChatItems(b: Block, c?: Conversation): ChatItem[] {

@@ -6,7 +6,13 @@ import type { ContextRef } from '../../src/protocol/webview';
 
 export const contextKey = (r: ContextRef): string => `${r.kind}:${r.uri}${r.range ? `#${r.range.startLine}-${r.range.endLine}` : ''}`;
 
-const ICON: Record<ContextRef['kind'], MynahIconsType> = { file: 'file', folder: 'folder', symbol: 'code-block', selection: 'text-select', image: 'image' };
+const ICON: Record<ContextRef['kind'], MynahIconsType> = {
+  file: 'file',
+  folder: 'folder',
+  symbol: 'code-block',
+  selection: 'text-select',
+  image: 'image',
+};
 const LIMIT = 500;
 
 function leaf(r: ContextRef): QuickActionCommand {
@@ -21,17 +27,19 @@ export function contextCommandsFor(items: ContextRef[] | undefined): QuickAction
   const entry = (command: string, icon: MynahIconsType, description: string, refs: ContextRef[]): QuickActionCommand[] =>
     refs.length ? [{ command, icon, description, children: [{ groupName: description, commands: refs.map(leaf) }] }] : [];
   const selection = of('selection')[0];
-  return [{
-    groupName: 'Attach from the workspace',
-    commands: [
-      ...(selection ? [{ ...leaf(selection), command: 'selection', description: selection.name }] : []),
-      ...entry('open editors', 'file', 'Files open in editors', of('file', true)),
-      ...entry('file', 'file', 'Workspace files', of('file')),
-      ...entry('folder', 'folder', 'Workspace folders', of('folder')),
-      ...entry('symbol', 'code-block', 'Symbols in open editors', of('symbol')),
-      ...entry('image', 'image', 'Images in the workspace', of('image')),
-    ],
-  }];
+  return [
+    {
+      groupName: 'Attach from the workspace',
+      commands: [
+        ...(selection ? [{ ...leaf(selection), command: 'selection', description: selection.name }] : []),
+        ...entry('open editors', 'file', 'Files open in editors', of('file', true)),
+        ...entry('file', 'file', 'Workspace files', of('file')),
+        ...entry('folder', 'folder', 'Workspace folders', of('folder')),
+        ...entry('symbol', 'code-block', 'Symbols in open editors', of('symbol')),
+        ...entry('image', 'image', 'Images in the workspace', of('image')),
+      ],
+    },
+  ];
 }
 
 /** The refs behind what mynah reports as chosen (command objects or plain strings). */
@@ -39,7 +47,7 @@ export function chosenContext(items: ContextRef[] | undefined, chosen: (string |
   if (!items || !chosen) return [];
   const byKey = new Map(items.map((i) => [contextKey(i), i]));
   const refs = chosen.flatMap((c) => {
-    const id = typeof c === 'string' ? c : c.id ?? '';
+    const id = typeof c === 'string' ? c : (c.id ?? '');
     const ref = byKey.get(id);
     return ref ? [ref] : [];
   });

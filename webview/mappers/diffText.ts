@@ -13,7 +13,10 @@ export function unifiedDiff(oldText: string | null | undefined, newText: string)
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
   let endA = a.length;
   let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) { endA--; endB--; }
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
+  }
   if (start === a.length && start === b.length) return '(no changes)';
   const from = Math.max(0, start - CONTEXT);
   const lines = [

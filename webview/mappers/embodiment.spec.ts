@@ -22,17 +22,24 @@ function apply(entries: ConversationEntry[]): Conversation {
 
 describe('Sparkle embodiment in the chat', () => {
   it('before any prompt: a block of its own, one collapsed section, not busy, no prompt card', () => {
-    const c = apply([ready, { type: 'agent-update', update: sparkle(chunk('Embodiment ')) }, { type: 'agent-update', update: sparkle(chunk('received.')) }]);
+    const c = apply([
+      ready,
+      { type: 'agent-update', update: sparkle(chunk('Embodiment ')) },
+      { type: 'agent-update', update: sparkle(chunk('received.')) },
+    ]);
     assert.equal(c.blocks.length, 1);
     assert.equal(isBusy(c), false);
     const items = conversationToChatItems(c);
-    assert.deepEqual(items, [{
-      type: 'answer', messageId: 'sparkle-embodiment-0:sparkle',
-      summary: { isCollapsed: true, content: { body: '_Sparkle embodiment_' }, collapsedContent: [{ body: 'Embodiment received.' }] },
-    }]);
+    assert.deepEqual(items, [
+      {
+        type: 'answer',
+        messageId: 'sparkle-embodiment-0:sparkle',
+        summary: { isCollapsed: true, content: { body: '_Sparkle embodiment_' }, collapsedContent: [{ body: 'Embodiment received.' }] },
+      },
+    ]);
   });
 
-  it('while the user\'s first prompt waits: a section after its prompt, before its answer, never part of the answer', () => {
+  it("while the user's first prompt waits: a section after its prompt, before its answer, never part of the answer", () => {
     const c = apply([
       ready,
       { type: 'prompt-started', messageId: 'm', text: 'hello' },
@@ -42,9 +49,14 @@ describe('Sparkle embodiment in the chat', () => {
     ]);
     const t = c.blocks[0] as Turn;
     assert.deepEqual(t.updates, [chunk('How do you do.')]);
-    assert.deepEqual(conversationToChatItems(c).map((i) => [i.messageId, i.summary?.content?.body ?? i.body]), [
-      ['m:prompt', 'hello'], ['m:sparkle', '_Sparkle embodiment_'], ['m:0', 'How do you do.'],
-    ]);
+    assert.deepEqual(
+      conversationToChatItems(c).map((i) => [i.messageId, i.summary?.content?.body ?? i.body]),
+      [
+        ['m:prompt', 'hello'],
+        ['m:sparkle', '_Sparkle embodiment_'],
+        ['m:0', 'How do you do.'],
+      ],
+    );
   });
 
   it('one section per session: updates that straddle the first prompt stay together; a restart starts another', () => {
@@ -58,12 +70,19 @@ describe('Sparkle embodiment in the chat', () => {
       { type: 'agent-update', update: sparkle(chunk('Again.')) },
     ]);
     const sections = conversationToChatItems(c).filter((i) => i.messageId?.endsWith(':sparkle'));
-    assert.deepEqual(sections.map((i) => i.summary?.collapsedContent?.[0]?.body), ['Embodiment received.', 'Again.']);
-    assert.equal((c.blocks[1] as Turn).updates[0]?.sessionUpdate, 'agent_message_chunk', 'the user\'s turn keeps its own answer');
+    assert.deepEqual(
+      sections.map((i) => i.summary?.collapsedContent?.[0]?.body),
+      ['Embodiment received.', 'Again.'],
+    );
+    assert.equal((c.blocks[1] as Turn).updates[0]?.sessionUpdate, 'agent_message_chunk', "the user's turn keeps its own answer");
   });
 
   it('replaying the same entries (resync) builds the same blocks', () => {
-    const entries: ConversationEntry[] = [ready, { type: 'agent-update', update: sparkle(chunk('x')) }, { type: 'prompt-started', messageId: 'm', text: 'hi' }];
+    const entries: ConversationEntry[] = [
+      ready,
+      { type: 'agent-update', update: sparkle(chunk('x')) },
+      { type: 'prompt-started', messageId: 'm', text: 'hi' },
+    ];
     assert.deepEqual(apply(entries), apply(entries));
   });
 

@@ -15,7 +15,11 @@ export function fenced(code: string, lang = ''): string {
 /** JSON for people: two-space indent, with a cap so a huge input cannot flood the chat. */
 export function prettyJson(value: unknown, max = 20_000): string {
   let s: string;
-  try { s = JSON.stringify(value, null, 2) ?? String(value); } catch { s = String(value); }
+  try {
+    s = JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    s = String(value);
+  }
   return s.length > max ? `${s.slice(0, max)}\n… (${s.length - max} more characters)` : s;
 }
 

@@ -13,7 +13,10 @@ export const PERMISSION_PREFIX = 'perm:';
 export const BYPASS = 'bypass';
 
 const OPTION_STATUS: Record<PermissionOption['kind'], ChatItemButton['status']> = {
-  allow_once: 'primary', allow_always: 'main', reject_once: 'clear', reject_always: 'dimmed-clear',
+  allow_once: 'primary',
+  allow_always: 'main',
+  reject_once: 'clear',
+  reject_always: 'dimmed-clear',
 };
 
 export function parsePermissionButton(id: string): { requestId: string; choice: number | 'bypass' } | undefined {
@@ -31,13 +34,17 @@ export function parsePermissionButton(id: string): { requestId: string; choice: 
 export function describeDecision(d: PermissionDecision): string {
   if (d.outcome === 'cancelled') return `Cancelled: ${d.reason}.`;
   const allowed = d.optionKind.startsWith('allow');
-  const by = d.by === 'user' ? 'by you' : d.by === 'bypass' ? 'automatically (Bypass Permissions)' : 'automatically (auto-approved tool kind)';
+  const by =
+    d.by === 'user' ? 'by you' : d.by === 'bypass' ? 'automatically (Bypass Permissions)' : 'automatically (auto-approved tool kind)';
   return `${allowed ? 'Allowed' : 'Rejected'}: ${d.optionName}, ${by}.`;
 }
 
 /** `known` is the tool card's state for the same toolCallId, if the agent sent one first. */
 export function permissionToChatItem(card: PermissionCard, itemId: string, known?: ToolCallState): ChatItem {
-  const tc = { ...known, ...Object.fromEntries(Object.entries(card.toolCall).filter(([, v]) => v !== undefined && v !== null)) } as ToolCallState;
+  const tc = {
+    ...known,
+    ...Object.fromEntries(Object.entries(card.toolCall).filter(([, v]) => v !== undefined && v !== null)),
+  } as ToolCallState;
   const lines = [`**${kindLabel(tc.kind)}** requested by the agent.`];
   for (const l of tc.locations ?? []) lines.push(`- \`${l.path}${l.line ? `:${l.line}` : ''}\``);
   if (tc.rawInput !== undefined && tc.rawInput !== null) lines.push('', 'Parameters:', fenced(prettyJson(tc.rawInput), 'json'));
@@ -50,7 +57,12 @@ export function permissionToChatItem(card: PermissionCard, itemId: string, known
     header: {
       icon: d ? (allowed ? 'ok-circled' : 'cancel-circle') : 'warning',
       body: `${d ? 'Permission' : 'Permission needed'}: ${escapeInline(tc.title ?? 'a tool call')}`,
-      status: d ? { status: allowed ? 'success' : 'error', text: allowed ? 'Allowed' : d.outcome === 'cancelled' ? 'Cancelled' : 'Rejected', position: 'right' }
+      status: d
+        ? {
+            status: allowed ? 'success' : 'error',
+            text: allowed ? 'Allowed' : d.outcome === 'cancelled' ? 'Cancelled' : 'Rejected',
+            position: 'right',
+          }
         : { status: 'warning', text: 'Waiting for you', position: 'right' },
     },
     body: lines.join('\n'),
@@ -59,12 +71,20 @@ export function permissionToChatItem(card: PermissionCard, itemId: string, known
   };
   if (!d) {
     const buttons: ChatItemButton[] = card.options.map((o, i) => ({
-      id: `${PERMISSION_PREFIX}${card.requestId}:${i}`, text: o.name, status: OPTION_STATUS[o.kind], keepCardAfterClick: true,
+      id: `${PERMISSION_PREFIX}${card.requestId}:${i}`,
+      text: o.name,
+      status: OPTION_STATUS[o.kind],
+      keepCardAfterClick: true,
       icon: o.kind.startsWith('allow') ? 'ok' : 'cancel',
     }));
     if (card.options.some((o) => o.kind.startsWith('allow'))) {
-      buttons.push({ id: `${PERMISSION_PREFIX}${card.requestId}:${BYPASS}`, text: 'Bypass Permissions', status: 'dimmed-clear', keepCardAfterClick: true,
-        description: 'Allow this and every later request of this agent without asking (saved in your settings)' });
+      buttons.push({
+        id: `${PERMISSION_PREFIX}${card.requestId}:${BYPASS}`,
+        text: 'Bypass Permissions',
+        status: 'dimmed-clear',
+        keepCardAfterClick: true,
+        description: 'Allow this and every later request of this agent without asking (saved in your settings)',
+      });
     }
     item.buttons = buttons.reverse(); // mynah v4 renders buttons in reverse order
   }

@@ -16,9 +16,11 @@ type SelectItem = Extract<ChatItemFormItem, { type: 'select' }>;
 
 function configOptionValues(o: SessionConfigOption): { value: string; label: string; description?: string }[] {
   if (o.type !== 'select') return [];
-  return o.options.flatMap((entry) => ('group' in entry
-    ? entry.options.map((x) => ({ value: x.value, label: `${entry.name}: ${x.name}`, description: x.description ?? undefined }))
-    : [{ value: entry.value, label: entry.name, description: entry.description ?? undefined }]));
+  return o.options.flatMap((entry) =>
+    'group' in entry
+      ? entry.options.map((x) => ({ value: x.value, label: `${entry.name}: ${x.name}`, description: x.description ?? undefined }))
+      : [{ value: entry.value, label: entry.name, description: entry.description ?? undefined }],
+  );
 }
 
 /** The pickers shown under the prompt input for these controls. */
@@ -28,14 +30,24 @@ export function pickersFor(controls: SessionControls | undefined): SelectItem[] 
   const modes = controls.modes;
   if (modes && modes.availableModes.length > 0) {
     pickers.push({
-      type: 'select', id: MODE_PICKER, value: modes.currentModeId, tooltip: 'Agent mode', autoWidth: true, border: false,
+      type: 'select',
+      id: MODE_PICKER,
+      value: modes.currentModeId,
+      tooltip: 'Agent mode',
+      autoWidth: true,
+      border: false,
       options: modes.availableModes.map((m) => ({ value: m.id, label: m.name, description: m.description ?? undefined })),
     });
   }
   const configs = (controls.configOptions ?? []).filter((o) => o.type === 'select');
   for (const o of configs) {
     pickers.push({
-      type: 'select', id: `${CONFIG_PICKER_PREFIX}${o.id}`, value: String(o.currentValue), tooltip: o.name, autoWidth: true, border: false,
+      type: 'select',
+      id: `${CONFIG_PICKER_PREFIX}${o.id}`,
+      value: String(o.currentValue),
+      tooltip: o.name,
+      autoWidth: true,
+      border: false,
       options: configOptionValues(o),
     });
   }
@@ -43,7 +55,12 @@ export function pickersFor(controls: SessionControls | undefined): SelectItem[] 
   const models = controls.models;
   if (models && models.availableModels.length > 0 && !configs.some((o) => o.category === 'model')) {
     pickers.push({
-      type: 'select', id: MODEL_PICKER, value: models.currentModelId, tooltip: 'Model', autoWidth: true, border: false,
+      type: 'select',
+      id: MODEL_PICKER,
+      value: models.currentModelId,
+      tooltip: 'Model',
+      autoWidth: true,
+      border: false,
       options: models.availableModels.map((m) => ({ value: m.modelId, label: m.name, description: m.description ?? undefined })),
     });
   }
@@ -51,14 +68,19 @@ export function pickersFor(controls: SessionControls | undefined): SelectItem[] 
 }
 
 /** Which set_* messages a change of the picker values asks for (only the pickers that changed). */
-export function pickerChanges(tabId: TabId, controls: SessionControls | undefined, values: Record<string, string>): (SetMode | SetConfigOption | SetModel)[] {
+export function pickerChanges(
+  tabId: TabId,
+  controls: SessionControls | undefined,
+  values: Record<string, string>,
+): (SetMode | SetConfigOption | SetModel)[] {
   const current = Object.fromEntries(pickersFor(controls).map((p) => [p.id, p.value]));
   const out: (SetMode | SetConfigOption | SetModel)[] = [];
   for (const [id, value] of Object.entries(values)) {
     if (typeof value !== 'string' || !(id in current) || current[id] === value) continue;
     if (id === MODE_PICKER) out.push({ type: 'set-mode', tabId, modeId: value });
     else if (id === MODEL_PICKER) out.push({ type: 'set-model', tabId, modelId: value });
-    else if (id.startsWith(CONFIG_PICKER_PREFIX)) out.push({ type: 'set-config-option', tabId, configId: id.slice(CONFIG_PICKER_PREFIX.length), value });
+    else if (id.startsWith(CONFIG_PICKER_PREFIX))
+      out.push({ type: 'set-config-option', tabId, configId: id.slice(CONFIG_PICKER_PREFIX.length), value });
   }
   return out;
 }
@@ -67,13 +89,16 @@ export function pickerChanges(tabId: TabId, controls: SessionControls | undefine
 export function slashCommandsFor(c: Conversation): QuickActionCommandGroup[] {
   const commands = c.commands ?? [];
   if (commands.length === 0) return [];
-  return [{
-    groupName: `${c.agentName ?? 'Agent'} commands`,
-    commands: commands.map((cmd) => ({
-      command: `/${cmd.name}`, description: cmd.description,
-      ...(cmd.input ? { placeholder: cmd.input.hint } : {}),
-    })),
-  }];
+  return [
+    {
+      groupName: `${c.agentName ?? 'Agent'} commands`,
+      commands: commands.map((cmd) => ({
+        command: `/${cmd.name}`,
+        description: cmd.description,
+        ...(cmd.input ? { placeholder: cmd.input.hint } : {}),
+      })),
+    },
+  ];
 }
 
 /** The text a prompt with a chosen slash command sends: `/name args`. */

@@ -13,12 +13,28 @@ export type ToolCallState = Extract<SessionUpdate, { sessionUpdate: 'tool_call' 
 export const OPEN_DIFF_PREFIX = 'open-diff:';
 
 const KIND_ICON: Record<string, MynahIconsType> = {
-  read: 'file', edit: 'pencil', delete: 'trash', move: 'transform', search: 'search',
-  execute: 'shell', think: 'magic', fetch: 'globe', switch_mode: 'refresh', other: 'tools',
+  read: 'file',
+  edit: 'pencil',
+  delete: 'trash',
+  move: 'transform',
+  search: 'search',
+  execute: 'shell',
+  think: 'magic',
+  fetch: 'globe',
+  switch_mode: 'refresh',
+  other: 'tools',
 };
 const KIND_LABEL: Record<string, string> = {
-  read: 'Read', edit: 'Edit', delete: 'Delete', move: 'Move', search: 'Search',
-  execute: 'Run', think: 'Think', fetch: 'Fetch', switch_mode: 'Switch mode', other: 'Tool',
+  read: 'Read',
+  edit: 'Edit',
+  delete: 'Delete',
+  move: 'Move',
+  search: 'Search',
+  execute: 'Run',
+  think: 'Think',
+  fetch: 'Fetch',
+  switch_mode: 'Switch mode',
+  other: 'Tool',
 };
 
 /** ACP: a call without a status yet is under way. */
@@ -28,10 +44,14 @@ export function statusOf(t: Pick<ToolCallUpdate, 'status'>): 'pending' | 'in_pro
 
 export function statusView(status: ReturnType<typeof statusOf>): NonNullable<NonNullable<ChatItemContent['header']>['status']> {
   switch (status) {
-    case 'pending': return { status: 'info', icon: 'progress', text: 'Pending', position: 'right' };
-    case 'in_progress': return { status: 'info', icon: 'progress', text: 'Running', position: 'right' };
-    case 'completed': return { status: 'success', icon: 'ok', text: 'Completed', position: 'right' };
-    case 'failed': return { status: 'error', icon: 'cancel', text: 'Failed', position: 'right' };
+    case 'pending':
+      return { status: 'info', icon: 'progress', text: 'Pending', position: 'right' };
+    case 'in_progress':
+      return { status: 'info', icon: 'progress', text: 'Running', position: 'right' };
+    case 'completed':
+      return { status: 'success', icon: 'ok', text: 'Completed', position: 'right' };
+    case 'failed':
+      return { status: 'error', icon: 'cancel', text: 'Failed', position: 'right' };
   }
 }
 
@@ -68,36 +88,68 @@ export function toolCallToChatItem(t: ToolCallState, itemId: string, terminals: 
   const content = t.content ?? [];
   const locations = t.locations ?? [];
   const details: ChatItemContent[] = [];
-  if (t.rawInput !== undefined && t.rawInput !== null) details.push({ header: { body: 'Input' }, body: fenced(prettyJson(t.rawInput), 'json') });
+  if (t.rawInput !== undefined && t.rawInput !== null)
+    details.push({ header: { body: 'Input' }, body: fenced(prettyJson(t.rawInput), 'json') });
   for (const c of content) details.push(contentSection(c, terminals));
   if (t.rawOutput !== undefined && t.rawOutput !== null && !content.some((c) => c.type === 'content')) {
     details.push({ header: { body: 'Output' }, body: fenced(prettyJson(t.rawOutput), 'json') });
   }
-  const buttons: ChatItemButton[] = content.flatMap((c, i) => (c.type === 'diff'
-    ? [{ id: `${OPEN_DIFF_PREFIX}${i}`, text: `Open diff: ${basename(c.path)}`, icon: 'file', status: 'clear', keepCardAfterClick: true } satisfies ChatItemButton]
-    : []));
+  const buttons: ChatItemButton[] = content.flatMap((c, i) =>
+    c.type === 'diff'
+      ? [
+          {
+            id: `${OPEN_DIFF_PREFIX}${i}`,
+            text: `Open diff: ${basename(c.path)}`,
+            icon: 'file',
+            status: 'clear',
+            keepCardAfterClick: true,
+          } satisfies ChatItemButton,
+        ]
+      : [],
+  );
   // Files the call touched or points at: click opens the diff (if any) or reveals the line.
   const files = [
-    ...content.flatMap((c, i) => (c.type === 'diff' ? [{ path: c.path, action: 'diff', index: i, line: undefined as number | undefined }] : [])),
+    ...content.flatMap((c, i) =>
+      c.type === 'diff' ? [{ path: c.path, action: 'diff', index: i, line: undefined as number | undefined }] : [],
+    ),
     ...locations.map((l, i) => ({ path: l.path, action: 'location', index: i, line: l.line ?? undefined })),
   ].filter((f, i, all) => all.findIndex((g) => g.path === f.path) === i); // a diff beats a location of the same file
   const item: ChatItem = {
     type: 'answer' as ChatItem['type'],
     messageId: itemId,
-    header: { icon: KIND_ICON[t.kind ?? 'other'] ?? 'tools', body: `**${escapeInline(t.title ?? 'Tool call')}**`, status: statusView(status) },
+    header: {
+      icon: KIND_ICON[t.kind ?? 'other'] ?? 'tools',
+      body: `**${escapeInline(t.title ?? 'Tool call')}**`,
+      status: statusView(status),
+    },
     body: `_${kindLabel(t.kind)}_${locations.length ? ` · ${locations.map((l) => `\`${basename(l.path)}${l.line ? `:${l.line}` : ''}\``).join(', ')}` : ''}`,
     shimmer: status === 'in_progress' || status === 'pending',
   };
-  if (details.length) item.summary = { isCollapsed: true, content: { body: status === 'failed' ? 'Details (failed)' : 'Details' }, collapsedContent: details };
+  if (details.length)
+    item.summary = {
+      isCollapsed: true,
+      content: { body: status === 'failed' ? 'Details (failed)' : 'Details' },
+      collapsedContent: details,
+    };
   if (buttons.length) item.buttons = [...buttons].reverse(); // mynah v4 renders buttons in reverse order
   if (files.length) {
     item.fileList = {
-      fileTreeTitle: 'Files', filePaths: files.map((f) => f.path), flatList: true, hideFileCount: true, collapsed: false,
-      details: Object.fromEntries(files.map((f) => [f.path, {
-        visibleName: basename(f.path),
-        description: f.action === 'diff' ? 'open diff' : f.line ? `line ${f.line}` : undefined,
-        clickable: true, data: { action: f.action, index: String(f.index), ...(f.line ? { line: String(f.line) } : {}) },
-      }])),
+      fileTreeTitle: 'Files',
+      filePaths: files.map((f) => f.path),
+      flatList: true,
+      hideFileCount: true,
+      collapsed: false,
+      details: Object.fromEntries(
+        files.map((f) => [
+          f.path,
+          {
+            visibleName: basename(f.path),
+            description: f.action === 'diff' ? 'open diff' : f.line ? `line ${f.line}` : undefined,
+            clickable: true,
+            data: { action: f.action, index: String(f.index), ...(f.line ? { line: String(f.line) } : {}) },
+          },
+        ]),
+      ),
     };
   }
   return item;

@@ -51,8 +51,11 @@ describe('Cargo version requirements', () => {
   });
   it('selects the newest matching version, skipping yanked and pre-releases unless asked', () => {
     const all = [
-      { version: '1.0.100' }, { version: '1.0.219' }, { version: '1.0.220', yanked: true },
-      { version: '2.0.0-alpha.1' }, { version: '0.9.15' },
+      { version: '1.0.100' },
+      { version: '1.0.219' },
+      { version: '1.0.220', yanked: true },
+      { version: '2.0.0-alpha.1' },
+      { version: '0.9.15' },
     ];
     assert.equal(selectVersion(all, undefined), '1.0.219');
     assert.equal(selectVersion(all, parseVersionReq('0.9')), '0.9.15');

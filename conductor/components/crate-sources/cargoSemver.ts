@@ -62,9 +62,18 @@ export function compareVersions(a: Version, b: Version): number {
   return Math.sign(a.major - b.major) || Math.sign(a.minor - b.minor) || Math.sign(a.patch - b.patch) || comparePre(a.pre, b.pre);
 }
 
-const COMPARATOR_RE = /^(=|>=|>|<=|<|~|\^)?\s*(\*|x|X|\d+)(?:\.(\*|x|X|\d+))?(?:\.(\*|x|X|\d+))?(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z.-]+)?$/;
+const COMPARATOR_RE =
+  /^(=|>=|>|<=|<|~|\^)?\s*(\*|x|X|\d+)(?:\.(\*|x|X|\d+))?(?:\.(\*|x|X|\d+))?(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z.-]+)?$/;
 
-const OPS: Record<string, Op> = { '=': 'exact', '>': 'greater', '>=': 'greaterEq', '<': 'less', '<=': 'lessEq', '~': 'tilde', '^': 'caret' };
+const OPS: Record<string, Op> = {
+  '=': 'exact',
+  '>': 'greater',
+  '>=': 'greaterEq',
+  '<': 'less',
+  '<=': 'lessEq',
+  '~': 'tilde',
+  '^': 'caret',
+};
 
 export function parseVersionReq(text: string): VersionReq {
   const source = text.trim();
@@ -85,7 +94,8 @@ function parseComparator(part: string, whole: string): Comparator {
   const major = Number(majorText);
   if (wild(minorText) || wild(patchText)) {
     if (opText && opText !== '=') throw new Error(`invalid version requirement "${whole}": wildcards take no operator`);
-    if (wild(minorText) && patchText !== undefined && !wild(patchText)) throw new Error(`invalid version requirement "${whole}": "${part}"`);
+    if (wild(minorText) && patchText !== undefined && !wild(patchText))
+      throw new Error(`invalid version requirement "${whole}": "${part}"`);
     return { op: 'wildcard', major, minor: wild(minorText) ? undefined : Number(minorText), pre: [] };
   }
   const minor = minorText === undefined ? undefined : Number(minorText);

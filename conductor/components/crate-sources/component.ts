@@ -10,7 +10,14 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { ErrorCodes } from '../../../src/protocol/errorCodes';
 import { asCancel, asPrompt, asReadTextFile, asRequestPermission, paramsProblem, sessionIdOf } from '../../chain/acpGuards';
-import type { Component, ComponentContext, ComponentFactory, IncomingNotification, IncomingRequest, McpSessionInfo } from '../../chain/component';
+import type {
+  Component,
+  ComponentContext,
+  ComponentFactory,
+  IncomingNotification,
+  IncomingRequest,
+  McpSessionInfo,
+} from '../../chain/component';
 import { CONDUCTOR_VERSION } from '../../version';
 import { readLines } from '../../../src/node/textFiles';
 import { confine } from '../../../src/node/confinement';
@@ -26,7 +33,10 @@ export interface CrateSourcesOptions {
 }
 
 export function defaultCrateSourcesOptions(): CrateSourcesOptions {
-  return { locator: defaultLocatorConfig(DEFAULT_REGISTRY), researchTimeoutMs: Number(process.env.SYMPOSIUM_RESEARCH_TIMEOUT_MS ?? 300_000) };
+  return {
+    locator: defaultLocatorConfig(DEFAULT_REGISTRY),
+    researchTimeoutMs: Number(process.env.SYMPOSIUM_RESEARCH_TIMEOUT_MS ?? 300_000),
+  };
 }
 
 export class CrateSources implements Component {
@@ -52,7 +62,8 @@ export class CrateSources implements Component {
     const sessionId = sessionIdOf(request.params);
     const research = sessionId !== undefined ? this.research.get(sessionId) : undefined;
     if (!research) {
-      if (sessionId !== undefined && this.ended.has(sessionId)) return request.fail({ code: ErrorCodes.invalidRequest, message: 'this research session has ended' });
+      if (sessionId !== undefined && this.ended.has(sessionId))
+        return request.fail({ code: ErrorCodes.invalidRequest, message: 'this research session has ended' });
       return request.forward();
     }
     void this.answerResearchRequest(request, research);
@@ -64,7 +75,8 @@ export class CrateSources implements Component {
     if (notification.direction === 'toClient' && sessionId !== undefined && (this.research.has(sessionId) || this.ended.has(sessionId))) {
       return; // research traffic never reaches the user's chat
     }
-    const cancelled = notification.direction === 'toAgent' && notification.method === 'session/cancel' ? asCancel(notification.params) : undefined;
+    const cancelled =
+      notification.direction === 'toAgent' && notification.method === 'session/cancel' ? asCancel(notification.params) : undefined;
     if (cancelled) this.turnAborts.get(cancelled.sessionId)?.abort();
     notification.forward();
   }
@@ -80,13 +92,24 @@ export class CrateSources implements Component {
       case 'session/request_permission': {
         const p = asRequestPermission(request.params);
         if (!p) {
-          this.cx?.log.info(`research of crate ${crate}: refused a malformed permission request: ${String(paramsProblem(request.method, request.params))}`);
+          this.cx?.log.info(
+            `research of crate ${crate}: refused a malformed permission request: ${String(paramsProblem(request.method, request.params))}`,
+          );
           return request.respond({ outcome: { outcome: 'cancelled' } });
         }
         // Nobody watches a research session: a fixed read-only rule answers (researchPolicy.ts).
-        const decision = await decideResearchPermission(p, (path) => this.confineToSources(research, path).then(() => true, () => false));
-        this.cx?.log.info(`research of crate ${crate}: ${decision.approved ? 'approved' : 'refused'} "${String(p.toolCall.title)}": ${decision.reason}`);
-        return request.respond({ outcome: decision.outcome === 'selected' ? { outcome: 'selected', optionId: decision.optionId } : { outcome: 'cancelled' } });
+        const decision = await decideResearchPermission(p, (path) =>
+          this.confineToSources(research, path).then(
+            () => true,
+            () => false,
+          ),
+        );
+        this.cx?.log.info(
+          `research of crate ${crate}: ${decision.approved ? 'approved' : 'refused'} "${String(p.toolCall.title)}": ${decision.reason}`,
+        );
+        return request.respond({
+          outcome: decision.outcome === 'selected' ? { outcome: 'selected', optionId: decision.optionId } : { outcome: 'cancelled' },
+        });
       }
       case 'fs/read_text_file': {
         try {
@@ -99,7 +122,10 @@ export class CrateSources implements Component {
         }
       }
       default:
-        return request.fail({ code: ErrorCodes.methodNotFound, message: `research sessions are read-only: ${request.method} is not available` });
+        return request.fail({
+          code: ErrorCodes.methodNotFound,
+          message: `research sessions are read-only: ${request.method} is not available`,
+        });
     }
   }
 
@@ -109,42 +135,59 @@ export class CrateSources implements Component {
 
   private createUserServer(session: McpSessionInfo): McpServer {
     const server = new McpServer({ name: 'rust-crate-sources', version: CONDUCTOR_VERSION });
-    server.registerTool('rust_crate_query', {
-      title: 'Research a Rust crate',
-      description: 'Answers a question about a published Rust crate by having a researcher read its actual source code (examples, tests, implementation). Use it before guessing at a crate API.',
-      inputSchema: {
-        crate_name: z.string().describe('Name of the crate, e.g. "serde"'),
-        crate_version: z.string().optional().describe('Cargo version requirement, e.g. "1.0"; defaults to the workspace\'s locked version or the newest'),
-        prompt: z.string().describe('What to find out about the crate'),
+    server.registerTool(
+      'rust_crate_query',
+      {
+        title: 'Research a Rust crate',
+        description:
+          'Answers a question about a published Rust crate by having a researcher read its actual source code (examples, tests, implementation). Use it before guessing at a crate API.',
+        inputSchema: {
+          crate_name: z.string().describe('Name of the crate, e.g. "serde"'),
+          crate_version: z
+            .string()
+            .optional()
+            .describe('Cargo version requirement, e.g. "1.0"; defaults to the workspace\'s locked version or the newest'),
+          prompt: z.string().describe('What to find out about the crate'),
+        },
       },
-    }, async ({ crate_name, crate_version, prompt }, extra) => {
-      const cx = this.cx;
-      if (!cx) return { isError: true, content: [{ type: 'text', text: 'crate sources component is not ready' }] };
-      const callerSessionId = await session.sessionId;
-      const turn = this.turnAborts.get(callerSessionId)?.signal;
-      const callerSignal = turn ? AbortSignal.any([extra.signal, turn]) : extra.signal;
-      const research = new ResearchSession({ crateName: crate_name, crateVersion: crate_version, prompt, cwd: session.cwd, callerSessionId }, this.options.locator);
-      const progressToken = extra._meta?.progressToken;
-      let step = 0;
-      try {
-        const findings = await runResearch(research, cx, {
-          timeoutMs: this.options.researchTimeoutMs,
-          callerSignal,
-          register: (r) => void this.research.set(r.sessionId!, r),
-          unregister: (r) => {
-            this.research.delete(r.sessionId!);
-            this.ended.add(r.sessionId!);
-          },
-          onProgress: (message) => {
-            cx.log.info(`rust_crate_query ${crate_name}: ${message}`);
-            if (progressToken !== undefined) void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: ++step, message } }).catch(() => undefined);
-          },
-        });
-        return { content: [{ type: 'text', text: findings }] };
-      } catch (err) {
-        return { isError: true, content: [{ type: 'text', text: `rust_crate_query for ${crate_name} failed: ${(err as Error).message}` }] };
-      }
-    });
+      async ({ crate_name, crate_version, prompt }, extra) => {
+        const cx = this.cx;
+        if (!cx) return { isError: true, content: [{ type: 'text', text: 'crate sources component is not ready' }] };
+        const callerSessionId = await session.sessionId;
+        const turn = this.turnAborts.get(callerSessionId)?.signal;
+        const callerSignal = turn ? AbortSignal.any([extra.signal, turn]) : extra.signal;
+        const research = new ResearchSession(
+          { crateName: crate_name, crateVersion: crate_version, prompt, cwd: session.cwd, callerSessionId },
+          this.options.locator,
+        );
+        const progressToken = extra._meta?.progressToken;
+        let step = 0;
+        try {
+          const findings = await runResearch(research, cx, {
+            timeoutMs: this.options.researchTimeoutMs,
+            callerSignal,
+            register: (r) => void this.research.set(r.sessionId!, r),
+            unregister: (r) => {
+              this.research.delete(r.sessionId!);
+              this.ended.add(r.sessionId!);
+            },
+            onProgress: (message) => {
+              cx.log.info(`rust_crate_query ${crate_name}: ${message}`);
+              if (progressToken !== undefined)
+                void extra
+                  .sendNotification({ method: 'notifications/progress', params: { progressToken, progress: ++step, message } })
+                  .catch(() => undefined);
+            },
+          });
+          return { content: [{ type: 'text', text: findings }] };
+        } catch (err) {
+          return {
+            isError: true,
+            content: [{ type: 'text', text: `rust_crate_query for ${crate_name} failed: ${(err as Error).message}` }],
+          };
+        }
+      },
+    );
     return server;
   }
 }

@@ -45,7 +45,13 @@ function fileHeader(path: string, size: number): Buffer {
   return h;
 }
 
-interface Probe { error?: string; ms: number; maxLagMs: number; peakGrowthBytes: number; hwmReset: boolean }
+interface Probe {
+  error?: string;
+  ms: number;
+  maxLagMs: number;
+  peakGrowthBytes: number;
+  hwmReset: boolean;
+}
 
 const CHILD = String.raw`
 const fs = require('node:fs');
@@ -71,10 +77,15 @@ const kb = (key) => Number(/\d+/.exec(fs.readFileSync('/proc/self/status', 'utf8
 
 function runChild(bomb: string, cache: string): Promise<Probe> {
   return new Promise((res, rej) => {
-    execFile(process.execPath, ['--import', 'tsx', '-e', CHILD, EXTRACT, bomb, cache], { cwd: resolve(__dirname, '../../..'), timeout: 60_000 }, (err, stdout, stderr) => {
-      if (err) return rej(new Error(`${err.message}\n${stderr}`));
-      res(JSON.parse(stdout) as Probe);
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', '-e', CHILD, EXTRACT, bomb, cache],
+      { cwd: resolve(__dirname, '../../..'), timeout: 60_000 },
+      (err, stdout, stderr) => {
+        if (err) return rej(new Error(`${err.message}\n${stderr}`));
+        res(JSON.parse(stdout) as Probe);
+      },
+    );
   });
 }
 
@@ -86,7 +97,11 @@ describe('crate extraction: archive bombs are refused without allocating them', 
     // 600 MiB of zeros: the first "header" is the end-of-archive block, so nothing is inflated further.
     { name: 'a gzip of 600 MiB of zeros', build: () => gzipWithZeros(Buffer.alloc(0), 600 * MiB), refusal: /archive contains no files/ },
     // One entry claiming 4 GiB, followed by 600 MiB of real zeros: refused at its header.
-    { name: 'a tar whose one entry claims 4 GiB', build: () => gzipWithZeros(fileHeader('x-1.0.0/big.bin', 4 * 1024 * MiB), 600 * MiB), refusal: /declares more than 536870912 bytes/ },
+    {
+      name: 'a tar whose one entry claims 4 GiB',
+      build: () => gzipWithZeros(fileHeader('x-1.0.0/big.bin', 4 * 1024 * MiB), 600 * MiB),
+      refusal: /declares more than 536870912 bytes/,
+    },
     // Entries under the limit one by one, but together over it: refused at the header that crosses.
     {
       name: 'a tar of 3 entries of 200 MiB each',

@@ -81,7 +81,13 @@ function parseHeader(header: Buffer): TarHeader | undefined {
 }
 
 const entryType = (typeflag: string): TarEntry['type'] =>
-  typeflag === '0' || typeflag === '\0' || typeflag === '7' ? 'file' : typeflag === '5' ? 'dir' : typeflag === '1' || typeflag === '2' ? 'link' : 'other';
+  typeflag === '0' || typeflag === '\0' || typeflag === '7'
+    ? 'file'
+    : typeflag === '5'
+      ? 'dir'
+      : typeflag === '1' || typeflag === '2'
+        ? 'link'
+        : 'other';
 
 /** Reads every entry of a small, whole uncompressed tar in memory (tests and diagnostics). */
 export function readTar(tar: Buffer): TarEntry[] {
@@ -96,8 +102,14 @@ export function readTar(tar: Buffer): TarEntry[] {
     if (dataStart + header.size > tar.length) throw new ExtractionError('truncated tar archive');
     const data = tar.subarray(dataStart, dataStart + header.size);
     offset = dataStart + Math.ceil(header.size / 512) * 512;
-    if (header.typeflag === 'L') { longName = field(data, 0, data.length); continue; }
-    if (header.typeflag === 'x') { paxPath = parsePax(data).path; continue; }
+    if (header.typeflag === 'L') {
+      longName = field(data, 0, data.length);
+      continue;
+    }
+    if (header.typeflag === 'x') {
+      paxPath = parsePax(data).path;
+      continue;
+    }
     if (header.typeflag === 'g') continue;
     entries.push({ path: paxPath ?? longName ?? header.name, type: entryType(header.typeflag), mode: header.mode, data });
     longName = paxPath = undefined;
@@ -108,7 +120,8 @@ export function readTar(tar: Buffer): TarEntry[] {
 
 /** The entry's path inside the crate with the top `<name>-<version>/` removed, or an error. */
 export function safeRelativePath(entryPath: string, topDir: string): string | undefined {
-  if (entryPath.startsWith('/') || /^[A-Za-z]:/.test(entryPath) || entryPath.includes('\\')) throw new ExtractionError(`refusing absolute or Windows path "${entryPath}"`);
+  if (entryPath.startsWith('/') || /^[A-Za-z]:/.test(entryPath) || entryPath.includes('\\'))
+    throw new ExtractionError(`refusing absolute or Windows path "${entryPath}"`);
   const parts = entryPath.split('/').filter((p) => p !== '' && p !== '.');
   if (parts.includes('..')) throw new ExtractionError(`refusing path with ".." "${entryPath}"`);
   if (parts[0] !== topDir) throw new ExtractionError(`entry "${entryPath}" is outside the crate's top folder "${topDir}"`);
@@ -211,17 +224,22 @@ export async function extractCrate(bytes: Buffer, cacheDir: string, name: string
       const header = block && parseHeader(block);
       if (!header) break;
       declared += header.size;
-      if (declared > LIMITS.uncompressedBytes) throw new ExtractionError(`archive declares more than ${LIMITS.uncompressedBytes} bytes of entries`);
+      if (declared > LIMITS.uncompressedBytes)
+        throw new ExtractionError(`archive declares more than ${LIMITS.uncompressedBytes} bytes of entries`);
       const padding = Math.ceil(header.size / 512) * 512 - header.size;
       if (header.typeflag === 'L' || header.typeflag === 'x') {
-        if (header.size > MAX_META_BYTES) throw new ExtractionError(`tar ${header.typeflag === 'L' ? 'long name' : 'pax header'} exceeds ${MAX_META_BYTES} bytes`);
+        if (header.size > MAX_META_BYTES)
+          throw new ExtractionError(`tar ${header.typeflag === 'L' ? 'long name' : 'pax header'} exceeds ${MAX_META_BYTES} bytes`);
         const data = (await reader.read(header.size)) ?? Buffer.alloc(0);
         if (header.typeflag === 'L') longName = field(data, 0, data.length);
         else paxPath = parsePax(data).path;
         await reader.pass(padding);
         continue;
       }
-      if (header.typeflag === 'g') { await reader.pass(header.size + padding); continue; }
+      if (header.typeflag === 'g') {
+        await reader.pass(header.size + padding);
+        continue;
+      }
       if (++entries > LIMITS.entries) throw new ExtractionError(`archive has more than ${LIMITS.entries} entries`);
       const type = entryType(header.typeflag);
       const rel = safeRelativePath(paxPath ?? longName ?? header.name, topDir);
@@ -263,7 +281,10 @@ async function writeAll(file: FileHandle, data: Buffer): Promise<void> {
 }
 
 async function exists(path: string): Promise<boolean> {
-  return stat(path).then(() => true, () => false);
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Removes `.partial-*` folders left by a crashed process more than an hour ago. */

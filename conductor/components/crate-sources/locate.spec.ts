@@ -20,7 +20,11 @@ function config(registry: LocalRegistry | undefined, extra: Partial<LocatorConfi
     cacheDir: mkdtempSync(join(tmpdir(), 'symposium-cache-')),
     cargoHome: mkdtempSync(join(tmpdir(), 'symposium-cargo-home-')),
     systemRegistries: [SYSTEM],
-    registry: { indexUrl: registry?.indexUrl ?? 'http://127.0.0.1:9/index', downloadUrl: registry?.downloadUrl ?? 'http://127.0.0.1:9/crates', timeoutMs: 3000 },
+    registry: {
+      indexUrl: registry?.indexUrl ?? 'http://127.0.0.1:9/index',
+      downloadUrl: registry?.downloadUrl ?? 'http://127.0.0.1:9/crates',
+      timeoutMs: 3000,
+    },
     ...extra,
   };
 }
@@ -66,9 +70,15 @@ describe('crate sources: locating', function () {
 
   it('uses the version locked in the workspace Cargo.lock when none is given', async () => {
     const ws = mkdtempSync(join(tmpdir(), 'symposium-ws-'));
-    writeFileSync(join(ws, 'Cargo.lock'), `version = 3\n\n[[package]]\nname = "demo"\nversion = "1.0.0"\n\n[[package]]\nname = "serde"\nversion = "${serdeVersion}"\n`);
+    writeFileSync(
+      join(ws, 'Cargo.lock'),
+      `version = 3\n\n[[package]]\nname = "demo"\nversion = "1.0.0"\n\n[[package]]\nname = "serde"\nversion = "${serdeVersion}"\n`,
+    );
     assert.equal(await lockedVersion('serde', join(ws)), serdeVersion);
-    const registry = await new LocalRegistry([{ name: 'demo', version: '1.0.0' }, { name: 'demo', version: '1.1.0' }]).start();
+    const registry = await new LocalRegistry([
+      { name: 'demo', version: '1.0.0' },
+      { name: 'demo', version: '1.1.0' },
+    ]).start();
     try {
       const found = await locateCrate('demo', undefined, ws, config(registry));
       assert.equal(found.version, '1.0.0', 'the locked version wins over the newest');
@@ -79,8 +89,11 @@ describe('crate sources: locating', function () {
 
   it('downloads from the registry: resolution, yanked and pre-release skipped, extraction, cache reuse', async () => {
     const registry = await new LocalRegistry([
-      { name: 'demo', version: '1.0.0' }, { name: 'demo', version: '1.1.0' }, { name: 'demo', version: '1.2.0', yanked: true },
-      { name: 'demo', version: '2.0.0-beta.1' }, { name: 'serde', version: serdeVersion, sourceDir: join(SYSTEM, debianSerde) },
+      { name: 'demo', version: '1.0.0' },
+      { name: 'demo', version: '1.1.0' },
+      { name: 'demo', version: '1.2.0', yanked: true },
+      { name: 'demo', version: '2.0.0-beta.1' },
+      { name: 'serde', version: serdeVersion, sourceDir: join(SYSTEM, debianSerde) },
     ]).start();
     try {
       const cfg = config(registry, { systemRegistries: [] });
@@ -107,7 +120,11 @@ describe('crate sources: locating', function () {
     try {
       const cfg = config(registry, { systemRegistries: [] });
       await assert.rejects(locateCrate('broken', undefined, '/', cfg), /checksum mismatch/);
-      assert.deepEqual(readdirSync(cfg.cacheDir).filter((d) => d.includes('broken')), [], 'no tree left behind');
+      assert.deepEqual(
+        readdirSync(cfg.cacheDir).filter((d) => d.includes('broken')),
+        [],
+        'no tree left behind',
+      );
       await assert.rejects(locateCrate('no-such-crate', undefined, '/', cfg), /not found in the registry/);
       await assert.rejects(locateCrate('../etc', undefined, '/', cfg), /invalid crate name/);
       await assert.rejects(locateCrate('demo', '>>1', '/', cfg), /invalid version requirement/);

@@ -45,15 +45,21 @@ async function localVersions(name: string, config: LocatorConfig): Promise<Map<s
     if (/^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]*)?$/.test(version) && !found.has(version)) found.set(version, where);
   };
   const list = async (dir: string): Promise<string[]> => readdir(dir).catch(() => [] as string[]);
-  for (const f of await list(config.cacheDir)) if (f.startsWith(prefix)) add(f, { kind: 'dir', path: join(config.cacheDir, f), origin: 'the Symposium extraction cache' });
+  for (const f of await list(config.cacheDir))
+    if (f.startsWith(prefix)) add(f, { kind: 'dir', path: join(config.cacheDir, f), origin: 'the Symposium extraction cache' });
   for (const reg of await list(join(config.cargoHome, 'registry', 'src'))) {
-    for (const f of await list(join(config.cargoHome, 'registry', 'src', reg))) if (f.startsWith(prefix)) add(f, { kind: 'dir', path: join(config.cargoHome, 'registry', 'src', reg, f), origin: 'the Cargo registry sources' });
+    for (const f of await list(join(config.cargoHome, 'registry', 'src', reg)))
+      if (f.startsWith(prefix))
+        add(f, { kind: 'dir', path: join(config.cargoHome, 'registry', 'src', reg, f), origin: 'the Cargo registry sources' });
   }
   for (const reg of await list(join(config.cargoHome, 'registry', 'cache'))) {
-    for (const f of await list(join(config.cargoHome, 'registry', 'cache', reg))) if (f.startsWith(prefix) && f.endsWith('.crate')) add(f, { kind: 'crate', path: join(config.cargoHome, 'registry', 'cache', reg, f), origin: 'the Cargo download cache' });
+    for (const f of await list(join(config.cargoHome, 'registry', 'cache', reg)))
+      if (f.startsWith(prefix) && f.endsWith('.crate'))
+        add(f, { kind: 'crate', path: join(config.cargoHome, 'registry', 'cache', reg, f), origin: 'the Cargo download cache' });
   }
   for (const sys of config.systemRegistries) {
-    for (const f of await list(sys)) if (f.startsWith(prefix)) add(f, { kind: 'dir', path: join(sys, f), origin: `the system crate registry ${sys}` });
+    for (const f of await list(sys))
+      if (f.startsWith(prefix)) add(f, { kind: 'dir', path: join(sys, f), origin: `the system crate registry ${sys}` });
   }
   return found;
 }
@@ -75,7 +81,13 @@ export async function lockedVersion(name: string, cwd: string): Promise<string |
   }
 }
 
-export async function locateCrate(name: string, versionReq: string | undefined, cwd: string, config: LocatorConfig, signal?: AbortSignal): Promise<CrateSource> {
+export async function locateCrate(
+  name: string,
+  versionReq: string | undefined,
+  cwd: string,
+  config: LocatorConfig,
+  signal?: AbortSignal,
+): Promise<CrateSource> {
   checkCrateName(name);
   let req: VersionReq | undefined;
   if (versionReq !== undefined && versionReq.trim() !== '') {
@@ -97,29 +109,54 @@ export async function locateCrate(name: string, versionReq: string | undefined, 
   } catch (err) {
     indexError = err as Error;
   }
-  const candidates: Candidate[] = index ? index.map((e) => ({ version: e.vers, yanked: e.yanked })) : [...local.keys()].map((version) => ({ version }));
+  const candidates: Candidate[] = index
+    ? index.map((e) => ({ version: e.vers, yanked: e.yanked }))
+    : [...local.keys()].map((version) => ({ version }));
   // Versions we hold locally are real even if the registry has since dropped them.
   if (index) for (const v of local.keys()) if (!index.some((e) => e.vers === v)) candidates.push({ version: v });
   const version = selectVersion(candidates, req);
   if (!version) {
     const what = req ? `matching "${req.source}"` : '';
     if (indexError && local.size === 0) throw new RegistryError(`cannot find crate "${name}" ${what}: ${indexError.message}`);
-    const known = candidates.map((c) => c.version).slice(-10).join(', ') || 'none';
+    const known =
+      candidates
+        .map((c) => c.version)
+        .slice(-10)
+        .join(', ') || 'none';
     throw new RegistryError(`no version of crate "${name}" ${what} is available (known: ${known})`);
   }
   const where = local.get(version);
-  if (where?.kind === 'dir') return { crate_name: name, version, checkout_path: where.path, message: `Crate '${name}' version ${version} found in ${where.origin}: ${where.path}` };
+  if (where?.kind === 'dir')
+    return {
+      crate_name: name,
+      version,
+      checkout_path: where.path,
+      message: `Crate '${name}' version ${version} found in ${where.origin}: ${where.path}`,
+    };
   await mkdir(config.cacheDir, { recursive: true });
   void sweepPartials(config.cacheDir);
   if (where?.kind === 'crate') {
     const path = await extractCrate(await readFile(where.path), config.cacheDir, name, version);
-    return { crate_name: name, version, checkout_path: path, message: `Crate '${name}' version ${version} extracted from ${where.origin} to ${path}` };
+    return {
+      crate_name: name,
+      version,
+      checkout_path: path,
+      message: `Crate '${name}' version ${version} extracted from ${where.origin} to ${path}`,
+    };
   }
   const entry = index?.find((e) => e.vers === version);
-  if (!entry) throw new RegistryError(`crate "${name}" ${version} is not available locally and the registry is unreachable${indexError ? `: ${indexError.message}` : ''}`);
+  if (!entry)
+    throw new RegistryError(
+      `crate "${name}" ${version} is not available locally and the registry is unreachable${indexError ? `: ${indexError.message}` : ''}`,
+    );
   const bytes = await downloadCrate(entry, config.registry, signal);
   const path = await extractCrate(bytes, config.cacheDir, name, version);
   const s = await stat(path);
   if (!s.isDirectory()) throw new RegistryError(`extraction of ${name} ${version} did not produce a folder`);
-  return { crate_name: name, version, checkout_path: path, message: `Crate '${name}' version ${version} downloaded and extracted to ${path}` };
+  return {
+    crate_name: name,
+    version,
+    checkout_path: path,
+    message: `Crate '${name}' version ${version} downloaded and extracted to ${path}`,
+  };
 }

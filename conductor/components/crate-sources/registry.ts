@@ -29,7 +29,10 @@ export class RegistryError extends Error {}
 const CRATE_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
 export function checkCrateName(name: string): void {
-  if (!CRATE_NAME.test(name)) throw new RegistryError(`invalid crate name "${name}": crate names start with a letter and use letters, digits, "-" and "_" (at most 64)`);
+  if (!CRATE_NAME.test(name))
+    throw new RegistryError(
+      `invalid crate name "${name}": crate names start with a letter and use letters, digits, "-" and "_" (at most 64)`,
+    );
 }
 
 /** The sparse-index path of a crate (Cargo's layout: 1/, 2/, 3/a/, ab/cd/). */
@@ -43,11 +46,16 @@ export function indexPath(name: string): string {
 async function get(url: string, config: RegistryConfig, signal?: AbortSignal): Promise<Response> {
   const timeout = AbortSignal.timeout(config.timeoutMs);
   try {
-    return await fetch(url, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout, headers: { 'user-agent': 'symposium-conductor (crate sources)' } });
+    return await fetch(url, {
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      headers: { 'user-agent': 'symposium-conductor (crate sources)' },
+    });
   } catch (err) {
     if (timeout.aborted) throw new RegistryError(`timed out after ${config.timeoutMs} ms fetching ${url}`);
     if (signal?.aborted) throw new RegistryError('cancelled');
-    throw new RegistryError(`network error fetching ${url}: ${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message}`);
+    throw new RegistryError(
+      `network error fetching ${url}: ${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message}`,
+    );
   }
 }
 
@@ -62,7 +70,8 @@ export async function fetchIndex(name: string, config: RegistryConfig, signal?: 
     if (!line.trim()) continue;
     try {
       const e = JSON.parse(line) as Partial<IndexEntry>;
-      if (typeof e.vers === 'string' && typeof e.cksum === 'string') entries.push({ name: e.name ?? name, vers: e.vers, cksum: e.cksum, yanked: e.yanked === true });
+      if (typeof e.vers === 'string' && typeof e.cksum === 'string')
+        entries.push({ name: e.name ?? name, vers: e.vers, cksum: e.cksum, yanked: e.yanked === true });
     } catch {
       // one bad line does not poison the rest of the index file
     }

@@ -14,21 +14,29 @@ function scriptedAgent() {
     log: createLogger('off'),
     info: { clientCapabilities: {}, agentCapabilities: {} },
     notify: (_d, method, params) => void notified.push({ method, params }),
-    injectMcpServers: async (params) => ({ params, bind: () => undefined, close: async () => void (injectionClosed = true) }) satisfies McpInjection,
+    injectMcpServers: async (params) =>
+      ({ params, bind: () => undefined, close: async () => void (injectionClosed = true) }) satisfies McpInjection,
     request: (_d, method, _params, options) => {
       if (method === 'session/new') {
         options?.onResponse?.({ result: { sessionId: 'research-1' } });
         return Promise.resolve({ sessionId: 'research-1' });
       }
       // session/prompt: the researcher never answers until cancelled.
-      return new Promise((_, reject) => options?.signal?.addEventListener('abort', () => reject(new RpcCallError({ code: -32800, message: 'cancelled' }))));
+      return new Promise((_, reject) =>
+        options?.signal?.addEventListener('abort', () => reject(new RpcCallError({ code: -32800, message: 'cancelled' }))),
+      );
     },
   };
   return { cx, notified, closed: () => injectionClosed };
 }
 
 const request = { crateName: 'serde', prompt: 'how?', cwd: '/', callerSessionId: 'user-1' };
-const locator = { cacheDir: '/nonexistent', cargoHome: '/nonexistent', systemRegistries: [], registry: { indexUrl: 'http://127.0.0.1:9', downloadUrl: 'http://127.0.0.1:9', timeoutMs: 100 } };
+const locator = {
+  cacheDir: '/nonexistent',
+  cargoHome: '/nonexistent',
+  systemRegistries: [],
+  registry: { indexUrl: 'http://127.0.0.1:9', downloadUrl: 'http://127.0.0.1:9', timeoutMs: 100 },
+};
 
 describe('research sessions', () => {
   it('wraps the prompt with read-only researcher instructions', () => {
@@ -44,10 +52,16 @@ describe('research sessions', () => {
     const unregistered: string[] = [];
     const session = new ResearchSession(request, locator);
     const started = Date.now();
-    await assert.rejects(runResearch(session, agent.cx, {
-      timeoutMs: 200, callerSignal: new AbortController().signal, onProgress: () => undefined,
-      register: (s) => void registered.push(s.sessionId!), unregister: (s) => void unregistered.push(s.sessionId!),
-    }), /did not answer within/);
+    await assert.rejects(
+      runResearch(session, agent.cx, {
+        timeoutMs: 200,
+        callerSignal: new AbortController().signal,
+        onProgress: () => undefined,
+        register: (s) => void registered.push(s.sessionId!),
+        unregister: (s) => void unregistered.push(s.sessionId!),
+      }),
+      /did not answer within/,
+    );
     assert.ok(Date.now() - started < 2000);
     assert.deepEqual(registered, ['research-1']);
     assert.deepEqual(unregistered, ['research-1']);
@@ -59,7 +73,13 @@ describe('research sessions', () => {
     const agent = scriptedAgent();
     const caller = new AbortController();
     const session = new ResearchSession(request, locator);
-    const run = runResearch(session, agent.cx, { timeoutMs: 60_000, callerSignal: caller.signal, onProgress: () => undefined, register: () => undefined, unregister: () => undefined });
+    const run = runResearch(session, agent.cx, {
+      timeoutMs: 60_000,
+      callerSignal: caller.signal,
+      onProgress: () => undefined,
+      register: () => undefined,
+      unregister: () => undefined,
+    });
     setTimeout(() => caller.abort(), 50);
     await assert.rejects(run, /calling turn was cancelled/);
     assert.equal(agent.notified[0]?.method, 'session/cancel');
@@ -68,8 +88,16 @@ describe('research sessions', () => {
   it('returns the findings given to return_response_to_user', async () => {
     const agent = scriptedAgent();
     const session = new ResearchSession(request, locator);
-    const run = runResearch(session, agent.cx, { timeoutMs: 60_000, callerSignal: new AbortController().signal, onProgress: () => undefined, register: () => undefined, unregister: () => undefined });
-    const server = session.createServer() as unknown as { _registeredTools: Record<string, { handler: (a: unknown, e: unknown) => unknown }> };
+    const run = runResearch(session, agent.cx, {
+      timeoutMs: 60_000,
+      callerSignal: new AbortController().signal,
+      onProgress: () => undefined,
+      register: () => undefined,
+      unregister: () => undefined,
+    });
+    const server = session.createServer() as unknown as {
+      _registeredTools: Record<string, { handler: (a: unknown, e: unknown) => unknown }>;
+    };
     await server._registeredTools.return_response_to_user!.handler({ response: 'serde derives Serialize' }, {});
     assert.equal(await run, 'serde derives Serialize');
   });

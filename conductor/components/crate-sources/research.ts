@@ -48,34 +48,49 @@ export class ResearchSession {
   private resolveFindings!: (text: string) => void;
   readonly findings: Promise<string>;
 
-  constructor(readonly request: ResearchRequest, private readonly locator: LocatorConfig) {
+  constructor(
+    readonly request: ResearchRequest,
+    private readonly locator: LocatorConfig,
+  ) {
     this.findings = new Promise((resolve) => (this.resolveFindings = resolve));
   }
 
   /** The MCP server only this research session sees. */
   createServer(): McpServer {
     const server = new McpServer({ name: 'rust-crate-research', version: CONDUCTOR_VERSION });
-    server.registerTool('get_rust_crate_source', {
-      title: 'Get Rust crate source',
-      description: 'Locates (and if needed downloads and extracts) the source of a published Rust crate. Returns {crate_name, version, checkout_path, message}; read files under checkout_path.',
-      inputSchema: { crate_name: z.string().describe('Crate name, e.g. serde'), version: z.string().optional().describe('Cargo version requirement, e.g. "1.0" or "=1.0.152"') },
-    }, async ({ crate_name, version }, extra) => {
-      try {
-        const found = await locateCrate(crate_name, version ?? this.request.crateVersion, this.request.cwd, this.locator, extra.signal);
-        this.readableRoots.add(found.checkout_path);
-        return { content: [{ type: 'text', text: JSON.stringify(found, null, 2) }], structuredContent: { ...found } };
-      } catch (err) {
-        return { isError: true, content: [{ type: 'text', text: `get_rust_crate_source failed: ${(err as Error).message}` }] };
-      }
-    });
-    server.registerTool('return_response_to_user', {
-      title: 'Return research findings',
-      description: 'Returns your research findings to the agent that asked; this ends the research.',
-      inputSchema: { response: z.string().describe('The complete answer') },
-    }, ({ response }) => {
-      this.resolveFindings(response);
-      return { content: [{ type: 'text', text: 'Response recorded.' }] };
-    });
+    server.registerTool(
+      'get_rust_crate_source',
+      {
+        title: 'Get Rust crate source',
+        description:
+          'Locates (and if needed downloads and extracts) the source of a published Rust crate. Returns {crate_name, version, checkout_path, message}; read files under checkout_path.',
+        inputSchema: {
+          crate_name: z.string().describe('Crate name, e.g. serde'),
+          version: z.string().optional().describe('Cargo version requirement, e.g. "1.0" or "=1.0.152"'),
+        },
+      },
+      async ({ crate_name, version }, extra) => {
+        try {
+          const found = await locateCrate(crate_name, version ?? this.request.crateVersion, this.request.cwd, this.locator, extra.signal);
+          this.readableRoots.add(found.checkout_path);
+          return { content: [{ type: 'text', text: JSON.stringify(found, null, 2) }], structuredContent: { ...found } };
+        } catch (err) {
+          return { isError: true, content: [{ type: 'text', text: `get_rust_crate_source failed: ${(err as Error).message}` }] };
+        }
+      },
+    );
+    server.registerTool(
+      'return_response_to_user',
+      {
+        title: 'Return research findings',
+        description: 'Returns your research findings to the agent that asked; this ends the research.',
+        inputSchema: { response: z.string().describe('The complete answer') },
+      },
+      ({ response }) => {
+        this.resolveFindings(response);
+        return { content: [{ type: 'text', text: 'Response recorded.' }] };
+      },
+    );
     return server;
   }
 }
@@ -92,13 +107,22 @@ export interface RunOptions {
 /** Runs one research session to its end and returns the findings (or throws ResearchError). */
 export async function runResearch(session: ResearchSession, cx: ComponentContext, options: RunOptions): Promise<string> {
   const { request } = session;
-  const onCallerAbort = (): void => session.abort.abort(new ResearchError('the research was cancelled because the calling turn was cancelled'));
+  const onCallerAbort = (): void =>
+    session.abort.abort(new ResearchError('the research was cancelled because the calling turn was cancelled'));
   if (options.callerSignal.aborted) onCallerAbort();
   options.callerSignal.addEventListener('abort', onCallerAbort, { once: true });
-  const timer = setTimeout(() => session.abort.abort(new ResearchError(`the research did not answer within ${Math.round(options.timeoutMs / 1000)} s and was cancelled`)), options.timeoutMs);
+  const timer = setTimeout(
+    () =>
+      session.abort.abort(
+        new ResearchError(`the research did not answer within ${Math.round(options.timeoutMs / 1000)} s and was cancelled`),
+      ),
+    options.timeoutMs,
+  );
   let injection: McpInjection | undefined;
   try {
-    injection = await cx.injectMcpServers({ cwd: request.cwd, mcpServers: [] }, [{ name: 'rust-crate-research', create: () => session.createServer() }]);
+    injection = await cx.injectMcpServers({ cwd: request.cwd, mcpServers: [] }, [
+      { name: 'rust-crate-research', create: () => session.createServer() },
+    ]);
     const sessionParams = withResearchSessionMeta(injection.params, { crate: request.crateName });
     const created = await cx.request('toAgent', 'session/new', sessionParams, {
       signal: session.abort.signal,
@@ -116,14 +140,25 @@ export async function runResearch(session: ResearchSession, cx: ComponentContext
     injection.bind(sessionId);
     await enterReadOnlyMode(cx, sessionId, created, session);
     options.onProgress(`Research session started for crate ${request.crateName}`);
-    const prompt = cx.request('toAgent', 'session/prompt', { sessionId, prompt: [{ type: 'text', text: researchPrompt(request) }] }, { signal: session.abort.signal });
+    const prompt = cx.request(
+      'toAgent',
+      'session/prompt',
+      { sessionId, prompt: [{ type: 'text', text: researchPrompt(request) }] },
+      { signal: session.abort.signal },
+    );
     const aborted = new Promise<never>((_, reject) => {
-      const fail = (): void => reject(session.abort.signal.reason instanceof Error ? session.abort.signal.reason : new ResearchError('research cancelled'));
+      const fail = (): void =>
+        reject(session.abort.signal.reason instanceof Error ? session.abort.signal.reason : new ResearchError('research cancelled'));
       if (session.abort.signal.aborted) fail();
       session.abort.signal.addEventListener('abort', fail, { once: true });
     });
     const endedWithoutAnswer = prompt.then(
-      (r) => Promise.reject(new ResearchError(`the research session ended (${String(isObject(r) ? r.stopReason : undefined)}) without calling return_response_to_user`)),
+      (r) =>
+        Promise.reject(
+          new ResearchError(
+            `the research session ended (${String(isObject(r) ? r.stopReason : undefined)}) without calling return_response_to_user`,
+          ),
+        ),
       (err: Error) => Promise.reject(new ResearchError(`the research session failed: ${err.message}`)),
     );
     endedWithoutAnswer.catch(() => undefined);
@@ -140,7 +175,8 @@ export async function runResearch(session: ResearchSession, cx: ComponentContext
     if (!session.abort.signal.aborted) session.abort.abort(new ResearchError('research finished'));
     if (session.sessionId) {
       const sessionCapabilities = cx.info.agentCapabilities?.sessionCapabilities;
-      if (isObject(sessionCapabilities) && sessionCapabilities.close !== undefined) void cx.request('toAgent', 'session/close', { sessionId: session.sessionId }).catch(() => undefined);
+      if (isObject(sessionCapabilities) && sessionCapabilities.close !== undefined)
+        void cx.request('toAgent', 'session/close', { sessionId: session.sessionId }).catch(() => undefined);
       options.unregister(session);
     }
     void injection?.close();
@@ -152,7 +188,12 @@ export async function runResearch(session: ResearchSession, cx: ComponentContext
  * it: a second line of defence behind the permission rule. An agent that refuses the switch still
  * gets its research, under the permission rule alone.
  */
-async function enterReadOnlyMode(cx: ComponentContext, sessionId: string, sessionNewResult: unknown, session: ResearchSession): Promise<void> {
+async function enterReadOnlyMode(
+  cx: ComponentContext,
+  sessionId: string,
+  sessionNewResult: unknown,
+  session: ResearchSession,
+): Promise<void> {
   const change = readOnlySwitch(sessionNewResult);
   if (!change) return;
   try {

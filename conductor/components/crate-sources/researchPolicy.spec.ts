@@ -29,27 +29,89 @@ describe('research permission rule', () => {
     });
   }
   it('refuses with reject_always when there is no reject_once, cancels when the agent offers no reject', async () => {
-    const d1 = await decideResearchPermission({ toolCall: { kind: 'execute' }, options: [{ optionId: 'y', kind: 'allow_once' }, { optionId: 'never', kind: 'reject_always' }] }, inside);
+    const d1 = await decideResearchPermission(
+      {
+        toolCall: { kind: 'execute' },
+        options: [
+          { optionId: 'y', kind: 'allow_once' },
+          { optionId: 'never', kind: 'reject_always' },
+        ],
+      },
+      inside,
+    );
     assert.equal(d1.outcome === 'selected' && d1.optionId, 'never');
     const d2 = await decideResearchPermission({ toolCall: { kind: 'execute' }, options: [{ optionId: 'y', kind: 'allow_once' }] }, inside);
     assert.equal(d2.outcome, 'cancelled');
   });
   it('collects locations and path-like rawInput fields', () => {
-    assert.deepEqual(pathsNamedBy({ toolCall: { locations: [{ path: '/a' }, { line: 3 }], rawInput: { paths: ['/b', 2], cwd: '/c', command: 'ls' } } }), ['/a', '/b', '/c']);
+    assert.deepEqual(
+      pathsNamedBy({ toolCall: { locations: [{ path: '/a' }, { line: 3 }], rawInput: { paths: ['/b', 2], cwd: '/c', command: 'ls' } } }),
+      ['/a', '/b', '/c'],
+    );
     assert.deepEqual(pathsNamedBy({ toolCall: { locations: 'nope', rawInput: ['x'] } }), []);
   });
 });
 
 describe('read-only mode of a research session', () => {
   it('picks a read-only mode (Codex), else plan (Claude Code), else nothing', () => {
-    assert.deepEqual(readOnlySwitch({ modes: { currentModeId: 'auto', availableModes: [{ id: 'auto', name: 'Auto' }, { id: 'read-only', name: 'Read Only' }] } }), { method: 'session/set_mode', params: { modeId: 'read-only' } });
-    assert.deepEqual(readOnlySwitch({ modes: { currentModeId: 'default', availableModes: [{ id: 'default', name: 'Default' }, { id: 'plan', name: 'Plan Mode' }] } }), { method: 'session/set_mode', params: { modeId: 'plan' } });
-    assert.equal(readOnlySwitch({ modes: { currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }, { id: 'code', name: 'Code' }] } }), undefined);
-    assert.equal(readOnlySwitch({ modes: { currentModeId: 'read-only', availableModes: [{ id: 'read-only', name: 'Read Only' }] } }), undefined, 'already read-only');
+    assert.deepEqual(
+      readOnlySwitch({
+        modes: {
+          currentModeId: 'auto',
+          availableModes: [
+            { id: 'auto', name: 'Auto' },
+            { id: 'read-only', name: 'Read Only' },
+          ],
+        },
+      }),
+      { method: 'session/set_mode', params: { modeId: 'read-only' } },
+    );
+    assert.deepEqual(
+      readOnlySwitch({
+        modes: {
+          currentModeId: 'default',
+          availableModes: [
+            { id: 'default', name: 'Default' },
+            { id: 'plan', name: 'Plan Mode' },
+          ],
+        },
+      }),
+      { method: 'session/set_mode', params: { modeId: 'plan' } },
+    );
+    assert.equal(
+      readOnlySwitch({
+        modes: {
+          currentModeId: 'ask',
+          availableModes: [
+            { id: 'ask', name: 'Ask' },
+            { id: 'code', name: 'Code' },
+          ],
+        },
+      }),
+      undefined,
+    );
+    assert.equal(
+      readOnlySwitch({ modes: { currentModeId: 'read-only', availableModes: [{ id: 'read-only', name: 'Read Only' }] } }),
+      undefined,
+      'already read-only',
+    );
     assert.equal(readOnlySwitch({}), undefined);
   });
   it('uses a mode-category config option when there are no modes', () => {
-    const configOptions = [{ id: 'approval', category: 'mode', currentValue: 'auto', options: [{ value: 'auto', name: 'Auto' }, { value: 'ro', name: 'Read only' }] }];
-    assert.deepEqual(readOnlySwitch({ configOptions }), { method: 'session/set_config_option', params: { configId: 'approval', value: 'ro' } });
+    const configOptions = [
+      {
+        id: 'approval',
+        category: 'mode',
+        currentValue: 'auto',
+        options: [
+          { value: 'auto', name: 'Auto' },
+          { value: 'ro', name: 'Read only' },
+        ],
+      },
+    ];
+    assert.deepEqual(readOnlySwitch({ configOptions }), {
+      method: 'session/set_config_option',
+      params: { configId: 'approval', value: 'ro' },
+    });
   });
 });

@@ -17,17 +17,35 @@ export interface ClientRequestPermission {
   options?: unknown;
 }
 
-interface OptionLike { optionId: string; kind?: unknown }
+interface OptionLike {
+  optionId: string;
+  kind?: unknown;
+}
 const optionsOf = (params: ClientRequestPermission): OptionLike[] =>
-  (Array.isArray(params.options) ? params.options : []).filter((o): o is OptionLike => typeof (o as OptionLike | null)?.optionId === 'string');
+  (Array.isArray(params.options) ? params.options : []).filter(
+    (o): o is OptionLike => typeof (o as OptionLike | null)?.optionId === 'string',
+  );
 
 export type ResearchDecision =
-  | { outcome: 'selected'; optionId: string; approved: boolean; reason: string }
-  | { outcome: 'cancelled'; approved: false; reason: string };
+  { outcome: 'selected'; optionId: string; approved: boolean; reason: string } | { outcome: 'cancelled'; approved: false; reason: string };
 
 const READ_ONLY_KINDS = new Set(['read', 'search', 'think']);
 /** rawInput keys that name a file or folder in the requests of the agents we know. */
-const PATH_KEYS = new Set(['path', 'paths', 'file', 'file_path', 'filePath', 'filepath', 'abs_path', 'absPath', 'directory', 'dir', 'cwd', 'notebook_path', 'target']);
+const PATH_KEYS = new Set([
+  'path',
+  'paths',
+  'file',
+  'file_path',
+  'filePath',
+  'filepath',
+  'abs_path',
+  'absPath',
+  'directory',
+  'dir',
+  'cwd',
+  'notebook_path',
+  'target',
+]);
 
 /** Every path the request names: its locations and path-like rawInput fields (one level deep). */
 export function pathsNamedBy(params: ClientRequestPermission): string[] {
@@ -49,12 +67,17 @@ export function pathsNamedBy(params: ClientRequestPermission): string[] {
  * Decides one research permission request. `isInsideSources(path)` says whether a path lies in
  * the crate sources located so far (through the one confinement implementation).
  */
-export async function decideResearchPermission(params: ClientRequestPermission, isInsideSources: (path: string) => Promise<boolean>): Promise<ResearchDecision> {
+export async function decideResearchPermission(
+  params: ClientRequestPermission,
+  isInsideSources: (path: string) => Promise<boolean>,
+): Promise<ResearchDecision> {
   const options = optionsOf(params);
   const kind = typeof params.toolCall?.kind === 'string' ? params.toolCall.kind : 'other';
   const refuse = (reason: string): ResearchDecision => {
     const reject = options.find((o) => o.kind === 'reject_once') ?? options.find((o) => o.kind === 'reject_always');
-    return reject ? { outcome: 'selected', optionId: reject.optionId, approved: false, reason } : { outcome: 'cancelled', approved: false, reason };
+    return reject
+      ? { outcome: 'selected', optionId: reject.optionId, approved: false, reason }
+      : { outcome: 'cancelled', approved: false, reason };
   };
   if (!READ_ONLY_KINDS.has(kind)) return refuse(`research sessions are read-only: a "${kind}" tool call is refused`);
   for (const p of pathsNamedBy(params)) {
@@ -65,8 +88,16 @@ export async function decideResearchPermission(params: ClientRequestPermission, 
   return { outcome: 'selected', optionId: allow.optionId, approved: true, reason: `a "${kind}" inside the crate sources` };
 }
 
-interface ModeLike { id?: unknown; name?: unknown }
-interface ConfigOptionLike { id?: unknown; category?: unknown; currentValue?: unknown; options?: unknown }
+interface ModeLike {
+  id?: unknown;
+  name?: unknown;
+}
+interface ConfigOptionLike {
+  id?: unknown;
+  category?: unknown;
+  currentValue?: unknown;
+  options?: unknown;
+}
 
 /** How to put a new research session into the agent's read-only mode, if it offers one. */
 export type ReadOnlySwitch =
@@ -78,7 +109,9 @@ const PLAN_NAME = /^plan(\s+mode)?$/i;
 
 function pick<T extends ModeLike>(candidates: readonly T[]): T | undefined {
   const text = (m: T): string[] => [m.id, m.name].filter((s): s is string => typeof s === 'string');
-  return candidates.find((m) => text(m).some((s) => READ_ONLY_NAME.test(s))) ?? candidates.find((m) => text(m).some((s) => PLAN_NAME.test(s)));
+  return (
+    candidates.find((m) => text(m).some((s) => READ_ONLY_NAME.test(s))) ?? candidates.find((m) => text(m).some((s) => PLAN_NAME.test(s)))
+  );
 }
 
 /**
@@ -90,13 +123,17 @@ export function readOnlySwitch(sessionNewResult: unknown): ReadOnlySwitch | unde
   const r = (sessionNewResult ?? {}) as { modes?: { currentModeId?: unknown; availableModes?: unknown }; configOptions?: unknown };
   const modes = Array.isArray(r.modes?.availableModes) ? (r.modes.availableModes as ModeLike[]) : [];
   const mode = pick(modes);
-  if (mode && typeof mode.id === 'string') return mode.id === r.modes?.currentModeId ? undefined : { method: 'session/set_mode', params: { modeId: mode.id } };
+  if (mode && typeof mode.id === 'string')
+    return mode.id === r.modes?.currentModeId ? undefined : { method: 'session/set_mode', params: { modeId: mode.id } };
   const configs = Array.isArray(r.configOptions) ? (r.configOptions as ConfigOptionLike[]) : [];
   for (const c of configs) {
     if (c.category !== 'mode' || typeof c.id !== 'string' || !Array.isArray(c.options)) continue;
     const values = (c.options as { value?: unknown; name?: unknown }[]).map((o) => ({ id: o.value, name: o.name }));
     const choice = pick(values);
-    if (choice && typeof choice.id === 'string') return choice.id === c.currentValue ? undefined : { method: 'session/set_config_option', params: { configId: c.id, value: choice.id } };
+    if (choice && typeof choice.id === 'string')
+      return choice.id === c.currentValue
+        ? undefined
+        : { method: 'session/set_config_option', params: { configId: c.id, value: choice.id } };
   }
   return undefined;
 }

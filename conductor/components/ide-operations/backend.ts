@@ -19,10 +19,22 @@ export interface ChainBackendOptions {
   notes: string[];
 }
 
-const LIST_OPERATIONS = new Set<IdeOperation>(['workspaceSymbols', 'documentSymbols', 'definitions', 'references', 'typeDefinitions', 'implementations', 'diagnostics', 'searchText']);
+const LIST_OPERATIONS = new Set<IdeOperation>([
+  'workspaceSymbols',
+  'documentSymbols',
+  'definitions',
+  'references',
+  'typeDefinitions',
+  'implementations',
+  'diagnostics',
+  'searchText',
+]);
 
 export class ChainIdeBackend implements IdeBackend {
-  constructor(private readonly cx: ComponentContext, private readonly options: ChainBackendOptions) {}
+  constructor(
+    private readonly cx: ComponentContext,
+    private readonly options: ChainBackendOptions,
+  ) {}
 
   async call<O extends IdeOperation>(operation: O, params: Omit<IdeParams<O>, 'sessionId'>): Promise<IdeResult<O>> {
     const method = ideMethod(operation);
@@ -39,7 +51,8 @@ export class ChainIdeBackend implements IdeBackend {
       throw new IdeCallError((err as Error).message);
     }
     if (LIST_OPERATIONS.has(operation)) {
-      if (!isObject(result) || !Array.isArray(result.items)) throw new IdeCallError(`the IDE answered ${method} with something that is not a list ({items, total})`);
+      if (!isObject(result) || !Array.isArray(result.items))
+        throw new IdeCallError(`the IDE answered ${method} with something that is not a list ({items, total})`);
       const total = typeof result.total === 'number' ? result.total : result.items.length;
       if (total > result.items.length) this.options.notes.push(`${operation}: the IDE returned ${result.items.length} of ${total} results`);
     } else if (!isObject(result)) {
@@ -51,8 +64,11 @@ export class ChainIdeBackend implements IdeBackend {
   private unavailable(operation: IdeOperation): string {
     const method = ideMethod(operation);
     const editor = ideCapabilityOf(this.cx.info.clientCapabilities);
-    if (editor && !editor.operations.includes(operation)) return `no IDE available for ${operation}: the editor answers IDE operations but not ${method}`;
-    return `no IDE available: nothing upstream answers ${method}. The editor does not advertise _meta.symposium.ide `
-      + '(Symposium for VS Code does; other editors need an IDE adapter in the conductor\'s chain, which starts language servers)';
+    if (editor && !editor.operations.includes(operation))
+      return `no IDE available for ${operation}: the editor answers IDE operations but not ${method}`;
+    return (
+      `no IDE available: nothing upstream answers ${method}. The editor does not advertise _meta.symposium.ide ` +
+      "(Symposium for VS Code does; other editors need an IDE adapter in the conductor's chain, which starts language servers)"
+    );
   }
 }

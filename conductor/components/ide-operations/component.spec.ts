@@ -10,11 +10,18 @@ import type { RpcError } from '../../jsonrpc/message';
 import { IdeOperations } from './component';
 import { formatResult, sessionRoots } from './results';
 
-interface Seen { forwarded?: unknown[]; failed?: RpcError; injected?: string[] }
+interface Seen {
+  forwarded?: unknown[];
+  failed?: RpcError;
+  injected?: string[];
+}
 
 function fakeRequest(method: string, direction: 'toAgent' | 'toClient', params: unknown, seen: Seen): IncomingRequest {
   return {
-    method, direction, params, signal: new AbortController().signal,
+    method,
+    direction,
+    params,
+    signal: new AbortController().signal,
     forward: (p?: unknown) => void (seen.forwarded = [p]),
     forwardThen: (p: unknown) => void (seen.forwarded = [p]),
     respond: () => assert.fail('respond'),
@@ -25,7 +32,9 @@ function fakeRequest(method: string, direction: 'toAgent' | 'toClient', params: 
 function fakeContext(seen: Seen): ComponentContext {
   const log = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
   return {
-    name: 'ide-operations', log: log as unknown as ComponentContext['log'], info: { clientCapabilities: {}, agentCapabilities: undefined },
+    name: 'ide-operations',
+    log: log as unknown as ComponentContext['log'],
+    info: { clientCapabilities: {}, agentCapabilities: undefined },
     request: () => Promise.reject(new Error('not used')),
     notify: () => undefined,
     injectMcpServers: async (params: Record<string, unknown>, servers: readonly McpServerSpec[]) => {
@@ -38,7 +47,10 @@ function fakeContext(seen: Seen): ComponentContext {
 describe('ide-operations component', () => {
   it('refuses _symposium/ide/* requests coming from the agent', () => {
     const seen: Seen = {};
-    new IdeOperations().onRequest(fakeRequest('_symposium/ide/lines', 'toClient', { sessionId: 's', file: '/etc/passwd', start: 1, end: 9 }, seen), fakeContext(seen));
+    new IdeOperations().onRequest(
+      fakeRequest('_symposium/ide/lines', 'toClient', { sessionId: 's', file: '/etc/passwd', start: 1, end: 9 }, seen),
+      fakeContext(seen),
+    );
     assert.equal(seen.failed?.code, -32601);
     assert.match(seen.failed!.message, /sent by Symposium's ide-operations component only/);
     assert.equal(seen.forwarded, undefined);
@@ -56,7 +68,15 @@ describe('ide-operations component', () => {
     await new Promise((r) => setImmediate(r));
     assert.deepEqual(user.injected, ['ide']);
     const research: Seen = {};
-    new IdeOperations().onRequest(fakeRequest('session/new', 'toAgent', { cwd: '/w', mcpServers: [], _meta: { symposium: { research: { crate: 'serde' } } } }, research), fakeContext(research));
+    new IdeOperations().onRequest(
+      fakeRequest(
+        'session/new',
+        'toAgent',
+        { cwd: '/w', mcpServers: [], _meta: { symposium: { research: { crate: 'serde' } } } },
+        research,
+      ),
+      fakeContext(research),
+    );
     await new Promise((r) => setImmediate(r));
     assert.equal(research.injected, undefined);
     assert.deepEqual(research.forwarded, [undefined]);
@@ -69,7 +89,10 @@ describe('ide results for the agent (results.ts)', () => {
   it('lists: {total, results}, one item per line, files relative inside the session folder only', () => {
     const r = formatResult([loc('/w/src/a.ts', 3), loc('/w-other/b.ts', 1), loc('/w', 1)], ['/w']);
     assert.deepEqual(r.structured, { total: 3, results: [loc('src/a.ts', 3), loc('/w-other/b.ts', 1), loc('.', 1)] });
-    assert.equal(r.text, `{"total": 3, "results": [\n  ${JSON.stringify(loc('src/a.ts', 3))},\n  ${JSON.stringify(loc('/w-other/b.ts', 1))},\n  ${JSON.stringify(loc('.', 1))}\n]}`);
+    assert.equal(
+      r.text,
+      `{"total": 3, "results": [\n  ${JSON.stringify(loc('src/a.ts', 3))},\n  ${JSON.stringify(loc('/w-other/b.ts', 1))},\n  ${JSON.stringify(loc('.', 1))}\n]}`,
+    );
     assert.deepEqual(JSON.parse(r.text), r.structured);
   });
 
@@ -85,7 +108,11 @@ describe('ide results for the agent (results.ts)', () => {
   });
 
   it('objects and scalars: nested files relative too; null becomes {result: null}', () => {
-    assert.deepEqual(formatResult({ file: '/w/x.ts', line: 2, contents: 'c' }, ['/w']).structured, { file: 'x.ts', line: 2, contents: 'c' });
+    assert.deepEqual(formatResult({ file: '/w/x.ts', line: 2, contents: 'c' }, ['/w']).structured, {
+      file: 'x.ts',
+      line: 2,
+      contents: 'c',
+    });
     assert.deepEqual(formatResult(null, ['/w']).structured, { result: null });
     assert.deepEqual(formatResult([[loc('/w/q.ts', 1)]], ['/w']).structured, { total: 1, results: [[loc('q.ts', 1)]] });
   });

@@ -29,7 +29,10 @@ const positive = (raw: string | undefined, fallback: number): number => {
 };
 
 export function defaultIdeOperationsOptions(env: NodeJS.ProcessEnv = process.env): IdeOperationsOptions {
-  return { timeoutMs: positive(env.SYMPOSIUM_IDE_TIMEOUT_MS, 30_000), maxResults: positive(env.SYMPOSIUM_IDE_MAX_RESULTS, DEFAULT_MAX_RESULTS) };
+  return {
+    timeoutMs: positive(env.SYMPOSIUM_IDE_TIMEOUT_MS, 30_000),
+    maxResults: positive(env.SYMPOSIUM_IDE_MAX_RESULTS, DEFAULT_MAX_RESULTS),
+  };
 }
 
 export class IdeOperations implements Component {
@@ -48,8 +51,13 @@ export class IdeOperations implements Component {
     }
     if (request.method.startsWith(IDE_METHOD_PREFIX)) {
       const sessionId = isObject(request.params) ? request.params.sessionId : undefined;
-      cx.log.warn(`refused ${request.method} from the agent (session ${String(sessionId)}): only the ide-operations component sends IDE requests`);
-      return request.fail({ code: ErrorCodes.methodNotFound, message: `${request.method} is sent by Symposium's ide-operations component only; agents use the "ide" MCP tools` });
+      cx.log.warn(
+        `refused ${request.method} from the agent (session ${String(sessionId)}): only the ide-operations component sends IDE requests`,
+      );
+      return request.fail({
+        code: ErrorCodes.methodNotFound,
+        message: `${request.method} is sent by Symposium's ide-operations component only; agents use the "ide" MCP tools`,
+      });
     }
     request.forward();
   }
@@ -76,7 +84,8 @@ export class IdeOperations implements Component {
 
 export const ideOperationsFactory: ComponentFactory = {
   name: 'ide-operations',
-  description: 'Injects the "ide" MCP server (ide_operation, find_definitions, find_references, …): the editor\'s code intelligence, asked upstream as _symposium/ide/* requests.',
+  description:
+    'Injects the "ide" MCP server (ide_operation, find_definitions, find_references, …): the editor\'s code intelligence, asked upstream as _symposium/ide/* requests.',
   kind: 'component',
   create: () => new IdeOperations(),
 };

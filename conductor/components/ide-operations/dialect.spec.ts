@@ -6,14 +6,22 @@ import { DialectError, describeError, MAX_NESTING, parseProgram, type Expr } fro
 /** A compact rendering of the tree: call(name, args…), [items], {k: v}, x[i], "s", 1, true, null. */
 function show(e: Expr): string {
   switch (e.type) {
-    case 'string': return JSON.stringify(e.value);
-    case 'number': return String(e.value);
-    case 'boolean': return String(e.value);
-    case 'null': return 'null';
-    case 'array': return `[${e.items.map(show).join(', ')}]`;
-    case 'object': return `{${e.entries.map(({ key, value }) => `${key}: ${show(value)}`).join(', ')}}`;
-    case 'call': return `${e.name}(${e.args.map(show).join(', ')})`;
-    case 'index': return `${show(e.target)}[${show(e.index)}]`;
+    case 'string':
+      return JSON.stringify(e.value);
+    case 'number':
+      return String(e.value);
+    case 'boolean':
+      return String(e.value);
+    case 'null':
+      return 'null';
+    case 'array':
+      return `[${e.items.map(show).join(', ')}]`;
+    case 'object':
+      return `{${e.entries.map(({ key, value }) => `${key}: ${show(value)}`).join(', ')}}`;
+    case 'call':
+      return `${e.name}(${e.args.map(show).join(', ')})`;
+    case 'index':
+      return `${show(e.target)}[${show(e.index)}]`;
   }
 }
 
@@ -40,7 +48,10 @@ const OK: [program: string, tree: string][] = [
   ['findDefinitions("P")[0]["file"]', 'findDefinitions("P")[0]["file"]'],
   ['[[1, 2], [3]][1][0]', '[[1, 2], [3]][1][0]'],
   ['hover(findDefinitions("A")[-1])', 'hover(findDefinitions("A")[-1])'],
-  ['findReferences([findDefinitions("A")[0], {file: "a.ts", line: 3, column: 5}])', 'findReferences([findDefinitions("A")[0], {file: "a.ts", line: 3, column: 5}])'],
+  [
+    'findReferences([findDefinitions("A")[0], {file: "a.ts", line: 3, column: 5}])',
+    'findReferences([findDefinitions("A")[0], {file: "a.ts", line: 3, column: 5}])',
+  ],
   ['  findDefinitions ( "x" ) [ 0 ]  ', 'findDefinitions("x")[0]'],
   ['hover(\n  "src/main.ts",\n  12,\n  5\n)', 'hover("src/main.ts", 12, 5)'],
   // strings: escapes, other quotes inside, unknown escapes kept for regexes
@@ -97,7 +108,10 @@ describe('ide_operation parser (dialect.ts)', () => {
       parseProgram(program);
       assert.fail('parsed');
     } catch (e) {
-      assert.equal(describeError(program, e as DialectError), `Parse error at column 21: expected "," or ")" after an item of the arguments of findDefinitions, found "\\""\n  ${program}\n  ${' '.repeat(20)}^`);
+      assert.equal(
+        describeError(program, e as DialectError),
+        `Parse error at column 21: expected "," or ")" after an item of the arguments of findDefinitions, found "\\""\n  ${program}\n  ${' '.repeat(20)}^`,
+      );
     }
   });
 
@@ -107,13 +121,19 @@ describe('ide_operation parser (dialect.ts)', () => {
       parseProgram(program);
       assert.fail('parsed');
     } catch (e) {
-      assert.match(describeError(program, e as DialectError), /^Parse error at line 3, column 1: expected "\]" to close the index, found "\)"\n {2}\)\n {2}\^$/);
+      assert.match(
+        describeError(program, e as DialectError),
+        /^Parse error at line 3, column 1: expected "\]" to close the index, found "\)"\n {2}\)\n {2}\^$/,
+      );
     }
   });
 
   it(`refuses nesting deeper than ${MAX_NESTING} levels without overflowing the stack`, () => {
     const deep = `${'['.repeat(4_000)}${']'.repeat(4_000)}`;
-    assert.throws(() => parseProgram(deep), (e: unknown) => e instanceof DialectError && /nest deeper than 64 levels/.test(e.message));
+    assert.throws(
+      () => parseProgram(deep),
+      (e: unknown) => e instanceof DialectError && /nest deeper than 64 levels/.test(e.message),
+    );
     assert.doesNotThrow(() => parseProgram(`${'['.repeat(60)}${']'.repeat(60)}`));
   });
 

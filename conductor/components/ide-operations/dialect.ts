@@ -30,7 +30,11 @@ export type Expr =
   | { type: 'index'; target: Expr; index: Expr; start: number; end: number };
 
 export class DialectError extends Error {
-  constructor(message: string, readonly offset: number, readonly phase: 'parse' | 'evaluation' = 'parse') {
+  constructor(
+    message: string,
+    readonly offset: number,
+    readonly phase: 'parse' | 'evaluation' = 'parse',
+  ) {
     super(message);
     this.name = 'DialectError';
   }
@@ -78,7 +82,8 @@ class Parser {
     this.ws();
     const ch = this.peek();
     const start = this.pos;
-    if (ch === undefined) throw this.error('expected a value (a string, number, array, object or function call), found the end of the program');
+    if (ch === undefined)
+      throw this.error('expected a value (a string, number, array, object or function call), found the end of the program');
     if (QUOTES.has(ch)) return { type: 'string', value: this.string(), start, end: this.pos };
     if (/[0-9]/.test(ch) || (ch === '-' && /[0-9]/.test(this.src[this.pos + 1] ?? ''))) return this.number();
     if (ch === '[') {
@@ -93,7 +98,10 @@ class Parser {
       if (name === 'null') return { type: 'null', start, end: this.pos };
       this.ws();
       if (this.peek() !== '(') {
-        throw new DialectError(`expected "(" after ${name}: a name on its own is not a value. Call it as a function, ${name}(…), or quote it to pass it as text: "${name}"`, this.pos);
+        throw new DialectError(
+          `expected "(" after ${name}: a name on its own is not a value. Call it as a function, ${name}(…), or quote it to pass it as text: "${name}"`,
+          this.pos,
+        );
       }
       this.pos++;
       const args = this.list(')', `arguments of ${name}`);
@@ -215,7 +223,8 @@ class Parser {
 }
 
 export function parseProgram(src: string): Expr {
-  if (src.length > MAX_PROGRAM_CHARS) throw new DialectError(`the program is ${src.length} characters long; the limit is ${MAX_PROGRAM_CHARS}`, 0);
+  if (src.length > MAX_PROGRAM_CHARS)
+    throw new DialectError(`the program is ${src.length} characters long; the limit is ${MAX_PROGRAM_CHARS}`, 0);
   return new Parser(src).program();
 }
 

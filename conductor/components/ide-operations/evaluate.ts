@@ -38,7 +38,11 @@ export async function evaluate(e: Expr, cx: EvalContext): Promise<Value> {
     case 'call': {
       const fn = lookupFunction(e.name);
       if (!fn) {
-        throw new DialectError(`unknown function ${e.name}. Known functions: ${FUNCTIONS.map((f) => f.name).join(', ')} (names are case-insensitive)`, e.start, 'evaluation');
+        throw new DialectError(
+          `unknown function ${e.name}. Known functions: ${FUNCTIONS.map((f) => f.name).join(', ')} (names are case-insensitive)`,
+          e.start,
+          'evaluation',
+        );
       }
       const args: Value[] = [];
       for (const a of e.args) args.push(await evaluate(a, cx));
@@ -56,17 +60,29 @@ export async function evaluate(e: Expr, cx: EvalContext): Promise<Value> {
 function index(e: Extract<Expr, { type: 'index' }>, target: Value, key: Value, cx: EvalContext): Value {
   const what = sourceOf(cx.src, e.target);
   if (Array.isArray(target)) {
-    if (typeof key !== 'number' || !Number.isInteger(key)) throw new DialectError(`a list is indexed by a whole number, e.g. ${what}[0]; got ${describe(key)}`, e.index.start, 'evaluation');
+    if (typeof key !== 'number' || !Number.isInteger(key))
+      throw new DialectError(`a list is indexed by a whole number, e.g. ${what}[0]; got ${describe(key)}`, e.index.start, 'evaluation');
     const i = key < 0 ? target.length + key : key;
     if (i < 0 || i >= target.length) {
-      const size = target.length === 0 ? 'is empty' : `has ${target.length} item${target.length === 1 ? '' : 's'} (indexes 0 to ${target.length - 1})`;
+      const size =
+        target.length === 0 ? 'is empty' : `has ${target.length} item${target.length === 1 ? '' : 's'} (indexes 0 to ${target.length - 1})`;
       throw new DialectError(`index ${key} is out of range: ${what} ${size}`, e.index.start, 'evaluation');
     }
     return target[i]!;
   }
   if (target !== null && typeof target === 'object') {
-    if (typeof key !== 'string') throw new DialectError(`an object is indexed by a key string, e.g. ${what}["file"]; got ${describe(key)}`, e.index.start, 'evaluation');
-    if (!(key in target)) throw new DialectError(`${what} has no key ${JSON.stringify(key)}; its keys are ${Object.keys(target).join(', ') || '(none)'}`, e.index.start, 'evaluation');
+    if (typeof key !== 'string')
+      throw new DialectError(
+        `an object is indexed by a key string, e.g. ${what}["file"]; got ${describe(key)}`,
+        e.index.start,
+        'evaluation',
+      );
+    if (!(key in target))
+      throw new DialectError(
+        `${what} has no key ${JSON.stringify(key)}; its keys are ${Object.keys(target).join(', ') || '(none)'}`,
+        e.index.start,
+        'evaluation',
+      );
     return target[key]!;
   }
   throw new DialectError(`only lists and objects can be indexed; ${what} is ${describe(target)}`, e.start, 'evaluation');

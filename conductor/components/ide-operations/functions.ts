@@ -66,8 +66,13 @@ export async function definitionsByName(name: string, backend: IdeBackend): Prom
   const { items } = await backend.call('workspaceSymbols', { query: short });
   const bare = (s: string): string => s.replace(/\(.*\)$/, '');
   const pick = (eq: (a: string, b: string) => boolean): IdeLocation[] =>
-    items.filter((s) => s.name !== undefined && eq(bare(s.name), short)
-      && (container === '' || (s.containerName !== undefined && (eq(s.containerName, container) || eq(s.containerName.split('.').pop() ?? '', container)))));
+    items.filter(
+      (s) =>
+        s.name !== undefined &&
+        eq(bare(s.name), short) &&
+        (container === '' ||
+          (s.containerName !== undefined && (eq(s.containerName, container) || eq(s.containerName.split('.').pop() ?? '', container)))),
+    );
   const exact = pick((a, b) => a === b);
   return sortLocations(exact.length ? exact : pick((a, b) => a.toLowerCase() === b.toLowerCase()));
 }
@@ -82,14 +87,16 @@ function positionOfObject(v: { [k: string]: Value }): IdePosition | undefined {
   return undefined;
 }
 
-const POSITION_USAGE = 'a symbol name, a location {file, line, column} (e.g. one returned by findDefinitions), a list of them, or (file, line, column)';
+const POSITION_USAGE =
+  'a symbol name, a location {file, line, column} (e.g. one returned by findDefinitions), a list of them, or (file, line, column)';
 
 /**
  * The positions a function's arguments designate, and whether a single one was meant (so hover
  * answers one object, not a list).
  */
 export async function positionsOf(args: Value[], backend: IdeBackend): Promise<{ positions: IdePosition[]; single: boolean }> {
-  if (args.length === 3) return { positions: [{ file: str(args, 0, 'file'), line: int(args, 1, 'line'), column: int(args, 2, 'column') }], single: true };
+  if (args.length === 3)
+    return { positions: [{ file: str(args, 0, 'file'), line: int(args, 1, 'line'), column: int(args, 2, 'column') }], single: true };
   arity(args, [1, 3], POSITION_USAGE);
   const one = async (v: Value, where: string): Promise<IdePosition[]> => {
     if (typeof v === 'string') return (await definitionsByName(v, backend)).map(({ file, line, column }) => ({ file, line, column }));
@@ -121,9 +128,11 @@ async function atPositions(op: PositionOp, args: Value[], backend: IdeBackend): 
 
 export const FUNCTIONS: readonly DialectFunction[] = [
   {
-    name: 'findDefinitions', aliases: ['findDefinition', 'definitions', 'definition'],
+    name: 'findDefinitions',
+    aliases: ['findDefinition', 'definitions', 'definition'],
     usage: 'findDefinitions(symbolName | location | [..] | file, line, column)',
-    description: 'Where a symbol is defined. A name is looked up among the workspace symbols (exact name; "Class.member" narrows by container); a position asks Go to Definition there.',
+    description:
+      'Where a symbol is defined. A name is looked up among the workspace symbols (exact name; "Class.member" narrows by container); a position asks Go to Definition there.',
     example: 'findDefinitions("Parser")',
     run: async (args, backend) => {
       if (args.length === 1 && typeof args[0] === 'string') return toValue(await definitionsByName(args[0], backend));
@@ -131,42 +140,48 @@ export const FUNCTIONS: readonly DialectFunction[] = [
     },
   },
   {
-    name: 'findReferences', aliases: ['references', 'findReference'],
+    name: 'findReferences',
+    aliases: ['references', 'findReference'],
     usage: 'findReferences(symbolName | location | [..] | file, line, column)',
     description: 'Every reference to a symbol, its declaration included (what Find All References shows).',
     example: 'findReferences(findDefinitions("Parser")[0])',
     run: (args, backend) => atPositions('references', args, backend),
   },
   {
-    name: 'typeDefinition', aliases: ['typeDefinitions', 'findTypeDefinition'],
+    name: 'typeDefinition',
+    aliases: ['typeDefinitions', 'findTypeDefinition'],
     usage: 'typeDefinition(location | symbolName | file, line, column)',
     description: 'Where the type of the expression at a position is defined.',
     example: 'typeDefinition("src/main.ts", 5, 7)',
     run: (args, backend) => atPositions('typeDefinitions', args, backend),
   },
   {
-    name: 'implementations', aliases: ['implementation', 'findImplementations'],
+    name: 'implementations',
+    aliases: ['implementation', 'findImplementations'],
     usage: 'implementations(location | symbolName | file, line, column)',
     description: 'Implementations of an interface, abstract class or method.',
     example: 'implementations("Shape")',
     run: (args, backend) => atPositions('implementations', args, backend),
   },
   {
-    name: 'hover', aliases: ['hoverInfo'],
+    name: 'hover',
+    aliases: ['hoverInfo'],
     usage: 'hover(file, line, column | location | symbolName)',
     description: 'The hover text (type, signature, docs) at a position; a list when given a list. A name hovers over its first definition.',
     example: 'hover("src/main.ts", 12, 5)',
     run: async (args, backend) => {
       const { positions, single } = await positionsOf(args, backend);
       const hovers: Value[] = [];
-      for (const position of single ? positions.slice(0, 1) : positions) hovers.push(toValue((await backend.call('hover', { position })).hover));
+      for (const position of single ? positions.slice(0, 1) : positions)
+        hovers.push(toValue((await backend.call('hover', { position })).hover));
       return single ? (hovers[0] ?? null) : hovers;
     },
   },
   {
-    name: 'symbols', aliases: ['workspaceSymbols', 'findSymbols'],
+    name: 'symbols',
+    aliases: ['workspaceSymbols', 'findSymbols'],
     usage: 'symbols(query)',
-    description: 'Workspace symbols matching a query (the language\'s fuzzy matching, like Go to Symbol in Workspace).',
+    description: "Workspace symbols matching a query (the language's fuzzy matching, like Go to Symbol in Workspace).",
     example: 'symbols("Pars")',
     run: async (args, backend) => {
       arity(args, [1], 'one argument (query)');
@@ -174,7 +189,8 @@ export const FUNCTIONS: readonly DialectFunction[] = [
     },
   },
   {
-    name: 'documentSymbols', aliases: ['outline', 'fileSymbols'],
+    name: 'documentSymbols',
+    aliases: ['outline', 'fileSymbols'],
     usage: 'documentSymbols(file)',
     description: 'The symbols of one file (its outline), flattened; members carry containerName.',
     example: 'documentSymbols("src/parser.ts")',
@@ -184,7 +200,8 @@ export const FUNCTIONS: readonly DialectFunction[] = [
     },
   },
   {
-    name: 'diagnostics', aliases: ['problems', 'getDiagnostics'],
+    name: 'diagnostics',
+    aliases: ['problems', 'getDiagnostics'],
     usage: 'diagnostics() | diagnostics(file)',
     description: 'Errors and warnings the IDE reports (the Problems view): of one file, or of every file in the workspace.',
     example: 'diagnostics("src/main.ts")',
@@ -195,9 +212,11 @@ export const FUNCTIONS: readonly DialectFunction[] = [
     },
   },
   {
-    name: 'search', aliases: ['searchText', 'grep'],
+    name: 'search',
+    aliases: ['searchText', 'grep'],
     usage: 'search(path, regex[, extension])',
-    description: 'Lines matching a regular expression (JavaScript syntax) in a file, or in a folder (ignored and hidden files skipped); extension like ".ts".',
+    description:
+      'Lines matching a regular expression (JavaScript syntax) in a file, or in a folder (ignored and hidden files skipped); extension like ".ts".',
     example: 'search("src", "TODO\\\\(", ".ts")',
     run: async (args, backend) => {
       arity(args, [2, 3], 'two or three arguments (path, regex[, extension])');
@@ -207,7 +226,8 @@ export const FUNCTIONS: readonly DialectFunction[] = [
     },
   },
   {
-    name: 'lines', aliases: ['getLines', 'readLines'],
+    name: 'lines',
+    aliases: ['getLines', 'readLines'],
     usage: 'lines(file, start, end) | lines(file, line) | lines(location)',
     description: 'Lines start..end (1-based, inclusive) of a file as the editor has them, unsaved changes included.',
     example: 'lines("src/main.ts", 3, 9)',
@@ -220,7 +240,8 @@ export const FUNCTIONS: readonly DialectFunction[] = [
         return toValue(await backend.call('lines', { file: p.file, start: p.line, end }));
       }
       arity(args, [1, 2, 3], 'a location, or (file, line), or (file, start, end)');
-      if (args.length === 1) throw new ArgumentError(`with one argument it must be a location; to read lines of a file give (file, start, end)`);
+      if (args.length === 1)
+        throw new ArgumentError(`with one argument it must be a location; to read lines of a file give (file, start, end)`);
       const start = int(args, 1, 'start');
       const end = args.length === 3 ? int(args, 2, 'end') : start;
       if (end < start) throw new ArgumentError(`argument 3 (end) must not be before argument 2 (start): ${end} < ${start}`);
@@ -228,9 +249,10 @@ export const FUNCTIONS: readonly DialectFunction[] = [
     },
   },
   {
-    name: 'getSelection', aliases: ['selection'],
+    name: 'getSelection',
+    aliases: ['selection'],
     usage: 'getSelection()',
-    description: 'The active editor\'s file, selected range and selected text (null when no editor is active).',
+    description: "The active editor's file, selected range and selected text (null when no editor is active).",
     example: 'getSelection()',
     run: async (args, backend) => {
       arity(args, [0], 'no arguments');

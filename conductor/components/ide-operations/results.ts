@@ -41,7 +41,12 @@ function relativize(v: Value, roots: readonly string[]): Value {
   return out;
 }
 
-export function formatResult(value: Value, roots: readonly string[], maxResults = DEFAULT_MAX_RESULTS, notes: readonly string[] = []): FormattedResult {
+export function formatResult(
+  value: Value,
+  roots: readonly string[],
+  maxResults = DEFAULT_MAX_RESULTS,
+  notes: readonly string[] = [],
+): FormattedResult {
   const v = relativize(value, roots);
   const allNotes = [...notes];
   let structured: Record<string, unknown>;

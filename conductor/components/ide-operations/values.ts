@@ -12,7 +12,10 @@ export interface IdeBackend {
 
 /** A failure of the IDE itself (no IDE, a refused path, a timeout): not the program's fault. */
 export class IdeCallError extends Error {
-  constructor(message: string, readonly unavailable = false) {
+  constructor(
+    message: string,
+    readonly unavailable = false,
+  ) {
     super(message);
     this.name = 'IdeCallError';
   }

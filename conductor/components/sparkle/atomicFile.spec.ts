@@ -32,15 +32,22 @@ describe('sparkle atomic files', () => {
     this.timeout(60_000);
     const file = join(temp(), 'shared.md');
     const script = join(temp(), 'append.ts');
-    writeFileSync(script, `import { appendAtomic } from ${JSON.stringify(resolve(__dirname, 'atomicFile.ts'))};\n`
-      + 'const [file, who] = process.argv.slice(2);\n'
-      + 'void Promise.all(Array.from({ length: 30 }, (_, i) => appendAtomic(file!, `<${who}-${i}>${"x".repeat(200)}</${who}-${i}>\\n`))).catch((e) => { console.error(e); process.exit(1); });\n');
-    const run = (who: string): Promise<number | null> => new Promise((res) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', script, file, who], { stdio: 'inherit' });
-      child.on('exit', res);
-    });
+    writeFileSync(
+      script,
+      `import { appendAtomic } from ${JSON.stringify(resolve(__dirname, 'atomicFile.ts'))};\n` +
+        'const [file, who] = process.argv.slice(2);\n' +
+        'void Promise.all(Array.from({ length: 30 }, (_, i) => appendAtomic(file!, `<${who}-${i}>${"x".repeat(200)}</${who}-${i}>\\n`))).catch((e) => { console.error(e); process.exit(1); });\n',
+    );
+    const run = (who: string): Promise<number | null> =>
+      new Promise((res) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', script, file, who], { stdio: 'inherit' });
+        child.on('exit', res);
+      });
     assert.deepEqual(await Promise.all(['a', 'b', 'c'].map(run)), [0, 0, 0]);
-    assertRecords(readFileSync(file, 'utf8'), ['a', 'b', 'c'].flatMap((w) => Array.from({ length: 30 }, (_, i) => `${w}-${i}`)));
+    assertRecords(
+      readFileSync(file, 'utf8'),
+      ['a', 'b', 'c'].flatMap((w) => Array.from({ length: 30 }, (_, i) => `${w}-${i}`)),
+    );
   });
 
   it('createFileExclusive never replaces an existing file', async () => {
@@ -63,7 +70,10 @@ describe('sparkle atomic files', () => {
   it('a stale lock of a crashed process is taken over; a fresh one is waited for', async () => {
     const file = join(temp(), 'l.md');
     writeFileSync(`${file}.lock`, '99999\n');
-    await assert.rejects(withFileLock(file, async () => 'got it', { staleMs: 60_000, timeoutMs: 200 }), /stayed locked/);
+    await assert.rejects(
+      withFileLock(file, async () => 'got it', { staleMs: 60_000, timeoutMs: 200 }),
+      /stayed locked/,
+    );
     assert.equal(await withFileLock(file, async () => 'got it', { staleMs: 0 }), 'got it');
     assert.equal(existsSync(`${file}.lock`), false);
   });

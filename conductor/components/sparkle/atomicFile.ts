@@ -19,7 +19,10 @@ const queues = new Map<string, Promise<void>>();
 export function serialize<T>(key: string, fn: () => Promise<T>): Promise<T> {
   const previous = queues.get(key) ?? Promise.resolve();
   const run = previous.then(fn);
-  const tail = run.then(() => undefined, () => undefined);
+  const tail = run.then(
+    () => undefined,
+    () => undefined,
+  );
   queues.set(key, tail);
   void tail.then(() => {
     if (queues.get(key) === tail) queues.delete(key);
@@ -106,7 +109,8 @@ export function withFileLock<T>(path: string, fn: () => Promise<T>, options: Loc
           await fs.rm(lock, { force: true });
           continue;
         }
-        if (Date.now() - started > timeoutMs) throw new Error(`${path} stayed locked by another process for ${timeoutMs} ms (${lock}); try again`);
+        if (Date.now() - started > timeoutMs)
+          throw new Error(`${path} stayed locked by another process for ${timeoutMs} ms (${lock}); try again`);
         await sleep(Math.min(50, 5 + attempt * 2) + Math.random() * 10);
       }
     }

@@ -11,17 +11,36 @@ import type { RpcOutcome } from '../../jsonrpc/message';
 import { createLogger } from '../../log';
 import { Sparkle } from './component';
 
-interface Sent { direction: Direction; method: string; params: unknown; options?: RequestOptions; settle(outcome: RpcOutcome): void }
+interface Sent {
+  direction: Direction;
+  method: string;
+  params: unknown;
+  options?: RequestOptions;
+  settle(outcome: RpcOutcome): void;
+}
 
 function fakeContext() {
   const sent: Sent[] = [];
   const notified: { direction: Direction; method: string; params: unknown }[] = [];
   const injected: string[] = [];
   const cx: ComponentContext = {
-    name: 'sparkle', log: createLogger('off'), info: { clientCapabilities: {}, agentCapabilities: {} },
-    request: (direction, method, params, options) => new Promise((resolve, reject) => {
-      sent.push({ direction, method, params, options, settle: (o) => { options?.onResponse?.(o); if ('result' in o) resolve(o.result); else reject(new Error(o.error.message)); } });
-    }),
+    name: 'sparkle',
+    log: createLogger('off'),
+    info: { clientCapabilities: {}, agentCapabilities: {} },
+    request: (direction, method, params, options) =>
+      new Promise((resolve, reject) => {
+        sent.push({
+          direction,
+          method,
+          params,
+          options,
+          settle: (o) => {
+            options?.onResponse?.(o);
+            if ('result' in o) resolve(o.result);
+            else reject(new Error(o.error.message));
+          },
+        });
+      }),
     notify: (direction, method, params) => void notified.push({ direction, method, params }),
     injectMcpServers: async (p, servers) => {
       injected.push(String((p as { sessionId?: string }).sessionId ?? 'new'));
@@ -31,16 +50,32 @@ function fakeContext() {
   return { cx, sent, notified, injected };
 }
 
-interface Fake { request: IncomingRequest; forwarded: unknown[]; answer: { result?: unknown; error?: { code: number } }; abort: AbortController; map?: (o: RpcOutcome) => RpcOutcome }
+interface Fake {
+  request: IncomingRequest;
+  forwarded: unknown[];
+  answer: { result?: unknown; error?: { code: number } };
+  abort: AbortController;
+  map?: (o: RpcOutcome) => RpcOutcome;
+}
 function incoming(method: string, params: unknown): Fake {
   const abort = new AbortController();
   const f: Fake = { forwarded: [], answer: {}, abort, request: undefined as never };
   f.request = {
-    method, params, direction: 'toAgent', signal: abort.signal,
+    method,
+    params,
+    direction: 'toAgent',
+    signal: abort.signal,
     forward: (p) => void f.forwarded.push(p ?? params),
-    forwardThen: (p, map) => { f.forwarded.push(p ?? params); f.map = map; },
-    respond: (result) => { f.answer = { result }; },
-    fail: (error) => { f.answer = { error }; },
+    forwardThen: (p, map) => {
+      f.forwarded.push(p ?? params);
+      f.map = map;
+    },
+    respond: (result) => {
+      f.answer = { result };
+    },
+    fail: (error) => {
+      f.answer = { error };
+    },
   };
   return f;
 }
@@ -90,7 +125,10 @@ describe('Sparkle component (fake chain)', () => {
   it('a hung embodiment is cancelled after the timeout', async () => {
     const { sparkle, notified, sent } = await started({ embodimentTimeoutMs: 50 });
     await until(() => notified.some((n) => n.method === 'session/cancel'), 'session/cancel sent to the agent');
-    assert.deepEqual(notified.find((n) => n.method === 'session/cancel'), { direction: 'toAgent', method: 'session/cancel', params: { sessionId: 's1' } });
+    assert.deepEqual(
+      notified.find((n) => n.method === 'session/cancel'),
+      { direction: 'toAgent', method: 'session/cancel', params: { sessionId: 's1' } },
+    );
     sent[0]!.settle({ result: { stopReason: 'cancelled' } });
     await sparkle.dispose();
   });
@@ -115,16 +153,28 @@ describe('Sparkle component (fake chain)', () => {
   it('marks turn updates only while the embodiment runs; session-level updates stay unmarked', async () => {
     const { sparkle, cx, sent } = await started();
     await until(() => sent.length === 1, 'embodiment sent');
-    const chunk = notification('toClient', 'session/update', { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'x' } } });
-    const commands = notification('toClient', 'session/update', { sessionId: 's1', update: { sessionUpdate: 'available_commands_update', availableCommands: [] } });
-    const other = notification('toClient', 'session/update', { sessionId: 's2', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'y' } } });
+    const chunk = notification('toClient', 'session/update', {
+      sessionId: 's1',
+      update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'x' } },
+    });
+    const commands = notification('toClient', 'session/update', {
+      sessionId: 's1',
+      update: { sessionUpdate: 'available_commands_update', availableCommands: [] },
+    });
+    const other = notification('toClient', 'session/update', {
+      sessionId: 's2',
+      update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'y' } },
+    });
     for (const x of [chunk, commands, other]) sparkle.onNotification(x.n, cx);
     assert.equal(sparkleMarkOf((chunk.out[0] as { update: unknown }).update), 'embodiment');
     assert.equal(sparkleMarkOf(chunk.out[0]), 'embodiment');
     assert.equal(sparkleMarkOf((commands.out[0] as { update: unknown }).update), undefined);
     assert.equal(sparkleMarkOf((other.out[0] as { update: unknown }).update), undefined);
     sent[0]!.settle({ result: { stopReason: 'end_turn' } });
-    const after = notification('toClient', 'session/update', { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'z' } } });
+    const after = notification('toClient', 'session/update', {
+      sessionId: 's1',
+      update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'z' } },
+    });
     sparkle.onNotification(after.n, cx);
     assert.equal(sparkleMarkOf((after.out[0] as { update: unknown }).update), undefined);
     await sparkle.dispose();

@@ -17,7 +17,14 @@
 import { ErrorCodes } from '../../../src/protocol/errorCodes';
 import { isObject } from '../../../src/protocol/guards';
 import { researchSessionMeta, sparkleMarkOf, withSparkleMark } from '../../../src/protocol/symposium-ext';
-import type { Component, ComponentContext, ComponentFactory, IncomingNotification, IncomingRequest, McpSessionInfo } from '../../chain/component';
+import type {
+  Component,
+  ComponentContext,
+  ComponentFactory,
+  IncomingNotification,
+  IncomingRequest,
+  McpSessionInfo,
+} from '../../chain/component';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RpcOutcome } from '../../jsonrpc/message';
 import { createLogger, type Logger } from '../../log';
@@ -31,7 +38,10 @@ import { checkpointNudge } from './templates';
 import { createSparkleServer } from './tools';
 import { SparkleSpace } from './workspaceStore';
 
-interface HeldPrompt { request: IncomingRequest; params: unknown }
+interface HeldPrompt {
+  request: IncomingRequest;
+  params: unknown;
+}
 
 /** Update kinds that belong to a turn (and are marked); the rest describe the session. */
 const TURN_UPDATES = new Set(['agent_message_chunk', 'agent_thought_chunk', 'user_message_chunk', 'tool_call', 'tool_call_update', 'plan']);
@@ -132,9 +142,13 @@ export class Sparkle implements Component {
     const params = this.withNudge(id, request.params);
     const held: HeldPrompt = { request, params };
     if (!this.gate.hold(id, held)) return request.forward(params);
-    request.signal.addEventListener('abort', () => {
-      if (this.gate.remove(id, held)) request.fail({ code: ErrorCodes.requestCancelled, message: 'request cancelled' });
-    }, { once: true });
+    request.signal.addEventListener(
+      'abort',
+      () => {
+        if (this.gate.remove(id, held)) request.fail({ code: ErrorCodes.requestCancelled, message: 'request cancelled' });
+      },
+      { once: true },
+    );
   }
 
   /** Every `checkpointEvery`-th user prompt of a session (full mode) gets the checkpoint nudge. */
@@ -142,7 +156,8 @@ export class Sparkle implements Component {
     const count = (this.promptCounts.get(sessionId) ?? 0) + 1;
     this.promptCounts.set(sessionId, count);
     const every = this.options.checkpointEvery;
-    if (this.options.mode !== 'full' || every <= 0 || count % every !== 0 || !isObject(params) || !Array.isArray(params.prompt)) return params;
+    if (this.options.mode !== 'full' || every <= 0 || count % every !== 0 || !isObject(params) || !Array.isArray(params.prompt))
+      return params;
     const nudge = withSparkleMark({ type: 'text', text: checkpointNudge(count) }, 'checkpoint-nudge');
     return { ...params, prompt: [...params.prompt, nudge] };
   }
@@ -169,23 +184,33 @@ export class Sparkle implements Component {
     this.timers.add(timer);
     const params = withSparkleMark({ sessionId, prompt: [{ type: 'text', text }] }, 'embodiment');
     cx.log.info(`embodying ${this.sparklers.get(sessionId)} in session ${sessionId} (${text.length} characters)`);
-    await cx.request('toAgent', 'session/prompt', params, {
-      // Runs as the response is routed, before any later message: updates after it are the user's.
-      onResponse: (outcome) => {
-        clearTimeout(timer);
-        this.timers.delete(timer);
-        const stop = 'result' in outcome && isObject(outcome.result) ? outcome.result.stopReason : undefined;
-        const problem = 'error' in outcome ? `the agent answered with an error: ${outcome.error.message}` : stop !== 'end_turn' ? `the turn ended with "${String(stop)}"` : undefined;
-        if (problem) cx.log.warn(`embodiment of session ${sessionId}: ${problem}`);
-        this.release(sessionId, cx, problem && `Sparkle embodiment did not complete: ${problem}.`);
-      },
-    }).catch(() => undefined); // the outcome was handled in onResponse
+    await cx
+      .request('toAgent', 'session/prompt', params, {
+        // Runs as the response is routed, before any later message: updates after it are the user's.
+        onResponse: (outcome) => {
+          clearTimeout(timer);
+          this.timers.delete(timer);
+          const stop = 'result' in outcome && isObject(outcome.result) ? outcome.result.stopReason : undefined;
+          const problem =
+            'error' in outcome
+              ? `the agent answered with an error: ${outcome.error.message}`
+              : stop !== 'end_turn'
+                ? `the turn ended with "${String(stop)}"`
+                : undefined;
+          if (problem) cx.log.warn(`embodiment of session ${sessionId}: ${problem}`);
+          this.release(sessionId, cx, problem && `Sparkle embodiment did not complete: ${problem}.`);
+        },
+      })
+      .catch(() => undefined); // the outcome was handled in onResponse
   }
 
   /** Ends the embodiment: says why in the chat if it failed, then forwards the held prompts in order. */
   private release(sessionId: string, cx: ComponentContext, problem?: string): void {
     if (problem && !this.disposed) {
-      const update = withSparkleMark({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `_${problem}_` } }, 'embodiment');
+      const update = withSparkleMark(
+        { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `_${problem}_` } },
+        'embodiment',
+      );
       cx.notify('toClient', 'session/update', withSparkleMark({ sessionId, update }, 'embodiment'));
     }
     this.embodying.delete(sessionId);

@@ -1,7 +1,17 @@
 // config.toml: upstream's two shapes read and written back, unknown keys kept, unreadable TOML
 // reported with its line instead of guessed at.
 import * as assert from 'node:assert/strict';
-import { configFromDoc, defaultConfigDoc, defaultSparkler, formatToml, parseToml, TomlError, withHumanName, withSingleName, withSparklers } from './config';
+import {
+  configFromDoc,
+  defaultConfigDoc,
+  defaultSparkler,
+  formatToml,
+  parseToml,
+  TomlError,
+  withHumanName,
+  withSingleName,
+  withSparklers,
+} from './config';
 
 describe('sparkle config.toml', () => {
   it('reads the single-sparkler shape upstream writes (setup_sparkle)', () => {
@@ -12,10 +22,14 @@ describe('sparkle config.toml', () => {
   });
 
   it('reads the several-sparkler shape; the default is the marked one, else the first', () => {
-    const text = '# mine\n[human]\nname = "Ada" # me\n\n[[sparklers]]\nname = "Sparkle Tester"\ndefault = false\n\n[[sparklers]]\nname = \'Nova\'\ndefault = true\n';
+    const text =
+      '# mine\n[human]\nname = "Ada" # me\n\n[[sparklers]]\nname = "Sparkle Tester"\ndefault = false\n\n[[sparklers]]\nname = \'Nova\'\ndefault = true\n';
     const c = configFromDoc(parseToml(text));
     assert.equal(c.layout, 'multi');
-    assert.deepEqual(c.sparklers.map((s) => s.name), ['Sparkle Tester', 'Nova']);
+    assert.deepEqual(
+      c.sparklers.map((s) => s.name),
+      ['Sparkle Tester', 'Nova'],
+    );
     assert.equal(defaultSparkler(c), 'Nova');
     assert.equal(defaultSparkler(configFromDoc(parseToml('[[sparklers]]\nname = "A"\n[[sparklers]]\nname = "B"\n'))), 'A');
   });
@@ -27,15 +41,23 @@ describe('sparkle config.toml', () => {
   });
 
   it('writes what it read, unknown tables and keys included, in the shape upstream writes', () => {
-    const doc = parseToml('[human]\nname = "Ada"\nemail = "a@b"\n\n[ai]\nname = "Sparkle"\n\n[extra]\nlist = ["x", 1, true]\n"odd key" = "q\\"uote"\n');
+    const doc = parseToml(
+      '[human]\nname = "Ada"\nemail = "a@b"\n\n[ai]\nname = "Sparkle"\n\n[extra]\nlist = ["x", 1, true]\n"odd key" = "q\\"uote"\n',
+    );
     const again = parseToml(formatToml(doc));
     assert.deepEqual(again, doc);
     assert.equal(formatToml(defaultConfigDoc('Ada')), '[human]\nname = "Ada"\n\n[ai]\nname = "Sparkle"\n');
   });
 
   it('migrating to several sparklers drops [ai] and lists the old one first, as default', () => {
-    const doc = withSparklers(parseToml('[human]\nname = "Ada"\n\n[ai]\nname = "Sparkle"\n'), [{ name: 'Sparkle', default: true }, { name: 'Nova', default: false }]);
-    assert.equal(formatToml(doc), '[human]\nname = "Ada"\n\n[[sparklers]]\nname = "Sparkle"\ndefault = true\n\n[[sparklers]]\nname = "Nova"\ndefault = false\n');
+    const doc = withSparklers(parseToml('[human]\nname = "Ada"\n\n[ai]\nname = "Sparkle"\n'), [
+      { name: 'Sparkle', default: true },
+      { name: 'Nova', default: false },
+    ]);
+    assert.equal(
+      formatToml(doc),
+      '[human]\nname = "Ada"\n\n[[sparklers]]\nname = "Sparkle"\ndefault = true\n\n[[sparklers]]\nname = "Nova"\ndefault = false\n',
+    );
   });
 
   it('renames and sets the human name without touching anything else', () => {
@@ -56,7 +78,10 @@ describe('sparkle config.toml', () => {
     ['[human]\nname = "a" trailing', /unexpected/],
   ] as const) {
     it(`refuses ${JSON.stringify(text.split('\n').pop())} with the line and reason`, () => {
-      assert.throws(() => parseToml(text), (err: Error) => err instanceof TomlError && why.test(err.message));
+      assert.throws(
+        () => parseToml(text),
+        (err: Error) => err instanceof TomlError && why.test(err.message),
+      );
     });
   }
 });

@@ -142,7 +142,10 @@ export function formatToml(doc: TomlDoc): string {
 
 // ---- the Sparkle config on top of it ------------------------------------------------------------
 
-export interface SparklerEntry { name: string; default: boolean }
+export interface SparklerEntry {
+  name: string;
+  default: boolean;
+}
 
 export interface SparkleConfig {
   human: string;
@@ -153,7 +156,11 @@ export interface SparkleConfig {
 }
 
 export function defaultConfigDoc(human: string, sparkler = DEFAULT_SPARKLER): TomlDoc {
-  return [{ kind: 'root', name: '', entries: {} }, { kind: 'table', name: 'human', entries: { name: human } }, { kind: 'table', name: 'ai', entries: { name: sparkler } }];
+  return [
+    { kind: 'root', name: '', entries: {} },
+    { kind: 'table', name: 'human', entries: { name: human } },
+    { kind: 'table', name: 'ai', entries: { name: sparkler } },
+  ];
 }
 
 const table = (doc: TomlDoc, name: string): TomlSection | undefined => doc.find((s) => s.kind === 'table' && s.name === name);
@@ -170,7 +177,12 @@ export function configFromDoc(doc: TomlDoc): SparkleConfig {
     return { human, layout: 'multi', sparklers, doc };
   }
   const aiName = table(doc, 'ai')?.entries.name;
-  return { human, layout: 'single', sparklers: [{ name: typeof aiName === 'string' && aiName.trim() ? aiName : DEFAULT_SPARKLER, default: true }], doc };
+  return {
+    human,
+    layout: 'single',
+    sparklers: [{ name: typeof aiName === 'string' && aiName.trim() ? aiName : DEFAULT_SPARKLER, default: true }],
+    doc,
+  };
 }
 
 /** The default sparkler: the one marked default, else the first (as upstream). */

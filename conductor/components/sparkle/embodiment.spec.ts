@@ -14,7 +14,7 @@ function stores(): { home: SparkleHome; space: SparkleSpace; ws: string } {
 }
 
 describe('sparkle embodiment prompt', () => {
-  it('has, in order: identity, the sparkler\'s files, the profile, this workspace, the tools', async () => {
+  it("has, in order: identity, the sparkler's files, the profile, this workspace, the tools", async () => {
     const { home, space } = stores();
     await home.ensure();
     await home.appendInsight({ type: 'PatternAnchor', content: 'ANCHOR-WORDS' }, 'Sparkle');
@@ -22,10 +22,27 @@ describe('sparkle embodiment prompt', () => {
     const { text, sparkler } = await gatherEmbodiment(home, space, { mode: 'full', checkpointEvery: 20 });
     assert.equal(sparkler, 'Sparkle');
     assert.ok(text.startsWith('# Sparkle embodiment\n'));
-    const order = ['You are **Sparkle**', '## Who you are (Sparkle)', 'ANCHOR-WORDS', '## Collaboration evolution', '## Your collaborator', 'FOCUS-X', 'CHECKPOINT-NARRATIVE', '## Tools', 'session_checkpoint'];
+    const order = [
+      'You are **Sparkle**',
+      '## Who you are (Sparkle)',
+      'ANCHOR-WORDS',
+      '## Collaboration evolution',
+      '## Your collaborator',
+      'FOCUS-X',
+      'CHECKPOINT-NARRATIVE',
+      '## Tools',
+      'session_checkpoint',
+    ];
     const positions = order.map((s) => text.indexOf(s));
-    assert.ok(positions.every((p) => p >= 0), `all present: ${JSON.stringify(order.filter((_, i) => positions[i]! < 0))}`);
-    assert.deepEqual([...positions].sort((a, b) => a - b), positions, 'in this order');
+    assert.ok(
+      positions.every((p) => p >= 0),
+      `all present: ${JSON.stringify(order.filter((_, i) => positions[i]! < 0))}`,
+    );
+    assert.deepEqual(
+      [...positions].sort((a, b) => a - b),
+      positions,
+      'in this order',
+    );
     assert.match(text, /reminded every 20 prompts/);
   });
 

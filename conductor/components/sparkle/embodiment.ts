@@ -24,9 +24,10 @@ export interface EmbodimentMaterials {
 function section(title: string, text: string | undefined, source?: string): string | undefined {
   const body = text?.trim();
   if (!body) return undefined;
-  const cut = body.length > MAX_SECTION_CHARS
-    ? `${body.slice(0, MAX_SECTION_CHARS)}\n\n*(cut here: ${body.length - MAX_SECTION_CHARS} more characters${source ? ` in ${source}` : ''})*`
-    : body;
+  const cut =
+    body.length > MAX_SECTION_CHARS
+      ? `${body.slice(0, MAX_SECTION_CHARS)}\n\n*(cut here: ${body.length - MAX_SECTION_CHARS} more characters${source ? ` in ${source}` : ''})*`
+      : body;
   return `## ${title}\n\n${cut}`;
 }
 
@@ -45,11 +46,16 @@ export function embodimentText(m: EmbodimentMaterials): string {
   if (m.mode === 'full') {
     const w = m.workspace;
     parts.push(
-      section('This workspace: working memory', w?.workingMemory && `\`\`\`json\n${w.workingMemory.text.trim()}\n\`\`\``, w?.workingMemory?.path),
+      section(
+        'This workspace: working memory',
+        w?.workingMemory && `\`\`\`json\n${w.workingMemory.text.trim()}\n\`\`\``,
+        w?.workingMemory?.path,
+      ),
       section('This workspace: latest checkpoint', w?.latestCheckpoint?.text, w?.latestCheckpoint?.path),
       section('This workspace: insights', w?.workspaceMap?.text, w?.workspaceMap?.path),
     );
-    if (!w?.workingMemory && !w?.latestCheckpoint) parts.push('## This workspace\n\nNo checkpoint yet: this is the first Sparkle session here.');
+    if (!w?.workingMemory && !w?.latestCheckpoint)
+      parts.push('## This workspace\n\nNo checkpoint yet: this is the first Sparkle session here.');
   }
   parts.push(`## Tools\n\n${toolsGuide(m.mode, m.checkpointEvery)}`, embodimentClosing(m.human));
   return parts.filter((p): p is string => p !== undefined).join('\n\n');
@@ -63,7 +69,11 @@ export interface EmbodimentRequest {
 }
 
 /** Reads both stores (creating the first-run profile if needed) and builds the prompt text. */
-export async function gatherEmbodiment(home: SparkleHome, space: SparkleSpace | undefined, req: EmbodimentRequest): Promise<{ text: string; sparkler: string }> {
+export async function gatherEmbodiment(
+  home: SparkleHome,
+  space: SparkleSpace | undefined,
+  req: EmbodimentRequest,
+): Promise<{ text: string; sparkler: string }> {
   const notes: string[] = [];
   const created = await home.ensure();
   if (created.length) notes.push(`A new Sparkle profile was created in ${home.dir} (first run).`);
@@ -78,6 +88,14 @@ export async function gatherEmbodiment(home: SparkleHome, space: SparkleSpace | 
   }
   const workspace = req.mode === 'full' && space ? await space.read() : undefined;
   if (workspace) notes.push(...workspace.problems);
-  const text = embodimentText({ sparkler: sparkler.name, human: config.human, mode: req.mode, checkpointEvery: req.checkpointEvery, home: await home.embodimentFiles(sparkler), workspace, notes });
+  const text = embodimentText({
+    sparkler: sparkler.name,
+    human: config.human,
+    mode: req.mode,
+    checkpointEvery: req.checkpointEvery,
+    home: await home.embodimentFiles(sparkler),
+    workspace,
+    notes,
+  });
   return { text, sparkler: sparkler.name };
 }

@@ -17,7 +17,13 @@ describe('sparkle home store', () => {
   it('first run creates a profile and the sparkler "Sparkle"; an existing folder is left alone', async () => {
     const h = freshHome();
     const created = await h.ensure();
-    assert.deepEqual(readdirSync(h.dir).sort(), ['collaboration-evolution.md', 'collaborator-profile.md', 'config.toml', 'pattern-anchors.md', 'sparkler-identity.md']);
+    assert.deepEqual(readdirSync(h.dir).sort(), [
+      'collaboration-evolution.md',
+      'collaborator-profile.md',
+      'config.toml',
+      'pattern-anchors.md',
+      'sparkler-identity.md',
+    ]);
     assert.equal(created.length, 5);
     assert.match(read(h, 'config.toml'), /\[ai\]\nname = "Sparkle"/);
     assert.match(read(h, 'sparkler-identity.md'), /^# Sparkle - Sparkler Identity/);
@@ -27,12 +33,15 @@ describe('sparkle home store', () => {
     assert.equal(read(h, 'collaborator-profile.md'), 'mine');
   });
 
-  it('save_insight appends in upstream\'s format to the sparkler\'s files and the workspace map', async () => {
+  it("save_insight appends in upstream's format to the sparkler's files and the workspace map", async () => {
     const h = freshHome();
     await h.ensure();
     const r = await h.appendInsight({ type: 'PatternAnchor', content: 'Make it work.', context: 'pairing', tags: ['a', 'b'] }, 'Sparkle');
     assert.equal(r.path, join(h.dir, 'pattern-anchors.md'));
-    assert.match(read(h, 'pattern-anchors.md'), /\n## 2026-11-23 13:04:05 UTC - Pattern Anchor\n\nMake it work\.\n\n\*\*Context\*\*: pairing\n\n\*\*Tags\*\*: a, b\n\n---\n$/);
+    assert.match(
+      read(h, 'pattern-anchors.md'),
+      /\n## 2026-11-23 13:04:05 UTC - Pattern Anchor\n\nMake it work\.\n\n\*\*Context\*\*: pairing\n\n\*\*Tags\*\*: a, b\n\n---\n$/,
+    );
     await h.appendInsight({ type: 'CollaborationEvolution', content: 'We plan first.' }, 'Sparkle');
     assert.match(read(h, 'collaboration-evolution.md'), /Collaboration Evolution\n\nWe plan first\./);
     await h.appendInsight({ type: 'WorkspaceInsight', content: 'api/ talks to db/.' }, 'Sparkle');
@@ -43,12 +52,15 @@ describe('sparkle home store', () => {
     it(`refuses the sparkler name ${JSON.stringify(bad.length > 20 ? `${bad.slice(0, 5)}…` : bad)} with a reason`, async () => {
       const h = freshHome();
       await h.ensure();
-      await assert.rejects(h.create(bad), (err: Error) => err instanceof SparkleError && /empty|separator|\.\.|dot|longer|control/.test(err.message));
+      await assert.rejects(
+        h.create(bad),
+        (err: Error) => err instanceof SparkleError && /empty|separator|\.\.|dot|longer|control/.test(err.message),
+      );
       await assert.rejects(h.appendInsight({ type: 'PatternAnchor', content: 'x' }, bad), SparkleError);
     });
   }
 
-  it('the first extra sparkler moves the existing one\'s files to sparklers/<name>/; nothing is lost', async () => {
+  it("the first extra sparkler moves the existing one's files to sparklers/<name>/; nothing is lost", async () => {
     const h = freshHome();
     await h.ensure();
     await h.appendInsight({ type: 'PatternAnchor', content: 'kept anchor' }, 'Sparkle');
@@ -59,11 +71,17 @@ describe('sparkle home store', () => {
     assert.equal(existsSync(join(h.dir, 'pattern-anchors.md')), false);
     assert.equal(existsSync(join(h.dir, 'collaborator-profile.md')), true, 'the profile stays shared at the top');
     const { config } = await h.list();
-    assert.deepEqual(config.sparklers, [{ name: 'Sparkle', default: true }, { name: 'Nova', default: false }]);
+    assert.deepEqual(config.sparklers, [
+      { name: 'Sparkle', default: true },
+      { name: 'Nova', default: false },
+    ]);
     await assert.rejects(h.create('Nova'), /already exists/);
     await h.appendInsight({ type: 'CollaborationEvolution', content: 'nova learns' }, 'Nova');
     assert.match(read(h, 'sparklers', 'Nova', 'collaboration-evolution.md'), /nova learns/);
-    await assert.rejects(h.appendInsight({ type: 'PatternAnchor', content: 'x' }, 'Nobody'), /no sparkler named "Nobody"; known: Sparkle, Nova/);
+    await assert.rejects(
+      h.appendInsight({ type: 'PatternAnchor', content: 'x' }, 'Nobody'),
+      /no sparkler named "Nobody"; known: Sparkle, Nova/,
+    );
   });
 
   it('rename_sparkler moves the folder with the name (several) or renames [ai] (one)', async () => {
@@ -76,7 +94,10 @@ describe('sparkle home store', () => {
     await h.rename('Vega', 'Nova');
     assert.match(read(h, 'sparklers', 'Vega', 'pattern-anchors.md'), /nova anchor/);
     assert.equal(existsSync(join(h.dir, 'sparklers', 'Nova')), false);
-    assert.deepEqual((await h.list()).config.sparklers.map((s) => s.name), ['Spark', 'Vega']);
+    assert.deepEqual(
+      (await h.list()).config.sparklers.map((s) => s.name),
+      ['Spark', 'Vega'],
+    );
     await assert.rejects(h.rename('Spark', 'Vega'), /already exists/);
     await assert.rejects(h.rename('X', 'Nobody'), /no sparkler named/);
   });
@@ -109,7 +130,7 @@ describe('sparkle home store', () => {
     assert.ok(id.backup);
   });
 
-  it('load_evolution reads the sparkler\'s record and evolution/*.md, skipping archives', async () => {
+  it("load_evolution reads the sparkler's record and evolution/*.md, skipping archives", async () => {
     const h = freshHome();
     await h.ensure();
     mkdirSync(join(h.dir, 'evolution', 'archive'), { recursive: true });
@@ -117,7 +138,10 @@ describe('sparkle home store', () => {
     writeFileSync(join(h.dir, 'evolution', 'archive', 'old.md'), 'old');
     writeFileSync(join(h.dir, 'evolution', 'notes.txt'), 'not markdown');
     const r = await h.loadEvolution('Sparkle');
-    assert.deepEqual(r.files.map((f) => f.path.slice(h.dir.length + 1)), ['collaboration-evolution.md', 'pattern-anchors.md', join('evolution', 'design.md')]);
+    assert.deepEqual(
+      r.files.map((f) => f.path.slice(h.dir.length + 1)),
+      ['collaboration-evolution.md', 'pattern-anchors.md', join('evolution', 'design.md')],
+    );
   });
 
   it('an unreadable config.toml is reported, used as defaults for reading, and never rewritten', async () => {

@@ -12,17 +12,40 @@ import { promises as fs } from 'node:fs';
 import { userInfo } from 'node:os';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { appendAtomic, createFileExclusive, exists, readTextIfExists, withFileLock, writeFileAtomic } from './atomicFile';
-import { configFromDoc, defaultConfigDoc, defaultSparkler, formatToml, parseToml, withHumanName, withSingleName, withSparklers, type SparkleConfig } from './config';
+import {
+  configFromDoc,
+  defaultConfigDoc,
+  defaultSparkler,
+  formatToml,
+  parseToml,
+  withHumanName,
+  withSingleName,
+  withSparklers,
+  type SparkleConfig,
+} from './config';
 import { checkName, fileStamp, HOME_FILES, SPARKLER_FILES, SparkleError, utcStamp, type InsightType } from './names';
 import { ANCHORS_TEMPLATE, EVOLUTION_TEMPLATE, identityTemplate, profileTemplate, WORKSPACE_MAP_HEADING } from './templates';
 
-export interface Sparkler { name: string; dir: string; config: SparkleConfig }
+export interface Sparkler {
+  name: string;
+  dir: string;
+  config: SparkleConfig;
+}
 
 export type EmbodimentFile = 'identity' | 'anchors' | 'evolution' | 'profile' | 'workspaceMap';
 
-export interface InsightEntry { type: InsightType; content: string; context?: string; tags?: string[] }
+export interface InsightEntry {
+  type: InsightType;
+  content: string;
+  context?: string;
+  tags?: string[];
+}
 
-const TITLES: Record<InsightType, string> = { PatternAnchor: 'Pattern Anchor', CollaborationEvolution: 'Collaboration Evolution', WorkspaceInsight: 'Workspace Insight' };
+const TITLES: Record<InsightType, string> = {
+  PatternAnchor: 'Pattern Anchor',
+  CollaborationEvolution: 'Collaboration Evolution',
+  WorkspaceInsight: 'Workspace Insight',
+};
 
 /** One appended record, in upstream's format (a heading with the UTC time, then the fields). */
 export function formatInsight(e: InsightEntry, now: Date): string {
@@ -44,7 +67,10 @@ export async function createUnique(dir: string, base: string, data: string): Pro
 export class SparkleHome {
   private firstRun: Promise<string[]> | undefined;
 
-  constructor(readonly dir: string, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    readonly dir: string,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   private path(...parts: string[]): string {
     return join(this.dir, ...parts);
@@ -71,7 +97,11 @@ export class SparkleHome {
   }
 
   private starterFiles(sparkler: string): [string, string][] {
-    return [[HOME_FILES.identity, identityTemplate(sparkler)], [HOME_FILES.anchors, ANCHORS_TEMPLATE], [HOME_FILES.evolution, EVOLUTION_TEMPLATE]];
+    return [
+      [HOME_FILES.identity, identityTemplate(sparkler)],
+      [HOME_FILES.anchors, ANCHORS_TEMPLATE],
+      [HOME_FILES.evolution, EVOLUTION_TEMPLATE],
+    ];
   }
 
   /** The config; one that cannot be read is reported in `problem` and the defaults are used. */
@@ -82,7 +112,10 @@ export class SparkleHome {
     try {
       return { config: configFromDoc(parseToml(text)) };
     } catch (err) {
-      return { config: configFromDoc(defaultConfigDoc('User')), problem: `${file} could not be read (${(err as Error).message}); it was left as it is and the defaults are used until it is fixed` };
+      return {
+        config: configFromDoc(defaultConfigDoc('User')),
+        problem: `${file} could not be read (${(err as Error).message}); it was left as it is and the defaults are used until it is fixed`,
+      };
     }
   }
 
@@ -106,7 +139,9 @@ export class SparkleHome {
     const c = config ?? (await this.readConfig()).config;
     const name = sparkler === undefined ? defaultSparkler(c) : checkName('sparkler', sparkler);
     if (!c.sparklers.some((s) => s.name === name)) {
-      throw new SparkleError(`no sparkler named "${name}"; known: ${c.sparklers.map((s) => s.name).join(', ')}. Use create_sparkler to make one.`);
+      throw new SparkleError(
+        `no sparkler named "${name}"; known: ${c.sparklers.map((s) => s.name).join(', ')}. Use create_sparkler to make one.`,
+      );
     }
     return { name, dir: this.sparklerDir(c, name), config: c };
   }
@@ -132,7 +167,8 @@ export class SparkleHome {
         const current = config.sparklers[0]!.name;
         const target = this.path(HOME_FILES.sparklers, current);
         for (const file of SPARKLER_FILES) {
-          if (await exists(join(target, file))) throw new SparkleError(`cannot move ${file} to ${target}: a file of that name is already there; move one of them away first`);
+          if (await exists(join(target, file)))
+            throw new SparkleError(`cannot move ${file} to ${target}: a file of that name is already there; move one of them away first`);
         }
         await fs.mkdir(target, { recursive: true });
         for (const file of SPARKLER_FILES) {
@@ -146,7 +182,10 @@ export class SparkleHome {
       try {
         await fs.mkdir(dir, { recursive: true });
         for (const [file, text] of this.starterFiles(name)) await createFileExclusive(join(dir, file), text);
-        await writeFileAtomic(this.path(HOME_FILES.config), formatToml(withSparklers(config.doc, [...sparklers, { name, default: false }])));
+        await writeFileAtomic(
+          this.path(HOME_FILES.config),
+          formatToml(withSparklers(config.doc, [...sparklers, { name, default: false }])),
+        );
       } catch (err) {
         // Undo the move, so the files are where the (unchanged) config says they are.
         for (const [from, to] of moved.reverse()) await fs.rename(to, from).catch(() => undefined);
@@ -162,7 +201,8 @@ export class SparkleHome {
     const oldName = checkName('old_name', rawOld);
     return this.withConfigLock(async () => {
       const config = await this.configForChange();
-      if (!config.sparklers.some((s) => s.name === oldName)) throw new SparkleError(`no sparkler named "${oldName}"; known: ${config.sparklers.map((s) => s.name).join(', ')}`);
+      if (!config.sparklers.some((s) => s.name === oldName))
+        throw new SparkleError(`no sparkler named "${oldName}"; known: ${config.sparklers.map((s) => s.name).join(', ')}`);
       if (newName === oldName) throw new SparkleError(`the sparkler is already called "${newName}"`);
       if (config.sparklers.some((s) => s.name === newName)) throw new SparkleError(`a sparkler named "${newName}" already exists`);
       if (config.layout === 'single') {
@@ -197,8 +237,11 @@ export class SparkleHome {
       const created = hadConfig ? [] : [configFile];
       const kept: string[] = [];
       const s = await this.resolve(undefined, configFromDoc(withHumanName(config.doc, human)));
-      const wanted: [string, string][] = [[this.path(HOME_FILES.profile), profileTemplate(human)], ...this.starterFiles(s.name).map(([f, t]): [string, string] => [join(s.dir, f), t])];
-      for (const [path, text] of wanted) (await createFileExclusive(path, text) ? created : kept).push(path);
+      const wanted: [string, string][] = [
+        [this.path(HOME_FILES.profile), profileTemplate(human)],
+        ...this.starterFiles(s.name).map(([f, t]): [string, string] => [join(s.dir, f), t]),
+      ];
+      for (const [path, text] of wanted) ((await createFileExclusive(path, text)) ? created : kept).push(path);
       return { created, kept };
     });
   }
@@ -252,14 +295,23 @@ export class SparkleHome {
       if (text !== undefined) files.push({ path: join(s.dir, name), text });
     }
     for (const path of await markdownUnder(this.path(HOME_FILES.evolutionDocs))) {
-      if (relative(this.dir, path).split(sep).some((part) => part.toLowerCase().includes('archive'))) continue;
+      if (
+        relative(this.dir, path)
+          .split(sep)
+          .some((part) => part.toLowerCase().includes('archive'))
+      )
+        continue;
       files.push({ path, text: (await readTextIfExists(path)) ?? '' });
     }
     return { sparkler: s.name, files };
   }
 
   /** What the embodiment reads from the home store; missing files are simply absent. */
-  async embodimentFiles(sparkler: Sparkler): Promise<Record<EmbodimentFile, string | undefined> & { paths: Record<EmbodimentFile, string>; strays: { path: string; text: string }[] }> {
+  async embodimentFiles(
+    sparkler: Sparkler,
+  ): Promise<
+    Record<EmbodimentFile, string | undefined> & { paths: Record<EmbodimentFile, string>; strays: { path: string; text: string }[] }
+  > {
     const read = (p: string): Promise<string | undefined> => readTextIfExists(p);
     const strays: { path: string; text: string }[] = [];
     if (sparkler.dir !== this.dir) {
@@ -288,7 +340,9 @@ export class SparkleHome {
 }
 
 function renameEntry(config: SparkleConfig, oldName: string, newName: string): SparkleConfig['doc'] {
-  return config.doc.map((s) => (s.kind === 'array' && s.name === 'sparklers' && s.entries.name === oldName ? { ...s, entries: { ...s.entries, name: newName } } : s));
+  return config.doc.map((s) =>
+    s.kind === 'array' && s.name === 'sparklers' && s.entries.name === oldName ? { ...s, entries: { ...s.entries, name: newName } } : s,
+  );
 }
 
 async function markdownUnder(dir: string): Promise<string[]> {

@@ -59,10 +59,12 @@ export function checkName(kind: string, raw: unknown): string {
   const name = raw.trim();
   if (name === '') throw new SparkleError(`${kind} is empty`);
   if (name.length > MAX_NAME_LENGTH) throw new SparkleError(`${kind} "${name.slice(0, 20)}…" is longer than ${MAX_NAME_LENGTH} characters`);
-  if (/[/\\]/.test(name)) throw new SparkleError(`${kind} "${name}" contains a path separator (/ or \\); it names a folder, so it must be a plain name`);
+  if (/[/\\]/.test(name))
+    throw new SparkleError(`${kind} "${name}" contains a path separator (/ or \\); it names a folder, so it must be a plain name`);
   if (name.includes('..')) throw new SparkleError(`${kind} "${name}" contains ".."; it names a folder, so it must be a plain name`);
   if (name.startsWith('.')) throw new SparkleError(`${kind} "${name}" starts with a dot`);
-  if (/[\u0000-\u001f\u007f<>:"|?*]/.test(name)) throw new SparkleError(`${kind} "${name}" contains a control character or one of < > : " | ? *`);
+  if (/[\u0000-\u001f\u007f<>:"|?*]/.test(name))
+    throw new SparkleError(`${kind} "${name}" contains a control character or one of < > : " | ? *`);
   return name;
 }
 

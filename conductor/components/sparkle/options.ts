@@ -54,7 +54,8 @@ export function applySparkleFlag(options: SparkleOptions, flag: string, value: s
       return;
     case '--sparkle-checkpoint-every': {
       const n = Number(value);
-      if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n)) throw new Error(`--sparkle-checkpoint-every must be a whole number ≥ 0, not "${value}"`);
+      if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n))
+        throw new Error(`--sparkle-checkpoint-every must be a whole number ≥ 0, not "${value}"`);
       options.checkpointEvery = n;
       return;
     }

@@ -73,7 +73,9 @@ export function toolsGuide(mode: 'full' | 'core', checkpointEvery: number): stri
     '- `save_insight {insight_type, content, context?, tags?}`: keep something. `PatternAnchor` = exact words that bring a way of working back; `CollaborationEvolution` = an insight about how you two work together; `WorkspaceInsight` = where things are and how projects connect.',
   ];
   if (mode === 'full') {
-    lines.push(`- \`session_checkpoint {working_memory, checkpoint_content}\`: at natural pauses${checkpointEvery > 0 ? ` (you will be reminded every ${checkpointEvery} prompts)` : ''}, write the current focus, open threads and next steps as working memory (a JSON object) plus a short narrative; the next session starts from it.`);
+    lines.push(
+      `- \`session_checkpoint {working_memory, checkpoint_content}\`: at natural pauses${checkpointEvery > 0 ? ` (you will be reminded every ${checkpointEvery} prompts)` : ''}, write the current focus, open threads and next steps as working memory (a JSON object) plus a short narrative; the next session starts from it.`,
+    );
   }
   lines.push(
     '- `update_collaborator_profile {content}` / `update_sparkler_identity {content}`: rewrite those files (the old version is kept as a backup).',

@@ -11,7 +11,11 @@ import { SparkleHome } from './homeStore';
 import { createSparkleServer } from './tools';
 import { SparkleSpace } from './workspaceStore';
 
-interface Setup { client: Client; home: SparkleHome; ws: string }
+interface Setup {
+  client: Client;
+  home: SparkleHome;
+  ws: string;
+}
 
 async function connect(mode: 'full' | 'core'): Promise<Setup> {
   const root = mkdtempSync(join(tmpdir(), 'sparkle-tools-'));
@@ -19,9 +23,13 @@ async function connect(mode: 'full' | 'core'): Promise<Setup> {
   const ws = join(root, 'ws');
   let current = 'Sparkle';
   const server = createSparkleServer({
-    home, space: mode === 'full' ? new SparkleSpace(ws) : undefined, log: createLogger('off'),
+    home,
+    space: mode === 'full' ? new SparkleSpace(ws) : undefined,
+    log: createLogger('off'),
     sessionSparkler: async () => current,
-    renamed: (from, to) => { if (current === from) current = to; },
+    renamed: (from, to) => {
+      if (current === from) current = to;
+    },
   });
   const [a, b] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'test', version: '0' });
@@ -30,14 +38,26 @@ async function connect(mode: 'full' | 'core'): Promise<Setup> {
 }
 
 type ToolResult = { isError?: boolean; content: { type: string; text?: string }[]; structuredContent?: Record<string, unknown> };
-const call = async (s: Setup, name: string, args: Record<string, unknown> = {}): Promise<ToolResult> => (await s.client.callTool({ name, arguments: args })) as ToolResult;
+const call = async (s: Setup, name: string, args: Record<string, unknown> = {}): Promise<ToolResult> =>
+  (await s.client.callTool({ name, arguments: args })) as ToolResult;
 const text = (r: ToolResult): string => r.content.map((c) => c.text ?? '').join('\n');
 
 describe('sparkle MCP tools', () => {
-  it('lists upstream\'s tools (no embody_sparkle: the component embodies); core mode has no session_checkpoint', async () => {
+  it("lists upstream's tools (no embody_sparkle: the component embodies); core mode has no session_checkpoint", async () => {
     const full = await connect('full');
     const names = (await full.client.listTools()).tools.map((t) => t.name).sort();
-    assert.deepEqual(names, ['create_sparkler', 'fetch_profile_data', 'list_sparklers', 'load_evolution', 'rename_sparkler', 'save_insight', 'session_checkpoint', 'setup_sparkle', 'update_collaborator_profile', 'update_sparkler_identity']);
+    assert.deepEqual(names, [
+      'create_sparkler',
+      'fetch_profile_data',
+      'list_sparklers',
+      'load_evolution',
+      'rename_sparkler',
+      'save_insight',
+      'session_checkpoint',
+      'setup_sparkle',
+      'update_collaborator_profile',
+      'update_sparkler_identity',
+    ]);
     const core = await connect('core');
     assert.ok(!(await core.client.listTools()).tools.some((t) => t.name === 'session_checkpoint'));
   });
@@ -93,7 +113,11 @@ describe('sparkle MCP tools', () => {
     assert.match(text(await call(s, 'create_sparkler', { name: 'a/b' })), /path separator/);
     assert.match(text(await call(s, 'rename_sparkler', { new_name: 'Spark' })), /Renamed Sparkle to Spark/);
     const id = await call(s, 'update_sparkler_identity', { content: '# Spark\n' });
-    assert.equal(id.structuredContent!.path, join(s.home.dir, 'sparklers', 'Spark', 'sparkler-identity.md'), 'the session follows its renamed sparkler');
+    assert.equal(
+      id.structuredContent!.path,
+      join(s.home.dir, 'sparklers', 'Spark', 'sparkler-identity.md'),
+      'the session follows its renamed sparkler',
+    );
     const p = await call(s, 'update_collaborator_profile', { content: '# Ada\n' });
     assert.ok(p.structuredContent!.backup, 'the first-run profile was kept as a backup');
     assert.match(text(await call(s, 'setup_sparkle', { name: 'Ada' })), /set up for Ada/);

@@ -19,7 +19,11 @@ describe('sparkle workspace store', () => {
     assert.equal(r1.checkpointPath, join(ws, '.sparkle-space', 'checkpoints', 'checkpoint-2026-11-23-130405.md'));
     assert.equal(readFileSync(r1.checkpointPath, 'utf8'), '# Checkpoint\n\n**Sparkler:** Sparkle\n\nWe wrote tests.\n');
     const r2 = await space.checkpoint({ focus: 'docs' }, 'Docs next.', 'Sparkle');
-    assert.equal(r2.checkpointPath, join(ws, '.sparkle-space', 'checkpoints', 'checkpoint-2026-11-23-130405-2.md'), 'same second: a second file, the first kept');
+    assert.equal(
+      r2.checkpointPath,
+      join(ws, '.sparkle-space', 'checkpoints', 'checkpoint-2026-11-23-130405-2.md'),
+      'same second: a second file, the first kept',
+    );
     assert.equal(readdirSync(join(ws, '.sparkle-space', 'checkpoints')).length, 2);
   });
 
@@ -56,14 +60,20 @@ describe('sparkle workspace store', () => {
     const elsewhere = temp();
     symlinkSync(elsewhere, join(ws, '.sparkle-space'));
     const space = new SparkleSpace(ws, () => at);
-    await assert.rejects(space.checkpoint({}, 'x', 'Sparkle'), (err: Error) => err instanceof SparkleError && /outside the session's workspace folder/.test(err.message));
+    await assert.rejects(
+      space.checkpoint({}, 'x', 'Sparkle'),
+      (err: Error) => err instanceof SparkleError && /outside the session's workspace folder/.test(err.message),
+    );
     await assert.rejects(space.appendInsight({ type: 'WorkspaceInsight', content: 'x' }), SparkleError);
     assert.deepEqual(readdirSync(elsewhere), []);
     assert.match((await space.read()).problems[0]!, /outside/);
   });
 
   it('a narrative without a title gets one; the sparkler line goes after the title', () => {
-    assert.equal(checkpointText('Plain text.', 'Nova', at), '# Session Checkpoint 2026-11-23 13:04:05 UTC\n\n**Sparkler:** Nova\n\nPlain text.\n');
+    assert.equal(
+      checkpointText('Plain text.', 'Nova', at),
+      '# Session Checkpoint 2026-11-23 13:04:05 UTC\n\n**Sparkler:** Nova\n\nPlain text.\n',
+    );
     assert.equal(checkpointText('# T\nbody', 'Nova', at), '# T\n\n**Sparkler:** Nova\n\nbody\n');
   });
 });

@@ -19,7 +19,10 @@ export interface WorkspaceMemory {
 }
 
 export class SparkleSpace {
-  constructor(readonly cwd: string, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    readonly cwd: string,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   get dir(): string {
     return workspaceStoreDir(this.cwd);
@@ -38,7 +41,11 @@ export class SparkleSpace {
    * session_checkpoint: replaces working-memory.json (one that did not parse is set aside first,
    * not lost) and adds checkpoints/checkpoint-<UTC time>.md, never replacing an earlier one.
    */
-  async checkpoint(workingMemory: unknown, content: string, sparkler: string): Promise<{ workingMemoryPath: string; checkpointPath: string; setAside?: string }> {
+  async checkpoint(
+    workingMemory: unknown,
+    content: string,
+    sparkler: string,
+  ): Promise<{ workingMemoryPath: string; checkpointPath: string; setAside?: string }> {
     const memoryPath = this.confined(WORKSPACE_FILES.workingMemory);
     const now = this.now();
     const setAside = await withFileLock(memoryPath, async () => {
@@ -72,7 +79,8 @@ export class SparkleSpace {
       // No lock here: taking one would create .sparkle-space/ in every workspace just to read it.
       const read = await readJsonOrSetAside(memoryPath, this.now());
       if (read.kind === 'ok') memory.workingMemory = { path: memoryPath, text: read.text };
-      if (read.kind === 'set-aside') memory.problems.push(`${memoryPath} was not valid JSON (${read.error}); it was moved to ${read.setAside}`);
+      if (read.kind === 'set-aside')
+        memory.problems.push(`${memoryPath} was not valid JSON (${read.error}); it was moved to ${read.setAside}`);
     } catch (err) {
       memory.problems.push(`${memoryPath} could not be read: ${(err as Error).message}`);
     }

@@ -16,17 +16,32 @@ const ROUNDS = 3;
 const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 
 suite('IDE operations bench (host)', () => {
-  test('findReferences: VS Code\'s command directly vs through the chain', async function () {
+  test("findReferences: VS Code's command directly vs through the chain", async function () {
     this.timeout(300_000);
     const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
     const parser = vscode.Uri.file(path.join(root, 'ts-project/src/parser.ts'));
     const at = new vscode.Position(3, 13);
     await vscode.window.showTextDocument(parser);
-    await waitFor('TypeScript to answer references', async () => ((await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', parser, at)) ?? []).length === 8, 120_000);
+    await waitFor(
+      'TypeScript to answer references',
+      async () =>
+        ((await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', parser, at)) ?? []).length === 8,
+      120_000,
+    );
     const config = vscode.workspace.getConfiguration('symposium');
     const ext = extension();
     await openChat();
-    await config.update('agents', { 'IDE bench': { command: process.execPath, args: [path.join(ext.extensionPath, 'out/bench/ideBenchAgent.js')], env: { ELECTRON_RUN_AS_NODE: '1' } } }, vscode.ConfigurationTarget.Global);
+    await config.update(
+      'agents',
+      {
+        'IDE bench': {
+          command: process.execPath,
+          args: [path.join(ext.extensionPath, 'out/bench/ideBenchAgent.js')],
+          env: { ELECTRON_RUN_AS_NODE: '1' },
+        },
+      },
+      vscode.ConfigurationTarget.Global,
+    );
     await config.update('currentAgent', 'IDE bench', vscode.ConfigurationTarget.Global);
     try {
       const tabId = await newTab();
@@ -62,10 +77,16 @@ suite('IDE operations bench (host)', () => {
       const table = [
         `IDE operations host benchmark: findReferences("Parser") → 8 locations, code-server ${vscode.version} (${ROUNDS} rounds × ${CALLS} calls)`,
         'path                        | p50 ms | p90 ms | p99 ms | ratio p50 | added p50 ms',
-        ...rows.map((x) => `${x.name.padEnd(27)} | ${x.p50.toFixed(3).padStart(6)} | ${x.p90.toFixed(3).padStart(6)} | ${x.p99.toFixed(3).padStart(6)} | ${(x.p50 / base).toFixed(2).padStart(9)} | ${(x.p50 - base).toFixed(3).padStart(12)}`),
+        ...rows.map(
+          (x) =>
+            `${x.name.padEnd(27)} | ${x.p50.toFixed(3).padStart(6)} | ${x.p90.toFixed(3).padStart(6)} | ${x.p99.toFixed(3).padStart(6)} | ${(x.p50 / base).toFixed(2).padStart(9)} | ${(x.p50 - base).toFixed(3).padStart(12)}`,
+        ),
       ];
       fs.mkdirSync(path.join(ext.extensionPath, 'test-results'), { recursive: true });
-      fs.writeFileSync(path.join(ext.extensionPath, 'test-results/ide-bench-host.json'), JSON.stringify({ when: new Date().toISOString(), rows, table }, null, 2));
+      fs.writeFileSync(
+        path.join(ext.extensionPath, 'test-results/ide-bench-host.json'),
+        JSON.stringify({ when: new Date().toISOString(), rows, table }, null, 2),
+      );
     } finally {
       await config.update('agents', undefined, vscode.ConfigurationTarget.Global);
       await config.update('currentAgent', undefined, vscode.ConfigurationTarget.Global);

@@ -8,7 +8,11 @@ import * as vscode from 'vscode';
 import type { LogEvent } from '../../log/logEvent';
 import { answerText, captureLog, cmd, expectedReply, extension, rendered, sleep, tabs, viewState, waitFor, waitForIdle } from '../helpers';
 
-interface Proc { key: string; pid: number | undefined; state: string }
+interface Proc {
+  key: string;
+  pid: number | undefined;
+  state: string;
+}
 
 let log: { events: LogEvent[]; dispose(): void };
 
@@ -72,8 +76,11 @@ suite('several workspace folders', () => {
   });
   suiteTeardown(() => log.dispose());
 
-  test('the chat\'s first tab asks which folder to use; its session runs in the one picked', async () => {
-    assert.deepEqual(folders().map((f) => path.basename(f)), ['test-workspace', 'test-workspace-b']);
+  test("the chat's first tab asks which folder to use; its session runs in the one picked", async () => {
+    assert.deepEqual(
+      folders().map((f) => path.basename(f)),
+      ['test-workspace', 'test-workspace-b'],
+    );
     await vscode.commands.executeCommand('symposium.openChat');
     await waitFor('the chat webview to be ready', async () => (await viewState()).live);
     // The webview opens its first tab itself; that tab's session asks too.
@@ -87,7 +94,7 @@ suite('several workspace folders', () => {
     assert.deepEqual(sessionEvents('asking for a workspace folder').at(-1)!.data, { folders: folders() }, 'both folders were offered');
   });
 
-  test('picking the second folder in the quick pick runs the new tab\'s session there', async () => {
+  test("picking the second folder in the quick pick runs the new tab's session there", async () => {
     // The chat is visible, so the webview opens (and focuses) this tab while the pick is showing;
     // the pick must stay open (ignoreFocusOut) rather than close as "no folder chosen".
     const tabId = await cmd<string>('simulateNewTab');
@@ -140,7 +147,8 @@ suite('several workspace folders', () => {
     assert.deepEqual(new Set(processes.map((p) => p.pid)), new Set([a.agentPid, b.agentPid]));
     assert.notEqual(processes[0]!.key, processes[1]!.key);
     // Every other tab of a folder shares that folder's process.
-    for (const t of (await tabs()).filter((t) => t.cwd)) assert.equal(t.agentPid, t.cwd === folders()[0] ? a.agentPid : b.agentPid, t.tabId);
+    for (const t of (await tabs()).filter((t) => t.cwd))
+      assert.equal(t.agentPid, t.cwd === folders()[0] ? a.agentPid : b.agentPid, t.tabId);
     assert.equal(await reply(inA, 'I am stuck on a bug in my parser'), expectedReply('I am stuck on a bug in my parser'));
     assert.equal(await reply(inB, 'I want to rewrite the parser in Rust'), expectedReply('I want to rewrite the parser in Rust'));
   });
@@ -150,7 +158,10 @@ suite('several workspace folders', () => {
     const before = await tabInfo(tabId);
     const asks = asked();
     await cmd('restartTab', tabId);
-    await waitFor('a fresh session', async () => { const t = await tabInfo(tabId); return !!t.sessionId && t.sessionId !== before.sessionId; });
+    await waitFor('a fresh session', async () => {
+      const t = await tabInfo(tabId);
+      return !!t.sessionId && t.sessionId !== before.sessionId;
+    });
     await waitForIdle(tabId);
     const after = await tabInfo(tabId);
     assert.equal(after.cwd, folders()[1]);

@@ -11,12 +11,19 @@ suite('activation', () => {
   });
 
   test('registers exactly the commands package.json contributes, and every activation event names one of them or the view', async () => {
-    const pkg = extension().packageJSON as { activationEvents: string[]; contributes: { commands: { command: string }[]; views: Record<string, { id: string }[]> } };
+    const pkg = extension().packageJSON as {
+      activationEvents: string[];
+      contributes: { commands: { command: string }[]; views: Record<string, { id: string }[]> };
+    };
     const contributed = pkg.contributes.commands.map((c) => c.command).sort();
     // VS Code adds `<view id>.focus` and the like for the view; the test commands exist only in tests.
-    const registered = (await vscode.commands.getCommands(true)).filter((c) => c.startsWith('symposium.') && !c.startsWith('symposium.test.') && !c.startsWith('symposium.chat.')).sort();
+    const registered = (await vscode.commands.getCommands(true))
+      .filter((c) => c.startsWith('symposium.') && !c.startsWith('symposium.test.') && !c.startsWith('symposium.chat.'))
+      .sort();
     assert.deepEqual(registered, contributed);
-    const views = Object.values(pkg.contributes.views).flat().map((v) => v.id);
+    const views = Object.values(pkg.contributes.views)
+      .flat()
+      .map((v) => v.id);
     for (const e of pkg.activationEvents) {
       const [kind, id] = e.split(':');
       assert.ok(kind === 'onCommand' ? contributed.includes(id!) : kind === 'onView' && views.includes(id!), `activation event ${e}`);

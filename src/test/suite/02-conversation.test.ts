@@ -3,7 +3,9 @@ import { STORY } from '../../../conductor/eliza/demos';
 import { answerText, captureLog, cmd, expectedReply, extension, newTab, openChat, rendered, tabs, waitFor, waitForIdle } from '../helpers';
 
 suite('conversation', () => {
-  suiteSetup(async () => { await openChat(); });
+  suiteSetup(async () => {
+    await openChat();
+  });
 
   test('a prompt gets the exact deterministic ElizACP reply, streamed into the webview', async () => {
     const tabId = await newTab();
@@ -15,7 +17,10 @@ suite('conversation', () => {
     assert.equal(await cmd('hasActivePrompt', tabId), false);
     assert.equal(await cmd('stopCapturingResponses', tabId), expectedReply(prompt));
     const items = (await rendered(tabId))!;
-    assert.ok(items.some((i) => i.type === 'prompt' && i.messageId === `${messageId}:prompt`), 'the prompt is shown');
+    assert.ok(
+      items.some((i) => i.type === 'prompt' && i.messageId === `${messageId}:prompt`),
+      'the prompt is shown',
+    );
     assert.equal(answerText(items, messageId), expectedReply(prompt));
   });
 
@@ -29,7 +34,7 @@ suite('conversation', () => {
     await cmd('startCapturingResponses', a);
     await cmd('startCapturingResponses', b);
     const story = await cmd<string>('sendPrompt', a, 'tell me a long story');
-    await waitFor('the story to start', async () => ((await cmd<string>('getResponse', a)).length > 0));
+    await waitFor('the story to start', async () => (await cmd<string>('getResponse', a)).length > 0);
     const hello = await cmd<string>('sendPrompt', b, 'Hello there');
     await waitForIdle(b);
     assert.equal(await cmd('hasActivePrompt', a), true, 'tab B answered while tab A was still streaming');
@@ -57,12 +62,14 @@ suite('conversation', () => {
       const tabId = await newTab();
       await cmd('startCapturingResponses', tabId);
       const messageId = await cmd<string>('sendPrompt', tabId, 'tell me a long story');
-      await waitFor('some of the story', async () => ((await cmd<string>('getResponse', tabId)).length > 20));
+      await waitFor('some of the story', async () => (await cmd<string>('getResponse', tabId)).length > 20);
       await cmd('postFromWebview', { type: 'cancel', tabId });
       await waitForIdle(tabId);
       const text = await cmd<string>('getResponse', tabId);
       assert.ok(text.length < STORY.join('').length, 'stopped part-way');
-      const ended = log.events.find((e) => e.category === 'prompt' && e.message === 'ended' && (e.data as { messageId?: string }).messageId === messageId);
+      const ended = log.events.find(
+        (e) => e.category === 'prompt' && e.message === 'ended' && (e.data as { messageId?: string }).messageId === messageId,
+      );
       assert.equal((ended?.data as { stopReason?: string }).stopReason, 'cancelled');
       const items = (await rendered(tabId))!;
       assert.ok(items.some((i) => i.messageId === `${messageId}:end` && /Stopped/.test(i.body)));
@@ -77,7 +84,10 @@ suite('conversation', () => {
       const tabId = await newTab();
       const sessionId = (await tabs()).find((t) => t.tabId === tabId)!.sessionId;
       await cmd('postFromWebview', { type: 'close-tab', tabId });
-      assert.equal((await tabs()).some((t) => t.tabId === tabId), false);
+      assert.equal(
+        (await tabs()).some((t) => t.tabId === tabId),
+        false,
+      );
       const closed = log.events.find((e) => e.category === 'session' && e.message === 'tab closed');
       assert.equal((closed?.data as { sessionId?: string }).sessionId, sessionId);
     } finally {

@@ -7,11 +7,17 @@ import { cmd, expectedReply, extension, openChat, rendered, sleep, tabs, waitFor
 const visibleLog = (): vscode.TextDocument | undefined =>
   vscode.window.visibleTextEditors.map((e) => e.document).find((d) => d.uri.scheme === 'output' && d.uri.path.endsWith('.Symposium.log'));
 /** "Restart Agent" offers so far (each names the settings that changed). */
-const restartOffers = async (): Promise<string[][]> => (await cmd<LogEvent[]>('getLogEvents'))
-  .flatMap((e) => (e.category === 'settings' && Array.isArray((e.data as { restartKeys?: unknown } | undefined)?.restartKeys) ? [(e.data as { restartKeys: string[] }).restartKeys] : []));
+const restartOffers = async (): Promise<string[][]> =>
+  (await cmd<LogEvent[]>('getLogEvents')).flatMap((e) =>
+    e.category === 'settings' && Array.isArray((e.data as { restartKeys?: unknown } | undefined)?.restartKeys)
+      ? [(e.data as { restartKeys: string[] }).restartKeys]
+      : [],
+  );
 
 suite('settings and commands', () => {
-  suiteSetup(async () => { await openChat(); });
+  suiteSetup(async () => {
+    await openChat();
+  });
 
   test('Symposium: New Chat Tab opens a tab in the webview with its own session', async () => {
     const before = new Set((await tabs()).map((t) => t.tabId));
@@ -21,7 +27,11 @@ suite('settings and commands', () => {
     await waitForIdle(tab.tabId);
     assert.ok((await tabs()).find((t) => t.tabId === tab.tabId)?.sessionId);
     // Empty but for Sparkle's embodiment section (default chain), which is not a conversation turn.
-    assert.deepEqual((await rendered(tab.tabId))?.filter((i) => !i.messageId.endsWith(':sparkle')), [], 'the webview has the (empty) tab');
+    assert.deepEqual(
+      (await rendered(tab.tabId))?.filter((i) => !i.messageId.endsWith(':sparkle')),
+      [],
+      'the webview has the (empty) tab',
+    );
   });
 
   test('Symposium: Show Logs shows the Symposium log, with the activation in it', async () => {
@@ -35,9 +45,17 @@ suite('settings and commands', () => {
   test('agents come from symposium.agents / symposium.currentAgent; another configuration gets its own process', async () => {
     const config = vscode.workspace.getConfiguration('symposium');
     const ext = extension();
-    await config.update('agents', {
-      'Eliza (custom)': { command: process.execPath, args: [`${ext.extensionPath}/out/conductor.js`, 'eliza', '--deterministic'], env: { ELECTRON_RUN_AS_NODE: '1' } },
-    }, vscode.ConfigurationTarget.Global);
+    await config.update(
+      'agents',
+      {
+        'Eliza (custom)': {
+          command: process.execPath,
+          args: [`${ext.extensionPath}/out/conductor.js`, 'eliza', '--deterministic'],
+          env: { ELECTRON_RUN_AS_NODE: '1' },
+        },
+      },
+      vscode.ConfigurationTarget.Global,
+    );
     await config.update('currentAgent', 'Eliza (custom)', vscode.ConfigurationTarget.Global);
     await config.update('enabledComponents', [], vscode.ConfigurationTarget.Global);
     try {
@@ -72,7 +90,10 @@ suite('settings and commands', () => {
       // The offer's button, as the user would press it.
       await vscode.commands.executeCommand('notifications.focusToasts');
       await vscode.commands.executeCommand('notification.acceptPrimaryAction');
-      await waitFor('the tab to get a new agent process', async () => { const t = (await tabs()).find((x) => x.tabId === tabId); return !!t?.sessionId && t.agentPid !== undefined && t.agentPid !== pidBefore; });
+      await waitFor('the tab to get a new agent process', async () => {
+        const t = (await tabs()).find((x) => x.tabId === tabId);
+        return !!t?.sessionId && t.agentPid !== undefined && t.agentPid !== pidBefore;
+      });
       // Permission rules are read on every request.
       await config.update('agents', { ElizACP: { autoApprove: ['read'] } }, vscode.ConfigurationTarget.Global);
       await sleep(500);

@@ -4,7 +4,9 @@ import type { OutboxStats } from '../../chat/outbox';
 import { answerText, captureLog, cmd, extension, newTab, openChat, rendered, sleep, viewState, waitFor, waitForIdle } from '../helpers';
 
 suite('hidden webview', () => {
-  suiteSetup(async () => { await openChat(); });
+  suiteSetup(async () => {
+    await openChat();
+  });
 
   test('hiding the view mid-stream and showing it again: every chunk arrives exactly once', async () => {
     const log = captureLog(await extension().activate());
@@ -28,7 +30,8 @@ suite('hidden webview', () => {
       // What the webview shows: the whole story, no chunk lost and none repeated.
       assert.equal(answerText((await rendered(tabId))!, messageId), STORY.join(''));
       // The page was rebuilt from its saved state (same tabs, lastSeenIndex restored), not reset.
-      const ready = log.events.filter((e) => e.category === 'webview' && e.message === 'ready').pop()?.data as { lastSeenIndex: Record<string, number>; openTabs: string[] } | undefined;
+      const ready = log.events.filter((e) => e.category === 'webview' && e.message === 'ready').pop()?.data as
+        { lastSeenIndex: Record<string, number>; openTabs: string[] } | undefined;
       assert.ok(ready, 'the webview announced itself again after being shown');
       assert.ok(ready.openTabs.includes(tabId));
       assert.ok((ready.lastSeenIndex[tabId] ?? 0) > 0, 'it remembered what it had already seen');

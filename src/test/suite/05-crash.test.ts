@@ -1,11 +1,31 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { captureLog, cmd, expectedReply, extension, groupMembers, groupsUnder, newTab, openChat, rendered, tabs, waitFor, waitForIdle, answerText } from '../helpers';
+import {
+  captureLog,
+  cmd,
+  expectedReply,
+  extension,
+  groupMembers,
+  groupsUnder,
+  newTab,
+  openChat,
+  rendered,
+  tabs,
+  waitFor,
+  waitForIdle,
+  answerText,
+} from '../helpers';
 
-interface Proc { key: string; pid: number | undefined; state: string }
+interface Proc {
+  key: string;
+  pid: number | undefined;
+  state: string;
+}
 
 suite('agent crash and restart', () => {
-  suiteSetup(async () => { await openChat(); });
+  suiteSetup(async () => {
+    await openChat();
+  });
 
   test('a crash shows the exit reason and stderr tail in every affected tab; Restart brings them back', async () => {
     const log = captureLog(await extension().activate());
@@ -17,7 +37,10 @@ suite('agent crash and restart', () => {
       const oldSessions = (await tabs()).filter((t) => t.tabId === a || t.tabId === b).map((t) => t.sessionId);
 
       await cmd('sendPrompt', a, 'crash');
-      await waitFor('both tabs to fail', async () => (await tabs()).filter((t) => (t.tabId === a || t.tabId === b) && t.failed).length === 2);
+      await waitFor(
+        'both tabs to fail',
+        async () => (await tabs()).filter((t) => (t.tabId === a || t.tabId === b) && t.failed).length === 2,
+      );
       await waitForIdle(a);
       for (const tabId of [a, b]) {
         const items = (await rendered(tabId))!;
@@ -38,9 +61,15 @@ suite('agent crash and restart', () => {
 
       // The card's Restart button (webview → restart-agent).
       await cmd('postFromWebview', { type: 'restart-agent', tabId: a });
-      await waitFor('both tabs to recover', async () => (await tabs()).filter((t) => (t.tabId === a || t.tabId === b) && !t.failed && t.sessionId).length === 2);
+      await waitFor(
+        'both tabs to recover',
+        async () => (await tabs()).filter((t) => (t.tabId === a || t.tabId === b) && !t.failed && t.sessionId).length === 2,
+      );
       const newSessions = (await tabs()).filter((t) => t.tabId === a || t.tabId === b).map((t) => t.sessionId);
-      assert.ok(newSessions.every((s) => s && !oldSessions.includes(s)), 'fresh sessions');
+      assert.ok(
+        newSessions.every((s) => s && !oldSessions.includes(s)),
+        'fresh sessions',
+      );
       const [pidA, pidB] = [a, b].map(async (t) => (await tabs()).find((i) => i.tabId === t)!.agentPid);
       assert.equal(await pidA, await pidB, 'still one shared process');
       assert.notEqual(await pidA, oldPid);

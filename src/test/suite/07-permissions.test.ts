@@ -25,10 +25,13 @@ async function resetAgents(): Promise<void> {
 }
 
 suite('tool calls and permissions', () => {
-  suiteSetup(async () => { await openChat(); await resetAgents(); });
+  suiteSetup(async () => {
+    await openChat();
+    await resetAgents();
+  });
   suiteTeardown(resetAgents);
 
-  test('a tool call is one card updated in place; its diff opens in VS Code\'s diff view', async () => {
+  test("a tool call is one card updated in place; its diff opens in VS Code's diff view", async () => {
     const tabId = await newTab();
     const messageId = await cmd<string>('sendPrompt', tabId, 'demo tool call');
     await waitForIdle(tabId);
@@ -46,7 +49,9 @@ suite('tool calls and permissions', () => {
     const file = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'src/eliza-demo.ts');
     await cmd('postFromWebview', { type: 'open-diff', tabId, toolCallId, path: file });
     type Ed = { kind: string; label: string; original?: string; modified?: string };
-    await waitFor('the diff editor', async () => (await cmd<Ed[]>('getOpenEditors')).some((e) => e.kind === 'diff' && e.label.includes('eliza-demo.ts')));
+    await waitFor('the diff editor', async () =>
+      (await cmd<Ed[]>('getOpenEditors')).some((e) => e.kind === 'diff' && e.label.includes('eliza-demo.ts')),
+    );
     const diff = (await cmd<Ed[]>('getOpenEditors')).find((e) => e.kind === 'diff' && e.label.includes('eliza-demo.ts'))!;
     assert.match(diff.original!, /^symposium-diff:/);
     assert.match(await cmd<string>('getDocumentText', diff.modified), /hello, world/);
@@ -69,7 +74,7 @@ suite('tool calls and permissions', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  test('approve: the card shows the agent\'s options, then the decision; the tool call completes', async () => {
+  test("approve: the card shows the agent's options, then the decision; the tool call completes", async () => {
     const tabId = await newTab();
     const { messageId, request } = await askAndWait(tabId, 'request permission for deploy the app');
     assert.equal(request.title, 'deploy the app');
@@ -91,7 +96,13 @@ suite('tool calls and permissions', () => {
     const last = (await decisions()).at(-1)!;
     assert.equal(last.tool, 'deploy the app');
     assert.equal(last.agent, 'ElizACP');
-    assert.deepEqual(last.decision, { outcome: 'selected', optionId: 'allow-once', optionName: 'Allow once', optionKind: 'allow_once', by: 'user' });
+    assert.deepEqual(last.decision, {
+      outcome: 'selected',
+      optionId: 'allow-once',
+      optionName: 'Allow once',
+      optionKind: 'allow_once',
+      by: 'user',
+    });
     await vscode.commands.executeCommand('symposium.showPermissionDecisions');
   });
 
@@ -111,7 +122,12 @@ suite('tool calls and permissions', () => {
     const { request } = await askAndWait(tabId, 'request permission');
     await answer(tabId, request.requestId, { bypass: true });
     await waitForIdle(tabId);
-    await waitFor('the setting', () => (vscode.workspace.getConfiguration('symposium').get<Record<string, { bypassPermissions?: boolean }>>('agents')?.ElizACP?.bypassPermissions === true));
+    await waitFor(
+      'the setting',
+      () =>
+        vscode.workspace.getConfiguration('symposium').get<Record<string, { bypassPermissions?: boolean }>>('agents')?.ElizACP
+          ?.bypassPermissions === true,
+    );
     const second = await cmd<string>('sendPrompt', tabId, 'request permission for the second edit');
     await waitForIdle(tabId);
     const items = (await rendered(tabId))!;
@@ -123,7 +139,9 @@ suite('tool calls and permissions', () => {
   });
 
   test('auto-approval by tool kind: reads pass, edits still ask', async () => {
-    await vscode.workspace.getConfiguration('symposium').update('agents', { ElizACP: { autoApprove: ['read'] } }, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('symposium')
+      .update('agents', { ElizACP: { autoApprove: ['read'] } }, vscode.ConfigurationTarget.Global);
     try {
       const tabId = await newTab();
       const read = await cmd<string>('sendPrompt', tabId, 'request permission for look around kind read');
@@ -157,7 +175,9 @@ suite('tool calls and permissions', () => {
     const tabId = await newTab();
     await askAndWait(tabId, 'request permission');
     await cmd('closeTab', tabId);
-    await waitFor('the request to be answered', async () => (await cmd<PendingPermission[]>('getPendingPermissions')).every((p) => p.tabId !== tabId));
+    await waitFor('the request to be answered', async () =>
+      (await cmd<PendingPermission[]>('getPendingPermissions')).every((p) => p.tabId !== tabId),
+    );
     assert.deepEqual((await decisions()).at(-1)!.decision, { outcome: 'cancelled', reason: 'the tab was closed' });
   });
 

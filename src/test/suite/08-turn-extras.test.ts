@@ -15,7 +15,9 @@ async function ask(tabId: string, text: string): Promise<{ messageId: string; an
 const controls = (tabId: string): Thenable<SessionControls | undefined> => cmd('getSessionControls', tabId);
 
 suite('the rest of a turn', () => {
-  suiteSetup(async () => { await openChat(); });
+  suiteSetup(async () => {
+    await openChat();
+  });
 
   test('a plan is one checklist card updated in place', async () => {
     const tabId = await newTab();
@@ -36,7 +38,7 @@ suite('the rest of a turn', () => {
     assert.ok((thought.details ?? '').length > 0, 'the thoughts are inside it');
   });
 
-  test('slash commands from available_commands_update are in the tab\'s / menu; /plan runs the plan', async () => {
+  test("slash commands from available_commands_update are in the tab's / menu; /plan runs the plan", async () => {
     const tabId = await newTab();
     await waitFor('the commands', async () => ((await renderedTabStore(tabId))?.commands.length ?? 0) > 0);
     assert.deepEqual((await renderedTabStore(tabId))!.commands, ['/help', '/story', '/plan']);
@@ -47,14 +49,23 @@ suite('the rest of a turn', () => {
   test('mode and model pickers: a change reaches the agent and moves the picker', async () => {
     const tabId = await newTab();
     const store = (await renderedTabStore(tabId))!;
-    assert.deepEqual(store.pickers.map((p) => [p.id, p.value]), [['mode', 'ask'], ['config:model', 'eliza-classic']]);
+    assert.deepEqual(
+      store.pickers.map((p) => [p.id, p.value]),
+      [
+        ['mode', 'ask'],
+        ['config:model', 'eliza-classic'],
+      ],
+    );
     assert.deepEqual(store.pickers[0]?.options, ['ask', 'code', 'architect']);
     await cmd('postFromWebview', { type: 'set-mode', tabId, modeId: 'code' });
     await waitFor('the mode', async () => (await controls(tabId))?.modes?.currentModeId === 'code');
     await cmd('postFromWebview', { type: 'set-config-option', tabId, configId: 'model', value: 'eliza-verbose' });
     await waitFor('the model', async () => (await controls(tabId))?.configOptions?.[0]?.currentValue === 'eliza-verbose');
     assert.equal((await ask(tabId, 'what mode')).answer, 'Mode: code. Model: eliza-verbose.');
-    await waitFor('the pickers to follow', async () => JSON.stringify((await renderedTabStore(tabId))?.pickers.map((p) => p.value)) === '["code","eliza-verbose"]');
+    await waitFor(
+      'the pickers to follow',
+      async () => JSON.stringify((await renderedTabStore(tabId))?.pickers.map((p) => p.value)) === '["code","eliza-verbose"]',
+    );
   });
 
   test('a change the agent refuses leaves the picker and says why', async () => {
@@ -68,11 +79,27 @@ suite('the rest of a turn', () => {
   test('the older session/set_model picker, for agents that send `models`', async () => {
     const config = vscode.workspace.getConfiguration('symposium');
     const ext = extension();
-    await config.update('agents', { 'Eliza (legacy models)': { command: process.execPath, args: [`${ext.extensionPath}/out/conductor.js`, 'eliza', '--deterministic', '--legacy-models'], env: { ELECTRON_RUN_AS_NODE: '1' } } }, vscode.ConfigurationTarget.Global);
+    await config.update(
+      'agents',
+      {
+        'Eliza (legacy models)': {
+          command: process.execPath,
+          args: [`${ext.extensionPath}/out/conductor.js`, 'eliza', '--deterministic', '--legacy-models'],
+          env: { ELECTRON_RUN_AS_NODE: '1' },
+        },
+      },
+      vscode.ConfigurationTarget.Global,
+    );
     await config.update('currentAgent', 'Eliza (legacy models)', vscode.ConfigurationTarget.Global);
     try {
       const tabId = await newTab();
-      assert.deepEqual((await renderedTabStore(tabId))!.pickers.map((p) => [p.id, p.value]), [['mode', 'ask'], ['model', 'eliza-classic']]);
+      assert.deepEqual(
+        (await renderedTabStore(tabId))!.pickers.map((p) => [p.id, p.value]),
+        [
+          ['mode', 'ask'],
+          ['model', 'eliza-classic'],
+        ],
+      );
       await cmd('postFromWebview', { type: 'set-model', tabId, modelId: 'eliza-verbose' });
       await waitFor('the model', async () => (await controls(tabId))?.models?.currentModelId === 'eliza-verbose');
       assert.equal((await ask(tabId, 'what mode')).answer, 'Mode: ask. Model: eliza-verbose.');

@@ -10,7 +10,9 @@ import * as vscode from 'vscode';
 import { answerText, cmd, extension, newTab, openChat, rendered, toolCards, waitForIdle } from '../helpers';
 
 suite('crate sources in the chat', () => {
-  suiteSetup(async () => { await openChat(); });
+  suiteSetup(async () => {
+    await openChat();
+  });
 
   test('the rust_crate_query tool call completes in the chat with the findings', async function () {
     this.timeout(90_000);
@@ -18,16 +20,22 @@ suite('crate sources in the chat', () => {
     assert.ok(serde, 'librust-serde-dev is installed (.ci/run installs it)');
     const config = vscode.workspace.getConfiguration('symposium');
     const ext = extension();
-    await config.update('agents', {
-      'Eliza (crates)': {
-        command: process.execPath, args: [`${ext.extensionPath}/out/conductor.js`, 'eliza', '--deterministic'],
-        env: {
-          ELECTRON_RUN_AS_NODE: '1', SYMPOSIUM_CRATES_INDEX_URL: 'http://127.0.0.1:9/index',
-          SYMPOSIUM_CRATE_CACHE: fs.mkdtempSync(path.join(os.tmpdir(), 'symposium-cache-')),
-          CARGO_HOME: fs.mkdtempSync(path.join(os.tmpdir(), 'symposium-cargo-')),
+    await config.update(
+      'agents',
+      {
+        'Eliza (crates)': {
+          command: process.execPath,
+          args: [`${ext.extensionPath}/out/conductor.js`, 'eliza', '--deterministic'],
+          env: {
+            ELECTRON_RUN_AS_NODE: '1',
+            SYMPOSIUM_CRATES_INDEX_URL: 'http://127.0.0.1:9/index',
+            SYMPOSIUM_CRATE_CACHE: fs.mkdtempSync(path.join(os.tmpdir(), 'symposium-cache-')),
+            CARGO_HOME: fs.mkdtempSync(path.join(os.tmpdir(), 'symposium-cargo-')),
+          },
         },
       },
-    }, vscode.ConfigurationTarget.Global);
+      vscode.ConfigurationTarget.Global,
+    );
     await config.update('currentAgent', 'Eliza (crates)', vscode.ConfigurationTarget.Global);
     try {
       const tabId = await newTab();

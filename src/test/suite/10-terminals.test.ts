@@ -8,7 +8,19 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LogEvent } from '../../log/logEvent';
 import type { PendingPermission } from '../../permissions/permissionBroker';
-import { answerText, captureLog, cmd, groupMembers, newTab, openChat, permissionCards, rendered, toolCards, waitFor, waitForIdle } from '../helpers';
+import {
+  answerText,
+  captureLog,
+  cmd,
+  groupMembers,
+  newTab,
+  openChat,
+  permissionCards,
+  rendered,
+  toolCards,
+  waitFor,
+  waitForIdle,
+} from '../helpers';
 
 const pending = (tabId: string): Thenable<PendingPermission[]> => cmd('getPendingPermissions', tabId);
 const answer = (tabId: string, requestId: string, optionId: string): Thenable<unknown> =>
@@ -19,9 +31,10 @@ const bypass = (): Thenable<void> => agents({ ElizACP: { bypassPermissions: true
 const workspaceFolder = (): string => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
 
 /** The pids of the commands the editor started (from the structured log), by command line. */
-const started = (events: LogEvent[], commandLine: string): number[] => events
-  .filter((e) => e.category === 'terminal' && e.message === 'started' && (e.data as { commandLine?: string }).commandLine === commandLine)
-  .map((e) => (e.data as { pid: number }).pid);
+const started = (events: LogEvent[], commandLine: string): number[] =>
+  events
+    .filter((e) => e.category === 'terminal' && e.message === 'started' && (e.data as { commandLine?: string }).commandLine === commandLine)
+    .map((e) => (e.data as { pid: number }).pid);
 
 suite('terminals run by the editor', () => {
   let log: ReturnType<typeof captureLog>;
@@ -38,7 +51,7 @@ suite('terminals run by the editor', () => {
   });
   teardown(() => agents(undefined));
 
-  test('a command\'s output and exit status reach the reply and the tool card; its VS Code terminal is released after', async () => {
+  test("a command's output and exit status reach the reply and the tool card; its VS Code terminal is released after", async () => {
     await bypass();
     const line = `node -e "console.log('hi'); process.exit(3)"`;
     const tabId = await newTab();
@@ -64,7 +77,10 @@ suite('terminals run by the editor', () => {
     const request = (await pending(tabId))[0]!;
     assert.equal(request.title, `Run: ${line}`);
     assert.equal(request.kind, 'execute');
-    assert.deepEqual(request.options.map((o) => o.optionId), ['allow-once', 'reject-once']);
+    assert.deepEqual(
+      request.options.map((o) => o.optionId),
+      ['allow-once', 'reject-once'],
+    );
     assert.equal(started(log.events, line).length, 0, 'nothing runs before the answer');
     await waitFor('the approval card', async () => permissionCards((await rendered(tabId))!, messageId).length === 1);
     const body = permissionCards((await rendered(tabId))!, messageId)[0]!.body;
@@ -131,12 +147,16 @@ suite('terminals run by the editor', () => {
     const pid = started(log.events, line)[0]!;
     // What the user sees once they open it: the command line, then its output.
     terminal.show(true);
-    await waitFor('the mirrored output', async () => {
-      await vscode.commands.executeCommand('workbench.action.terminal.selectAll');
-      await vscode.commands.executeCommand('workbench.action.terminal.copySelection');
-      const text = await vscode.env.clipboard.readText();
-      return text.includes(`$ ${line}`) && /\bready\b/.test(text);
-    }, 10_000);
+    await waitFor(
+      'the mirrored output',
+      async () => {
+        await vscode.commands.executeCommand('workbench.action.terminal.selectAll');
+        await vscode.commands.executeCommand('workbench.action.terminal.copySelection');
+        const text = await vscode.env.clipboard.readText();
+        return text.includes(`$ ${line}`) && /\bready\b/.test(text);
+      },
+      10_000,
+    );
     terminal.dispose();
     await waitFor('the process group to be gone', () => groupMembers(pid).length === 0, 5_000);
     await waitForIdle(tabId);

@@ -14,11 +14,18 @@ async function ask(tabId: string, text: string): Promise<string> {
   return answerText((await rendered(tabId))!, messageId);
 }
 
-suite('the agent\'s files go through the editor', () => {
+suite("the agent's files go through the editor", () => {
   let tabId: string;
-  suiteSetup(async () => { await openChat(); tabId = await newTab(); });
-  teardown(async () => { await vscode.commands.executeCommand('workbench.action.closeAllEditors'); });
-  suiteTeardown(async () => { await vscode.workspace.getConfiguration('symposium').update('reviewAgentEdits', undefined, vscode.ConfigurationTarget.Global); });
+  suiteSetup(async () => {
+    await openChat();
+    tabId = await newTab();
+  });
+  teardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+  suiteTeardown(async () => {
+    await vscode.workspace.getConfiguration('symposium').update('reviewAgentEdits', undefined, vscode.ConfigurationTarget.Global);
+  });
 
   test('a read sees unsaved changes in an open editor, and honours line/limit', async () => {
     const file = path.join(root(), 'notes-unsaved.txt');

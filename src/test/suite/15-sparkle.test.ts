@@ -13,7 +13,9 @@ import { answerText, cmd, expectedReply, extension, openChat, rendered, sleep, w
 const section = (items: RenderedItem[]): RenderedItem | undefined => items.find((i) => i.messageId.endsWith(':sparkle'));
 
 suite('sparkle', () => {
-  suiteSetup(async () => { await openChat(); });
+  suiteSetup(async () => {
+    await openChat();
+  });
 
   test('a new chat shows the collapsed Sparkle embodiment section, then the reply to the first prompt', async () => {
     const tabId = await cmd<string>('simulateNewTab');
@@ -30,12 +32,20 @@ suite('sparkle', () => {
     assert.equal(await cmd('hasActivePrompt', tabId), false);
   });
 
-  test('a prompt sent during a slow embodiment waits (the tab stays busy), then gets its answer; the embodiment never ends the user\'s turn', async () => {
+  test("a prompt sent during a slow embodiment waits (the tab stays busy), then gets its answer; the embodiment never ends the user's turn", async () => {
     const config = vscode.workspace.getConfiguration('symposium');
     const ext = extension();
-    await config.update('agents', {
-      'Slow Sparkle': { command: process.execPath, args: [`${ext.extensionPath}/out/conductor.js`, 'eliza', '--deterministic'], env: { ELECTRON_RUN_AS_NODE: '1', ELIZACP_EMBODIMENT_DELAY_MS: '1500' } },
-    }, vscode.ConfigurationTarget.Global);
+    await config.update(
+      'agents',
+      {
+        'Slow Sparkle': {
+          command: process.execPath,
+          args: [`${ext.extensionPath}/out/conductor.js`, 'eliza', '--deterministic'],
+          env: { ELECTRON_RUN_AS_NODE: '1', ELIZACP_EMBODIMENT_DELAY_MS: '1500' },
+        },
+      },
+      vscode.ConfigurationTarget.Global,
+    );
     await config.update('currentAgent', 'Slow Sparkle', vscode.ConfigurationTarget.Global);
     try {
       const tabId = await cmd<string>('simulateNewTab');
@@ -65,10 +75,19 @@ suite('sparkle', () => {
       const list = await cmd<string>('sendPrompt', tabId, 'list tools from sparkle');
       await waitForIdle(tabId);
       assert.doesNotMatch(answerText((await rendered(tabId))!, list), /session_checkpoint/, 'core mode: no session_checkpoint');
-      const save = await cmd<string>('sendPrompt', tabId, 'use tool sparkle::save_insight with {"insight_type":"WorkspaceInsight","content":"The host test was here."}');
+      const save = await cmd<string>(
+        'sendPrompt',
+        tabId,
+        'use tool sparkle::save_insight with {"insight_type":"WorkspaceInsight","content":"The host test was here."}',
+      );
       await waitForIdle(tabId);
       assert.match(answerText((await rendered(tabId))!, save), /Insight saved \(WorkspaceInsight\)/);
-      await waitFor('the insight on disk', () => fs.existsSync(path.join(home, 'workspace-map.md')) && /The host test was here\./.test(fs.readFileSync(path.join(home, 'workspace-map.md'), 'utf8')));
+      await waitFor(
+        'the insight on disk',
+        () =>
+          fs.existsSync(path.join(home, 'workspace-map.md')) &&
+          /The host test was here\./.test(fs.readFileSync(path.join(home, 'workspace-map.md'), 'utf8')),
+      );
       const ws = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
       assert.equal(fs.existsSync(path.join(ws, '.sparkle-space')), false);
     } finally {
