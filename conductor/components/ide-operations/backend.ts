@@ -6,7 +6,14 @@
 // silent editor cannot hang the agent's tool call.
 import { ErrorCodes } from '../../../src/protocol/errorCodes';
 import { isObject } from '../../../src/protocol/guards';
-import { ideCapabilityOf, ideMethod, type IdeOperation, type IdeParams, type IdeResult } from '../../../src/protocol/ideOperations';
+import {
+  IDE_OPERATIONS,
+  ideCapabilityOf,
+  ideMethod,
+  type IdeOperation,
+  type IdeParams,
+  type IdeResult,
+} from '../../../src/protocol/ideOperations';
 import type { ComponentContext } from '../../chain/component';
 import { IdeCallError, type IdeBackend } from './values';
 
@@ -19,16 +26,9 @@ export interface ChainBackendOptions {
   notes: string[];
 }
 
-const LIST_OPERATIONS = new Set<IdeOperation>([
-  'workspaceSymbols',
-  'documentSymbols',
-  'definitions',
-  'references',
-  'typeDefinitions',
-  'implementations',
-  'diagnostics',
-  'searchText',
-]);
+/** Operations whose result is a (capped) list; the others answer one value. */
+const SINGLE_VALUE_OPERATIONS: ReadonlySet<IdeOperation> = new Set<IdeOperation>(['hover', 'lines', 'selection']);
+const LIST_OPERATIONS: ReadonlySet<IdeOperation> = new Set(IDE_OPERATIONS.filter((o) => !SINGLE_VALUE_OPERATIONS.has(o)));
 
 export class ChainIdeBackend implements IdeBackend {
   constructor(
