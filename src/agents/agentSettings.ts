@@ -1,6 +1,7 @@
 // Parsing of the `symposium.*` settings into typed values. Settings are user-edited JSON, so every
 // shape is checked and problems are reported instead of thrown. Pure.
 import { BUILTIN_AGENT_NAME, builtinAgent, type AgentDefinition, type Runtime } from './agentConfiguration';
+import { isObject } from '../protocol/guards';
 
 export interface RawSettings {
   agents: unknown;
@@ -18,8 +19,7 @@ export interface AgentSettings {
 }
 
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
-const isStringRecord = (v: unknown): v is Record<string, string> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((s) => typeof s === 'string');
+const isStringRecord = (v: unknown): v is Record<string, string> => isObject(v) && Object.values(v).every((s) => typeof s === 'string');
 
 export function parseAgentSettings(raw: RawSettings, rt: Runtime): AgentSettings {
   const problems: string[] = [];

@@ -8,12 +8,13 @@
 // its listeners) and is disposed when that process ends; spawning again after an exit (a
 // restart) gets a fresh one. `dispose()` ends the owner's own lifetime (as long as the extension
 // needs it): it stops the process and drops the listeners of `onDidExit`. vscode-free.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { Log } from '../log/logEvent';
 import { DisposableStore, Emitter, type Disposable } from '../util/emitter';
 import { spawnEnv, type SpawnSpec } from './agentConfiguration';
 import { StderrTail } from '../node/stderrTail';
+import { signalGroup, spawnInGroup, untrackGroup } from '../node/processGroup';
 
 export interface ExitInfo {
   code: number | null;
@@ -92,12 +93,12 @@ export class ConductorProcess implements Disposable {
     if (this.scope.isDisposed) this.scope = new DisposableStore();
     const { spec, log } = this.options;
     log.info('agent', 'spawning', { agent: this.options.name, command: spec.command, args: spec.args, cwd: spec.cwd });
-    const child = spawn(spec.command, spec.args, {
+    // Own process group (the shared process-group code), so stop() can signal the conductor and
+    // what it started in its group, and the group is killed if the extension host exits first.
+    const child = spawnInGroup(spec.command, spec.args, {
       cwd: spec.cwd,
       env: spawnEnv(process.env, spec),
       stdio: ['pipe', 'pipe', 'pipe'],
-      // Own process group, so stop() can signal the conductor and every process it started.
-      detached: process.platform !== 'win32',
     });
     let resolveExited!: (e: ExitInfo) => void;
     const exited = new Promise<ExitInfo>((r) => (resolveExited = r));
@@ -142,10 +143,10 @@ export class ConductorProcess implements Disposable {
     run.child.stdin?.end();
     if (!(await this.runExitedWithin(run, graceMs))) {
       log.warn('agent', 'did not exit after stdin closed; SIGTERM', { pid });
-      this.signalGroup(run, 'SIGTERM');
+      this.signalConductorGroup(run, 'SIGTERM');
       if (!(await this.runExitedWithin(run, graceMs))) {
         log.warn('agent', 'did not exit after SIGTERM; SIGKILL', { pid });
-        this.signalGroup(run, 'SIGKILL');
+        this.signalConductorGroup(run, 'SIGKILL');
         await this.runExitedWithin(run, 1_000);
       }
     }
@@ -169,21 +170,17 @@ export class ConductorProcess implements Disposable {
     run.exit = info;
     run.stderr.end((line) => this.options.onStderrLine?.(line));
     // Whatever the conductor left behind in its group (the agent, MCP servers) goes too.
-    this.signalGroup(run, 'SIGKILL');
+    this.signalConductorGroup(run, 'SIGKILL');
     run.resolveExited(info);
     this.exits.fire({ ...info, expected: run.stopRequested });
     this.scope.dispose();
   }
 
-  private signalGroup(run: Run, signal: NodeJS.Signals): void {
+  private signalConductorGroup(run: Run, signal: NodeJS.Signals): void {
     const pid = run.child.pid;
     if (pid === undefined) return;
-    try {
-      if (process.platform === 'win32') run.child.kill(signal);
-      else process.kill(-pid, signal);
-    } catch {
-      // ESRCH: the group is already gone.
-    }
+    signalGroup(pid, signal);
+    if (signal === 'SIGKILL') untrackGroup(pid);
   }
 
   /** The end of the owner's lifetime: stops the process and drops every listener. */

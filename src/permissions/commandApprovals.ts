@@ -3,6 +3,7 @@
 // later. So each approval remembers the command lines it showed the user (generously extracted from
 // rawInput and the title), and a terminal/create is covered only when its exact argv is one of them.
 // Unused approvals expire when the prompt turn ends, or APPROVAL_TTL_MS after the decision. Pure.
+import { isObject } from '../protocol/guards';
 
 /** How long an unused approval stays valid at most (the prompt turn ending clears it sooner). */
 const APPROVAL_TTL_MS = 2 * 60_000;
@@ -98,8 +99,8 @@ function linesInTitle(title: string): string[] {
 function approvedCommandsOf(toolCall: { title?: string | null; rawInput?: unknown }): ApprovedCommand[] {
   const out: ApprovedCommand[] = [];
   const raw = toolCall.rawInput;
-  if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
-    const r = raw as Record<string, unknown>;
+  if (isObject(raw)) {
+    const r = raw;
     const args = isStrings(r.args) ? r.args : [];
     for (const c of [r.command, r.cmd]) {
       if (typeof c === 'string' && c.trim()) {
@@ -137,14 +138,14 @@ function commandMatches(approved: ApprovedCommand, argv: readonly string[]): boo
 
 /** Env variable names the approved call showed (rawInput.env as names, {name} items or a record). */
 function approvedEnvNames(rawInput: unknown): Set<string> {
-  const env = typeof rawInput === 'object' && rawInput !== null ? (rawInput as { env?: unknown }).env : undefined;
+  const env = isObject(rawInput) ? rawInput.env : undefined;
   const names = new Set<string>();
   if (Array.isArray(env))
     for (const e of env) {
       if (typeof e === 'string') names.add(e);
       else if (typeof (e as { name?: unknown } | null)?.name === 'string') names.add((e as { name: string }).name);
     }
-  else if (typeof env === 'object' && env !== null) for (const k of Object.keys(env)) names.add(k);
+  else if (isObject(env)) for (const k of Object.keys(env)) names.add(k);
   return names;
 }
 

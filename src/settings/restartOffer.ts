@@ -5,6 +5,7 @@
 // chats only after a restart; new chats get it at once. Permission rules (bypassPermissions,
 // autoApprove), allowedFolders and reviewAgentEdits are read on every use and need none, so
 // "Bypass Permissions" writing `agents` does not ask for a restart. Pure.
+import { isObject } from '../protocol/guards';
 
 /** The raw values of the settings that decide an agent process (as Settings reads them). */
 export interface LaunchSettings {
@@ -19,9 +20,7 @@ export interface LaunchSettings {
 function canonical(v: unknown): string {
   return (
     JSON.stringify(v, (_k, x: unknown) =>
-      typeof x === 'object' && x !== null && !Array.isArray(x)
-        ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
-        : x,
+      isObject(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x,
     ) ?? 'undefined'
   );
 }

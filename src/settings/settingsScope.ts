@@ -6,6 +6,7 @@
 // the user's agents (currentAgent). Untrusted workspaces get only the built-in agent. Pure.
 import * as path from 'node:path';
 import { BUILTIN_AGENT_NAME, type AgentDefinition } from '../agents/agentConfiguration';
+import { isObject } from '../protocol/guards';
 
 /** Settings (under `symposium.`) only user or remote/machine settings may set. */
 export const USER_ONLY_SETTINGS = ['agents', 'allowedFolders', 'enabledComponents'] as const;
@@ -97,7 +98,7 @@ export function userOnlyKeysIn(text: string, section?: 'settings'): UserOnlySett
   const obj = section ? (parsed as Record<string, unknown> | null)?.[section] : parsed;
   if (typeof obj !== 'object' || obj === null) return [];
   const nested = (obj as Record<string, unknown>).symposium;
-  return USER_ONLY_SETTINGS.filter((k) => `symposium.${k}` in obj || (typeof nested === 'object' && nested !== null && k in nested));
+  return USER_ONLY_SETTINGS.filter((k) => `symposium.${k}` in obj || (isObject(nested) && k in nested));
 }
 
 /**
