@@ -43,6 +43,7 @@ export default tseslint.config(
     ignores: [
       'out/**',
       'node_modules/**',
+      '.test-tools/**',
       '.vscode-test-host/**',
       '.vscode-test/**',
       'test-results/**',

@@ -17,6 +17,7 @@ if [ -f webview/tsconfig.json ]; then npx tsc -p webview --noEmit; fi
 status=0
 # Lint (layer zones), formatter, test names: test-results/checks.json.
 node scripts/static-checks.mjs || status=1
+bash scripts/test-tools-install.sh  # acpx, the third-party ACP client some node tests drive
 TEST_STAGE=node npx mocha --config .mocharc.json --reporter ./scripts/mocha-json-reporter.cjs || status=1
 
 if [ -f scripts/run-ext-tests.mjs ]; then

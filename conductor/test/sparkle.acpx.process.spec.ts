@@ -10,7 +10,8 @@ import { join, resolve } from 'node:path';
 import { sparkleMarkOf } from '../../src/protocol/symposium-ext';
 import { CONDUCTOR_JS, tempDir } from './harness';
 
-const ACPX = resolve(__dirname, '../../node_modules/acpx/dist/cli.js');
+// Installed by scripts/test-tools-install.sh (outside devDependencies: see its header).
+const ACPX = resolve(__dirname, '../../.test-tools/node_modules/acpx/dist/cli.js');
 
 interface Line {
   id?: number;
