@@ -222,6 +222,8 @@ try {
     await waitForText(answersOf(f, tab1), 'Permission needed');
     const allow = wrapperOf(f, tab1).locator('button', { hasText: 'Allow once' }).last();
     await allow.waitFor();
+    // The turn waits for the user: the prompt's info line shows how long it has been running.
+    await waitForText(wrapperOf(f, tab1).locator('.mynah-chat-prompt-input-info'), 'Working… 1 s', 5_000);
     await shot('approval-card');
     await allow.click();
     const text = await waitForText(answersOf(f, tab1), 'Permission outcome: selected allow-once');
@@ -277,6 +279,56 @@ try {
     if (!/resource file:\/\/\S*\/hello\.txt/.test(text)) throw new Error(`the reply does not name hello.txt: ${text.slice(-300)}`);
     await waitForText(wrapperOf(f, tab1).locator('[data-testid="chat-item-prompt"]'), 'hello.txt');
     await shot('context-attached');
+  });
+
+  // Pasted and dropped images: a PNG `File` in a real paste / drop event on the prompt.
+  /** Dispatches a paste or drop of an image of `size` bytes (a real PNG header) on the tab's prompt input. */
+  const putImage = (kind, name, size) =>
+    inputOf(f, tab1).evaluate(
+      (input, [kind, name, size]) => {
+        const bytes = new Uint8Array(size);
+        bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+        const dt = new DataTransfer();
+        dt.items.add(new File([bytes], name, { type: 'image/png' }));
+        const e =
+          kind === 'paste'
+            ? new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true })
+            : new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true });
+        input.dispatchEvent(e);
+        return e.defaultPrevented;
+      },
+      [kind, name, size],
+    );
+  for (const [kind, done] of [
+    ['paste', 'pasted'],
+    ['drop', 'dropped'],
+  ]) {
+    await step(`a ${done} PNG becomes an attachment chip and reaches the agent as an image block`, async () => {
+      await inputOf(f, tab1).click();
+      const name = `${done}-screenshot.png`;
+      if (!(await putImage(kind, name, 2048))) throw new Error(`the ${kind} was left to the browser`);
+      await waitForText(wrapperOf(f, tab1), name);
+      await shot(`${kind}-image-chip`);
+      await inputOf(f, tab1).click();
+      await page.keyboard.type('what did i attach');
+      await page.keyboard.press('Enter');
+      const text = await waitForText(answersOf(f, tab1), 'image image/png');
+      if (!/You attached 1 item/.test(text.slice(text.lastIndexOf('You ')))) throw new Error(`unexpected reply: ${text.slice(-200)}`);
+      await waitForText(wrapperOf(f, tab1).locator('[data-testid="chat-item-prompt"]'), name);
+      await shot(`${kind}-image-sent`);
+    });
+  }
+  await step('an oversize pasted image is refused with a notice', async () => {
+    await inputOf(f, tab1).click();
+    await putImage('paste', 'huge.png', 6 * 1024 * 1024);
+    await waitForText(wrapperOf(f, tab1), 'is larger than 5.0 MB');
+    await sleep(600); // mynah fades new cards in
+    await shot('paste-image-refused');
+  });
+  await step("the status bar shows the agent's state", async () => {
+    const item = page.locator('.statusbar-item', { hasText: 'ElizACP:' }).first();
+    await waitForText(item, 'ElizACP: ready');
+    await page.locator('.part.statusbar').screenshot({ path: path.join(RESULTS_DIR, 'e2e-status-bar.png') });
   });
 
   await step('no Content Security Policy violations', async () => {

@@ -8,11 +8,13 @@ import * as vscode from 'vscode';
 import { AgentPool } from './agents/agentPool';
 import { resolveConfiguration } from './agents/resolveConfiguration';
 import type { Runtime } from './agents/agentConfiguration';
+import { AgentStatusBar } from './chat/agentStatusBar';
 import { ChatController } from './chat/chatController';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chat/chatViewProvider';
 import { SessionDirectory } from './chat/sessionDirectory';
 import { TabMessages } from './chat/tabMessages';
 import { ContextMenu } from './context/contextMenu';
+import { PastedImages } from './context/pastedImages';
 import { WorkspaceSource } from './context/workspaceSource';
 import { DiffView } from './editor/diffView';
 import { DiscussCodeActions, discussSelection } from './editor/discussSelection';
@@ -100,7 +102,9 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     onStderrLine: (agentName, line) => logConductorLine(agentChannel, agentName, line),
   });
   // The `@` menu of every tab follows the workspace: files, open editors, symbols, the selection.
-  const contextMenu = new ContextMenu([new WorkspaceSource(allowedFolders)], (items) => messages.broadcastContext(items), logger);
+  // Pasted and dropped images are attachments too (asked first: they claim only their own URIs).
+  const pasted = new PastedImages();
+  const contextMenu = new ContextMenu([pasted, new WorkspaceSource(allowedFolders)], (items) => messages.broadcastContext(items), logger);
   context.subscriptions.push(contextMenu);
   const chat = new ChatController({
     log: logger,
@@ -111,12 +115,35 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     configure: (previousFolder) => resolveConfiguration(runtime, logger, settings, previousFolder),
     resolveContext: (refs, caps, folder) => contextMenu.resolve(refs, caps, folder),
     onTabOpened: () => contextMenu.refresh(),
+    attachImage: (m) => {
+      const ref = sessions.sessionFor(m.tabId);
+      const outcome = pasted.attach(m, ref && pool.get(ref.actorKey)?.promptCapabilities, settings.maxImageBytes());
+      logger.info('context', outcome.ok ? 'image attached' : 'image refused', {
+        tabId: m.tabId,
+        name: m.name,
+        size: m.size,
+        ...(outcome.ok ? { uri: outcome.item.uri } : {}),
+      });
+      messages.send(
+        outcome.ok
+          ? { type: 'attach-context', tabId: m.tabId, item: outcome.item }
+          : { type: 'tab-notice', tabId: m.tabId, level: 'warning', text: outcome.notice },
+      );
+    },
     editor: diffView,
     allowedFolders,
   });
   controller = chat;
+  // The agent's state at a glance, with a menu (switch, restart, logs, chat).
+  const statusBar = new AgentStatusBar(
+    pool,
+    () => settings.agentSettings(runtime).current.name,
+    () => Object.keys(settings.agentSettings(runtime).agents),
+    (name) => settings.setCurrentAgent(name),
+  );
+  context.subscriptions.push(statusBar);
 
-  const provider = new ChatViewProvider(context.extensionUri, sessionId, messages, logger, testMode);
+  const provider = new ChatViewProvider(context.extensionUri, sessionId, messages, logger, testMode, () => settings.maxImageBytes());
   context.subscriptions.push(
     provider,
     provider.onDidReceiveMessage((m) => chat.handle(m)),
@@ -149,7 +176,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     const inspector = new ChatInspector({ chat, sessions, pool, messages, permissions, fromWebview: provider.onDidReceiveMessage });
     context.subscriptions.push(
       inspector,
-      ...registerTestCommands({ chat, inspector, provider, logger, decisions, review, context: contextMenu, deactivate }),
+      ...registerTestCommands({ chat, inspector, provider, logger, decisions, review, context: contextMenu, statusBar, deactivate }),
     );
   }
   return { onLog: logger.onLog, sessionId };

@@ -4,9 +4,10 @@
 // soon after every change so hide/show or re-creation loses nothing, drafts included.
 import { MynahUI, type ChatPrompt, type MynahUIDataModel, type MynahUITabStoreModel } from '@aws/mynah-ui';
 import type { TabId } from '../src/protocol/webview';
-import { blockId, emptyConversation } from './conversation';
+import { blockId, emptyConversation, isBusy } from './conversation';
 import { DelayedCall, type Timers } from './delayedCall';
 import { Host, isHostMessage } from './host';
+import { listenForImages } from './imagePaste';
 import { blockToChatItems, conversationToChatItems, RESTART_BUTTON_ID } from './mappers/chatItems';
 import { parsePermissionButton } from './mappers/permission';
 import { pickerChanges, promptWithCommand, tabStoreFor } from './mappers/tabStore';
@@ -34,6 +35,8 @@ export interface ChatAppOptions {
   /** The page's channel to the extension (default: acquireVsCodeApi()). */
   host?: Host;
   timers?: Timers;
+  /** Images pasted or dropped larger than this go without their bytes (the host refuses them). */
+  maxImageBytes?: number;
 }
 
 export class ChatApp {
@@ -48,6 +51,9 @@ export class ChatApp {
   private readonly saveSoon: DelayedCall;
   private readonly saveDraft: DelayedCall;
   private lastAck = '';
+  private readonly maxImageBytes: number;
+  /** Tabs with a running turn, and since when (for "Working… 12 s"). */
+  private readonly busySince = new Map<TabId, number>();
   /** Removes the page listeners on dispose. */
   private readonly listeners = new AbortController();
 
@@ -57,6 +63,7 @@ export class ChatApp {
     options: ChatAppOptions = {},
   ) {
     this.host = options.host ?? new Host();
+    this.maxImageBytes = options.maxImageBytes ?? 5 * 1024 * 1024;
     this.saveSoon = new DelayedCall(() => this.persistNow(), SAVE_DELAY_MS, false, options.timers);
     this.saveDraft = new DelayedCall(() => this.persistNow(), DRAFT_SAVE_DELAY_MS, true, options.timers);
   }
@@ -107,6 +114,17 @@ export class ChatApp {
     }
     const { signal } = this.listeners;
     window.addEventListener('message', (e: MessageEvent<unknown>) => this.onHostMessage(e.data), { signal });
+    // The running turns' elapsed time ticks once a second.
+    const tick = setInterval(() => {
+      for (const tabId of this.busySince.keys()) this.updateTabStore(tabId);
+    }, 1000);
+    signal.addEventListener('abort', () => clearInterval(tick));
+    listenForImages({
+      tabOf: (mid) => this.ids.tabId(mid),
+      post: (m) => this.host.post(m),
+      maxBytes: this.maxImageBytes,
+      signal,
+    });
     // Drafts: mynah's prompt input is a contenteditable div inside the tab's wrapper.
     document.addEventListener('input', (e) => this.onInput(e), { capture: true, signal });
     document.addEventListener(
@@ -369,7 +387,12 @@ export class ChatApp {
   private updateTabStore(tabId: TabId): void {
     const mid = this.ids.mynahId(tabId);
     if (!mid) return;
-    const store = tabStoreFor(this.model.conversation(tabId), this.model.contextItems);
+    const conv = this.model.conversation(tabId);
+    // Elapsed time of the running turn (from when this page first saw it running).
+    if (!isBusy(conv)) this.busySince.delete(tabId);
+    else if (!this.busySince.has(tabId)) this.busySince.set(tabId, Date.now());
+    const since = this.busySince.get(tabId);
+    const store = tabStoreFor(conv, this.model.contextItems, since === undefined ? undefined : Math.floor((Date.now() - since) / 1000));
     const json = JSON.stringify(store);
     if (this.storeShown.get(tabId) === json) return;
     this.storeShown.set(tabId, json);

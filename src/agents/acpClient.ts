@@ -18,7 +18,13 @@ import type {
 } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
 import type { LegacyModels, SessionControls } from '../protocol/webview';
-import { AGENT_EXITED_METHOD, type AgentExitedParams } from '../protocol/symposium-ext';
+import {
+  AGENT_EXITED_METHOD,
+  parseToolProgress,
+  TOOL_PROGRESS_METHOD,
+  type AgentExitedParams,
+  type ToolProgressParams,
+} from '../protocol/symposium-ext';
 import { IDE_OPERATIONS, ideMethod, withIdeCapability } from '../protocol/ideOperations';
 import type { ClientHandlers, ClientRequestContext } from './clientHandlers';
 
@@ -36,6 +42,8 @@ export interface AcpClientOptions {
   /** Every request to the agent is passed through this (the actor races it with the process exit). */
   guard: <T>(request: Promise<T>) => Promise<T>;
   onSessionUpdate: (e: SessionUpdateEvent) => void;
+  /** The conductor's `_symposium/tool_progress` (an in-process MCP tool's progress; toolProgress.ts). */
+  onToolProgress?: (p: ToolProgressParams) => void;
   /** Answers session/request_permission; the agent waits on the promise, `signal` aborts when it withdraws. */
   onPermissionRequest: (params: RequestPermissionRequest, signal: AbortSignal) => Promise<RequestPermissionResponse>;
   /** Files and terminals the editor offers; each advertised only when its handler exists. */
@@ -63,6 +71,14 @@ export class AcpClient {
         (raw: unknown) => raw as AgentExitedParams,
         ({ params }) => {
           this.exitReport = params;
+        },
+      )
+      .onNotification(
+        TOOL_PROGRESS_METHOD,
+        (raw: unknown) => raw,
+        ({ params }) => {
+          const p = parseToolProgress(params);
+          if (p) options.onToolProgress?.(p);
         },
       )
       // Never answered here: the broker decides (user, bypass or a rule) while the agent waits.

@@ -21,6 +21,7 @@ import { AcpClient, type SessionUpdateEvent } from './acpClient';
 import type { SpawnSpec } from './agentConfiguration';
 import type { ClientHandlers } from './clientHandlers';
 import { ConductorProcess, type ProcessExit } from './conductorProcess';
+import { ToolProgressMapper } from './toolProgress';
 
 export interface AgentActorOptions {
   /** The configuration key; also part of every session reference. */
@@ -40,6 +41,8 @@ export interface AgentActorOptions {
   onPermissionRequest: (params: RequestPermissionRequest, signal: AbortSignal) => Promise<RequestPermissionResponse>;
   /** Files and terminals the editor offers; each advertised only when its handler exists. */
   client?: ClientHandlers;
+  /** The state or the number of running prompts changed (the status bar follows it). */
+  onStateChange?: () => void;
 }
 
 export type ActorState = 'idle' | 'starting' | 'running' | 'stopping' | 'exited';
@@ -63,6 +66,9 @@ export class AgentActor {
   private failureInfo: AgentFailure | undefined;
   private readonly updates = new Emitter<SessionUpdateEvent>();
   private readonly failures = new Emitter<AgentFailure>();
+  private prompts = 0;
+  private readonly toolProgress = new ToolProgressMapper();
+  private crashed = false;
 
   /** ACP session/update notifications, in arrival order. */
   readonly onSessionUpdate = this.updates.event;
@@ -92,6 +98,18 @@ export class AgentActor {
   get currentState(): ActorState {
     return this.state;
   }
+  /** Prompt turns running now (any session). */
+  get runningPromptCount(): number {
+    return this.prompts;
+  }
+  /** Why the process ended on its own, once it has. */
+  get failure(): AgentFailure | undefined {
+    return this.crashed ? this.failureInfo : undefined;
+  }
+  private setState(state: ActorState): void {
+    this.state = state;
+    this.options.onStateChange?.();
+  }
   get pid(): number | undefined {
     return this.process.pid;
   }
@@ -111,7 +129,7 @@ export class AgentActor {
   }
 
   private async doStart(): Promise<void> {
-    this.state = 'starting';
+    this.setState('starting');
     const io = this.process.spawn();
     const acp = new AcpClient(io, {
       actorKey: this.key,
@@ -119,7 +137,15 @@ export class AgentActor {
       log: this.options.log,
       clientInfo: this.options.clientInfo,
       guard: (request) => this.untilExit(request),
-      onSessionUpdate: (e) => this.updates.fire(e),
+      onSessionUpdate: (e) => {
+        this.toolProgress.observe(e.sessionId, e.update);
+        this.updates.fire(e);
+      },
+      // Progress of an in-process MCP tool, shown on the session's running card of that tool.
+      onToolProgress: (p) => {
+        const update = this.toolProgress.toUpdate(p);
+        if (update) this.updates.fire({ sessionId: p.sessionId, update });
+      },
       onPermissionRequest: this.options.onPermissionRequest,
       client: this.options.client,
     });
@@ -128,7 +154,7 @@ export class AgentActor {
     const init = await acp.initialize();
     // stop() may have been called while we waited.
     if (this.state !== 'starting') throw new AgentExitedError(this.makeFailure('the agent was stopped while starting'));
-    this.state = 'running';
+    this.setState('running');
     this.options.log.info('agent', 'initialized', {
       agent: this.agentName,
       pid: this.pid,
@@ -159,7 +185,15 @@ export class AgentActor {
 
   /** Runs one prompt turn; resolves with its stop reason. Updates arrive via onSessionUpdate. */
   async prompt(sessionId: string, prompt: string | ContentBlock[]): Promise<StopReason> {
-    return this.connection().prompt(sessionId, prompt);
+    const acp = this.connection();
+    this.prompts++;
+    this.options.onStateChange?.();
+    try {
+      return await acp.prompt(sessionId, prompt);
+    } finally {
+      this.prompts--;
+      this.options.onStateChange?.();
+    }
   }
 
   /** ACP session/cancel; the running prompt then ends with stopReason 'cancelled'. */
@@ -185,7 +219,7 @@ export class AgentActor {
 
   private doStop(reason: string): Promise<void> {
     const wasStarting = this.state === 'starting';
-    if (this.state !== 'exited') this.state = 'stopping';
+    if (this.state !== 'exited') this.setState('stopping');
     return this.process.stop(reason, async () => {
       const running = this.acp?.runningPrompts;
       if (!wasStarting && running && running.size > 0) {
@@ -201,6 +235,8 @@ export class AgentActor {
     this.state = 'exited';
     const failure = this.makeFailure();
     this.failureInfo = failure;
+    this.crashed = !expected;
+    this.options.onStateChange?.();
     this.options.log[expected ? 'info' : 'error']('agent', expected ? 'exited' : 'exited unexpectedly', {
       agent: this.agentName,
       ...info,

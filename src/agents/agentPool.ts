@@ -25,9 +25,12 @@ export class AgentPool {
   private readonly actors = new Map<string, AgentActor>();
   private disposed = false;
   private readonly created = new Emitter<AgentActor>();
+  private readonly changed = new Emitter<AgentActor>();
 
   /** A new actor, before it starts: subscribe to its events here. */
   readonly onDidCreateActor = this.created.event;
+  /** An actor's state or running-prompt count changed (starting, running, working, exited). */
+  readonly onDidChangeActorState = this.changed.event;
 
   constructor(private readonly options: AgentPoolOptions) {}
 
@@ -48,9 +51,11 @@ export class AgentPool {
       onStderrLine: onStderrLine && ((line) => onStderrLine(config.agent.name, line)),
       onPermissionRequest: (params, signal) => this.options.onPermissionRequest(actor, params, signal),
       client: this.options.client,
+      onStateChange: () => this.changed.fire(actor),
     });
     this.actors.set(key, actor);
     this.created.fire(actor);
+    this.changed.fire(actor);
     return actor;
   }
 

@@ -9,7 +9,16 @@
 import { randomUUID } from 'node:crypto';
 import type { ContentBlock, PromptCapabilities, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
-import type { AgentFailure, ContextRef, MessageId, SessionControls, TabId, TabPayload, WebviewToHost } from '../protocol/webview';
+import type {
+  AgentFailure,
+  AttachImage,
+  ContextRef,
+  MessageId,
+  SessionControls,
+  TabId,
+  TabPayload,
+  WebviewToHost,
+} from '../protocol/webview';
 import type { PermissionBroker } from '../permissions/permissionBroker';
 import { AgentExitedError, type AgentActor } from '../agents/agentActor';
 import { configurationKey, type AgentConfiguration } from '../agents/agentConfiguration';
@@ -37,6 +46,8 @@ export interface ChatControllerDeps {
   configure: (previousFolder?: string) => Promise<AgentConfiguration | undefined>;
   /** @-mentions → ACP content blocks, as the agent's prompt capabilities allow. */
   resolveContext?: (refs: ContextRef[], caps: PromptCapabilities, folder: string) => Promise<ContentBlock[]>;
+  /** An image pasted or dropped onto a tab's prompt (src/context/pastedImages.ts). */
+  attachImage?: (m: AttachImage) => void;
   /** A tab was opened (its `@` menu needs filling). */
   onTabOpened?: (tabId: TabId) => void;
   editor?: EditorActions;
@@ -130,6 +141,9 @@ export class ChatController {
         return; // answers a test query; read by the test inspector (src/testing/)
       case 'log':
         this.log[m.level]('webview', m.message);
+        return;
+      case 'attach-image':
+        this.deps.attachImage?.(m);
         return;
       case 'permission-answer':
       case 'set-mode':

@@ -13,6 +13,8 @@ export interface ChatHtmlOptions {
   sessionId: string;
   /** Adds mynah-ui's data-testid attributes for browser tests. */
   testMode: boolean;
+  /** symposium.maxImageBytes: the webview sends no bytes of a larger pasted image. */
+  maxImageBytes?: number;
 }
 
 const escapeAttr = (s: string): string => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -37,7 +39,7 @@ export function chatHtml(o: ChatHtmlOptions): string {
 <link rel="stylesheet" href="${escapeAttr(o.styleUri)}">
 <title>Symposium</title>
 </head>
-<body data-session-id="${escapeAttr(o.sessionId)}" data-test-mode="${o.testMode ? '1' : '0'}">
+<body data-session-id="${escapeAttr(o.sessionId)}" data-test-mode="${o.testMode ? '1' : '0'}"${o.maxImageBytes ? ` data-max-image-bytes="${o.maxImageBytes}"` : ''}>
 <div id="mynah-root"></div>
 <script nonce="${escapeAttr(o.nonce)}" src="${escapeAttr(o.scriptUri)}"></script>
 </body>

@@ -29,6 +29,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly messages: TabMessages,
     private readonly log: Logger,
     private readonly testMode: boolean,
+    private readonly maxImageBytes?: () => number,
   ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -80,6 +81,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       styleUri: view.webview.asWebviewUri(vscode.Uri.joinPath(out, 'webview.css')).toString(),
       sessionId: this.sessionId,
       testMode: this.testMode,
+      maxImageBytes: this.maxImageBytes?.(),
     });
   }
 

@@ -41,7 +41,7 @@ export class ContextMenu implements Disposable {
   async resolve(refs: ContextRef[], caps: PromptCapabilities, folder: string): Promise<ContentBlock[]> {
     const blocks: ContentBlock[] = [];
     for (const ref of refs) {
-      const source = this.sources.find((s) => s.kinds.includes(ref.kind));
+      const source = this.sources.find((s) => (s.handles ? s.handles(ref) : s.kinds.includes(ref.kind)));
       if (!source) throw new Error(`No context source handles "${ref.kind}" items.`);
       blocks.push(...(await source.resolve([ref], caps, folder)));
     }

@@ -11,6 +11,8 @@ export interface ContextSource extends Disposable {
   readonly name: string;
   /** The kinds of item this source lists and resolves. */
   readonly kinds: readonly ContextRef['kind'][];
+  /** Whether this source resolves `ref` (when absent: any ref of its kinds). Asked in source order. */
+  handles?(ref: ContextRef): boolean;
   /** What the source offers in the `@` menu right now. */
   list(): Promise<ContextRef[]>;
   /** Fires when list() may give something else. */

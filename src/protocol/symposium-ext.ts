@@ -70,3 +70,47 @@ export function withSparkleMark<T extends object>(obj: T, mark: SparkleMark): T 
   const ours = (meta[SYMPOSIUM_META_KEY] ?? {}) as Record<string, unknown>;
   return { ...obj, _meta: { ...meta, [SYMPOSIUM_META_KEY]: { ...ours, [SPARKLE_META_FIELD]: mark } } };
 }
+
+/**
+ * Notification conductor → editor: progress of an MCP tool call that a component serves in-process
+ * (crate download and research, Sparkle's embodiment turn). The conductor knows the session but not
+ * the agent's `toolCallId` for the MCP call, so the editor attributes it to that session's latest
+ * running tool card of `tool` (docs/architecture.md, "Tool progress"). Throttled by the conductor.
+ */
+export const TOOL_PROGRESS_METHOD = '_symposium/tool_progress';
+
+export interface ToolProgressParams {
+  sessionId: string;
+  /** The MCP server and tool, e.g. `rust-crate-sources` / `rust_crate_query`. */
+  server: string;
+  tool: string;
+  /** Short text for the card, e.g. "Downloading serde 1.0.219 — 1.2 of 3.4 MB". */
+  message: string;
+  progress?: number;
+  total?: number;
+}
+
+export function parseToolProgress(raw: unknown): ToolProgressParams | undefined {
+  const o = raw as Record<string, unknown> | null | undefined;
+  if (typeof o !== 'object' || o === null) return undefined;
+  const { sessionId, server, tool, message, progress, total } = o;
+  if (typeof sessionId !== 'string' || typeof server !== 'string' || typeof tool !== 'string' || typeof message !== 'string')
+    return undefined;
+  const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
+  return { sessionId, server, tool, message: message.slice(0, 500), progress: num(progress), total: num(total) };
+}
+
+/** What a tool card shows as its progress line: `tool_call_update._meta.symposium.progress`. */
+export interface ToolProgressMeta {
+  message: string;
+  progress?: number;
+  total?: number;
+}
+export const PROGRESS_META_FIELD = 'progress';
+
+export function toolProgressOf(update: unknown): ToolProgressMeta | undefined {
+  const meta = (update as { _meta?: Record<string, unknown> } | null | undefined)?._meta;
+  const ours = meta?.[SYMPOSIUM_META_KEY] as Record<string, unknown> | undefined;
+  const p = ours?.[PROGRESS_META_FIELD] as ToolProgressMeta | undefined;
+  return typeof p?.message === 'string' ? p : undefined;
+}

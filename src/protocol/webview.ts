@@ -350,6 +350,23 @@ export interface OpenLocation {
   path: string;
   line?: number;
 }
+/**
+ * An image pasted or dropped onto a tab's prompt. `data` is the base64 of exactly `size` bytes; the
+ * webview leaves it out when the image is over the limit it was given, so the host can say so. The
+ * host checks the limit again (symposium.maxImageBytes) and answers `attach-context` or a notice.
+ */
+export interface AttachImage {
+  type: 'attach-image';
+  tabId: TabId;
+  name: string;
+  mimeType: string;
+  size: number;
+  data?: string;
+}
+/** Images an agent may get pasted: what ACP `image` blocks commonly carry. */
+export const IMAGE_MIME_TYPES: readonly string[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+/** The URI scheme of a pasted image's context item (the host keeps the bytes under this id). */
+export const PASTED_IMAGE_SCHEME = 'symposium-image:';
 /** Webview-side errors, forwarded to the extension log. */
 export interface WebviewLog {
   type: 'log';
@@ -372,7 +389,8 @@ export type WebviewToHost =
   | SetConfigOption
   | SetModel
   | OpenDiff
-  | OpenLocation;
+  | OpenLocation
+  | AttachImage;
 
 // ---------------------------------------------------------------------------------------------
 // Validation
@@ -383,7 +401,7 @@ const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f
 export const isUuidV4 = (v: unknown): v is string => typeof v === 'string' && UUID_V4.test(v);
 
 /** Limits that keep a misbehaving webview from making the host allocate without bound. */
-export const LIMITS = { promptChars: 200_000, tabs: 200, renderedItems: 5_000, logChars: 10_000 } as const;
+export const LIMITS = { promptChars: 200_000, tabs: 200, renderedItems: 5_000, logChars: 10_000, imageBytes: 20 * 1024 * 1024 } as const;
 
 class Invalid extends Error {}
 
@@ -429,7 +447,8 @@ function contextList(v: unknown): ContextRef[] {
     if (typeof kind !== 'string' || !CONTEXT_KINDS.has(kind))
       throw new Invalid('context kind must be file, folder, symbol, selection or image');
     const uri = str(o, 'uri', 4_096);
-    if (!uri.startsWith('file:')) throw new Invalid('context uri must be a file: URI');
+    const pasted = kind === 'image' && uri.startsWith(PASTED_IMAGE_SCHEME) && isUuidV4(uri.slice(PASTED_IMAGE_SCHEME.length));
+    if (!uri.startsWith('file:') && !pasted) throw new Invalid('context uri must be a file: URI (or a pasted image)');
     const ref: ContextRef = { kind: kind as ContextRef['kind'], uri, name: str(o, 'name', 500) };
     if (o.range !== undefined) {
       const r = obj(o.range, 'range');
@@ -527,6 +546,8 @@ export function parseWebviewMessage(raw: unknown): ParseResult {
           throw new Invalid('line must be a non-negative integer');
         return ok({ type, tabId: uuid(o, 'tabId'), path: str(o, 'path', 4_096), ...(line !== undefined ? { line } : {}) });
       }
+      case 'attach-image':
+        return ok(attachImage(o));
       case 'log': {
         const level = o.level;
         if (level !== 'info' && level !== 'warn' && level !== 'error') throw new Invalid('level must be info, warn or error');
@@ -541,6 +562,27 @@ export function parseWebviewMessage(raw: unknown): ParseResult {
   }
 }
 const ok = (message: WebviewToHost): ParseResult => ({ ok: true, message });
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/** Bytes a base64 text decodes to (it must be well-formed: length a multiple of 4). */
+export function base64Bytes(b64: string): number {
+  if (b64.length % 4 !== 0 || !BASE64.test(b64)) return -1;
+  return (b64.length / 4) * 3 - (b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0);
+}
+function attachImage(o: JsonObject): AttachImage {
+  const mimeType = str(o, 'mimeType', 100);
+  if (!IMAGE_MIME_TYPES.includes(mimeType)) throw new Invalid(`mimeType must be one of ${IMAGE_MIME_TYPES.join(', ')}`);
+  const size = o.size;
+  if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 1) throw new Invalid('size must be a positive integer');
+  const m: AttachImage = { type: 'attach-image', tabId: uuid(o, 'tabId'), name: str(o, 'name', 500), mimeType, size };
+  if (o.data !== undefined) {
+    if (size > LIMITS.imageBytes) throw new Invalid(`an image with data may not exceed ${LIMITS.imageBytes} bytes`);
+    const data = str(o, 'data', Math.ceil(LIMITS.imageBytes / 3) * 4);
+    if (base64Bytes(data) !== size) throw new Invalid('data must be the base64 of exactly size bytes');
+    m.data = data;
+  }
+  return m;
+}
 
 /** Omit that distributes over a union (plain Omit collapses the union into one object type). */
 export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

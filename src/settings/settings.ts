@@ -12,6 +12,7 @@ import { BUILTIN_AGENT_NAME, type Runtime } from '../agents/agentConfiguration';
 import { parseAgentSettings, parsePermissionPolicy, type AgentSettings, type PermissionPolicy } from '../agents/agentSettings';
 import { sparkleFlags, type RawSparkleSettings, type SparkleFlags } from '../agents/sparkleSettings';
 import type { Log } from '../log/logEvent';
+import { LIMITS } from '../protocol/webview';
 import { changesNeedingRestart, offerRestart, type LaunchSettings } from './restartOffer';
 import { parseAllowedFolders, userLevel, userOnlyKeysIn, USER_ONLY_SETTINGS, type UserOnlySetting } from './settingsScope';
 
@@ -34,6 +35,8 @@ const defaultUi: SettingsUi = {
   ask: (text, action) => vscode.window.showInformationMessage(text, action),
   restartAgent: () => vscode.commands.executeCommand('symposium.restartAgent'),
 };
+
+export const DEFAULT_MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration(SECTION);
 
@@ -104,6 +107,17 @@ export class Settings implements vscode.Disposable {
   private sparkleRaw(): RawSparkleSettings {
     const c = config();
     return { sparkler: c.get('sparkle.sparkler'), mode: c.get('sparkle.mode'), checkpointEvery: c.get('sparkle.checkpointEvery') };
+  }
+
+  /** symposium.maxImageBytes: the largest image a user may paste or drop into a prompt (default 5 MB). */
+  maxImageBytes(): number {
+    const v = config().get<unknown>('maxImageBytes');
+    return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? Math.min(v, LIMITS.imageBytes) : DEFAULT_MAX_IMAGE_BYTES;
+  }
+
+  /** Switches symposium.currentAgent in user settings (the status bar's "Switch agent"). */
+  async setCurrentAgent(name: string): Promise<void> {
+    await config().update('currentAgent', name, vscode.ConfigurationTarget.Global);
   }
 
   /** symposium.reviewAgentEdits: agent writes wait in a diff view for Accept / Reject. */

@@ -20,6 +20,8 @@ export interface TestDeps {
   decisions: { list(): DecisionRecord[] };
   review: EditReview;
   context: { list(): Promise<ContextRef[]> };
+  /** The agent status-bar item (its text and tooltip). */
+  statusBar: { readonly shown: { text: string; tooltip: string; history: string[]; count: number } };
   /** Runs the deactivation path (stops every agent process). */
   deactivate: () => Promise<void>;
 }
@@ -96,6 +98,8 @@ export function registerTestCommands(deps: TestDeps): vscode.Disposable[] {
     getPendingReviews: () => deps.review.pendingPaths(),
     /** The text of an open (possibly virtual) document. */
     getDocumentText: async (uri: string) => (await vscode.workspace.openTextDocument(vscode.Uri.parse(uri))).getText(),
+    /** The agent status-bar item as shown: text (with `$(icon)`s), tooltip, and the texts shown so far. */
+    getAgentStatus: () => deps.statusBar.shown,
     deactivate: () => deps.deactivate(),
   };
   return Object.entries(commands).map(([name, fn]) =>

@@ -41,7 +41,8 @@ export function turnToChatItems(t: Turn, terminals: Conversation['terminals'] = 
   const attached = t.attachments?.length ? `\n\n📎 ${t.attachments.map((a) => `\`${escapeInline(a)}\``).join(' ')}` : '';
   if (t.prompt || attached)
     items.push({ type: ItemType.PROMPT, messageId: `${t.messageId}:prompt`, body: escapeMarkdown(t.prompt) + attached });
-  if (t.embodiment?.length) items.push(embodimentToChatItem(t.embodiment, `${t.messageId}:sparkle`));
+  if (t.embodiment?.length)
+    items.push(embodimentToChatItem(t.embodiment, `${t.messageId}:sparkle`, t.status === 'running' && t.updates.length === 0));
   const running = t.status === 'running';
   const permissions = t.permissions ?? [];
   const toolState = (id: string): ToolCallState | undefined =>

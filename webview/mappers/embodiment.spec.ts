@@ -86,6 +86,13 @@ describe('Sparkle embodiment in the chat', () => {
     assert.deepEqual(apply(entries), apply(entries));
   });
 
+  it('while the embodiment runs its title shows progress; once done, only the title', () => {
+    const updates = [{ sessionUpdate: 'agent_message_chunk' as const, content: { type: 'text' as const, text: 'Hi' } }];
+    const title = (running: boolean): string => String(embodimentToChatItem(updates, 'm:sparkle', running).summary?.content?.body);
+    assert.match(title(true), /Sparkle embodiment_ — ⏳ in progress \(1 update\)/);
+    assert.equal(title(false), '_Sparkle embodiment_');
+  });
+
   it('the section text: words, thoughts in italics, one line per tool call with its state', () => {
     const text = embodimentText([
       sparkle(chunk('Present.')),

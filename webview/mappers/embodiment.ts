@@ -32,11 +32,18 @@ export function embodimentText(updates: readonly SessionUpdate[]): string {
   return parts.join('').trim();
 }
 
-export function embodimentToChatItem(updates: readonly SessionUpdate[], messageId: string): ChatItem {
+/** `running`: the embodiment turn is still going (its turn runs and has no answer of its own yet). */
+export function embodimentToChatItem(updates: readonly SessionUpdate[], messageId: string, running = false): ChatItem {
   const text = embodimentText(updates);
+  // While it runs, the section's title says so, with how far it got (so a slow embodiment is visibly alive).
+  const progress = running ? ` — ⏳ in progress (${updates.length} update${updates.length === 1 ? '' : 's'})` : '';
   return {
     type: 'answer' as ChatItem['type'],
     messageId,
-    summary: { isCollapsed: true, content: { body: `_${EMBODIMENT_TITLE}_` }, collapsedContent: [{ body: text || '_(no reply yet)_' }] },
+    summary: {
+      isCollapsed: true,
+      content: { body: `_${EMBODIMENT_TITLE}_${progress}` },
+      collapsedContent: [{ body: text || '_(no reply yet)_' }],
+    },
   };
 }

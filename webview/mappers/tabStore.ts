@@ -109,12 +109,17 @@ export function promptWithCommand(command: string | undefined, text: string): st
   return args ? `${name} ${args}` : name;
 }
 
-/** `contextItems`: what the `@` menu offers (the same for every tab). */
-export function tabStoreFor(c: Conversation, contextItems?: ContextRef[]): MynahUIDataModel {
+/**
+ * `contextItems`: what the `@` menu offers (the same for every tab). `workingSeconds`: how long the
+ * running turn has run, shown next to the Stop button ("Working… 12 s") so a silent agent is visibly alive.
+ */
+export function tabStoreFor(c: Conversation, contextItems?: ContextRef[], workingSeconds?: number): MynahUIDataModel {
+  const where = c.agentName ? `${c.agentName} · ${c.cwd ?? ''}` : 'Starting the agent…';
+  const busy = isBusy(c);
   return {
-    loadingChat: isBusy(c),
+    loadingChat: busy,
     cancelButtonWhenLoading: true,
-    promptInputInfo: c.agentName ? `${c.agentName} · ${c.cwd ?? ''}` : 'Starting the agent…',
+    promptInputInfo: busy && workingSeconds !== undefined ? `Working… ${workingSeconds} s · ${where}` : where,
     quickActionCommands: slashCommandsFor(c),
     promptInputOptions: pickersFor(c.controls),
     contextCommands: contextCommandsFor(contextItems),

@@ -4,6 +4,7 @@
 import type { ChatItem, ChatItemButton, ChatItemContent, MynahIconsType } from '@aws/mynah-ui';
 import type { SessionUpdate, ToolCallContent, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import type { TerminalView } from '../conversation';
+import { toolProgressOf } from '../../src/protocol/symposium-ext';
 import { unifiedDiff } from './diffText';
 import { basename, escapeInline, fenced, prettyJson } from './markdown';
 
@@ -83,6 +84,9 @@ function contentSection(c: ToolCallContent, terminals: Record<string, TerminalVi
   }
 }
 
+const percent = (done?: number, total?: number): string =>
+  done !== undefined && total ? ` (${Math.min(100, Math.round((done / total) * 100))} %)` : '';
+
 export function toolCallToChatItem(t: ToolCallState, itemId: string, terminals: Record<string, TerminalView> = {}): ChatItem {
   const status = statusOf(t);
   const content = t.content ?? [];
@@ -125,6 +129,9 @@ export function toolCallToChatItem(t: ToolCallState, itemId: string, terminals: 
     body: `_${kindLabel(t.kind)}_${locations.length ? ` · ${locations.map((l) => `\`${basename(l.path)}${l.line ? `:${l.line}` : ''}\``).join(', ')}` : ''}`,
     shimmer: status === 'in_progress' || status === 'pending',
   };
+  // Live progress of long tool work (`_meta.symposium.progress`), only while the call runs.
+  const progress = status === 'in_progress' ? toolProgressOf(t) : undefined;
+  if (progress) item.body += `\n\n⏳ ${escapeInline(progress.message)}${percent(progress.progress, progress.total)}`;
   if (details.length)
     item.summary = {
       isCollapsed: true,

@@ -22,6 +22,7 @@ import { CONDUCTOR_VERSION } from '../../version';
 import { readLines } from '../../../src/node/textFiles';
 import { confine } from '../../../src/node/confinement';
 import { SessionMcpServers } from '../sessionMcp';
+import { ToolProgress } from '../toolProgress';
 import { defaultLocatorConfig, type LocatorConfig } from './locate';
 import { DEFAULT_REGISTRY } from './registry';
 import { ResearchSession, runResearch } from './research';
@@ -160,8 +161,15 @@ export class CrateSources implements Component {
           { crateName: crate_name, crateVersion: crate_version, prompt, cwd: session.cwd, callerSessionId },
           this.options.locator,
         );
-        const progressToken = extra._meta?.progressToken;
-        let step = 0;
+        // Live progress on the caller's tool card: download, extraction, the research session.
+        const progress = new ToolProgress({
+          cx,
+          sessionId: callerSessionId,
+          server: 'rust-crate-sources',
+          tool: 'rust_crate_query',
+          mcp: { progressToken: extra._meta?.progressToken, sendNotification: (n) => extra.sendNotification(n) },
+        });
+        research.onLocateProgress = (message, done, total) => progress.report(message, done, total);
         try {
           const findings = await runResearch(research, cx, {
             timeoutMs: this.options.researchTimeoutMs,
@@ -173,14 +181,13 @@ export class CrateSources implements Component {
             },
             onProgress: (message) => {
               cx.log.info(`rust_crate_query ${crate_name}: ${message}`);
-              if (progressToken !== undefined)
-                void extra
-                  .sendNotification({ method: 'notifications/progress', params: { progressToken, progress: ++step, message } })
-                  .catch(() => undefined);
+              progress.report(message);
             },
           });
+          progress.done();
           return { content: [{ type: 'text', text: findings }] };
         } catch (err) {
+          progress.done();
           return {
             isError: true,
             content: [{ type: 'text', text: `rust_crate_query for ${crate_name} failed: ${(err as Error).message}` }],

@@ -33,6 +33,17 @@ export interface CrateSource {
   message: string;
 }
 
+/** What locating is doing, for the caller's progress line ("Downloading serde 1.0.219 — 1.2 of 3.4 MB"). */
+export type LocateProgress = (message: string, progress?: number, total?: number) => void;
+
+const mb = (n: number): string => (n / (1024 * 1024)).toFixed(1);
+/** "1.2 of 3.4 MB" (or KB for small archives). */
+export function byteProgress(received: number, total: number | undefined): string {
+  const big = (total ?? received) >= 1024 * 1024;
+  const f = (n: number): string => (big ? mb(n) : String(Math.round(n / 1024)));
+  return total ? `${f(received)} of ${f(total)} ${big ? 'MB' : 'KB'}` : `${f(received)} ${big ? 'MB' : 'KB'}`;
+}
+
 type Where = { kind: 'dir'; path: string; origin: string } | { kind: 'crate'; path: string; origin: string };
 
 /** Every locally available version of `name`, with where it is. */
@@ -87,6 +98,7 @@ export async function locateCrate(
   cwd: string,
   config: LocatorConfig,
   signal?: AbortSignal,
+  onProgress?: LocateProgress,
 ): Promise<CrateSource> {
   checkCrateName(name);
   let req: VersionReq | undefined;
@@ -136,6 +148,7 @@ export async function locateCrate(
   await mkdir(config.cacheDir, { recursive: true });
   void sweepPartials(config.cacheDir);
   if (where?.kind === 'crate') {
+    onProgress?.(`Extracting ${name} ${version}`);
     const path = await extractCrate(await readFile(where.path), config.cacheDir, name, version);
     return {
       crate_name: name,
@@ -149,7 +162,10 @@ export async function locateCrate(
     throw new RegistryError(
       `crate "${name}" ${version} is not available locally and the registry is unreachable${indexError ? `: ${indexError.message}` : ''}`,
     );
-  const bytes = await downloadCrate(entry, config.registry, signal);
+  const bytes = await downloadCrate(entry, config.registry, signal, (received, total) =>
+    onProgress?.(`Downloading ${name} ${version} — ${byteProgress(received, total)}`, received, total),
+  );
+  onProgress?.(`Extracting ${name} ${version}`);
   const path = await extractCrate(bytes, config.cacheDir, name, version);
   const s = await stat(path);
   if (!s.isDirectory()) throw new RegistryError(`extraction of ${name} ${version} did not produce a folder`);

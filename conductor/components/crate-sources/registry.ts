@@ -79,11 +79,33 @@ export async function fetchIndex(name: string, config: RegistryConfig, signal?: 
   return entries;
 }
 
-export async function downloadCrate(entry: IndexEntry, config: RegistryConfig, signal?: AbortSignal): Promise<Buffer> {
+/** Bytes received so far and the total when the server said it (content-length). */
+export type DownloadProgress = (received: number, total: number | undefined) => void;
+
+export async function downloadCrate(
+  entry: IndexEntry,
+  config: RegistryConfig,
+  signal?: AbortSignal,
+  onBytes?: DownloadProgress,
+): Promise<Buffer> {
   const url = `${config.downloadUrl.replace(/\/$/, '')}/${entry.name}/${entry.name}-${entry.vers}.crate`;
   const res = await get(url, config, signal);
   if (!res.ok) throw new RegistryError(`download of ${entry.name} ${entry.vers} answered ${res.status} (${url})`);
-  const bytes = Buffer.from(await res.arrayBuffer());
+  const length = Number(res.headers.get('content-length'));
+  const total = Number.isSafeInteger(length) && length > 0 ? length : undefined;
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  onBytes?.(0, total);
+  try {
+    for await (const chunk of res.body ?? []) {
+      chunks.push(chunk);
+      received += chunk.length;
+      onBytes?.(received, total);
+    }
+  } catch (err) {
+    throw new RegistryError(`download of ${entry.name} ${entry.vers} failed: ${(err as Error).message}`);
+  }
+  const bytes = Buffer.concat(chunks);
   const sum = createHash('sha256').update(bytes).digest('hex');
   if (sum !== entry.cksum) throw new RegistryError(`checksum mismatch for ${entry.name} ${entry.vers}: the downloaded archive is corrupt`);
   return bytes;

@@ -11,7 +11,7 @@ import type { ComponentContext, McpInjection } from '../../chain/component';
 import { isObject } from '../../../src/protocol/guards';
 import { CONDUCTOR_VERSION } from '../../version';
 import { withResearchSessionMeta } from '../../../src/protocol/symposium-ext';
-import { locateCrate, type LocatorConfig } from './locate';
+import { locateCrate, type LocateProgress, type LocatorConfig } from './locate';
 import { readOnlySwitch } from './researchPolicy';
 
 export interface ResearchRequest {
@@ -47,6 +47,8 @@ export class ResearchSession {
   readonly abort = new AbortController();
   private resolveFindings!: (text: string) => void;
   readonly findings: Promise<string>;
+  /** Download and extraction progress of the crate sources the researcher asks for (the caller's card shows it). */
+  onLocateProgress: LocateProgress | undefined;
 
   constructor(
     readonly request: ResearchRequest,
@@ -71,7 +73,14 @@ export class ResearchSession {
       },
       async ({ crate_name, version }, extra) => {
         try {
-          const found = await locateCrate(crate_name, version ?? this.request.crateVersion, this.request.cwd, this.locator, extra.signal);
+          const found = await locateCrate(
+            crate_name,
+            version ?? this.request.crateVersion,
+            this.request.cwd,
+            this.locator,
+            extra.signal,
+            this.onLocateProgress,
+          );
           this.readableRoots.add(found.checkout_path);
           return { content: [{ type: 'text', text: JSON.stringify(found, null, 2) }], structuredContent: { ...found } };
         } catch (err) {

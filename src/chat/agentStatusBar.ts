@@ -1,0 +1,138 @@
+// The agent's state at a glance: one status-bar item with the current agent's name and state
+// (not started, starting, ready, working, error). It follows the pool's most recently changed
+// actor of the current agent (symposium.currentAgent), so a restart (a new actor) takes over at
+// once. After a crash it shows the first line of the failure. A click opens a menu: switch agent,
+// restart, show logs, open chat. Starting (and restarting) also shows as window progress. The
+// text itself is computed by the pure `statusText`.
+import * as vscode from 'vscode';
+import type { AgentActor } from '../agents/agentActor';
+import type { AgentPool } from '../agents/agentPool';
+
+export type AgentStatus = 'not started' | 'starting' | 'ready' | 'working' | 'stopped' | 'error';
+
+/** What the item shows for an actor (or none yet). */
+export function statusOf(actor: AgentActor | undefined): { status: AgentStatus; detail?: string } {
+  if (!actor) return { status: 'not started' };
+  const failure = actor.failure;
+  if (failure) return { status: 'error', detail: failure.message.split('\n')[0]?.slice(0, 80) };
+  switch (actor.currentState) {
+    case 'idle':
+      return { status: 'not started' };
+    case 'starting':
+      return { status: 'starting' };
+    case 'running':
+      return { status: actor.runningPromptCount > 0 ? 'working' : 'ready' };
+    default:
+      return { status: 'stopped' };
+  }
+}
+
+const ICONS: Record<AgentStatus, string> = {
+  'not started': '$(comment-discussion)',
+  starting: '$(loading~spin)',
+  ready: '$(comment-discussion)',
+  working: '$(sync~spin)',
+  stopped: '$(debug-stop)',
+  error: '$(error)',
+};
+
+export function statusText(agentName: string, actor: AgentActor | undefined): string {
+  const { status, detail } = statusOf(actor);
+  return `${ICONS[status]} ${agentName}: ${detail ? `${status} — ${detail}` : status}`;
+}
+
+export const AGENT_MENU_COMMAND = 'symposium.agentMenu';
+
+export class AgentStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('symposium.agentStatus', vscode.StatusBarAlignment.Left, 100);
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private actor: AgentActor | undefined;
+  /** Actors starting, with what ends their window progress. */
+  private readonly starting = new Map<AgentActor, () => void>();
+  /** The last 50 texts shown, latest last, and how many were shown in all (tests check sequences). */
+  private readonly history: string[] = [];
+  private shownCount = 0;
+
+  constructor(
+    private readonly pool: AgentPool,
+    private readonly currentAgent: () => string,
+    private readonly agentNames: () => string[],
+    private readonly setCurrentAgent: (name: string) => Promise<void>,
+  ) {
+    this.item.name = 'Symposium agent';
+    this.item.command = AGENT_MENU_COMMAND;
+    this.subscriptions.push(
+      this.item,
+      pool.onDidChangeActorState((a) => {
+        if (a.agentName === this.currentAgent()) this.actor = a;
+        this.followStart(a);
+        this.update();
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('symposium.currentAgent')) this.update();
+      }),
+      vscode.commands.registerCommand(AGENT_MENU_COMMAND, () => this.showMenu()),
+    );
+    this.update();
+    this.item.show();
+  }
+
+  /** The item's text and tooltip (the test command reads them). */
+  get shown(): { text: string; tooltip: string; history: string[]; count: number } {
+    const tooltip = typeof this.item.tooltip === 'string' ? this.item.tooltip : '';
+    return { text: this.item.text, tooltip, history: [...this.history], count: this.shownCount };
+  }
+
+  /** Agent start (and restart) as window progress in the status bar, until the agent is ready or gone. */
+  private followStart(actor: AgentActor): void {
+    const done = this.starting.get(actor);
+    if (actor.currentState === 'starting') {
+      if (done) return;
+      const ended = new Promise<void>((resolve) => this.starting.set(actor, resolve));
+      void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Starting ${actor.agentName}…` }, () => ended);
+    } else if (done) {
+      this.starting.delete(actor);
+      done();
+    }
+  }
+
+  private update(): void {
+    const name = this.currentAgent();
+    const actor = this.actor?.agentName === name ? this.actor : undefined;
+    this.item.text = statusText(name, actor);
+    if (this.history.at(-1) !== this.item.text) {
+      this.history.push(this.item.text);
+      this.shownCount++;
+      if (this.history.length > 50) this.history.shift();
+    }
+    const failure = actor?.failure;
+    this.item.tooltip = failure ? `${failure.message}\n\n${failure.stderrTail}`.trim() : `Symposium: ${name} — click for agent actions`;
+    this.item.backgroundColor = failure ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+  }
+
+  private async showMenu(): Promise<void> {
+    const actions: Array<vscode.QuickPickItem & { run: () => unknown }> = [
+      { label: '$(arrow-swap) Switch agent…', run: () => this.switchAgent() },
+      { label: '$(debug-restart) Restart agent', run: () => vscode.commands.executeCommand('symposium.restartAgent') },
+      { label: '$(output) Show logs', run: () => vscode.commands.executeCommand('symposium.showLogs') },
+      { label: '$(comment-discussion) Open chat', run: () => vscode.commands.executeCommand('symposium.openChat') },
+    ];
+    const picked = await vscode.window.showQuickPick(actions, { title: this.item.text.replace(/\$\([^)]*\)\s*/, '') });
+    await picked?.run();
+  }
+
+  private async switchAgent(): Promise<void> {
+    const current = this.currentAgent();
+    const picked = await vscode.window.showQuickPick(
+      this.agentNames().map((label) => ({ label, description: label === current ? 'current' : undefined })),
+      { title: 'Switch agent (new chats use it; Restart Agent applies it to open ones)' },
+    );
+    if (picked && picked.label !== current) await this.setCurrentAgent(picked.label);
+  }
+
+  dispose(): void {
+    for (const done of this.starting.values()) done();
+    this.starting.clear();
+    for (const d of this.subscriptions) d.dispose();
+  }
+}

@@ -1,0 +1,50 @@
+// The agent's state at a glance: the status-bar item follows the current agent (ElizACP here)
+// through start → ready → working → crash (the first line of the failure) → restart → ready. Its
+// text is read through symposium.test.getAgentStatus (text, tooltip and every text shown so far).
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { cmd, newTab, openChat, waitFor, waitForIdle } from '../helpers';
+
+interface Shown {
+  text: string;
+  tooltip: string;
+  history: string[];
+  count: number;
+}
+const status = (): Thenable<Shown> => cmd<Shown>('getAgentStatus');
+/** The texts shown after the `mark`-th one (`count` is how many were shown in all; `history` keeps the last 50). */
+const since = (s: Shown, mark: number): string => s.history.slice(Math.max(0, s.history.length - (s.count - mark))).join(' | ');
+
+suite('agent status bar', () => {
+  suiteSetup(async () => {
+    await openChat();
+  });
+
+  test('the status-bar item follows start → ready → crash → restart', async function () {
+    this.timeout(60_000);
+    // A fresh process: Restart Agent, then a tab (it starts the process if nothing runs).
+    await vscode.commands.executeCommand('symposium.restartAgent');
+    const from = (await status()).count;
+    const tabId = await newTab();
+    await waitFor('the agent to be ready', async () => /ElizACP: ready$/.test((await status()).text));
+    const started = since(await status(), Math.max(0, from - 1));
+    assert.match(started, /ElizACP: (starting|ready)/, started);
+
+    const work = (await status()).count;
+    await cmd('sendPrompt', tabId, 'Hello there');
+    await waitForIdle(tabId);
+    assert.match(since(await status(), work), /ElizACP: working.*ElizACP: ready/, 'working while the turn runs, then ready');
+
+    await cmd('sendPrompt', tabId, 'crash');
+    await waitFor('the error state', async () => /\$\(error\) ElizACP: error — /.test((await status()).text));
+    const crashed = await status();
+    assert.ok(!crashed.text.includes('\n'), 'only the first line of the failure');
+    assert.match(crashed.tooltip, /crash|code \d+/i, 'the tooltip has the failure and stderr tail');
+    await waitForIdle(tabId);
+
+    const restart = (await status()).count;
+    await cmd('postFromWebview', { type: 'restart-agent', tabId });
+    await waitFor('ready again', async () => /ElizACP: ready$/.test((await status()).text));
+    assert.match(since(await status(), restart), /ElizACP: (starting|ready)/);
+  });
+});
