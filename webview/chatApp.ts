@@ -2,12 +2,15 @@
 // session ID matches), turns UI events into protocol messages, hands host messages to the model
 // (model.ts: applied once per index) and puts what they changed on screen, and saves its state
 // soon after every change so hide/show or re-creation loses nothing, drafts included.
+// (A little over 400 lines: it is the one place where mynah-ui's events meet the model; the pure
+// parts already live in model.ts, mappers/, imagePaste.ts and pageLifecycle.ts.)
 import { MynahUI, type ChatPrompt, type MynahUIDataModel, type MynahUITabStoreModel } from '@aws/mynah-ui';
 import type { TabId } from '../src/protocol/webview';
 import { blockId, emptyConversation, isBusy } from './conversation';
 import { DelayedCall, type Timers } from './delayedCall';
 import { Host, isHostMessage } from './host';
 import { listenForImages } from './imagePaste';
+import { listenToPage } from './pageLifecycle';
 import { blockToChatItems, conversationToChatItems, RESTART_BUTTON_ID } from './mappers/chatItems';
 import { parsePermissionButton } from './mappers/permission';
 import { pickerChanges, promptWithCommand, tabStoreFor } from './mappers/tabStore';
@@ -125,23 +128,13 @@ export class ChatApp {
       maxBytes: this.maxImageBytes,
       signal,
     });
-    // Drafts: mynah's prompt input is a contenteditable div inside the tab's wrapper.
-    document.addEventListener('input', (e) => this.onInput(e), { capture: true, signal });
-    document.addEventListener(
-      'visibilitychange',
-      () => {
-        if (document.visibilityState === 'visible') this.sendReady();
-        else this.persistNow();
-      },
-      { signal },
-    );
-    // A draft waiting for its save is saved before the page can go: focus leaving the webview
-    // (a click in the workbench, which may hide the view next) or the page being unloaded.
-    window.addEventListener('blur', () => this.saveDraft.flush(), { signal });
-    window.addEventListener('pagehide', () => this.persistNow(), { signal });
-    window.addEventListener('error', (e) => this.host.log('error', `webview error: ${e.message}`), { signal });
-    window.addEventListener('unhandledrejection', (e) => this.host.log('error', `webview unhandled rejection: ${String(e.reason)}`), {
-      signal,
+    listenToPage(signal, {
+      onInput: (e) => this.onInput(e),
+      onVisible: () => this.sendReady(),
+      onHidden: () => this.persistNow(),
+      onBlur: () => this.saveDraft.flush(),
+      onPageHide: () => this.persistNow(),
+      log: (message) => this.host.log('error', message),
     });
     this.persistNow();
     this.sendReady();

@@ -1,4 +1,5 @@
-// ElizACP as a real child process over real pipes, driven by the SDK's client app.
+// ElizACP as a real child process over real pipes, driven by the SDK's client app. (Over 400
+// lines: one describe per protocol surface of the same process harness, kept together on purpose.)
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -8,7 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Logger } from '../log/logger';
-import { parseWebviewMessage, type WebviewToHost } from '../protocol/webview';
+import { type WebviewToHost } from '../protocol/webview';
+import { parseWebviewMessage } from '../protocol/webviewMessages';
 import { chatHtml } from './chatHtml';
 import type { TabMessages } from './tabMessages';
 

@@ -1,7 +1,8 @@
 // Pasted images: the validated `attach-image` message, the host-side store and its refusals, and
 // the resolution of a pasted image into an ACP `image` block.
 import * as assert from 'node:assert/strict';
-import { parseWebviewMessage, type AttachImage } from '../protocol/webview';
+import { type AttachImage } from '../protocol/webview';
+import { parseWebviewMessage } from '../protocol/webviewMessages';
 import { PastedImages } from './pastedImages';
 
 const TAB = '1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b';

@@ -5,7 +5,8 @@
 // A context source like the workspace, so prompts resolve every attachment the same way. vscode-free.
 import type { ContentBlock, PromptCapabilities } from '@agentclientprotocol/sdk';
 import { randomUUID } from 'node:crypto';
-import { PASTED_IMAGE_SCHEME, base64Bytes, type AttachImage, type ContextRef } from '../protocol/webview';
+import { PASTED_IMAGE_SCHEME, type AttachImage, type ContextRef } from '../protocol/webview';
+import { base64Bytes } from '../protocol/webviewMessages';
 import { Emitter } from '../util/emitter';
 import type { ContextSource } from './contextSource';
 

@@ -1,4 +1,5 @@
-// ACP terminals without VS Code: the byte-capped output buffer (UTF-8 boundaries), command-line
+// ACP terminals without VS Code (over 400 lines: one real-process harness for every terminal
+// method, kept together): the byte-capped output buffer (UTF-8 boundaries), command-line
 // display, and the registry driving real processes with a fake view and fake chat deps (sessions,
 // cwd confinement, asking first, env names, output limit, kill/release/session end, cancellation).
 import * as assert from 'node:assert/strict';

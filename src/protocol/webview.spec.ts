@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { HOST_TO_WEBVIEW_TYPES, isUuidV4, parseWebviewMessage } from './webview';
+import { HOST_TO_WEBVIEW_TYPES } from './webview';
+import { isUuidV4, parseWebviewMessage } from './webviewMessages';
 
 const TAB = '1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b';
 const MSG = '6f1e2d3c-4b5a-4c6d-8e7f-0a1b2c3d4e5f';

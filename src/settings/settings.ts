@@ -12,7 +12,7 @@ import { BUILTIN_AGENT_NAME, type Runtime } from '../agents/agentConfiguration';
 import { parseAgentSettings, parsePermissionPolicy, type AgentSettings, type PermissionPolicy } from '../agents/agentSettings';
 import { sparkleFlags, type RawSparkleSettings, type SparkleFlags } from '../agents/sparkleSettings';
 import type { Log } from '../log/logEvent';
-import { LIMITS } from '../protocol/webview';
+import { LIMITS } from '../protocol/webviewMessages';
 import { changesNeedingRestart, offerRestart, type LaunchSettings } from './restartOffer';
 import { parseAllowedFolders, userLevel, userOnlyKeysIn, USER_ONLY_SETTINGS, type UserOnlySetting } from './settingsScope';
 

@@ -8,7 +8,8 @@ import type { ChatViewProvider } from '../chat/chatViewProvider';
 import type { Logger } from '../log/logger';
 import type { DecisionRecord } from '../permissions/permissionBroker';
 import type { EditReview } from '../editor/editReview';
-import { parseWebviewMessage, type ContextRef } from '../protocol/webview';
+import { type ContextRef } from '../protocol/webview';
+import { parseWebviewMessage } from '../protocol/webviewMessages';
 import type { ChatInspector } from './chatInspector';
 
 export interface TestDeps {
