@@ -1,6 +1,7 @@
 // Runs extension-host suites (out/test/index.js → out/test/<suite>/**/*.test.js) inside a real VS Code
 // extension host served by code-server. Invoke through scripts/vscode-host-run.sh. Writes
-// test-results/<name>.json ({passes, failures}) and, on failure, test-results/<name>-failure.png.
+// test-results/<name>.json ({passes, failures}) and, on failure, test-results/<name>-failure.png;
+// screenshots a test asks for (helpers.ts `screenshot`) land in test-results/<name>-<shot>.png.
 // Exit code 0 when every test passed.
 //
 //   run-ext-tests.mjs                      the single-folder suites (out/test/suite/) on test-workspace/ → host.json
@@ -23,7 +24,23 @@ const { ctx, page, exited } = await openWorkbench({
   env: { TEST_RESULTS: resultsFile, SYMPOSIUM_TEST_SUITE: opts.suite, SYMPOSIUM_TEST_GREP: process.env.SYMPOSIUM_TEST_GREP ?? '' },
 });
 const started = Date.now();
+// A host test can ask for a screenshot of the workbench at a moment it chooses (a live progress
+// line, say): it writes <run>/screenshot-requests/<name>.req and waits for <name>.done.
+const shotsDir = path.join(runDir, 'screenshot-requests');
+fs.mkdirSync(shotsDir, { recursive: true });
+const shotPoll = setInterval(() => {
+  for (const f of fs.readdirSync(shotsDir).filter((x) => x.endsWith('.req'))) {
+    const name = f.slice(0, -'.req'.length).replace(/[^\w-]/g, '');
+    fs.renameSync(path.join(shotsDir, f), path.join(shotsDir, `${name}.taking`));
+    fs.mkdirSync(RESULTS_DIR, { recursive: true });
+    void page
+      .screenshot({ path: path.join(RESULTS_DIR, `${opts.name}-${name}.png`) })
+      .catch((e) => console.error(`screenshot ${name}: ${String(e)}`))
+      .finally(() => fs.writeFileSync(path.join(shotsDir, `${name}.done`), ''));
+  }
+}, 100);
 const code = await Promise.race([exited, sleep(TIMEOUT_MS).then(() => 'timeout')]);
+clearInterval(shotPoll);
 let results = { passes: [], failures: [] };
 if (fs.existsSync(resultsFile)) results = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
 if (code === 'timeout') results.failures.push({ title: `${opts.name} test run`, err: `no result after ${TIMEOUT_MS} ms` });

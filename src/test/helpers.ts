@@ -1,5 +1,7 @@
 // Shared helpers for the extension-host suites: they drive the extension only through its
 // commands (symposium.test.* and the contributed ones) and its exported API.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { respond } from '../../conductor/eliza/engine';
 import type { SymposiumApi } from '../extension';
@@ -94,6 +96,19 @@ export function answerText(items: RenderedItem[], messageId: string): string {
     )
     .map((i) => i.body)
     .join('');
+}
+
+/**
+ * A screenshot of the workbench now, as test-results/host-<name>.png: asks the driver
+ * (scripts/run-ext-tests.mjs) through a file in the run folder and waits until it is taken.
+ */
+export async function screenshot(name: string): Promise<void> {
+  const run = process.env.SYMPOSIUM_HOST_RUN;
+  if (!run) return;
+  const dir = path.join(run, 'screenshot-requests');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, `${name}.req`), '');
+  await waitFor(`the screenshot ${name}`, () => fs.existsSync(path.join(dir, `${name}.done`)), 10_000);
 }
 
 export { groupMembers, groupsUnder } from './processGroup';

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LocalRegistry } from '../../../conductor/components/crate-sources/fixtures/localRegistry';
-import { answerText, cmd, extension, newTab, openChat, rendered, sleep, toolCards, waitForIdle } from '../helpers';
+import { answerText, cmd, extension, newTab, openChat, rendered, screenshot, sleep, toolCards, waitForIdle } from '../helpers';
 
 suite('crate sources in the chat', () => {
   suiteSetup(async () => {
@@ -94,11 +94,17 @@ suite('crate sources in the chat', () => {
       // Watch the card while it runs: every progress line it showed, and how many cards there were.
       const seen: string[] = [];
       let maxCards = 0;
+      let shot = false;
       while (await cmd<boolean>('hasActivePrompt', tabId)) {
         const cards = toolCards((await rendered(tabId)) ?? [], messageId);
         maxCards = Math.max(maxCards, cards.length);
         const line = /⏳ (.*)/.exec((cards[0]?.body ?? '').replace(/\\/g, ''))?.[1];
         if (line && seen.at(-1) !== line) seen.push(line);
+        if (!shot && line && /^Downloading/.test(line)) {
+          // The live card as the user sees it: test-results/host-crate-progress.png.
+          shot = true;
+          await screenshot('crate-progress');
+        }
         await sleep(150);
       }
       await waitForIdle(tabId, 60_000);
