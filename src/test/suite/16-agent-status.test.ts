@@ -3,7 +3,7 @@
 // text is read through symposium.test.getAgentStatus (text, tooltip and every text shown so far).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { cmd, newTab, openChat, waitFor, waitForIdle } from '../helpers';
+import { cmd, extension, newTab, openChat, sleep, waitFor, waitForIdle } from '../helpers';
 
 interface Shown {
   text: string;
@@ -47,4 +47,56 @@ suite('agent status bar', () => {
     await waitFor('ready again', async () => /ElizACP: ready$/.test((await status()).text));
     assert.match(since(await status(), restart), /ElizACP: (starting|ready)/);
   });
+
+  test("the status-bar item's menu: Restart agent restarts it; Switch agent… changes the current agent", async function () {
+    this.timeout(60_000);
+    const config = vscode.workspace.getConfiguration('symposium');
+    const ext = extension();
+    await config.update(
+      'agents',
+      {
+        'Eliza two': {
+          command: process.execPath,
+          args: [`${ext.extensionPath}/out/conductor.js`, 'eliza', '--deterministic'],
+          env: { ELECTRON_RUN_AS_NODE: '1' },
+        },
+      },
+      vscode.ConfigurationTarget.Global,
+    );
+    try {
+      await newTab();
+      await waitFor('the agent to be ready', async () => /ElizACP: ready$/.test((await status()).text));
+      const pid = (await cmd<{ pid: number }[]>('getAgentProcesses'))[0]?.pid;
+      // The menu's items, in order: Switch agent…, Restart agent, Show logs, Open chat.
+      await pickFromMenu(1);
+      await waitFor('a new process', async () => (await cmd<{ pid: number }[]>('getAgentProcesses')).some((p) => p.pid !== pid));
+      await waitFor('ready after the restart', async () => /ElizACP: ready$/.test((await status()).text));
+
+      await pickFromMenu(0);
+      // The second pick lists the agents: ElizACP (current) and Eliza two.
+      await answerPick(1);
+      await waitFor(
+        'the current agent to change',
+        () => vscode.workspace.getConfiguration('symposium').get('currentAgent') === 'Eliza two',
+      );
+      await waitFor('the item to name it', async () => /Eliza two/.test((await status()).text));
+    } finally {
+      await config.update('currentAgent', undefined, vscode.ConfigurationTarget.Global);
+      await config.update('agents', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
 });
+
+/** Opens the status-bar item's menu (its command) and picks the item at `index`. */
+async function pickFromMenu(index: number): Promise<void> {
+  void vscode.commands.executeCommand('symposium.agentMenu');
+  await answerPick(index);
+}
+
+/** Answers the quick pick that is (about to be) open: focus item `index`, accept. */
+async function answerPick(index: number): Promise<void> {
+  await sleep(400); // let the workbench render the pick
+  await vscode.commands.executeCommand('quickInput.first');
+  for (let i = 0; i < index; i++) await vscode.commands.executeCommand('quickInput.next');
+  await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+}
