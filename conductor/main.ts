@@ -3,6 +3,7 @@
 //   conductor [--trace-dir D] [--log LEVEL] [--components a,b] -- <agent command> [args…]   (proxy, default)
 //   conductor eliza [--deterministic]                                                      (ElizACP test agent)
 //   conductor mcp-bridge --url U                                                           (stdio ⇄ loopback MCP shim)
+//   conductor vscodelm [--log LEVEL]                                                       (LM provider backend, lm/*)
 import { runEliza } from './eliza/main';
 
 async function main(argv: string[]): Promise<void> {
@@ -13,6 +14,10 @@ async function main(argv: string[]): Promise<void> {
     case 'mcp-bridge': {
       const { runMcpBridge } = await import('./mcp/stdioBridge');
       return runMcpBridge(rest);
+    }
+    case 'vscodelm': {
+      const { runVscodeLm } = await import('./lm/vscodelm');
+      return runVscodeLm(rest);
     }
     case '--help':
     case '-h': {

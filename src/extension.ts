@@ -7,8 +7,9 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { AgentPool } from './agents/agentPool';
 import { resolveConfiguration } from './agents/resolveConfiguration';
-import type { Runtime } from './agents/agentConfiguration';
+import { BUILTIN_AGENT_NAME, type Runtime } from './agents/agentConfiguration';
 import { AgentStatusBar } from './chat/agentStatusBar';
+import { LmRegistration } from './lm/registration';
 import { ChatController } from './chat/chatController';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chat/chatViewProvider';
 import { SessionDirectory } from './chat/sessionDirectory';
@@ -36,6 +37,8 @@ export interface SymposiumApi {
   onLog: vscode.Event<LogEvent>;
   /** The activation session ID embedded in the webview HTML. */
   sessionId: string;
+  /** The experimental LM provider's state (tests: registered only with the setting on). */
+  lm: { readonly registered: boolean; readonly processRunning: boolean };
 }
 
 let controller: ChatController | undefined;
@@ -172,6 +175,22 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
       providedCodeActionKinds: [DiscussCodeActions.kind],
     }),
   );
+  // The experimental LM provider (docs/language-model.md): registered only with the setting on.
+  const lm = new LmRegistration({
+    enabled: () => settings.enableExperimentalLM(),
+    source: {
+      agents: () => {
+        const s = settings.agentSettings(runtime);
+        // An untrusted workspace gets the built-in agent only, as the chat does.
+        const agents = vscode.workspace.isTrusted ? s.agents : { [BUILTIN_AGENT_NAME]: s.agents[BUILTIN_AGENT_NAME]! };
+        return { agents, components: s.components };
+      },
+    },
+    execPath: runtime.execPath,
+    conductorScript: `${runtime.extensionPath}/out/conductor.js`,
+    log: (line) => agentChannel.info(`[lm] ${line}`),
+  });
+  context.subscriptions.push(lm);
   if (testMode) {
     const inspector = new ChatInspector({ chat, sessions, pool, messages, permissions, fromWebview: provider.onDidReceiveMessage });
     context.subscriptions.push(
@@ -179,7 +198,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
       ...registerTestCommands({ chat, inspector, provider, logger, decisions, review, context: contextMenu, statusBar, deactivate }),
     );
   }
-  return { onLog: logger.onLog, sessionId };
+  return { onLog: logger.onLog, sessionId, lm };
 }
 
 /** Stops every agent process before the extension host goes away (no orphans). */

@@ -13,6 +13,9 @@ export type Hook =
   | { kind: 'plan' }
   | { kind: 'list-tools'; server: string }
   | { kind: 'use-tool'; server: string; tool: string; argsJson: string }
+  /** Several MCP calls at once (one line each), as an agent calling tools in parallel does. */
+  | { kind: 'use-tools'; calls: { server: string; tool: string; argsJson: string }[] }
+  | { kind: 'session-info' }
   | { kind: 'permission'; title: string; toolKind: ToolKind }
   | { kind: 'read-file'; path: string; line?: number; limit?: number }
   | { kind: 'write-file'; path: string; content: string }
@@ -169,6 +172,19 @@ const HOOKS: ReadonlyArray<readonly [RegExp, Matcher]> = [
     (m) => ({ kind: 'fail', message: m[1]?.trim() || DEFAULT_FAIL_MESSAGE }),
   ],
   [/^what mode\b/i, () => ({ kind: 'what-mode' })],
+  [/^session info\b/i, () => ({ kind: 'session-info' })],
+  [
+    // `use tools` then one `<server>::<tool> [with {json}]` per line: all calls start together.
+    /^use tools\s*\n([\s\S]+)$/i,
+    (m) => ({
+      kind: 'use-tools',
+      calls: (m[1] ?? '')
+        .split('\n')
+        .map((l) => /^\s*(.+?)::(\S+)(?:\s+with\s+(.*))?\s*$/.exec(l))
+        .filter((c): c is RegExpExecArray => c !== null)
+        .map((c) => ({ server: unquote(c[1] ?? ''), tool: c[2] ?? '', argsJson: (c[3] ?? '{}').trim() })),
+    }),
+  ],
   [/^stream\s+(\d+)\s+chunks?\b/i, (m) => ({ kind: 'stream', count: Math.min(MAX_STREAM_CHUNKS, Number(m[1])) })],
   [
     /^crash(?:\s+with\s+code\s+(\d+))?[.!]?$/i,

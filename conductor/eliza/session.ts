@@ -47,6 +47,8 @@ export class Session {
   modeId = DEFAULT_MODE;
   model = DEFAULT_MODEL;
   readonly mcp: McpPool;
+  /** Prompts this session has seen (the `session info` hook reports it). */
+  prompts = 0;
   // One controller per prompt that has arrived and not finished (running or queued): session/cancel
   // aborts all of them, so a queued prompt does not start work the user already cancelled.
   private readonly turns = new Set<AbortController>();
@@ -92,6 +94,7 @@ export class Session {
     if (external.aborted) controller.abort();
     else external.addEventListener('abort', onExternal, { once: true });
     this.turns.add(controller);
+    this.prompts++;
 
     const previous = this.tail;
     let release!: () => void;

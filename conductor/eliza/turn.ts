@@ -90,6 +90,13 @@ async function runHook(turn: Turn, hook: Hook): Promise<HookOutcome> {
     case 'what-mode':
       // Lets a client test prove that set_mode / set_config_option / set_model reached us.
       return `Mode: ${turn.session.modeId}. Model: ${turn.session.model}.`;
+    case 'session-info':
+      // Lets the LM provider's tests prove that a follow-up reused the ACP session (or did not).
+      return `Session ${turn.session.id}, prompt ${turn.session.prompts}.`;
+    case 'use-tools': {
+      const results = await Promise.all(hook.calls.map((c) => useTool(turn, c.server, c.tool, c.argsJson)));
+      return results.map((r, i) => `${hook.calls[i]?.tool ?? '?'}: ${r}`).join('\n');
+    }
     case 'permission':
       return requestPermissionHook(turn, hook.title, hook.toolKind);
     case 'read-file':

@@ -120,6 +120,11 @@ export class Settings implements vscode.Disposable {
     await config().update('currentAgent', name, vscode.ConfigurationTarget.Global);
   }
 
+  /** symposium.enableExperimentalLM: the Symposium language models (src/lm/) are registered. */
+  enableExperimentalLM(): boolean {
+    return config().get<boolean>('enableExperimentalLM') === true;
+  }
+
   /** symposium.reviewAgentEdits: agent writes wait in a diff view for Accept / Reject. */
   reviewAgentEdits(): boolean {
     return config().get<boolean>('reviewAgentEdits') === true;

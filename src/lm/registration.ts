@@ -1,0 +1,102 @@
+// Turns the experimental LM provider on and off with `symposium.enableExperimentalLM`, live: on,
+// the `symposium` vendor's provider and the `symposium-agent-action` tool are registered; off, both
+// are unregistered and the `vscodelm` process (if any ever started) is stopped. Also re-announces
+// the models when `symposium.agents` changes.
+import * as vscode from 'vscode';
+import { AGENT_ACTION_APPROVED, AGENT_ACTION_TOOL, type AgentActionInput } from '../protocol/lm';
+import { LmProcess } from './lmProcess';
+import { SymposiumLmProvider, type LmAgents } from './provider';
+
+export const LM_VENDOR = 'symposium';
+
+export interface LmRegistrationOptions {
+  enabled(): boolean;
+  source: LmAgents;
+  execPath: string;
+  conductorScript: string;
+  log(line: string): void;
+}
+
+export class LmRegistration implements vscode.Disposable {
+  private active: { provider: SymposiumLmProvider; process: LmProcess; disposables: vscode.Disposable[] } | undefined;
+  private readonly watch: vscode.Disposable;
+
+  constructor(private readonly options: LmRegistrationOptions) {
+    this.watch = vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('symposium.enableExperimentalLM')) this.sync();
+      else if (e.affectsConfiguration('symposium.agents') || e.affectsConfiguration('symposium.enabledComponents'))
+        this.active?.provider.refresh();
+    });
+    this.sync();
+  }
+
+  get registered(): boolean {
+    return this.active !== undefined;
+  }
+
+  /** Whether the `vscodelm` process is running (tests: nothing spawns while off). */
+  get processRunning(): boolean {
+    return this.active?.process.running === true;
+  }
+
+  private sync(): void {
+    const want = this.options.enabled();
+    if (want && !this.active) {
+      const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
+      const process_ = new LmProcess({
+        execPath: this.options.execPath,
+        conductorScript: this.options.conductorScript,
+        cwd,
+        log: this.options.log,
+      });
+      const provider = new SymposiumLmProvider(process_, this.options.source);
+      const disposables = [
+        vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, provider),
+        vscode.lm.registerTool<AgentActionInput>(AGENT_ACTION_TOOL, agentActionTool),
+        provider,
+      ];
+      this.active = { provider, process: process_, disposables };
+      this.options.log('LM provider registered (symposium.enableExperimentalLM is on)');
+    } else if (!want && this.active) {
+      this.stop();
+      this.options.log('LM provider unregistered (symposium.enableExperimentalLM is off)');
+    }
+  }
+
+  private stop(): void {
+    const a = this.active;
+    this.active = undefined;
+    if (!a) return;
+    for (const d of a.disposables) d.dispose();
+    a.process.dispose();
+  }
+
+  dispose(): void {
+    this.watch.dispose();
+    this.stop();
+  }
+}
+
+/**
+ * The agent's own actions that need permission, as a tool call the consumer invokes: VS Code's
+ * confirmation (prepareInvocation's message) is the approval; its result answers the agent's
+ * `session/request_permission`. A consumer that does not confirm gets `rejected` back from VS Code.
+ */
+const agentActionTool: vscode.LanguageModelTool<AgentActionInput> = {
+  prepareInvocation(options) {
+    const { kind, title, raw_input } = options.input;
+    const details = raw_input === undefined ? '' : `\n\n\`\`\`json\n${JSON.stringify(raw_input, null, 2)}\n\`\`\``;
+    return {
+      invocationMessage: `Agent action: ${title}`,
+      confirmationMessages: {
+        title: `Allow the agent to ${kind}?`,
+        message: new vscode.MarkdownString(`**${title}** (${kind})${details}`),
+      },
+    };
+  },
+  invoke() {
+    // Reached only once VS Code's confirmation (if shown) was accepted.
+    return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(AGENT_ACTION_APPROVED)]);
+  },
+};
+
