@@ -1,4 +1,4 @@
-// The history actor's decision, table-driven from seed 002's two sequence diagrams (commit flow,
+// The history actor's decision, table-driven from the two sequence diagrams of docs/language-model.md (commit flow,
 // cancellation via history mismatch) plus edits in the middle, regenerate, tool rounds, and two
 // interleaved conversations.
 import { strict as assert } from 'node:assert';
@@ -16,7 +16,7 @@ function afterFirstTurn(): HistoryState {
   return s;
 }
 
-describe('LM history actor (seed 002 diagrams)', () => {
+describe('LM history actor (the commit and mismatch diagrams)', () => {
   const cases: { name: string; state: () => HistoryState; messages: LmMessage[]; expect: 'extends' | 'mismatch' }[] = [
     { name: 'first request of a conversation', state: emptyHistory, messages: [U('U1')], expect: 'extends' },
     { name: 'commit flow: [U1, A1, U2] extends', state: afterFirstTurn, messages: [U('U1'), A(T('P1P2P3')), U('U2')], expect: 'extends' },

@@ -1,4 +1,4 @@
-// The history actor's state and its one decision (seed 002, "Committed and Provisional History").
+// The history actor's state and its one decision (committed and provisional history, docs/language-model.md).
 // VS Code's LM API is stateless: every request carries the whole conversation. ACP sessions are
 // stateful. This file decides, purely, whether a request *extends* what we already told the agent
 // (then only the new user message goes to the same ACP session) or *mismatches* it (edit,

@@ -1,4 +1,4 @@
-// `conductor vscodelm`: the logic half of the experimental LM provider (seed 002). Speaks the
+// `conductor vscodelm`: the logic half of the experimental LM provider (docs/language-model.md). Speaks the
 // `lm/*` JSON-RPC protocol (src/protocol/lm.ts) over stdio with vscode-jsonrpc, to the thin
 // provider in src/lm/. Keeps one Downstream (conductor chain + agent) per agent definition and
 // one Conversation per conversation, and routes each request to the conversation whose history

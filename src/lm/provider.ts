@@ -1,4 +1,4 @@
-// The experimental LM provider (vendor `symposium`): the thin half of seed 002. It lists one
+// The experimental LM provider (vendor `symposium`): the thin half of the design in docs/language-model.md. It lists one
 // model per configured agent plus ElizACP, serializes each `provideLanguageModelChatResponse`
 // call to the `vscodelm` process (lmProcess.ts) and turns the streamed parts back into VS Code
 // part objects. All history, session and tool logic lives in conductor/lm/.

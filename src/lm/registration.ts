@@ -99,4 +99,3 @@ const agentActionTool: vscode.LanguageModelTool<AgentActionInput> = {
     return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(AGENT_ACTION_APPROVED)]);
   },
 };
-

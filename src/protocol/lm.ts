@@ -1,7 +1,7 @@
 // The `vscodelm` channel: JSON-RPC (vscode-jsonrpc) over the stdio of one long-lived conductor
 // process, between the thin LM provider (src/lm/) and the history/session actors (conductor/lm/).
 // Pure types and names only, so both sides agree without importing each other. The shape follows
-// the seed's protocol (docs/language-model.md), serialized from VS Code's part classes.
+// the design's protocol (docs/language-model.md), serialized from VS Code's part classes.
 
 /** One part of a message, as the provider serialized it (VS Code's classes are minified). */
 export type LmPart =
@@ -29,7 +29,7 @@ export interface McpServerStdioDef {
   env: { name: string; value: string }[];
 }
 
-/** Which agent answers: the built-in ElizACP or an external ACP agent (the seed's AgentDefinition). */
+/** Which agent answers: the built-in ElizACP or an external ACP agent (AgentDefinition of the design). */
 export type AgentDefinition = { eliza: { deterministic?: boolean } } | { mcp_server: McpServerStdioDef };
 
 export const LM_PROVIDE_METHOD = 'lm/provideLanguageModelChatResponse';
@@ -38,7 +38,7 @@ export const LM_COMPLETE_METHOD = 'lm/responseComplete';
 
 export interface LmProvideParams {
   /**
-   * Chosen by the provider, echoed by every notification of this response. (The seed reuses the
+   * Chosen by the provider, echoed by every notification of this response. (The design reuses the
    * JSON-RPC id; vscode-jsonrpc does not show a handler its request's id, so we name it ourselves.)
    */
   requestId: number;
