@@ -205,7 +205,8 @@ export const HELP_TEXT = [
   '- read file <path> [lines <line> <limit>] | write file <path> with <content>',
   '- run command <command line>',
   '- list tools from <server> | use tool <server>::<tool> with <json>',
-  '- what mode: the current mode and model',
+  '- what mode: the current mode and model | session info: the session id and its prompt count',
+  '- use tools, then one <server>::<tool> [with <json>] per line: parallel MCP calls',
   '- stop with <refusal|max_tokens|max_turn_requests> | fail this prompt [with <message>]',
   '- stream <N> chunks | echo meta | what did i attach | print garbage | crash [with code <N>]',
 ].join('\n');

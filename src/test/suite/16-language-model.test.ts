@@ -3,7 +3,7 @@
 // extension would. Off: nothing registered, nothing spawned. On: ElizACP as a model, a plain
 // prompt, a follow-up on the same ACP session, an edited history on a new one, three tools (two
 // called in one turn, one in the next), and the symposium-agent-action approve / reject paths.
-// Also measures time to first part and parts per second (test-results/lm-bench.json).
+// Also measures time to first part and parts per second (test-results/bench/lm.json).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -76,10 +76,11 @@ suite('language model provider (experimental)', () => {
     let n = 0;
     for await (const p of big.stream) if (p instanceof vscode.LanguageModelTextPart) n++;
     const perSecond = Math.round(n / ((Date.now() - s0) / 1000));
-    const dir = path.resolve(__dirname, '../../../test-results');
+    // A subfolder: every test-results/*.json is read as a stage's pass/fail record.
+    const dir = path.resolve(__dirname, '../../../test-results/bench');
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(
-      path.join(dir, 'lm-bench.json'),
+      path.join(dir, 'lm.json'),
       JSON.stringify({ timeToFirstPartMs: first, firstReplyParts: count, streamParts: n, partsPerSecond: perSecond }, null, 2),
     );
     assert.ok(n >= 2000, `all chunks arrived (${n})`);
