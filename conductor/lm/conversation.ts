@@ -145,6 +145,8 @@ export class Conversation {
     const gen = ++this.turnGen;
     try {
       if (!this.sessionId) this.sessionId = await this.newSession();
+      // Cancelled or superseded while the session was being set up: this prompt must not start.
+      if (gen !== this.turnGen) return;
       const blocks = [...this.primer(prior), ...toBlocks(user)];
       this.turnRunning = true;
       this.downstream.prompt(this.sessionId, blocks).then(
