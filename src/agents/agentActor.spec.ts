@@ -10,7 +10,7 @@ import { respond } from '../../conductor/eliza/engine';
 import { STORY } from '../../conductor/eliza/demos';
 import type { Log } from '../log/logEvent';
 import type { AgentFailure } from '../protocol/webview';
-import { groupMembers } from '../test/processGroup';
+import { groupMembers, groupsUnder } from '../test/processGroup';
 import { AgentActor, AgentExitedError } from './agentActor';
 import { builtinAgent, conductorSpawnSpec, type Runtime } from './agentConfiguration';
 import { sparkleMarkOf } from '../protocol/symposium-ext';
@@ -98,12 +98,7 @@ describe('AgentActor (conductor + ElizACP processes)', function () {
     const s = (await actor.newSession(ROOT)).sessionId;
     const pid = actor.pid!;
     // The conductor starts its agent in a process group of the agent's own (conductor/agentProcess.ts).
-    const agentGroups = fs
-      .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
-      .trim()
-      .split(/\s+/)
-      .map(Number)
-      .filter((g) => groupMembers(g).length > 0);
+    const agentGroups = groupsUnder(pid).filter((g) => g !== pid);
     assert.ok(groupMembers(pid).length >= 1 && agentGroups.length >= 1, 'conductor and agent are running');
     const failures: AgentFailure[] = [];
     actor.onDidFail((f) => failures.push(f));

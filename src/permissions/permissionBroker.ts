@@ -146,14 +146,7 @@ export class PermissionBroker {
         title: params.toolCall.title,
         kind,
       });
-      this.deps.post({
-        type: 'permission-requested',
-        tabId: target.tabId,
-        messageId: target.messageId,
-        requestId,
-        toolCall: params.toolCall,
-        options: params.options,
-      });
+      this.postRequested(target, requestId, params);
     });
   }
 
@@ -258,6 +251,18 @@ export class PermissionBroker {
     p.finish(decision);
   }
 
+  /** Shows the approval card for a request in its tab (answered later, or at once by a rule). */
+  private postRequested(target: { tabId: TabId; messageId?: MessageId }, requestId: string, params: RequestPermissionRequest): void {
+    this.deps.post({
+      type: 'permission-requested',
+      tabId: target.tabId,
+      messageId: target.messageId,
+      requestId,
+      toolCall: params.toolCall,
+      options: params.options,
+    });
+  }
+
   /** Records and announces a decision; returns the ACP response for it. */
   private decide(
     ctx: PermissionRequestContext,
@@ -288,15 +293,7 @@ export class PermissionBroker {
     const target = pending ?? this.deps.tabFor(ctx.actorKey, params.sessionId);
     if (target) {
       const requestId = pending?.requestId ?? randomUUID();
-      if (!pending)
-        this.deps.post({
-          type: 'permission-requested',
-          tabId: target.tabId,
-          messageId: target.messageId,
-          requestId,
-          toolCall: params.toolCall,
-          options: params.options,
-        });
+      if (!pending) this.postRequested(target, requestId, params);
       this.deps.post({ type: 'permission-resolved', tabId: target.tabId, messageId: target.messageId, requestId, decision });
     }
     return decision.outcome === 'selected' ? { outcome: { outcome: 'selected', optionId: decision.optionId } } : CANCELLED;

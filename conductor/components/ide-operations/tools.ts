@@ -76,6 +76,13 @@ export function createIdeServer(options: IdeServerOptions): McpServer {
     line: z.number().int().min(1).describe('1-based line'),
     column: z.number().int().min(1).describe('1-based column, in characters'),
   };
+  /** A symbol by name, or a position (find_definitions, find_references). */
+  const symbolOrPositionSchema = {
+    symbol: z.string().optional().describe('Symbol name'),
+    file: position.file.optional(),
+    line: position.line.optional(),
+    column: position.column.optional(),
+  };
   const symbolOrPosition = (a: { symbol?: string; file?: string; line?: number; column?: number }): Value[] => {
     if (a.symbol !== undefined) return [a.symbol];
     if (a.file !== undefined && a.line !== undefined) return [a.file, a.line, a.column ?? 1];
@@ -111,12 +118,7 @@ export function createIdeServer(options: IdeServerOptions): McpServer {
     {
       title: 'Find definitions',
       description: `Where a symbol is defined (like Go to Definition), by name ("Parser", or "Parser.parse" for a member) or at a position. ${RESULTS}`,
-      inputSchema: {
-        symbol: z.string().optional().describe('Symbol name'),
-        file: position.file.optional(),
-        line: position.line.optional(),
-        column: position.column.optional(),
-      },
+      inputSchema: symbolOrPositionSchema,
     },
     (a, extra) =>
       run(
@@ -132,12 +134,7 @@ export function createIdeServer(options: IdeServerOptions): McpServer {
     {
       title: 'Find references',
       description: `Every reference to a symbol, its declaration included (like Find All References): give a symbol name, or the position of a use. ${RESULTS}`,
-      inputSchema: {
-        symbol: z.string().optional().describe('Symbol name'),
-        file: position.file.optional(),
-        line: position.line.optional(),
-        column: position.column.optional(),
-      },
+      inputSchema: symbolOrPositionSchema,
     },
     (a, extra) =>
       run('find_references', extra.signal, async (scope) => {
