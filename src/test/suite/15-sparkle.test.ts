@@ -32,6 +32,14 @@ suite('sparkle', () => {
     assert.equal(await cmd('hasActivePrompt', tabId), false);
   });
 
+  test('a chat left alone while Sparkle embodies (as a user opens one, then reads) shows the section before any prompt', async () => {
+    const tabId = await cmd<string>('simulateNewTab');
+    await waitFor('the embodiment section', async () => section((await rendered(tabId)) ?? []) !== undefined, 15_000);
+    const embodiment = section((await rendered(tabId))!)!;
+    assert.match(embodiment.header ?? '', /Sparkle embodiment/);
+    await waitFor('its reply', async () => section((await rendered(tabId))!)?.details === 'Embodiment received.', 15_000);
+  });
+
   test("a prompt sent during a slow embodiment waits (the tab stays busy), then gets its answer; the embodiment never ends the user's turn", async () => {
     const config = vscode.workspace.getConfiguration('symposium');
     const ext = extension();
