@@ -11,7 +11,7 @@ import type {
   SessionControls,
   TerminalOutput,
 } from '../src/protocol/webview';
-import { mergeUpdates } from '../src/protocol/coalesce';
+import { appendUpdate } from '../src/protocol/coalesce';
 import { sparkleMarkOf } from '../src/protocol/symposium-ext';
 
 export interface Turn {
@@ -99,36 +99,7 @@ function ensureTurn(c: Conversation, messageId: MessageId, prompt = ''): Turn {
 
 /** Adds one update to a turn: merged with the last one when possible, tool updates into their call. */
 export function addUpdate(t: Turn, update: SessionUpdate): void {
-  addTo(t.updates, update);
-}
-
-function addTo(updates: SessionUpdate[], update: SessionUpdate): void {
-  const last = updates[updates.length - 1];
-  const merged = last && mergeUpdates(last, update);
-  if (merged) {
-    updates[updates.length - 1] = merged;
-    return;
-  }
-  // One plan card per turn, updated in place even when text came in between.
-  if (update.sessionUpdate === 'plan') {
-    const i = updates.findIndex((u) => u.sessionUpdate === 'plan');
-    if (i >= 0) {
-      updates[i] = update;
-      return;
-    }
-  }
-  if (update.sessionUpdate === 'tool_call_update') {
-    const i = updates.findIndex(
-      (u) => (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && u.toolCallId === update.toolCallId,
-    );
-    const target = i >= 0 ? updates[i] : undefined;
-    const folded = target && mergeUpdates(target, update);
-    if (folded) {
-      updates[i] = folded;
-      return;
-    }
-  }
-  updates.push(update);
+  appendUpdate(t.updates, update);
 }
 
 /**
@@ -146,7 +117,7 @@ function addEmbodiment(c: Conversation, messageId: MessageId | undefined, update
     }
     c.embodimentBlock = t.messageId;
   }
-  addTo((t.embodiment ??= []), update);
+  appendUpdate((t.embodiment ??= []), update);
   return t.messageId;
 }
 

@@ -35,6 +35,37 @@ export function mergeUpdates(prev: SessionUpdate, next: SessionUpdate): SessionU
   return undefined;
 }
 
+/**
+ * Adds one update to a turn's list as the chat shows it: merged with the last one when possible
+ * (streamed chunks), one plan per turn (replaced in place), tool_call_updates folded into their call.
+ * Shared by the webview's conversation model and the host's history (export, replay).
+ */
+export function appendUpdate(updates: SessionUpdate[], update: SessionUpdate): void {
+  const last = updates[updates.length - 1];
+  const merged = last && mergeUpdates(last, update);
+  if (merged) {
+    updates[updates.length - 1] = merged;
+    return;
+  }
+  if (update.sessionUpdate === 'plan') {
+    const i = updates.findIndex((u) => u.sessionUpdate === 'plan');
+    if (i >= 0) {
+      updates[i] = update;
+      return;
+    }
+  }
+  if (update.sessionUpdate === 'tool_call_update') {
+    const i = updates.findIndex((u) => isTool(u) && u.toolCallId === update.toolCallId);
+    const target = i >= 0 ? updates[i] : undefined;
+    const folded = target && mergeUpdates(target, update);
+    if (folded) {
+      updates[i] = folded;
+      return;
+    }
+  }
+  updates.push(update);
+}
+
 interface UpdateCarrier {
   type: string;
   messageId?: string;

@@ -1,0 +1,110 @@
+// A recorded conversation as Markdown: the prompts, the replies, tool calls (title and status, with
+// their input and output collapsed in `<details>`), plans as checklists, thoughts collapsed, the
+// permission decisions and notices. Pure, so a golden file pins the format.
+import type { ContentBlock, SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
+import type { ConversationEntry } from '../protocol/webview';
+import type { ConversationMeta } from './historyStore';
+import { toTurns, type HistoryTurn } from './turns';
+
+type ToolUpdate = Extract<SessionUpdate, { sessionUpdate: 'tool_call' | 'tool_call_update' }>;
+
+export function exportMarkdown(meta: ConversationMeta, entries: readonly ConversationEntry[]): string {
+  const out: string[] = [`# ${oneLine(meta.title)}`, ''];
+  out.push(
+    `- Agent: ${meta.agentName}`,
+    `- Folder: \`${meta.folder}\``,
+    `- Started: ${meta.createdAt}`,
+    `- Last activity: ${meta.lastActivity}`,
+    '',
+  );
+  for (const block of toTurns(entries)) {
+    if (block.kind === 'notice') out.push(`> ${oneLine(block.text)}`, '');
+    else out.push(...turnMarkdown(block));
+  }
+  return `${out.join('\n').trimEnd()}\n`;
+}
+
+function turnMarkdown(t: HistoryTurn): string[] {
+  const out: string[] = ['## You', ''];
+  out.push(t.prompt.trim() || '_(no text)_', '');
+  if (t.attachments.length) out.push(`Attached: ${t.attachments.map((a) => `\`${a}\``).join(', ')}`, '');
+  out.push('## Agent', '');
+  for (const u of t.updates) out.push(...updateMarkdown(u));
+  for (const d of t.decisions) {
+    const how = d.decision.outcome === 'selected' ? `${d.decision.optionName} (by ${d.decision.by})` : `cancelled: ${d.decision.reason}`;
+    out.push(`Permission for ${oneLine(d.title)}: ${how}`, '');
+  }
+  if (t.error) out.push(`**Failed:** ${oneLine(t.error)}`, '');
+  else if (t.stopReason && t.stopReason !== 'end_turn') out.push(`_Stopped: ${t.stopReason}_`, '');
+  return out;
+}
+
+function updateMarkdown(u: SessionUpdate): string[] {
+  switch (u.sessionUpdate) {
+    case 'agent_message_chunk':
+      return [blockText(u.content), ''];
+    case 'agent_thought_chunk':
+      return ['<details><summary>Thinking</summary>', '', blockText(u.content), '', '</details>', ''];
+    case 'tool_call':
+    case 'tool_call_update':
+      return toolMarkdown(u);
+    case 'plan':
+      return ['**Plan**', '', ...u.entries.map((e) => `- [${e.status === 'completed' ? 'x' : ' '}] ${oneLine(e.content)}`), ''];
+    default:
+      return [];
+  }
+}
+
+function toolMarkdown(u: ToolUpdate): string[] {
+  const title = oneLine(u.title ?? u.toolCallId);
+  const status = u.status ?? 'in_progress';
+  const out = [`<details><summary>Tool: ${escapeHtml(title)} (${status})</summary>`, ''];
+  if (u.rawInput !== undefined) out.push('Input:', '', fence(JSON.stringify(u.rawInput, null, 2), 'json'), '');
+  const content = (u.content ?? []).map(contentText).filter((s) => s.length > 0);
+  if (content.length) out.push('Output:', '', fence(content.join('\n\n')), '');
+  else if (u.rawOutput !== undefined) out.push('Output:', '', fence(JSON.stringify(u.rawOutput, null, 2), 'json'), '');
+  for (const l of u.locations ?? []) out.push(`- \`${l.path}${l.line ? `:${l.line}` : ''}\``);
+  if (u.locations?.length) out.push('');
+  out.push('</details>', '');
+  return out;
+}
+
+function contentText(c: ToolCallContent): string {
+  switch (c.type) {
+    case 'content':
+      return blockText(c.content);
+    case 'diff':
+      return `diff ${c.path}\n--- before\n${c.oldText ?? '(new file)'}\n+++ after\n${c.newText}`;
+    case 'terminal':
+      return `(terminal ${c.terminalId})`;
+    default:
+      return '';
+  }
+}
+
+function blockText(b: ContentBlock): string {
+  switch (b.type) {
+    case 'text':
+      return b.text;
+    case 'resource_link':
+      return `[${b.name}](${b.uri})`;
+    case 'resource':
+      return 'text' in b.resource ? `${b.resource.uri}:\n${b.resource.text}` : b.resource.uri;
+    case 'image':
+      return `(image ${b.mimeType})`;
+    case 'audio':
+      return `(audio ${b.mimeType})`;
+    default:
+      return '';
+  }
+}
+
+/** A fenced block that its content cannot close (the fence is longer than any backtick run inside). */
+function fence(text: string, lang = ''): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const f = '`'.repeat(longest + 1);
+  return `${f}${lang}\n${text}\n${f}`;
+}
+
+const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();
+const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
