@@ -65,6 +65,13 @@ const selectedTab = async (f) => f.locator('[selected-tab]').first().getAttribut
 const wrapperOf = (f, mid) => f.locator(`.mynah-chat-wrapper[mynah-tab-id="${mid}"]`);
 const inputOf = (f, mid) => wrapperOf(f, mid).locator('[data-testid="prompt-input-textarea"]');
 const answersOf = (f, mid) => wrapperOf(f, mid).locator('[data-testid="chat-item-answer"], [data-testid="chat-item-answer-stream"]');
+/** The answer cards of a tab, without the cards a collapsible summary nests inside its own. */
+const topLevelAnswers = (f, mid) =>
+  wrapperOf(f, mid).evaluate((w) =>
+    [...w.querySelectorAll('[data-testid="chat-item-answer"], [data-testid="chat-item-answer-stream"]')]
+      .filter((e) => !e.parentElement?.closest('[data-testid^="chat-item-answer"]'))
+      .map((e) => e.textContent ?? ''),
+  );
 async function waitForText(locator, text, timeout = 20_000) {
   const end = Date.now() + timeout;
   let last = '';
@@ -135,10 +142,21 @@ try {
     await page.waitForFunction(() => true);
     for (let i = 0; i < 50 && (tab2 = await selectedTab(f)) === tab1; i++) await sleep(100);
     if (!tab2 || tab2 === tab1) throw new Error('no new tab selected');
+    // A user who reads before typing: Sparkle's embodiment ends before the first prompt. Its section
+    // must stay on screen once the prompt and the reply come after it.
+    const embodied = answersOf(f, tab2).filter({ hasText: 'Sparkle embodiment' });
+    await embodied.first().waitFor({ timeout: 20_000 });
+    const sections = () => topLevelAnswers(f, tab2).then((texts) => texts.filter((t) => t.includes('Sparkle embodiment')).length);
+    for (let i = 0; i < 200 && (await embodied.first().innerText()).includes('in progress'); i++) await sleep(100);
+    if ((await sections()) !== 1) throw new Error('no embodiment section before the first prompt');
     await inputOf(f, tab2).click();
     await page.keyboard.type('tell me a long story');
     await page.keyboard.press('Enter');
     await waitForText(answersOf(f, tab2), STORY[0]);
+    if ((await sections()) !== 1)
+      throw new Error(
+        `the embodiment section left the screen when the first prompt came after it: ${JSON.stringify(await topLevelAnswers(f, tab2))}`,
+      );
     if ((await answersOf(f, tab2).allInnerTexts()).join('').includes(expected(hello))) throw new Error('tab 1 reply leaked into tab 2');
   });
 

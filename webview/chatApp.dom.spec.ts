@@ -3,6 +3,7 @@
 // scripts/webview-e2e.mjs; this checks the wiring in plain Node.
 import * as assert from 'node:assert/strict';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import { withSparkleMark } from '../src/protocol/symposium-ext';
 import type { HostToWebview, TabId } from '../src/protocol/webview';
 import type { ChatApp as ChatAppClass } from './chatApp';
 import type { Host as HostClass } from './host';
@@ -108,6 +109,31 @@ describe('chat webview in a DOM (jsdom + mynah-ui)', function () {
     await settle();
     assert.deepEqual(prompts(tabId), ['Hello there']);
     assert.deepEqual(answers(tabId), ['How do you do.']);
+  });
+
+  it("keeps Sparkle's embodiment section on screen when the user's first prompt comes after it ended", async () => {
+    // The embodiment runs right after session/new, before the user types: its updates carry no
+    // prompt's messageId and become a block of their own. The user's first prompt comes later.
+    const { api, tabId } = startApp();
+    page.fromHost({ type: 'session-ready', tabId, index: 1, agentName: 'ElizACP', cwd: '/work' });
+    page.fromHost({ type: 'agent-update', tabId, index: 2, update: withSparkleMark(chunk('Embodiment received.'), 'embodiment') });
+    await settle();
+    const sections = (): string[] =>
+      [...wrapper(tabId).querySelectorAll('[data-testid="chat-item-answer"], [data-testid="chat-item-answer-stream"]')]
+        .filter((e) => !e.parentElement?.closest('[data-testid^="chat-item-answer"]')) // a summary nests cards
+        .map((e) => page.text(e))
+        .filter((t) => t.includes('Sparkle embodiment'));
+    assert.equal(sections().length, 1, 'the section shows before any prompt');
+    page.type(input(tabId), 'Hello there');
+    page.pressEnter(input(tabId));
+    const [sent] = api.sent('prompt');
+    assert.ok(sent, 'a prompt message was posted');
+    page.fromHost({ type: 'prompt-started', tabId, index: 3, messageId: sent.messageId, text: sent.text });
+    page.fromHost({ type: 'agent-update', tabId, index: 4, messageId: sent.messageId, update: chunk('How do you do.') });
+    page.fromHost({ type: 'prompt-ended', tabId, index: 5, messageId: sent.messageId, stopReason: 'end_turn' });
+    await settle();
+    assert.deepEqual(prompts(tabId), ['Hello there']);
+    assert.equal(sections().length, 1, 'the section is still on screen after the first prompt');
   });
 
   it('saves a draft once typing pauses, not per keystroke', async () => {
