@@ -9,6 +9,7 @@ import { promptText } from './hooks';
 import type { AgentOptions } from './turn-context';
 import { logDebug } from './log';
 import { ELIZA_NAME, ELIZA_VERSION } from './version';
+import { SessionStateDir } from './sessionState';
 
 export type { AgentOptions } from './turn-context';
 
@@ -31,7 +32,36 @@ function setModelParams(params: unknown): { sessionId: string; modelId: string }
 
 export function createElizaAgent(options: AgentOptions): ElizaAgent {
   const sessions = new SessionStore();
+  const stateDir = options.stateDir ? new SessionStateDir(options.stateDir) : undefined;
+  const persist = (s: Session): void => stateDir?.save(s.saved());
   let clientCapabilities: acp.ClientCapabilities | undefined;
+  const canContinue = !!(options.loadSession || options.resume);
+
+  /** A session to continue: this process's, else one a previous ElizACP saved in --state-dir. */
+  const reopen = async (params: { sessionId: string; cwd: string; mcpServers?: acp.McpServer[] | null }): Promise<Session> => {
+    const live = sessions.get(params.sessionId);
+    if (live) {
+      await live.attach(params.mcpServers ?? []);
+      return live;
+    }
+    const saved = stateDir?.load(params.sessionId);
+    if (!saved) throw acp.RequestError.sessionNotFound(params.sessionId);
+    return sessions.create(saved.cwd, params.mcpServers ?? [], saved);
+  };
+  const announceCommands = (client: acp.AgentContext, s: Session): void => {
+    // The commands belong to the session, so announce them only once the client knows its id:
+    // setImmediate runs after the SDK has written the response.
+    setImmediate(() => {
+      void client
+        .notify('session/update', {
+          sessionId: s.id,
+          update: { sessionUpdate: 'available_commands_update', availableCommands: [...COMMANDS] },
+        })
+        .catch(() => undefined);
+    });
+  };
+  const setupResponse = (s: Session): acp.LoadSessionResponse =>
+    options.legacyModels ? { modes: s.modes() } : { modes: s.modes(), configOptions: s.configOptions() };
 
   const session = (id: string): Session => {
     const s = sessions.get(id);
@@ -62,10 +92,10 @@ export function createElizaAgent(options: AgentOptions): ElizaAgent {
         protocolVersion: acp.PROTOCOL_VERSION,
         agentInfo: { name: ELIZA_NAME, title: 'ElizACP', version: ELIZA_VERSION },
         agentCapabilities: {
-          loadSession: false,
+          loadSession: !!options.loadSession,
           promptCapabilities: { image: true, embeddedContext: true },
           mcpCapabilities: { http: options.httpMcp, sse: false },
-          sessionCapabilities: { close: {} },
+          sessionCapabilities: { close: {}, ...(options.resume ? { resume: {} } : {}), ...(canContinue ? { list: {} } : {}) },
         },
         authMethods: [],
       };
@@ -74,20 +104,40 @@ export function createElizaAgent(options: AgentOptions): ElizaAgent {
     .onRequest('session/new', ({ params, client }) => {
       const s = sessions.create(params.cwd, params.mcpServers);
       logDebug(`session ${s.id} in ${params.cwd} with ${params.mcpServers.length} MCP server(s)`);
-      // The commands belong to the session, so announce them only once the client knows its id:
-      // setImmediate runs after the SDK has written the session/new response.
-      setImmediate(() => {
-        void client
-          .notify('session/update', {
-            sessionId: s.id,
-            update: { sessionUpdate: 'available_commands_update', availableCommands: [...COMMANDS] },
-          })
-          .catch(() => undefined);
-      });
+      persist(s);
+      announceCommands(client, s);
       const response: acp.NewSessionResponse & { models?: LegacyModelState } = options.legacyModels
         ? { sessionId: s.id, modes: s.modes(), models: s.legacyModels() }
         : { sessionId: s.id, modes: s.modes(), configOptions: s.configOptions() };
       return response;
+    })
+    .onRequest('session/load', async ({ params, client }) => {
+      if (!options.loadSession) throw acp.RequestError.methodNotFound('session/load');
+      const s = await reopen(params);
+      logDebug(`session ${s.id} loaded: replaying ${s.history.length} update(s)`);
+      // ACP: the whole conversation again as session/update, in order, before the response.
+      for (const update of s.history) await client.notify('session/update', { sessionId: s.id, update });
+      announceCommands(client, s);
+      return setupResponse(s);
+    })
+    .onRequest('session/resume', async ({ params, client }) => {
+      if (!options.resume) throw acp.RequestError.methodNotFound('session/resume');
+      const s = await reopen(params);
+      logDebug(`session ${s.id} resumed (no replay)`);
+      announceCommands(client, s);
+      return setupResponse(s);
+    })
+    .onRequest('session/list', ({ params }) => {
+      if (!canContinue) throw acp.RequestError.methodNotFound('session/list');
+      const byId = new Map<string, { sessionId: string; cwd: string; title: string | null; updatedAt: string }>();
+      for (const saved of stateDir?.list() ?? [])
+        byId.set(saved.id, { sessionId: saved.id, cwd: saved.cwd, title: saved.title ?? null, updatedAt: saved.updatedAt });
+      for (const live of sessions.all())
+        byId.set(live.id, { sessionId: live.id, cwd: live.cwd, title: live.title ?? null, updatedAt: live.updatedAt });
+      const list = [...byId.values()]
+        .filter((x) => !params.cwd || x.cwd === params.cwd)
+        .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+      return { sessions: list };
     })
     .onRequest('session/set_mode', async ({ params, client }) => {
       const s = session(params.sessionId);
@@ -124,17 +174,23 @@ export function createElizaAgent(options: AgentOptions): ElizaAgent {
     })
     .onRequest('session/prompt', async ({ params, client, signal }) => {
       const s = session(params.sessionId);
-      const stopReason = await s.runTurn(signal, (turnSignal) =>
-        runTurn({
-          session: s,
-          client,
-          signal: turnSignal,
-          request: params,
-          text: promptText(withoutSparkleNudges(params.prompt)),
-          options,
-          clientCapabilities,
-        }),
-      );
+      // The prompt is part of what session/load replays (as the user's message).
+      const text = promptText(withoutSparkleNudges(params.prompt));
+      s.title ??= text.split('\n')[0]?.slice(0, 80);
+      s.record({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text } });
+      const stopReason = await s
+        .runTurn(signal, (turnSignal) =>
+          runTurn({
+            session: s,
+            client,
+            signal: turnSignal,
+            request: params,
+            text,
+            options,
+            clientCapabilities,
+          }),
+        )
+        .finally(() => persist(s));
       return { stopReason };
     })
     .onNotification('session/cancel', ({ params }) => {

@@ -1,4 +1,4 @@
-// ElizACP entry point: `conductor eliza [--deterministic] [--no-http-mcp] [--legacy-models]` (wired in
+// ElizACP entry point: `conductor eliza [--deterministic] [--no-http-mcp] [--legacy-models] [--load-session] [--resume] [--state-dir D]` (wired in
 // conductor/main.ts) or `node --import tsx conductor/eliza/standalone.ts …` in tests.
 // Serves one ACP connection on stdin/stdout; stdout carries protocol only, logs go to stderr.
 import { Readable, Writable } from 'node:stream';
@@ -11,14 +11,22 @@ export { createElizaAgent } from './agent';
 export type { AgentOptions, ElizaAgent } from './agent';
 export { respond } from './engine';
 
-export const USAGE = 'usage: conductor eliza [--deterministic] [--no-http-mcp] [--legacy-models]';
+export const USAGE =
+  'usage: conductor eliza [--deterministic] [--no-http-mcp] [--legacy-models] [--load-session] [--resume] [--state-dir D]';
 
 /** Parses ElizACP's flags. Unknown flags are an error so typos in test setups fail loudly. */
 export function parseElizaArgs(argv: readonly string[]): AgentOptions {
   const options: AgentOptions = { deterministic: false, httpMcp: true, legacyModels: false };
-  for (const arg of argv) {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
     if (arg === '--deterministic') options.deterministic = true;
-    else if (arg === '--no-http-mcp') options.httpMcp = false;
+    else if (arg === '--load-session') options.loadSession = true;
+    else if (arg === '--resume') options.resume = true;
+    else if (arg === '--state-dir') {
+      const dir = argv[++i];
+      if (!dir) throw new Error(`eliza: --state-dir needs a folder\n${USAGE}`);
+      options.stateDir = dir;
+    } else if (arg === '--no-http-mcp') options.httpMcp = false;
     else if (arg === '--legacy-models') options.legacyModels = true;
     else throw new Error(`eliza: unknown argument '${arg}'\n${USAGE}`);
   }

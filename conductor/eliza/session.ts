@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type * as acp from '@agentclientprotocol/sdk';
 import { McpPool } from './mcp';
+import type { SavedSession } from './sessionState';
 
 export const MODES: readonly acp.SessionMode[] = [
   { id: 'ask', name: 'Ask', description: 'Answer questions without touching files.' },
@@ -43,12 +44,16 @@ export class CancelledError extends Error {
 }
 
 export class Session {
-  readonly id = randomUUID();
+  readonly id: string;
   modeId = DEFAULT_MODE;
   model = DEFAULT_MODEL;
-  readonly mcp: McpPool;
+  mcp: McpPool;
   /** Prompts this session has seen (the `session info` hook reports it). */
   prompts = 0;
+  /** Every session/update sent for this session, in order (what session/load replays). */
+  readonly history: acp.SessionUpdate[] = [];
+  title: string | undefined;
+  updatedAt = new Date().toISOString();
   // One controller per prompt that has arrived and not finished (running or queued): session/cancel
   // aborts all of them, so a queued prompt does not start work the user already cancelled.
   private readonly turns = new Set<AbortController>();
@@ -56,9 +61,45 @@ export class Session {
 
   constructor(
     readonly cwd: string,
-    readonly mcpServers: readonly acp.McpServer[],
+    mcpServers: readonly acp.McpServer[],
+    saved?: SavedSession,
   ) {
+    this.id = saved?.id ?? randomUUID();
     this.mcp = new McpPool(mcpServers, cwd);
+    if (saved) {
+      this.modeId = saved.modeId;
+      this.model = saved.model;
+      this.prompts = saved.prompts;
+      this.title = saved.title;
+      this.updatedAt = saved.updatedAt;
+      this.history.push(...saved.history);
+    }
+  }
+
+  /** Remembers an update sent for this session (for session/load's replay). */
+  record(update: acp.SessionUpdate): void {
+    this.history.push(update);
+    this.updatedAt = new Date().toISOString();
+  }
+
+  /** Session/load or resume gives the session the MCP servers of the new connection. */
+  async attach(mcpServers: readonly acp.McpServer[]): Promise<void> {
+    const old = this.mcp;
+    this.mcp = new McpPool(mcpServers, this.cwd);
+    await old.closeAll();
+  }
+
+  saved(): SavedSession {
+    return {
+      id: this.id,
+      cwd: this.cwd,
+      modeId: this.modeId,
+      model: this.model,
+      prompts: this.prompts,
+      updatedAt: this.updatedAt,
+      ...(this.title !== undefined ? { title: this.title } : {}),
+      history: [...this.history],
+    };
   }
 
   modes(): acp.SessionModeState {
@@ -122,10 +163,14 @@ export class Session {
 export class SessionStore {
   private readonly sessions = new Map<string, Session>();
 
-  create(cwd: string, mcpServers: readonly acp.McpServer[]): Session {
-    const session = new Session(cwd, mcpServers);
+  create(cwd: string, mcpServers: readonly acp.McpServer[], saved?: SavedSession): Session {
+    const session = new Session(cwd, mcpServers, saved);
     this.sessions.set(session.id, session);
     return session;
+  }
+
+  all(): Session[] {
+    return [...this.sessions.values()];
   }
 
   get(id: string): Session | undefined {

@@ -15,6 +15,12 @@ export interface AgentOptions {
    * option, so clients' fallback path (session/set_model) can be tested.
    */
   legacyModels: boolean;
+  /** `--load-session`: advertise `loadSession` and replay a session's updates on session/load. */
+  loadSession?: boolean;
+  /** `--resume`: advertise `sessionCapabilities.resume` (session/resume continues without replay). */
+  resume?: boolean;
+  /** `--state-dir D`: sessions are also kept on disk in D, so a restarted ElizACP can load them. */
+  stateDir?: string;
 }
 
 export interface Turn {
@@ -34,6 +40,7 @@ export function throwIfCancelled(turn: Turn): void {
 }
 
 export async function sendUpdate(turn: Turn, update: acp.SessionUpdate): Promise<void> {
+  turn.session.record(update);
   await turn.client.notify('session/update', { sessionId: turn.session.id, update });
 }
 
