@@ -9,6 +9,8 @@ import { AgentPool } from './agents/agentPool';
 import { resolveConfiguration } from './agents/resolveConfiguration';
 import { BUILTIN_AGENT_NAME, type Runtime } from './agents/agentConfiguration';
 import { AgentStatusBar } from './chat/agentStatusBar';
+import { AgentPicker, CHOOSE_AGENT_COMMAND } from './agents/registry/agentPicker';
+import bundledRegistry from './agents/registry/bundledRegistry.json';
 import { LmRegistration } from './lm/registration';
 import { ChatController } from './chat/chatController';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chat/chatViewProvider';
@@ -141,12 +143,22 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   const statusBar = new AgentStatusBar(
     pool,
     () => settings.agentSettings(runtime).current.name,
-    () => Object.keys(settings.agentSettings(runtime).agents),
-    (name) => settings.setCurrentAgent(name),
+    () => vscode.commands.executeCommand(CHOOSE_AGENT_COMMAND),
   );
   context.subscriptions.push(statusBar);
+  // Agents from the ACP registry (bundled + symposium.registry.urls) next to the user's own.
+  const agentPicker = new AgentPicker({
+    log: logger,
+    runtime,
+    settings,
+    storageDir: context.globalStorageUri.fsPath,
+    bundled: bundledRegistry,
+  });
 
   const provider = new ChatViewProvider(context.extensionUri, sessionId, messages, logger, testMode, () => settings.maxImageBytes());
+  // The chat's title bar names the agent new chats talk to.
+  const showAgentName = (): void => provider.setDescription(settings.agentSettings(runtime).current.name);
+  showAgentName();
   context.subscriptions.push(
     provider,
     provider.onDidReceiveMessage((m) => chat.handle(m)),
@@ -161,6 +173,10 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     }),
     vscode.commands.registerCommand('symposium.restartAgent', () => chat.restartAll()),
     vscode.commands.registerCommand('symposium.showLogs', () => channel.show(true)),
+    vscode.commands.registerCommand(CHOOSE_AGENT_COMMAND, () => agentPicker.choose()),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('symposium.currentAgent') || e.affectsConfiguration('symposium.agents')) showAgentName();
+    }),
     vscode.commands.registerCommand('symposium.showPermissionDecisions', () => decisions.show()),
     vscode.commands.registerCommand('symposium.discussSelection', () =>
       discussSelection({
@@ -195,7 +211,18 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     const inspector = new ChatInspector({ chat, sessions, pool, messages, permissions, fromWebview: provider.onDidReceiveMessage });
     context.subscriptions.push(
       inspector,
-      ...registerTestCommands({ chat, inspector, provider, logger, decisions, review, context: contextMenu, statusBar, deactivate }),
+      ...registerTestCommands({
+        chat,
+        inspector,
+        provider,
+        logger,
+        decisions,
+        review,
+        context: contextMenu,
+        statusBar,
+        agentPicker,
+        deactivate,
+      }),
     );
   }
   return { onLog: logger.onLog, sessionId, lm };

@@ -56,8 +56,8 @@ export class AgentStatusBar implements vscode.Disposable {
   constructor(
     private readonly pool: AgentPool,
     private readonly currentAgent: () => string,
-    private readonly agentNames: () => string[],
-    private readonly setCurrentAgent: (name: string) => Promise<void>,
+    /** "Switch agent…": the agent picker (Symposium: Choose Agent…). */
+    private readonly chooseAgent: () => Thenable<unknown>,
   ) {
     this.item.name = 'Symposium agent';
     this.item.command = AGENT_MENU_COMMAND;
@@ -112,22 +112,13 @@ export class AgentStatusBar implements vscode.Disposable {
 
   private async showMenu(): Promise<void> {
     const actions: Array<vscode.QuickPickItem & { run: () => unknown }> = [
-      { label: '$(arrow-swap) Switch agent…', run: () => this.switchAgent() },
+      { label: '$(arrow-swap) Switch agent…', run: () => this.chooseAgent() },
       { label: '$(debug-restart) Restart agent', run: () => vscode.commands.executeCommand('symposium.restartAgent') },
       { label: '$(output) Show logs', run: () => vscode.commands.executeCommand('symposium.showLogs') },
       { label: '$(comment-discussion) Open chat', run: () => vscode.commands.executeCommand('symposium.openChat') },
     ];
     const picked = await vscode.window.showQuickPick(actions, { title: this.item.text.replace(/\$\([^)]*\)\s*/, '') });
     await picked?.run();
-  }
-
-  private async switchAgent(): Promise<void> {
-    const current = this.currentAgent();
-    const picked = await vscode.window.showQuickPick(
-      this.agentNames().map((label) => ({ label, description: label === current ? 'current' : undefined })),
-      { title: 'Switch agent (new chats use it; Restart Agent applies it to open ones)' },
-    );
-    if (picked && picked.label !== current) await this.setCurrentAgent(picked.label);
   }
 
   dispose(): void {

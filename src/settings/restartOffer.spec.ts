@@ -52,7 +52,7 @@ describe('settings changes that need Restart Agent', () => {
     const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as {
       contributes: { configuration: { properties: Record<string, unknown> } };
     };
-    const perUse = ['allowedFolders', 'enableExperimentalLM', 'maxImageBytes', 'reviewAgentEdits'];
+    const perUse = ['allowedFolders', 'enableExperimentalLM', 'maxImageBytes', 'registry.urls', 'reviewAgentEdits'];
     // symposium.sparkle.* are read together, as `sparkle`.
     const names = new Set(
       Object.keys(pkg.contributes.configuration.properties).map((k) => k.replace(/^symposium\./, '').replace(/^sparkle\..*$/, 'sparkle')),

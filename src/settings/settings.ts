@@ -120,6 +120,34 @@ export class Settings implements vscode.Disposable {
     await config().update('currentAgent', name, vscode.ConfigurationTarget.Global);
   }
 
+  /** symposium.registry.urls: the user's ACP registry files (http(s) or file URLs); user settings only. */
+  registryUrls(): string[] {
+    const raw = this.read('registry.urls');
+    if (raw === undefined || raw === null) return [];
+    if (Array.isArray(raw) && raw.every((u) => typeof u === 'string')) return raw.map((u) => u.trim()).filter(Boolean);
+    this.noticeOnce('registry.urls', 'symposium.registry.urls must be a list of URLs; ignored.');
+    return [];
+  }
+
+  /** The `registry` tags (`id@version`) of the user's agents that came from the registry, by agent name. */
+  registryTags(): Record<string, string> {
+    const agents = this.read('agents');
+    const tags: Record<string, string> = {};
+    if (typeof agents !== 'object' || agents === null) return tags;
+    for (const [name, entry] of Object.entries(agents as Record<string, unknown>)) {
+      const tag = (entry as { registry?: unknown } | null)?.registry;
+      if (typeof tag === 'string') tags[name] = tag;
+    }
+    return tags;
+  }
+
+  /** Adds (or replaces) one agent in the user's symposium.agents, keeping the others. */
+  async addAgent(name: string, entry: Record<string, unknown>): Promise<void> {
+    const cfg = config();
+    const user = cfg.inspect<Record<string, unknown>>('agents')?.globalValue ?? {};
+    await cfg.update('agents', { ...user, [name]: entry }, vscode.ConfigurationTarget.Global);
+  }
+
   /** symposium.enableExperimentalLM: the Symposium language models (src/lm/) are registered. */
   enableExperimentalLM(): boolean {
     return config().get<boolean>('enableExperimentalLM') === true;

@@ -9,7 +9,7 @@ import { BUILTIN_AGENT_NAME, type AgentDefinition } from '../agents/agentConfigu
 import { isObject } from '../protocol/guards';
 
 /** Settings (under `symposium.`) only user or remote/machine settings may set. */
-export const USER_ONLY_SETTINGS = ['agents', 'allowedFolders', 'enabledComponents'] as const;
+export const USER_ONLY_SETTINGS = ['agents', 'allowedFolders', 'enabledComponents', 'registry.urls'] as const;
 export type UserOnlySetting = (typeof USER_ONLY_SETTINGS)[number];
 
 /** The parts of WorkspaceConfiguration.inspect() that matter here. */
@@ -98,7 +98,13 @@ export function userOnlyKeysIn(text: string, section?: 'settings'): UserOnlySett
   const obj = section ? (parsed as Record<string, unknown> | null)?.[section] : parsed;
   if (typeof obj !== 'object' || obj === null) return [];
   const nested = (obj as Record<string, unknown>).symposium;
-  return USER_ONLY_SETTINGS.filter((k) => `symposium.${k}` in obj || (isObject(nested) && k in nested));
+  // A dotted key (`registry.urls`) may also be nested one level further (`"registry": {"urls": …}`).
+  const inNested = (k: string): boolean => {
+    let at: unknown = nested;
+    for (const part of k.split('.')) at = isObject(at) ? at[part] : undefined;
+    return at !== undefined || (isObject(nested) && k in nested);
+  };
+  return USER_ONLY_SETTINGS.filter((k) => `symposium.${k}` in obj || inNested(k));
 }
 
 /**

@@ -23,6 +23,8 @@ export interface TestDeps {
   context: { list(): Promise<ContextRef[]> };
   /** The agent status-bar item (its text and tooltip). */
   statusBar: { readonly shown: { text: string; tooltip: string; history: string[]; count: number } };
+  /** The agent picker (the labels it last offered, in order). */
+  agentPicker: { readonly lastChoices: string[] };
   /** Runs the deactivation path (stops every agent process). */
   deactivate: () => Promise<void>;
 }
@@ -101,6 +103,8 @@ export function registerTestCommands(deps: TestDeps): vscode.Disposable[] {
     getDocumentText: async (uri: string) => (await vscode.workspace.openTextDocument(vscode.Uri.parse(uri))).getText(),
     /** The agent status-bar item as shown: text (with `$(icon)`s), tooltip, and the texts shown so far. */
     getAgentStatus: () => deps.statusBar.shown,
+    /** The labels the agent picker last offered, in order (a test finds an item's position). */
+    getAgentChoices: () => deps.agentPicker.lastChoices,
     deactivate: () => deps.deactivate(),
   };
   return Object.entries(commands).map(([name, fn]) =>

@@ -1,0 +1,188 @@
+// Agents from the ACP registry, through the real quick picks of "Symposium: Choose Agent…": a
+// registry file named by a file: URL (an npx agent) and one served by a loopback HTTP server (a
+// binary agent whose archive is served there too, and one whose checksum is wrong). The npx agent
+// is resolved and added without running anything; the binary one is downloaded, checked, unpacked
+// under global storage and then chatted with (the archive holds a script that starts ElizACP); the
+// bad checksum leaves nothing installed and the settings as they were.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as vscode from 'vscode';
+import { platformKey } from '../../agents/registry/resolveAgent';
+import type { LogEvent } from '../../log/logEvent';
+import { captureLog, cmd, expectedReply, extension, newTab, openChat, sleep, viewState, waitFor, waitForIdle } from '../helpers';
+
+const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('symposium');
+const agents = (): Record<string, unknown> => config().inspect<Record<string, unknown>>('agents')?.globalValue ?? {};
+// A version per run: installs are kept in global storage, and this run must download its own.
+const VERSION = `1.0.${Date.now() % 1_000_000}`;
+
+suite('agent registry', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'symposium-registry-host-'));
+  const requests: string[] = [];
+  let server: Server;
+  let base = '';
+  let fileUrl = '';
+  let log: { events: LogEvent[]; dispose(): void };
+
+  suiteSetup(async function () {
+    this.timeout(30_000);
+    const api = await openChat();
+    log = captureLog(api);
+    // The binary agent: a tar.gz with bin/eliza-agent, a script that starts ElizACP.
+    const ext = extension();
+    const src = path.join(dir, 'src');
+    fs.mkdirSync(path.join(src, 'bin'), { recursive: true });
+    const script = `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(`${ext.extensionPath}/out/conductor.js`)} eliza --deterministic "$@"\n`;
+    fs.writeFileSync(path.join(src, 'bin', 'eliza-agent'), script, { mode: 0o755 });
+    execFileSync('tar', ['-czf', path.join(dir, 'eliza.tar.gz'), '-C', src, 'bin']);
+    const archive = fs.readFileSync(path.join(dir, 'eliza.tar.gz'));
+    const sha256 = createHash('sha256').update(archive).digest('hex');
+    server = createServer((req, res) => {
+      requests.push(req.url ?? '');
+      if (req.url === '/eliza.tar.gz') return void res.writeHead(200, { 'content-length': archive.length }).end(archive);
+      if (req.url === '/registry.json') return void res.writeHead(200, { 'content-type': 'application/json' }).end(httpRegistry());
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const platform = platformKey(process.platform, process.arch)!;
+    const binary = (id: string, name: string, sum: string): unknown => ({
+      id,
+      name,
+      version: VERSION,
+      description: `${name}: ElizACP in a tar.gz`,
+      distribution: {
+        binary: {
+          [platform]: { archive: `${base}/eliza.tar.gz`, sha256: sum, cmd: './bin/eliza-agent', env: { ELECTRON_RUN_AS_NODE: '1' } },
+        },
+      },
+    });
+    const httpRegistry = (): string =>
+      JSON.stringify({
+        version: '1.0.0',
+        agents: [binary('eliza-binary', 'Eliza Binary', sha256), binary('eliza-badsum', 'Eliza Bad Checksum', '0'.repeat(64))],
+        extensions: [],
+      });
+    const npx = {
+      id: 'test-npx',
+      name: 'Test NPX Agent',
+      version: '1.2.3',
+      description: 'An npx agent that is never run',
+      distribution: { npx: { package: '@symposium-test/fake-agent@1.2.3', args: ['--acp'] } },
+    };
+    fs.writeFileSync(path.join(dir, 'registry.json'), JSON.stringify({ version: '1.0.0', agents: [npx], extensions: [] }));
+    fileUrl = pathToFileURL(path.join(dir, 'registry.json')).href;
+    await config().update('registry.urls', [fileUrl, `${base}/registry.json`], vscode.ConfigurationTarget.Global);
+  });
+
+  suiteTeardown(async () => {
+    log?.dispose();
+    await config().update('currentAgent', undefined, vscode.ConfigurationTarget.Global);
+    await config().update('agents', undefined, vscode.ConfigurationTarget.Global);
+    await config().update('registry.urls', undefined, vscode.ConfigurationTarget.Global);
+    server?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Opens the picker, waits for its items, and picks `label` (then answers the confirmation with `confirm`). */
+  async function choose(label: string, confirm?: 'install' | 'cancel'): Promise<string[]> {
+    const before = log.events.filter((e) => e.message === 'choosing an agent').length;
+    void vscode.commands.executeCommand('symposium.chooseAgent');
+    await waitFor('the picker', () => log.events.filter((e) => e.message === 'choosing an agent').length > before);
+    const choices = await cmd<string[]>('getAgentChoices');
+    const index = choices.indexOf(label);
+    assert.ok(index >= 0, `${label} is offered: ${choices.join(', ')}`);
+    await answerPick(index);
+    if (confirm) await answerPick(confirm === 'install' ? 0 : 1);
+    return choices;
+  }
+
+  test('the picker lists your agents first, then the registry files in order, then the bundled registry', async function () {
+    this.timeout(30_000);
+    assert.equal((await viewState()).description, 'ElizACP', "the chat's title bar names the current agent");
+    const choices = await choose('ElizACP');
+    assert.equal(choices[0], 'ElizACP');
+    const registry = choices.filter((c) => c.startsWith('$(cloud-download) '));
+    assert.deepEqual(registry.slice(0, 3), [
+      '$(cloud-download) Test NPX Agent',
+      '$(cloud-download) Eliza Binary',
+      '$(cloud-download) Eliza Bad Checksum',
+    ]);
+    assert.ok(registry.includes('$(cloud-download) Claude Code'), 'the bundled registry follows');
+    assert.equal(config().get('currentAgent'), 'ElizACP');
+  });
+
+  test('an npx entry is resolved to `npx -y package@version args` and added without running it', async function () {
+    this.timeout(30_000);
+    const processes = (await cmd<{ pid: number }[]>('getAgentProcesses')).length;
+    await choose('$(cloud-download) Test NPX Agent', 'install');
+    await waitFor('the agent to be added and current', () => config().get('currentAgent') === 'Test NPX Agent');
+    assert.deepEqual(agents()['Test NPX Agent'], {
+      command: 'npx',
+      args: ['-y', '@symposium-test/fake-agent@1.2.3', '--acp'],
+      env: {},
+      registry: 'test-npx@1.2.3',
+    });
+    await waitFor('the title bar to name it', async () => (await viewState()).description === 'Test NPX Agent');
+    const now = await cmd<{ agentName: string }[]>('getAgentProcesses');
+    assert.equal(now.length, processes, 'nothing was started');
+    assert.ok(!now.some((p) => p.agentName === 'Test NPX Agent'));
+    // Added once: the next pick lists it among your agents, not the registry's.
+    const choices = await choose('ElizACP');
+    assert.ok(choices.indexOf('Test NPX Agent') < choices.indexOf('$(cloud-download) Eliza Binary'));
+    assert.ok(!choices.includes('$(cloud-download) Test NPX Agent'));
+    await waitFor('ElizACP to be current again', () => config().get('currentAgent') === 'ElizACP');
+  });
+
+  test('a binary entry is downloaded from a loopback server, checksum-verified, unpacked, and chats', async function () {
+    this.timeout(60_000);
+    await choose('$(cloud-download) Eliza Binary', 'install');
+    await waitFor('the agent to be added and current', () => config().get('currentAgent') === 'Eliza Binary', 30_000);
+    const entry = agents()['Eliza Binary'] as { command: string; args: string[]; env: Record<string, string>; registry: string };
+    assert.equal(entry.registry, `eliza-binary@${VERSION}`);
+    assert.match(entry.command, new RegExp(`agents/eliza-binary/${VERSION.replace(/\./g, '\\.')}/bin/eliza-agent$`));
+    assert.ok(fs.statSync(entry.command).mode & 0o100, 'unpacked and executable');
+    assert.deepEqual(entry.env, { ELECTRON_RUN_AS_NODE: '1' });
+    assert.equal(requests.filter((r) => r === '/eliza.tar.gz').length, 1);
+    assert.ok(log.events.some((e) => e.message === 'installing' && (e.data as { sha256?: string }).sha256?.length === 64));
+
+    const tabId = await newTab();
+    const tab = (await cmd<{ tabId: string; agentName?: string }[]>('getTabs')).find((t) => t.tabId === tabId);
+    assert.equal(tab?.agentName, 'Eliza Binary');
+    await cmd('startCapturingResponses', tabId);
+    await cmd('sendPrompt', tabId, 'I am stuck on a bug in my parser');
+    await waitForIdle(tabId);
+    assert.equal(await cmd('stopCapturingResponses', tabId), expectedReply('I am stuck on a bug in my parser'));
+    await cmd('closeTab', tabId);
+  });
+
+  test('a bad checksum is refused: nothing installed, settings unchanged', async function () {
+    this.timeout(30_000);
+    const current = config().get('currentAgent');
+    const downloads = requests.filter((r) => r === '/eliza.tar.gz').length;
+    await choose('$(cloud-download) Eliza Bad Checksum', 'install');
+    await waitFor('the install to fail', () => log.events.some((e) => e.message === 'install failed'));
+    const failure = log.events.find((e) => e.message === 'install failed')!.data as { reason: string };
+    assert.match(failure.reason, /checksum mismatch .* the registry says 0{64}, the download is [0-9a-f]{64}; nothing was installed/);
+    assert.equal(requests.filter((r) => r === '/eliza.tar.gz').length, downloads + 1, 'it was downloaded, then refused');
+    assert.equal(agents()['Eliza Bad Checksum'], undefined);
+    assert.equal(config().get('currentAgent'), current);
+    const storage = path.resolve((agents()['Eliza Binary'] as { command: string }).command, '../../../..');
+    assert.ok(!fs.existsSync(path.join(storage, 'eliza-badsum')), 'no install folder');
+  });
+});
+
+/** Answers the quick pick that is (about to be) open: focus item `index`, accept. */
+async function answerPick(index: number): Promise<void> {
+  await sleep(500); // let the workbench render the pick
+  await vscode.commands.executeCommand('quickInput.first');
+  for (let i = 0; i < index; i++) await vscode.commands.executeCommand('quickInput.next');
+  await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+}
