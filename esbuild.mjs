@@ -43,6 +43,10 @@ if (!production) {
       format: 'cjs',
       external: ['vscode', 'mocha'],
     });
+  // The external-proxy fixtures (conductor/test/fixtures/proxies/), run as real processes by the
+  // node and host tests.
+  const proxyFixtures = ['promptRewriter', 'mcpInjector'].map((f) => `conductor/test/fixtures/proxies/${f}.ts`);
+  builds.push({ ...common, entryPoints: proxyFixtures, outdir: 'out/fixtures/proxies', platform: 'node', format: 'cjs' });
   const bench = tsFilesUnder('conductor/bench');
   if (bench.length)
     builds.push({ ...common, entryPoints: bench, outdir: 'out/bench', outbase: 'conductor/bench', platform: 'node', format: 'cjs' });

@@ -8,6 +8,9 @@
 // whole group is ended (SIGTERM, then SIGKILL) on every way out: stop(), the agent exiting by
 // itself (its children stay behind in the group), and the conductor exiting (SIGKILL from the
 // process 'exit' hook).
+//
+// External proxies (components/external-proxy/) are child processes owned the same way: the
+// class is used for them too, with `role` naming the process in logs and exit reports.
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { endGroup, spawnInGroup } from '../src/node/processGroup';
 import { StderrTail } from '../src/node/stderrTail';
@@ -38,7 +41,8 @@ const STDERR_TAIL = { lines: 40, lineChars: 500, chars: 4096 };
 /** Time for whatever the agent left in its group to end after SIGTERM, before SIGKILL. */
 const GROUP_GRACE_MS = 1000;
 
-export function agentExitError(exit: AgentExit): RpcError {
+/** The error pending requests fail with; `role` names the process ("agent", `proxy "x"`). */
+export function agentExitError(exit: AgentExit, role = 'agent'): RpcError {
   const how = exit.spawnError
     ? `could not be started: ${exit.spawnError}`
     : exit.signal
@@ -47,7 +51,7 @@ export function agentExitError(exit: AgentExit): RpcError {
   const tail = exit.stderrTail.trim();
   return {
     code: ErrorCodes.agentExited,
-    message: `The agent ${how}${tail ? `. Last stderr:\n${tail}` : ''}`,
+    message: `The ${role} ${how}${tail ? `. Last stderr:\n${tail}` : ''}`,
     data: { exitCode: exit.code, signal: exit.signal, stderrTail: exit.stderrTail, spawnError: exit.spawnError },
   };
 }
@@ -69,6 +73,8 @@ export class AgentProcess {
     private readonly handlers: AgentHandlers,
     /** The agent's own variables, on top of the conductor's environment (see cli.ts AGENT_ENV_VAR). */
     private readonly env: Record<string, string> = {},
+    /** What the process is, for logs and the exit report: "agent", or `proxy "name"`. */
+    readonly role = 'agent',
   ) {
     this.exited = new Promise((resolve) => (this.resolveExit = resolve));
   }
@@ -113,7 +119,7 @@ export class AgentProcess {
       backpressure: (full) => this.handlers.backpressure(full),
       end: () => undefined,
     });
-    this.log.info(`started agent: ${[this.command, ...this.args].join(' ')} (pid ${String(child.pid)})`);
+    this.log.info(`started ${this.role}: ${[this.command, ...this.args].join(' ')} (pid ${String(child.pid)})`);
   }
 
   send(message: RpcMessage): void {
@@ -158,7 +164,7 @@ export class AgentProcess {
   private finish(exit: AgentExit): void {
     if (this.exitInfo) return;
     this.exitInfo = exit;
-    this.log.info(`agent ended: ${agentExitError(exit).message.split('\n')[0]}`);
+    this.log.info(`${this.role} ended: ${agentExitError(exit, this.role).message.split('\n')[0]}`);
     this.resolveExit(exit);
     this.handlers.exit(exit);
   }

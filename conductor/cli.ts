@@ -1,6 +1,10 @@
 // Proxy mode's command line:
-//   conductor [--trace-dir D] [--log LEVEL] [--components a,b] [--sparkle-* …] -- <agent command> [args…]
+//   conductor [--trace-dir D] [--log LEVEL] [--components a,b] [--proxy '<command line>']… [--sparkle-* …] -- <agent command> [args…]
 import { Conductor } from './conductor';
+import type { ComponentFactory } from './chain/component';
+import { externalProxyFactory } from './components/external-proxy/externalProxy';
+import { placeProxies, takeProxyEnv } from './components/external-proxy/placement';
+import { parseProxyOption, uniqueNames, type ProxySpec } from './components/external-proxy/proxySpec';
 import { TraceWriter } from './trace';
 import { componentRegistry, componentRegistryWith, DEFAULT_COMPONENTS } from './components/registry';
 import { applySparkleFlag, isSparkleFlag, SPARKLE_USAGE, type SparkleOptions } from './components/sparkle/options';
@@ -14,10 +18,12 @@ export interface ProxyArgs {
   agentArgs: string[];
   /** The `--sparkle-*` flags given (the Sparkle component's settings). */
   sparkle: Partial<SparkleOptions>;
+  /** External proxy processes (`--proxy`), in the order given; placed into `components` by name. */
+  proxies: ProxySpec[];
 }
 
 export const USAGE =
-  `usage: conductor [--trace-dir D] [--log trace|debug|info|warn|error] [--components a,b] ${SPARKLE_USAGE} -- <agent command> [args…]\n` +
+  `usage: conductor [--trace-dir D] [--log trace|debug|info|warn|error] [--components a,b] [--proxy '<command line>' | '{"name","command","args","env"}']… ${SPARKLE_USAGE} -- <agent command> [args…]\n` +
   '       conductor eliza [--deterministic] [--no-http-mcp]\n' +
   '       conductor mcp-bridge --url http://127.0.0.1:PORT/mcp';
 
@@ -57,7 +63,8 @@ export function parseProxyArgs(argv: readonly string[]): ProxyArgs {
   if (sep < 0 || sep === argv.length - 1) throw new Error(`missing "-- <agent command>"\n${USAGE}`);
   const own = argv.slice(0, sep);
   const [agentCommand, ...agentArgs] = argv.slice(sep + 1) as [string, ...string[]];
-  const args: ProxyArgs = { logLevel: 'info', components: DEFAULT_COMPONENTS, agentCommand, agentArgs, sparkle: {} };
+  const args: ProxyArgs = { logLevel: 'info', components: DEFAULT_COMPONENTS, agentCommand, agentArgs, sparkle: {}, proxies: [] };
+  let componentsGiven = false;
   for (let i = 0; i < own.length; i++) {
     const flag = own[i];
     const value = own[i + 1];
@@ -81,11 +88,12 @@ export function parseProxyArgs(argv: readonly string[]): ProxyArgs {
           .split(',')
           .map((s) => s.trim())
           .filter(Boolean);
-        const unknown = args.components.filter((c) => !componentRegistry.has(c));
-        if (unknown.length)
-          throw new Error(`unknown component(s): ${unknown.join(', ')}; known: ${[...componentRegistry.keys()].join(', ')}`);
+        componentsGiven = true;
         break;
       }
+      case '--proxy':
+        args.proxies.push(parseProxyOption(need()));
+        break;
       default:
         if (flag !== undefined && isSparkleFlag(flag)) {
           applySparkleFlag(args.sparkle as SparkleOptions, flag, need());
@@ -94,13 +102,23 @@ export function parseProxyArgs(argv: readonly string[]): ProxyArgs {
         throw new Error(`unknown option "${String(flag)}"\n${USAGE}`);
     }
   }
+  args.proxies = uniqueNames(args.proxies, new Set(componentRegistry.keys()));
+  const known = new Set([...componentRegistry.keys(), ...args.proxies.map((p) => p.name)]);
+  const unknown = args.components.filter((c) => !known.has(c));
+  if (unknown.length) throw new Error(`unknown component(s): ${unknown.join(', ')}; known: ${[...known].join(', ')}`);
+  args.components = placeProxies(args.components, args.proxies, componentsGiven);
   return args;
 }
 
 export async function runProxyCli(argv: string[]): Promise<void> {
   const args = parseProxyArgs(argv);
   const agentEnv = takeAgentEnv(process.env);
+  const proxyEnv = takeProxyEnv(process.env);
   const log = createLogger(args.logLevel);
+  const proxies: [string, ComponentFactory][] = args.proxies.map((spec) => [
+    spec.name,
+    externalProxyFactory({ ...spec, env: { ...spec.env, ...proxyEnv[spec.name] } }, log),
+  ]);
   const trace = args.traceDir ? new TraceWriter(args.traceDir) : undefined;
   if (trace) log.info(`tracing to ${trace.path}`);
   const script = process.argv[1];
@@ -110,7 +128,7 @@ export async function runProxyCli(argv: string[]): Promise<void> {
     agentArgs: args.agentArgs,
     agentEnv,
     components: args.components,
-    registry: componentRegistryWith({ sparkle: args.sparkle }),
+    registry: new Map([...componentRegistryWith({ sparkle: args.sparkle }), ...proxies]),
     log,
     trace,
     // How the MCP stdio shim re-runs this very file; ELECTRON_RUN_AS_NODE lets Electron's

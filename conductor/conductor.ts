@@ -232,6 +232,7 @@ export class Conductor {
       contextFor: (component, c) => this.contextFor(component, c),
     });
     this.chain = chain;
+    for (const component of components) void component.exited?.then((error) => this.onComponentExit(chain, component, error));
     for (const m of this.early.splice(0)) this.guard('agent', m, () => chain.fromAgent(m));
     if (!this.editor.full) this.agent.pauseOutput(false);
   }
@@ -284,6 +285,25 @@ export class Conductor {
     this.editor.send({ jsonrpc: '2.0', method: AGENT_EXITED_METHOD, params });
     // A conductor without its agent is useless: end, so the editor sees one process exit.
     void this.stop('the agent exited', exit.code === 0 ? 0 : 1);
+  }
+
+  /**
+   * A component the chain cannot work without is gone (an external proxy process exited). Like
+   * the agent's exit: what waited on it has failed with `error` (the component did that), the
+   * editor is told why, and the conductor ends; the chat's Restart builds a new chain.
+   */
+  private onComponentExit(chain: Chain, component: Component, error: RpcError): void {
+    if (this.stopping || this.chain !== chain) return;
+    this.options.log.error(`component "${component.name}" is gone: ${error.message}`);
+    const data = isObject(error.data) ? error.data : {};
+    const params: AgentExitedParams = {
+      message: error.message,
+      exitCode: typeof data.exitCode === 'number' ? data.exitCode : null,
+      signal: typeof data.signal === 'string' ? data.signal : null,
+      stderrTail: typeof data.stderrTail === 'string' ? data.stderrTail : '',
+    };
+    this.editor.send({ jsonrpc: '2.0', method: AGENT_EXITED_METHOD, params });
+    void this.stop(`component "${component.name}" exited`, 1);
   }
 
   private contextFor(component: Component, chain: Chain): ComponentContext {

@@ -8,7 +8,7 @@
 // Handlers are called synchronously, in arrival order. A handler that forwards synchronously keeps
 // the stream's order intact (a `session/prompt` response can never overtake the updates before
 // it); a handler that awaits something before forwarding delays only that message.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Logger } from '../log';
 import type { RpcError, RpcOutcome } from '../jsonrpc/message';
 
@@ -46,11 +46,19 @@ export interface ChainInfo {
   readonly agentCapabilities: Record<string, unknown> | undefined;
 }
 
-/** An MCP server a component offers to sessions. A fresh `McpServer` is made per MCP client. */
+/**
+ * What serves one MCP client session: the MCP SDK's `McpServer`, or a relay to a server elsewhere
+ * (an external proxy's, components/external-proxy/mcpOverAcp.ts).
+ */
+export interface McpEndpoint {
+  connect(transport: Transport): Promise<void>;
+}
+
+/** An MCP server a component offers to sessions. A fresh endpoint is made per MCP client. */
 export interface McpServerSpec {
   /** The name the agent sees in `mcpServers`. */
   readonly name: string;
-  create(session: McpSessionInfo): McpServer;
+  create(session: McpSessionInfo): McpEndpoint;
 }
 
 export interface McpSessionInfo {
@@ -95,6 +103,11 @@ export interface Component {
   onRequest?(request: IncomingRequest, cx: ComponentContext): void | Promise<void>;
   onNotification?(notification: IncomingNotification, cx: ComponentContext): void | Promise<void>;
   dispose?(): void | Promise<void>;
+  /**
+   * For a component the chain cannot work without once it is gone (an external proxy process):
+   * settles with the reason when it ends by itself. The conductor then ends the whole chain.
+   */
+  readonly exited?: Promise<RpcError>;
 }
 
 /**

@@ -2,6 +2,7 @@
 import type { ComponentFactory } from '../chain/component';
 import { crateSourcesFactory } from './crate-sources/component';
 import { fsAdapterFactory } from './fsAdapter';
+import { mcpOverAcpFactory } from './external-proxy/mcpOverAcp';
 import { ideOperationsFactory } from './ide-operations/component';
 import { passthroughFactory } from './passthrough';
 import { sparkleFactory } from './sparkle/component';
@@ -9,10 +10,15 @@ import type { SparkleOptions } from './sparkle/options';
 import { symposiumInfoFactory } from './symposiumInfo';
 
 export const componentRegistry: ReadonlyMap<string, ComponentFactory> = new Map(
-  [symposiumInfoFactory, sparkleFactory(), crateSourcesFactory, fsAdapterFactory, ideOperationsFactory, passthroughFactory].map((f) => [
-    f.name,
-    f,
-  ]),
+  [
+    symposiumInfoFactory,
+    sparkleFactory(),
+    crateSourcesFactory,
+    fsAdapterFactory,
+    ideOperationsFactory,
+    passthroughFactory,
+    mcpOverAcpFactory,
+  ].map((f) => [f.name, f]),
 );
 
 /**

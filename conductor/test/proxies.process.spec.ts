@@ -1,0 +1,196 @@
+// External proxies in the chain: the conductor (real process) runs the SDK-written proxy fixtures
+// (conductor/test/fixtures/proxies/, real processes) between built-in components, in front of
+// ElizACP, in both wire dialects (`proxy/*` and `_proxy/*`). Checked like the in-process chain:
+// order, losslessness, cancellation, MCP over ACP bridged to the agent, and a proxy crash.
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { SYMPOSIUM_META_KEY, AGENT_EXITED_METHOD } from '../../src/protocol/symposium-ext';
+import { CONDUCTOR_JS, elizaCommand, initialize, newSession, prompt, startProcess, tempDir, waitFor, type Harness } from './harness';
+
+const FIXTURES = resolve(__dirname, '../../out/fixtures/proxies');
+type Dialect = 'proxy' | '_proxy';
+
+function rewriter(name: string, dialect: Dialect, ...replace: string[]): string {
+  const args = [resolve(FIXTURES, 'promptRewriter.js'), '--dialect', dialect, '--name', name, ...replace.flatMap((r) => ['--replace', r])];
+  return JSON.stringify({ name, command: process.execPath, args });
+}
+
+function injector(dialect: Dialect): string {
+  return JSON.stringify({
+    name: `mcp-injector`,
+    command: process.execPath,
+    args: [resolve(FIXTURES, 'mcpInjector.js'), '--dialect', dialect],
+  });
+}
+
+function conductorWith(proxies: string[], components: string[], agent = elizaCommand()): string[] {
+  return [
+    process.execPath,
+    CONDUCTOR_JS,
+    '--log',
+    'debug',
+    ...proxies.flatMap((p) => ['--proxy', p]),
+    '--components',
+    components.join(','),
+    '--',
+    ...agent,
+  ];
+}
+
+/** Live processes whose command line contains `marker` (Linux /proc; zombies count as gone). */
+function processesWith(marker: string): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+        return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z' && readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(marker);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+const metaOf = (init: { agentCapabilities?: { _meta?: Record<string, unknown> | null } }): { components: string[] } =>
+  init.agentCapabilities!._meta![SYMPOSIUM_META_KEY] as { components: string[] };
+
+for (const dialect of ['proxy', '_proxy'] as const) {
+  describe(`external proxies, ${dialect}/* dialect (real processes)`, function () {
+    this.timeout(30000);
+    let h: Harness | undefined;
+    afterEach(async () => {
+      await h?.close();
+      h = undefined;
+    });
+
+    it('runs two proxies between built-in components, in order, rewriting the prompt and keeping everything else', async () => {
+      const marker = `marker-${randomUUID()}`;
+      h = startProcess(
+        conductorWith(
+          [rewriter('rewrite-a', dialect, 'ekko=echo'), rewriter('rewrite-b', dialect, `${marker}=meta`)],
+          ['passthrough', 'rewrite-a', 'symposium-info', 'rewrite-b', 'passthrough'],
+        ),
+      );
+      const init = await initialize(h);
+      assert.equal(init.agentInfo?.name, 'elizacp');
+      assert.deepEqual(metaOf(init).components, ['passthrough', 'rewrite-a', 'symposium-info', 'rewrite-b', 'passthrough', 'mcp-over-acp']);
+      assert.match(h.stderr(), new RegExp(`initialized \\(dialect ${dialect}/initialize\\)`));
+      const sessionId = await newSession(h, tempDir());
+      const keep = { nested: [1, 'two', { three: null }], unicode: 'héllo ✓' };
+      const r = await prompt(h, sessionId, 'ekko meta', { keep });
+      assert.equal(r.stopReason, 'end_turn');
+      // The text reached ElizACP rewritten ("echo meta"); _meta kept, each proxy's mark in chain order.
+      assert.deepEqual(JSON.parse(r.text), { keep, rewrittenBy: ['rewrite-a', 'rewrite-b'] });
+      // An unknown request, its params exactly as sent.
+      const odd = { a: [1, { b: 'c' }], _meta: { x: 1 }, emptyObj: {}, nul: null };
+      assert.deepEqual(await h.conn.agent.request('_eliza/echo', odd), { echoed: odd });
+      assert.equal(processesWith(marker).length, 2, 'the conductor and its proxy run (the marker is in both command lines)');
+      await h.close();
+      await waitFor(() => processesWith(marker).length === 0, 3000, 'no proxy process left after the conductor ended');
+    });
+
+    it('carries session/cancel through a proxy', async () => {
+      h = startProcess(conductorWith([rewriter('rewrite-a', dialect)], ['rewrite-a']));
+      await initialize(h);
+      const sessionId = await newSession(h, tempDir());
+      const running = h.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'tell me a long story' }] });
+      await waitFor(() => h!.updates.some((u) => u.sessionId === sessionId), 5000, 'first chunk');
+      const cancelledAt = Date.now();
+      await h.conn.agent.notify('session/cancel', { sessionId });
+      assert.equal((await running).stopReason, 'cancelled');
+      assert.ok(Date.now() - cancelledAt < 1500, 'cancel took too long');
+    });
+
+    for (const transport of ['http', 'stdio'] as const) {
+      it(`bridges the MCP server a proxy serves over ACP to the agent (${transport})`, async () => {
+        const agent = elizaCommand(transport === 'stdio' ? ['--no-http-mcp'] : []);
+        h = startProcess(conductorWith([injector(dialect)], ['mcp-injector', 'symposium-info'], agent));
+        const init = await initialize(h);
+        // Upstream of the bridge, the chain speaks MCP over ACP.
+        assert.equal((init.agentCapabilities?.mcpCapabilities as { acp?: boolean } | undefined)?.acp, true);
+        const sessionId = await newSession(h, tempDir());
+        assert.equal((await prompt(h, sessionId, 'list tools from proxy-tools')).text, 'Tools from proxy-tools: reverse');
+        assert.equal((await prompt(h, sessionId, 'use tool proxy-tools::reverse with {"text": "stressed"}')).text, 'desserts');
+        assert.match(h.stderr(), /bridged MCP-over-ACP servers for the agent: proxy-tools/);
+      });
+    }
+
+    it('a proxy that crashes fails the prompt it was serving with its exit reason, and the conductor ends', async () => {
+      h = startProcess(conductorWith([rewriter('rewrite-a', dialect)], ['rewrite-a', 'symposium-info']));
+      await initialize(h);
+      const sessionId = await newSession(h, tempDir());
+      const started = Date.now();
+      const failure = await h.conn.agent
+        .request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'please crash the proxy' }] })
+        .then(
+          () => assert.fail('the prompt should fail'),
+          (e: { code: number; message: string }) => e,
+        );
+      assert.ok(Date.now() - started < 2000, 'the failure took too long');
+      assert.equal(failure.code, -32099);
+      assert.match(failure.message, /proxy "rewrite-a" exited with code 7/);
+      assert.match(failure.message, /rewrite-a: crashing as asked/);
+      const exited = await waitFor(() => h!.notifications.find((n) => n.method === AGENT_EXITED_METHOD), 3000, 'agent_exited');
+      assert.match((exited.params as { message: string }).message, /proxy "rewrite-a" exited with code 7/);
+      assert.equal(await h.exited, 1);
+    });
+  });
+}
+
+describe('external proxies on raw pipes', function () {
+  this.timeout(60000);
+
+  it('never lets a prompt response overtake the updates streamed before it, through two proxies', async () => {
+    const args = conductorWith(
+      [rewriter('rewrite-a', 'proxy'), rewriter('rewrite-b', '_proxy')],
+      ['rewrite-a', 'passthrough', 'rewrite-b', 'symposium-info'],
+    );
+    const child = spawn(args[0]!, args.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
+    const lines: Record<string, unknown>[] = [];
+    let buffer = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (t: string) => {
+      buffer += t;
+      const parts = buffer.split('\n');
+      buffer = parts.pop()!;
+      for (const p of parts) lines.push(JSON.parse(p) as Record<string, unknown>);
+    });
+    child.stderr.resume();
+    const send = (m: unknown): void => void child.stdin.write(JSON.stringify(m) + '\n');
+    const response = (id: number) => waitFor(() => lines.find((l) => l.id === id && !('method' in l)), 30000, `response ${id}`);
+    try {
+      send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } });
+      await response(1);
+      send({ jsonrpc: '2.0', id: 2, method: 'session/new', params: { cwd: tempDir(), mcpServers: [] } });
+      const sessionId = ((await response(2)).result as { sessionId: string }).sessionId;
+      const n = 2000;
+      send({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'session/prompt',
+        params: { sessionId, prompt: [{ type: 'text', text: `stream ${n} chunks` }] },
+      });
+      await response(3);
+      const responseIndex = lines.findIndex((l) => l.id === 3);
+      const chunks = lines
+        .map((l, i) => [l, i] as const)
+        .filter(([l]) => l.method === 'session/update' && JSON.stringify(l).includes('"chunk '));
+      assert.equal(chunks.length, n);
+      assert.ok(
+        chunks.every(([, i]) => i < responseIndex),
+        'an update arrived after the prompt response',
+      );
+      const texts = chunks.map(([l]) => (l.params as { update: { content: { text: string } } }).update.content.text);
+      assert.ok(
+        texts.join('') === Array.from({ length: n }, (_, i) => `chunk ${i + 1} `).join(''),
+        'chunks arrived out of order or altered',
+      );
+    } finally {
+      child.kill();
+    }
+  });
+});
