@@ -9,6 +9,7 @@ import { promptText } from './hooks';
 import type { AgentOptions } from './turn-context';
 import { logDebug } from './log';
 import { ELIZA_NAME, ELIZA_VERSION } from './version';
+import { defaultAuthFile, ElizaAuth } from './auth';
 import { SessionStateDir } from './sessionState';
 
 export type { AgentOptions } from './turn-context';
@@ -36,6 +37,7 @@ export function createElizaAgent(options: AgentOptions): ElizaAgent {
   const persist = (s: Session): void => stateDir?.save(s.saved());
   let clientCapabilities: acp.ClientCapabilities | undefined;
   const canContinue = !!(options.loadSession || options.resume);
+  const auth = new ElizaAuth(!!options.requireAuth, options.authFile ?? defaultAuthFile());
 
   /** A session to continue: this process's, else one a previous ElizACP saved in --state-dir. */
   const reopen = async (params: { sessionId: string; cwd: string; mcpServers?: acp.McpServer[] | null }): Promise<Session> => {
@@ -97,11 +99,15 @@ export function createElizaAgent(options: AgentOptions): ElizaAgent {
           mcpCapabilities: { http: options.httpMcp, sse: false },
           sessionCapabilities: { close: {}, ...(options.resume ? { resume: {} } : {}), ...(canContinue ? { list: {} } : {}) },
         },
-        authMethods: [],
+        authMethods: auth.methods(params.clientCapabilities),
       };
     })
-    .onRequest('authenticate', () => ({}))
+    .onRequest('authenticate', ({ params }) => {
+      auth.authenticate(params.methodId);
+      return {};
+    })
     .onRequest('session/new', ({ params, client }) => {
+      auth.requireSignedIn();
       const s = sessions.create(params.cwd, params.mcpServers);
       logDebug(`session ${s.id} in ${params.cwd} with ${params.mcpServers.length} MCP server(s)`);
       persist(s);

@@ -6,13 +6,14 @@ import * as acp from '@agentclientprotocol/sdk';
 import { createElizaAgent } from './agent';
 import type { AgentOptions } from './agent';
 import { logError } from './log';
+import { defaultAuthFile, runTerminalLogin, TERMINAL_LOGIN_FLAG } from './auth';
 
 export { createElizaAgent } from './agent';
 export type { AgentOptions, ElizaAgent } from './agent';
 export { respond } from './engine';
 
 export const USAGE =
-  'usage: conductor eliza [--deterministic] [--no-http-mcp] [--legacy-models] [--load-session] [--resume] [--state-dir D]';
+  'usage: conductor eliza [--deterministic] [--no-http-mcp] [--legacy-models] [--load-session] [--resume] [--state-dir D] [--require-auth [--auth-file F]]';
 
 /** Parses ElizACP's flags. Unknown flags are an error so typos in test setups fail loudly. */
 export function parseElizaArgs(argv: readonly string[]): AgentOptions {
@@ -26,7 +27,13 @@ export function parseElizaArgs(argv: readonly string[]): AgentOptions {
       const dir = argv[++i];
       if (!dir) throw new Error(`eliza: --state-dir needs a folder\n${USAGE}`);
       options.stateDir = dir;
-    } else if (arg === '--no-http-mcp') options.httpMcp = false;
+    } else if (arg === '--require-auth') options.requireAuth = true;
+    else if (arg === '--auth-file') {
+      const file = argv[++i];
+      if (!file) throw new Error(`eliza: --auth-file needs a file\n${USAGE}`);
+      options.authFile = file;
+    } else if (arg === TERMINAL_LOGIN_FLAG) options.terminalLogin = true;
+    else if (arg === '--no-http-mcp') options.httpMcp = false;
     else if (arg === '--legacy-models') options.legacyModels = true;
     else throw new Error(`eliza: unknown argument '${arg}'\n${USAGE}`);
   }
@@ -35,6 +42,8 @@ export function parseElizaArgs(argv: readonly string[]): AgentOptions {
 
 export async function runEliza(argv: string[]): Promise<void> {
   const options = parseElizaArgs(argv);
+  // The terminal sign-in method runs ElizACP's command line again with this flag: log in, exit.
+  if (options.terminalLogin) process.exit(await runTerminalLogin(options.authFile ?? defaultAuthFile()));
   // A stray console.log from any library would corrupt the protocol stream.
   console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
 

@@ -21,6 +21,12 @@ export interface AgentOptions {
   resume?: boolean;
   /** `--state-dir D`: sessions are also kept on disk in D, so a restarted ElizACP can load them. */
   stateDir?: string;
+  /** `--require-auth`: advertise auth methods and refuse session/new until signed in (auth.ts). */
+  requireAuth?: boolean;
+  /** `--auth-file F`: where the terminal sign-in leaves its token. */
+  authFile?: string;
+  /** `--terminal-login` (added by the terminal sign-in method): sign in, then exit instead of serving ACP. */
+  terminalLogin?: boolean;
 }
 
 export interface Turn {
