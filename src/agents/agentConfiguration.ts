@@ -1,6 +1,7 @@
 // Agent configuration and sharing: what decides which conductor process a tab talks to is the
 // agent, the enabled conductor components and the workspace folder. Tabs with equal configurations
 // share one process, each with its own session. Also: how that process is spawned. Pure.
+import { proxyLaunch, type ProxyDefinition } from './proxySettings';
 
 /** An agent from the `symposium.agents` setting (or the built-in ElizACP). */
 export interface AgentDefinition {
@@ -18,6 +19,8 @@ export interface AgentConfiguration {
   workspaceFolder: string;
   /** `--sparkle-*` flags from `symposium.sparkle.*` (sparkleSettings.ts); absent: the conductor's defaults. */
   sparkle?: string[];
+  /** External proxy processes from `symposium.proxies` (proxySettings.ts); absent: none. */
+  proxies?: ProxyDefinition[];
 }
 
 export interface SpawnSpec {
@@ -66,18 +69,29 @@ export function builtinAgent(rt: Runtime): AgentDefinition {
 /** Equal keys ⇔ equal configurations ⇔ one shared conductor process. */
 export function configurationKey(c: AgentConfiguration): string {
   const env = Object.entries(c.agent.env).sort(([a], [b]) => a.localeCompare(b));
-  return JSON.stringify([c.agent.name, c.agent.command, c.agent.args, env, c.components, c.workspaceFolder, c.sparkle ?? []]);
+  return JSON.stringify([
+    c.agent.name,
+    c.agent.command,
+    c.agent.args,
+    env,
+    c.components,
+    c.workspaceFolder,
+    c.sparkle ?? [],
+    c.proxies ?? [],
+  ]);
 }
 
 /** The conductor in front of the agent: `conductor [--components a,b] [--sparkle-* …] -- <agent command> [args…]`. */
 export function conductorSpawnSpec(c: AgentConfiguration, rt: Runtime): SpawnSpec {
   const components = c.components === null ? [] : ['--components', c.components.join(',')];
+  const proxies = proxyLaunch(c.proxies ?? []);
   return {
     command: rt.execPath,
-    args: [conductorScript(rt), ...components, ...(c.sparkle ?? []), '--', c.agent.command, ...c.agent.args],
+    args: [conductorScript(rt), ...components, ...proxies.args, ...(c.sparkle ?? []), '--', c.agent.command, ...c.agent.args],
     // The agent's env (NODE_OPTIONS, LD_PRELOAD… included) is for the agent: the conductor
-    // applies it to the agent process only, never to itself or its other children.
-    env: { ...AS_NODE, [AGENT_ENV_VAR]: JSON.stringify(c.agent.env) },
+    // applies it to the agent process only, never to itself or its other children. Likewise
+    // each proxy's env (proxySettings.ts).
+    env: { ...AS_NODE, [AGENT_ENV_VAR]: JSON.stringify(c.agent.env), ...proxies.env },
     unsetEnv: CONDUCTOR_UNSET_ENV,
     cwd: c.workspaceFolder,
   };

@@ -13,7 +13,7 @@ import { agentForTrust } from '../settings/settingsScope';
 export async function resolveConfiguration(
   rt: Runtime,
   log: Log,
-  user: Pick<Settings, 'agentSettings' | 'heldBack'> & Partial<Pick<Settings, 'sparkleSettings'>>,
+  user: Pick<Settings, 'agentSettings' | 'heldBack'> & Partial<Pick<Settings, 'sparkleSettings' | 'proxySettings'>>,
   previousFolder?: string,
 ): Promise<AgentConfiguration | undefined> {
   const settings = user.agentSettings(rt);
@@ -24,7 +24,19 @@ export async function resolveConfiguration(
   if (!workspaceFolder) return undefined;
   const sparkle = user.sparkleSettings?.();
   for (const p of sparkle?.problems ?? []) log.warn('settings', p);
-  return { agent, components: settings.components, workspaceFolder, ...(sparkle?.flags.length ? { sparkle: sparkle.flags } : {}) };
+  // Proxies are processes the user configured, like agents: an untrusted workspace runs none.
+  const proxySettings = user.proxySettings?.();
+  for (const p of proxySettings?.problems ?? []) log.warn('settings', p);
+  const proxies = vscode.workspace.isTrusted ? (proxySettings?.proxies ?? []) : [];
+  if (!vscode.workspace.isTrusted && proxySettings?.proxies.length)
+    log.info('settings', 'untrusted workspace: symposium.proxies not started');
+  return {
+    agent,
+    components: settings.components,
+    workspaceFolder,
+    ...(sparkle?.flags.length ? { sparkle: sparkle.flags } : {}),
+    ...(proxies.length ? { proxies } : {}),
+  };
 }
 
 async function pickFolder(log: Log): Promise<string | undefined> {

@@ -9,6 +9,7 @@ const base: LaunchSettings = {
   currentAgent: 'Claude',
   enabledComponents: null,
   sparkle: { sparkler: '', mode: 'full', checkpointEvery: 20 },
+  proxies: {},
 };
 const with_ = (patch: Partial<LaunchSettings>): LaunchSettings => ({ ...base, ...patch });
 

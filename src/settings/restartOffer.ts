@@ -1,7 +1,7 @@
 // Which settings changes need "Restart Agent". A chat keeps the agent process it started with, so
 // changing which agent runs (currentAgent), how it is launched (an agent's command, args or env
 // in `agents`) or which conductor components sit in front of it (enabledComponents, and Sparkle's
-// settings, symposium.sparkle.*, which become conductor flags) reaches open
+// settings, symposium.sparkle.*, and the external proxies, symposium.proxies: conductor flags) reaches open
 // chats only after a restart; new chats get it at once. Permission rules (bypassPermissions,
 // autoApprove), allowedFolders and reviewAgentEdits are read on every use and need none (nor does
 // enableExperimentalLM: the LM provider follows it live), so
@@ -15,6 +15,8 @@ export interface LaunchSettings {
   enabledComponents: unknown;
   /** symposium.sparkle.* (the conductor's --sparkle-* flags). */
   sparkle?: unknown;
+  /** symposium.proxies (the conductor's --proxy flags). */
+  proxies?: unknown;
 }
 
 /** JSON with object keys sorted, so that equal values compare equal. */
@@ -50,6 +52,7 @@ export function changesNeedingRestart(before: LaunchSettings, after: LaunchSetti
   if (canonical(before.currentAgent) !== canonical(after.currentAgent)) keys.push('currentAgent');
   if (canonical(before.enabledComponents) !== canonical(after.enabledComponents)) keys.push('enabledComponents');
   if (canonical(before.sparkle) !== canonical(after.sparkle)) keys.push('sparkle');
+  if (canonical(before.proxies) !== canonical(after.proxies)) keys.push('proxies');
   return keys;
 }
 

@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import { BUILTIN_AGENT_NAME, type Runtime } from '../agents/agentConfiguration';
 import { parseAgentSettings, parsePermissionPolicy, type AgentSettings, type PermissionPolicy } from '../agents/agentSettings';
 import { sparkleFlags, type RawSparkleSettings, type SparkleFlags } from '../agents/sparkleSettings';
+import { parseProxySettings, type ProxySettings } from '../agents/proxySettings';
 import type { Log } from '../log/logEvent';
 import { LIMITS } from '../protocol/webviewMessages';
 import { changesNeedingRestart, offerRestart, type LaunchSettings } from './restartOffer';
@@ -102,6 +103,11 @@ export class Settings implements vscode.Disposable {
   /** symposium.sparkle.* as conductor flags (window scope: a workspace may choose its sparkler or core mode). */
   sparkleSettings(): SparkleFlags {
     return sparkleFlags(this.sparkleRaw());
+  }
+
+  /** symposium.proxies: external proxy processes for the conductor's chain; user settings only. */
+  proxySettings(): ProxySettings {
+    return parseProxySettings(this.read('proxies'));
   }
 
   private sparkleRaw(): RawSparkleSettings {
@@ -206,6 +212,7 @@ export class Settings implements vscode.Disposable {
       currentAgent: config().get('currentAgent'),
       enabledComponents: this.read('enabledComponents'),
       sparkle: this.sparkleRaw(),
+      proxies: this.read('proxies'),
     };
   }
 

@@ -1,0 +1,65 @@
+// `symposium.proxies`: external ACP proxy processes the conductor puts into the chain (docs/proxies.md),
+// by name → `{command, args?, env?}`. Each becomes a `--proxy '{"name","command","args"}'` on the
+// conductor's command line; where it sits is decided by its name's place in
+// `symposium.enabledComponents` (not named: first, right after the editor). The proxies' env goes
+// in one environment variable rather than on the command line, where values would show in `ps`,
+// and reaches that proxy's process only. Pure.
+import { isObject } from '../protocol/guards';
+
+export interface ProxyDefinition {
+  name: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+export interface ProxySettings {
+  proxies: ProxyDefinition[];
+  problems: string[];
+}
+
+/** Must equal PROXY_ENV_VAR in conductor/components/external-proxy/placement.ts. */
+export const PROXY_ENV_VAR = 'SYMPOSIUM_PROXY_ENV';
+
+const NAME = /^[A-Za-z0-9._-]+$/;
+
+export function parseProxySettings(raw: unknown): ProxySettings {
+  const result: ProxySettings = { proxies: [], problems: [] };
+  if (raw === undefined || raw === null) return result;
+  if (!isObject(raw)) {
+    result.problems.push('symposium.proxies must be an object of proxy names to {command, args, env}');
+    return result;
+  }
+  for (const [name, def] of Object.entries(raw)) {
+    const where = `symposium.proxies.${name}`;
+    if (!NAME.test(name)) {
+      result.problems.push(`${where}: a proxy name is letters, digits, ".", "_" or "-"`);
+      continue;
+    }
+    if (!isObject(def) || typeof def.command !== 'string' || def.command.trim() === '') {
+      result.problems.push(`${where}: "command" must be a non-empty string`);
+      continue;
+    }
+    const args = def.args ?? [];
+    if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) {
+      result.problems.push(`${where}: "args" must be a list of strings`);
+      continue;
+    }
+    const env = def.env ?? {};
+    if (!isObject(env) || !Object.values(env).every((v) => typeof v === 'string')) {
+      result.problems.push(`${where}: "env" must map names to strings`);
+      continue;
+    }
+    result.proxies.push({ name, command: def.command, args: args as string[], env: env as Record<string, string> });
+  }
+  return result;
+}
+
+/** The conductor flags and environment for `proxies`. */
+export function proxyLaunch(proxies: readonly ProxyDefinition[]): { args: string[]; env: Record<string, string> } {
+  const args = proxies.flatMap((p) => ['--proxy', JSON.stringify({ name: p.name, command: p.command, args: p.args })]);
+  const withEnv = proxies.filter((p) => Object.keys(p.env).length > 0);
+  const env: Record<string, string> = {};
+  if (withEnv.length) env[PROXY_ENV_VAR] = JSON.stringify(Object.fromEntries(withEnv.map((p) => [p.name, p.env])));
+  return { args, env };
+}

@@ -1,0 +1,76 @@
+// External proxies in the real extension (code-server): `symposium.proxies` puts the SDK-written
+// proxy fixtures (out/fixtures/proxies/, built from conductor/test/fixtures/proxies/) into the
+// conductor's chain in front of ElizACP, one in each wire dialect: the prompt rewriter (`proxy/*`)
+// and the MCP injector (`_proxy/*`, its server declared with an `acp:` URL as sacp proxies do).
+// A prompt goes through both; a proxy crash fails the tab with the proxy's exit reason, and
+// Restart builds the chain again.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { answerText, captureLog, cmd, extension, openChat, rendered, tabs, waitFor, waitForIdle } from '../helpers';
+
+const fixture = (name: string): string => `${extension().extensionPath}/out/fixtures/proxies/${name}.js`;
+
+suite('external proxies', () => {
+  const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('symposium');
+
+  suiteSetup(async () => {
+    await openChat();
+    await config().update(
+      'proxies',
+      {
+        rewriter: {
+          command: process.execPath,
+          args: [fixture('promptRewriter'), '--dialect', 'proxy', '--name', 'rewriter', '--replace', 'ekko=echo'],
+          env: { ELECTRON_RUN_AS_NODE: '1' },
+        },
+        tools: { command: process.execPath, args: [fixture('mcpInjector'), '--dialect', '_proxy'], env: { ELECTRON_RUN_AS_NODE: '1' } },
+      },
+      vscode.ConfigurationTarget.Global,
+    );
+  });
+
+  suiteTeardown(async () => {
+    await config().update('proxies', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  test('a prompt goes through the proxies: rewritten by one, answered with a tool the other serves over ACP', async () => {
+    const log = captureLog(await extension().activate());
+    try {
+      const tabId = await cmd<string>('simulateNewTab');
+      const first = await cmd<string>('sendPrompt', tabId, 'ekko meta');
+      await waitForIdle(tabId);
+      // "ekko meta" reached ElizACP as "echo meta"; it answers with the prompt's _meta, where the proxy signed.
+      const meta = JSON.parse(answerText((await rendered(tabId))!, first)) as { rewrittenBy?: string[] };
+      assert.deepEqual(meta.rewrittenBy, ['rewriter']);
+      const second = await cmd<string>('sendPrompt', tabId, 'use tool proxy-tools::reverse with {"text": "stressed"}');
+      await waitForIdle(tabId);
+      assert.equal(answerText((await rendered(tabId))!, second), 'desserts');
+      const spawned = log.events.find(
+        (e) => e.category === 'agent' && e.message === 'spawning' && JSON.stringify(e.data).includes('--proxy'),
+      );
+      assert.ok(spawned, 'the conductor was started with --proxy flags');
+    } finally {
+      log.dispose();
+    }
+  });
+
+  test("a proxy that crashes fails the tab with the proxy's exit reason; Restart builds the chain again", async () => {
+    const tabId = await cmd<string>('simulateNewTab');
+    await cmd('sendPrompt', tabId, 'please crash the proxy');
+    await waitFor('the tab to fail', async () => (await tabs()).find((t) => t.tabId === tabId)?.failed === true);
+    await waitForIdle(tabId);
+    const card = (await rendered(tabId))!.find((i) => i.messageId.startsWith('notice:'));
+    assert.ok(card, 'the tab shows the failure');
+    assert.match(card.body, /proxy "rewriter" exited with code 7/);
+    assert.match(card.body, /rewriter: crashing as asked/, "the proxy's stderr tail is shown");
+
+    await cmd('postFromWebview', { type: 'restart-agent', tabId });
+    await waitFor('the tab to recover', async () => {
+      const tab = (await tabs()).find((t) => t.tabId === tabId);
+      return tab !== undefined && !tab.failed && tab.sessionId !== undefined;
+    });
+    const again = await cmd<string>('sendPrompt', tabId, 'ekko meta');
+    await waitForIdle(tabId);
+    assert.deepEqual((JSON.parse(answerText((await rendered(tabId))!, again)) as { rewrittenBy?: string[] }).rewrittenBy, ['rewriter']);
+  });
+});
