@@ -19,6 +19,7 @@ import { TabMessages } from './chat/tabMessages';
 import { ContextMenu } from './context/contextMenu';
 import { PastedImages } from './context/pastedImages';
 import { WorkspaceSource } from './context/workspaceSource';
+import { registerOpenCtx } from './context/openctx';
 import { DiffView } from './editor/diffView';
 import { DiscussCodeActions, discussSelection } from './editor/discussSelection';
 import { EditReview } from './editor/editReview';
@@ -109,7 +110,14 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   // The `@` menu of every tab follows the workspace: files, open editors, symbols, the selection.
   // Pasted and dropped images are attachments too (asked first: they claim only their own URIs).
   const pasted = new PastedImages();
-  const contextMenu = new ContextMenu([pasted, new WorkspaceSource(allowedFolders)], (items) => messages.broadcastContext(items), logger);
+  // OpenCtx providers (docs/openctx.md): their mentions in the menu, their annotations in editors.
+  const openctx = registerOpenCtx(logger);
+  context.subscriptions.push(openctx);
+  const contextMenu = new ContextMenu(
+    [pasted, new WorkspaceSource(allowedFolders), openctx.source],
+    (items) => messages.broadcastContext(items),
+    logger,
+  );
   context.subscriptions.push(contextMenu);
   const chat = new ChatController({
     log: logger,
@@ -118,7 +126,8 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     permissions,
     pool,
     configure: (previousFolder) => resolveConfiguration(runtime, logger, settings, previousFolder),
-    resolveContext: (refs, caps, folder) => contextMenu.resolve(refs, caps, folder),
+    resolveContext: (refs, caps, folder, message) => contextMenu.resolve(refs, caps, folder, message),
+    onContextQuery: (query) => openctx.source.setQuery(query),
     onTabOpened: () => contextMenu.refresh(),
     attachImage: (m) => {
       const ref = sessions.sessionFor(m.tabId);

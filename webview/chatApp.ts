@@ -53,6 +53,8 @@ export class ChatApp {
   private adopting: TabId | undefined;
   private readonly saveSoon: DelayedCall;
   private readonly saveDraft: DelayedCall;
+  /** The last `@` query sent to the host (OpenCtx mentions). */
+  private lastContextQuery = '';
   private lastAck = '';
   private readonly maxImageBytes: number;
   /** Tabs with a running turn, and since when (for "Working… 12 s"). */
@@ -271,6 +273,12 @@ export class ChatApp {
     this.model.setDraft(tabId, target.innerText);
     // Saved once typing pauses; flushed when the page hides or loses focus (see start()).
     this.saveDraft.schedule();
+    // What follows an `@` goes to OpenCtx providers as a mentions query (the host debounces).
+    const query = /(?:^|\s)@([^\s@]{0,200})$/.exec(target.innerText.replace(/\u00a0/g, ' '))?.[1] ?? '';
+    if (query !== this.lastContextQuery) {
+      this.lastContextQuery = query;
+      this.host.post({ type: 'context-query', query });
+    }
   }
 
   private withTab(mid: string, f: (tabId: TabId) => void): void {

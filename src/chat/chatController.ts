@@ -45,7 +45,9 @@ export interface ChatControllerDeps {
    */
   configure: (previousFolder?: string) => Promise<AgentConfiguration | undefined>;
   /** @-mentions → ACP content blocks, as the agent's prompt capabilities allow. */
-  resolveContext?: (refs: ContextRef[], caps: PromptCapabilities, folder: string) => Promise<ContentBlock[]>;
+  resolveContext?: (refs: ContextRef[], caps: PromptCapabilities, folder: string, message: string) => Promise<ContentBlock[]>;
+  /** What the user typed after `@` (OpenCtx providers are asked for mentions matching it). */
+  onContextQuery?: (query: string) => void;
   /** An image pasted or dropped onto a tab's prompt (src/context/pastedImages.ts). */
   attachImage?: (m: AttachImage) => void;
   /** A tab was opened (its `@` menu needs filling). */
@@ -144,6 +146,9 @@ export class ChatController {
         return;
       case 'attach-image':
         this.deps.attachImage?.(m);
+        return;
+      case 'context-query':
+        this.deps.onContextQuery?.(m.query);
         return;
       case 'permission-answer':
       case 'set-mode':
@@ -326,7 +331,7 @@ export class ChatController {
     try {
       const attached =
         context.length && this.deps.resolveContext && tab.config
-          ? await this.deps.resolveContext(context, actor.promptCapabilities, tab.config.workspaceFolder)
+          ? await this.deps.resolveContext(context, actor.promptCapabilities, tab.config.workspaceFolder, text)
           : [];
       const stopReason = await actor.prompt(ref.sessionId, [...(text.trim() ? [{ type: 'text' as const, text }] : []), ...attached]);
       this.log.info('prompt', 'ended', { tabId: tab.tabId, messageId, stopReason });

@@ -38,12 +38,12 @@ export class ContextMenu implements Disposable {
   }
 
   /** The chosen items as content blocks, in the order chosen, each resolved by its source. */
-  async resolve(refs: ContextRef[], caps: PromptCapabilities, folder: string): Promise<ContentBlock[]> {
+  async resolve(refs: ContextRef[], caps: PromptCapabilities, folder: string, message = ''): Promise<ContentBlock[]> {
     const blocks: ContentBlock[] = [];
     for (const ref of refs) {
       const source = this.sources.find((s) => (s.handles ? s.handles(ref) : s.kinds.includes(ref.kind)));
       if (!source) throw new Error(`No context source handles "${ref.kind}" items.`);
-      blocks.push(...(await source.resolve([ref], caps, folder)));
+      blocks.push(...(await source.resolve([ref], caps, folder, message)));
     }
     return blocks;
   }

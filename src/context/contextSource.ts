@@ -1,6 +1,6 @@
 // What a source of @-mention context provides, so the `@` menu and prompts treat every source
-// alike: the workspace (files, folders, symbols, images, the selection; workspaceSource.ts) now,
-// OpenCtx providers later. A source lists its items for the menu, says when that list may have
+// alike: the workspace (files, folders, symbols, images, the selection; workspaceSource.ts), pasted
+// images (pastedImages.ts) and OpenCtx providers' mentions (openctxSource.ts). A source lists its items for the menu, says when that list may have
 // changed, and turns the items the user chose into ACP content blocks for the prompt.
 import type { ContentBlock, PromptCapabilities } from '@agentclientprotocol/sdk';
 import type { ContextRef } from '../protocol/webview';
@@ -17,6 +17,9 @@ export interface ContextSource extends Disposable {
   list(): Promise<ContextRef[]>;
   /** Fires when list() may give something else. */
   readonly onDidChange: Event<void>;
-  /** Chosen items → content blocks. `folder` is the chat's workspace folder (paths must stay in it or an allowed folder). */
-  resolve(refs: ContextRef[], caps: PromptCapabilities, folder: string): Promise<ContentBlock[]>;
+  /**
+   * Chosen items → content blocks. `folder` is the chat's workspace folder (paths must stay in it
+   * or an allowed folder); `message` the prompt's text (OpenCtx providers get it with `items`).
+   */
+  resolve(refs: ContextRef[], caps: PromptCapabilities, folder: string, message: string): Promise<ContentBlock[]>;
 }

@@ -101,7 +101,7 @@ export function parseProviderSettings(raw: unknown, baseFolder?: string): { prov
       problems.push(`openctx.providers["${key}"]: only http(s)://, file:// and ./relative provider URIs are supported`);
       continue;
     }
-    providers.push({ uri, settings: value === true ? {} : value });
+    providers.push({ uri, settings: value === true ? {} : jsonCopy(value) });
   }
   return { providers, problems };
 }
@@ -122,9 +122,10 @@ export class OpenCtxClient {
 
   /** Every provider whose `meta` answered, in configuration order. */
   async meta(options: CallOptions = {}): Promise<ProviderMeta[]> {
-    const metas = await Promise.all(
-      this.options.providers.map(async (p) => ({ provider: p.uri, meta: await this.metaOf(p, options.signal) })),
-    );
+    // Named by URI: only that provider is asked (a slow one elsewhere does not hold this call up).
+    const byUri = this.options.providers.filter((p) => p.uri === options.provider);
+    const asked = byUri.length ? byUri : this.options.providers;
+    const metas = await Promise.all(asked.map(async (p) => ({ provider: p.uri, meta: await this.metaOf(p, options.signal) })));
     return metas.flatMap((m) =>
       m.meta !== undefined && this.selected(m.provider, m.meta, options.provider) ? [{ provider: m.provider, meta: m.meta }] : [],
     );
@@ -316,8 +317,9 @@ function moduleTransport(config: OpenCtxProviderConfig): Transport {
     }
     const fn = provider[method];
     if (typeof fn !== 'function') return method === 'meta' ? {} : [];
-    // Each call gets its own copy: a provider must not change our params or settings objects.
-    return await fn.call(provider, structuredClone(params), structuredClone(config.settings));
+    // Each call gets its own plain copy: a provider must not change our params or settings objects
+    // (and settings read from VS Code are proxies, which structuredClone refuses).
+    return await fn.call(provider, jsonCopy(params), jsonCopy(config.settings));
   };
 }
 
@@ -343,4 +345,21 @@ function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 const abortReason = (signal: AbortSignal): Error => (signal.reason instanceof Error ? signal.reason : new Error('cancelled'));
+/**
+ * A plain deep copy of JSON-like data (objects, arrays, primitives; anything else dropped). Not
+ * structuredClone or JSON: settings read from VS Code are proxies both refuse.
+ */
+function jsonCopy<T>(v: T, depth = 0): T {
+  if (depth > 50) return undefined as T;
+  if (Array.isArray(v)) return v.map((x: unknown) => jsonCopy(x, depth + 1)) as T;
+  if (typeof v === 'object' && v !== null) {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v)) {
+      const x = jsonCopy((v as Record<string, unknown>)[k], depth + 1);
+      if (x !== undefined) out[k] = x;
+    }
+    return out as T;
+  }
+  return typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint' ? (undefined as T) : v;
+}
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));

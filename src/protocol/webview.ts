@@ -126,8 +126,8 @@ export interface PromptStarted {
  * into an ACP content block (embedded `resource` or `resource_link`, as the agent accepts).
  */
 export interface ContextRef {
-  kind: 'file' | 'folder' | 'symbol' | 'selection' | 'image';
-  /** `file:` URI (for symbols and selections, of their document). */
+  kind: 'file' | 'folder' | 'symbol' | 'selection' | 'image' | 'openctx';
+  /** `file:` URI (for symbols and selections, of their document); an OpenCtx mention's own URI. */
   uri: string;
   name: string;
   /** 1-based, inclusive lines of a symbol or selection. */
@@ -136,6 +136,12 @@ export interface ContextRef {
   text?: string;
   /** A file open in an editor (listed first in the `@` menu). */
   open?: boolean;
+  /** An OpenCtx mention: the URI of the provider that offered it (docs/openctx.md). */
+  provider?: string;
+  /** An OpenCtx mention: the provider's name, the menu entry it is listed under. */
+  providerName?: string;
+  /** An OpenCtx mention's description. */
+  description?: string;
 }
 /**
  * Every tab's `@` menu: workspace files, folders, symbols of open editors, the selection. Global,
@@ -355,6 +361,15 @@ export interface OpenLocation {
  * webview leaves it out when the image is over the limit it was given, so the host can say so. The
  * host checks the limit again (symposium.maxImageBytes) and answers `attach-context` or a notice.
  */
+/**
+ * What the user typed after `@` in a prompt (empty when the menu closes): the host asks OpenCtx
+ * providers for mentions matching it and sends a new `context-items` (debounced; a newer query
+ * cancels an older one).
+ */
+export interface ContextQuery {
+  type: 'context-query';
+  query: string;
+}
 export interface AttachImage {
   type: 'attach-image';
   tabId: TabId;
@@ -390,7 +405,8 @@ export type WebviewToHost =
   | SetModel
   | OpenDiff
   | OpenLocation
-  | AttachImage;
+  | AttachImage
+  | ContextQuery;
 
 /** Omit that distributes over a union (plain Omit collapses the union into one object type). */
 export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

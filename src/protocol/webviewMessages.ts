@@ -48,15 +48,26 @@ function tabList(o: Record<string, unknown>, key: string): TabId[] {
   return v;
 }
 
-const CONTEXT_KINDS = new Set(['file', 'folder', 'symbol', 'selection', 'image']);
+const CONTEXT_KINDS = new Set(['file', 'folder', 'symbol', 'selection', 'image', 'openctx']);
+/** An OpenCtx mention: any URI (the host looks the mention up by provider and URI), its provider's http(s) or file URI. */
+function openCtxRef(o: JsonObject, uri: string): ContextRef {
+  const provider = str(o, 'provider', 4_096);
+  if (!/^(https?|file):\/\//.test(provider)) throw new Invalid('an openctx context item needs its provider URI');
+  const ref: ContextRef = { kind: 'openctx', uri, name: str(o, 'name', 1_000), provider };
+  if (o.providerName !== undefined) ref.providerName = str(o, 'providerName', 200);
+  if (o.description !== undefined) ref.description = str(o, 'description', 1_000);
+  return ref;
+}
+
 function contextList(v: unknown): ContextRef[] {
   if (!Array.isArray(v) || v.length > 50) throw new Invalid('context must be a list of at most 50 items');
   return v.map((raw) => {
     const o = obj(raw, 'context item');
     const kind = o.kind;
     if (typeof kind !== 'string' || !CONTEXT_KINDS.has(kind))
-      throw new Invalid('context kind must be file, folder, symbol, selection or image');
+      throw new Invalid('context kind must be file, folder, symbol, selection, image or openctx');
     const uri = str(o, 'uri', 4_096);
+    if (kind === 'openctx') return openCtxRef(o, uri);
     const pasted = kind === 'image' && uri.startsWith(PASTED_IMAGE_SCHEME) && isUuidV4(uri.slice(PASTED_IMAGE_SCHEME.length));
     if (!uri.startsWith('file:') && !pasted) throw new Invalid('context uri must be a file: URI (or a pasted image)');
     const ref: ContextRef = { kind: kind as ContextRef['kind'], uri, name: str(o, 'name', 500) };
@@ -158,6 +169,8 @@ export function parseWebviewMessage(raw: unknown): ParseResult {
       }
       case 'attach-image':
         return ok(attachImage(o));
+      case 'context-query':
+        return ok({ type, query: str(o, 'query', 200) });
       case 'log': {
         const level = o.level;
         if (level !== 'info' && level !== 'warn' && level !== 'error') throw new Invalid('level must be info, warn or error');

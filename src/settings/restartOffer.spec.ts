@@ -53,10 +53,15 @@ describe('settings changes that need Restart Agent', () => {
     const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as {
       contributes: { configuration: { properties: Record<string, unknown> } };
     };
-    const perUse = ['allowedFolders', 'enableExperimentalLM', 'maxImageBytes', 'registry.urls', 'reviewAgentEdits'];
-    // symposium.sparkle.* are read together, as `sparkle`.
+    const perUse = ['allowedFolders', 'enableExperimentalLM', 'maxImageBytes', 'openctx', 'registry.urls', 'reviewAgentEdits'];
+    // symposium.sparkle.* are read together, as `sparkle`; openctx.* and symposium.openctx.* live, as `openctx`.
     const names = new Set(
-      Object.keys(pkg.contributes.configuration.properties).map((k) => k.replace(/^symposium\./, '').replace(/^sparkle\..*$/, 'sparkle')),
+      Object.keys(pkg.contributes.configuration.properties).map((k) =>
+        k
+          .replace(/^symposium\./, '')
+          .replace(/^sparkle\..*$/, 'sparkle')
+          .replace(/^openctx\..*$/, 'openctx'),
+      ),
     );
     assert.deepEqual([...names].sort(), [...Object.keys(base), ...perUse].sort());
   });

@@ -1,10 +1,14 @@
 // The `@` menu (mynah-ui context commands) built from what the host says can be attached: files,
-// open editors, folders, symbols of open editors and the current selection. Each leaf's id is a
+// open editors, folders, symbols of open editors, the current selection, and one entry per OpenCtx
+// provider with its mentions. Each leaf's id is a
 // stable key, so the chosen items can be found again when the prompt is sent. Pure.
 import type { MynahIconsType, QuickActionCommand, QuickActionCommandGroup } from '@aws/mynah-ui';
 import type { ContextRef } from '../../src/protocol/webview';
 
-export const contextKey = (r: ContextRef): string => `${r.kind}:${r.uri}${r.range ? `#${r.range.startLine}-${r.range.endLine}` : ''}`;
+export const contextKey = (r: ContextRef): string =>
+  r.kind === 'openctx'
+    ? `openctx:${r.provider ?? ''} ${r.uri}`
+    : `${r.kind}:${r.uri}${r.range ? `#${r.range.startLine}-${r.range.endLine}` : ''}`;
 
 const ICON: Record<ContextRef['kind'], MynahIconsType> = {
   file: 'file',
@@ -12,10 +16,12 @@ const ICON: Record<ContextRef['kind'], MynahIconsType> = {
   symbol: 'code-block',
   selection: 'text-select',
   image: 'image',
+  openctx: 'globe',
 };
 const LIMIT = 500;
 
 function leaf(r: ContextRef): QuickActionCommand {
+  if (r.kind === 'openctx') return { command: r.name, id: contextKey(r), icon: ICON.openctx, description: r.description ?? r.uri };
   const where = decodeURIComponent(r.uri.replace(/^file:\/\//, ''));
   return { command: r.name, id: contextKey(r), icon: ICON[r.kind], description: r.range ? `${where}:${r.range.startLine}` : where };
 }
@@ -39,7 +45,24 @@ export function contextCommandsFor(items: ContextRef[] | undefined): QuickAction
         ...entry('image', 'image', 'Images in the workspace', of('image')),
       ],
     },
+    ...openCtxGroup(items),
   ];
+}
+
+/** One entry per OpenCtx provider (named as it names itself), its mentions as children. */
+function openCtxGroup(items: ContextRef[]): QuickActionCommandGroup[] {
+  const byProvider = new Map<string, ContextRef[]>();
+  for (const i of items)
+    if (i.kind === 'openctx')
+      byProvider.set(i.providerName ?? i.provider ?? '', [...(byProvider.get(i.providerName ?? i.provider ?? '') ?? []), i]);
+  if (byProvider.size === 0) return [];
+  const commands = [...byProvider].map(([name, refs]): QuickActionCommand => ({
+    command: name,
+    icon: ICON.openctx,
+    description: `OpenCtx: ${refs.length} mention${refs.length === 1 ? '' : 's'}`,
+    children: [{ groupName: name, commands: refs.slice(0, LIMIT).map(leaf) }],
+  }));
+  return [{ groupName: 'Attach from OpenCtx providers', commands }];
 }
 
 /** The refs behind what mynah reports as chosen (command objects or plain strings). */
