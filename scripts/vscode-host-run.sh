@@ -18,6 +18,13 @@ export SYMPOSIUM_HOST_RUN="$RUN"
 # The conductors inherit this: the default chain's Sparkle component keeps its profile here, not in
 # the real ~/.sparkle.
 export SPARKLE_DIR="$RUN/sparkle"
+# Other extensions installed beside Symposium, as a user's would be (test-extensions/: a vscode.lm
+# consumer). Folder names follow the installed layout <publisher>.<name>-<version>.
+for ext in "$ROOT"/test-extensions/*/; do
+  [ -f "$ext/package.json" ] || continue
+  id=$(node -e 'const p=require(process.argv[1]);console.log(`${p.publisher}.${p.name}-${p.version}`)' "$ext/package.json")
+  cp -r "$ext" "$RUN/exts/$id"
+done
 cat > "$RUN/ud/User/settings.json" <<'JSON'
 {"workbench.startupEditor":"none","telemetry.telemetryLevel":"off","extensions.autoCheckUpdates":false,
  "extensions.autoUpdate":false,"chat.disableAIFeatures":true,"git.enabled":false,

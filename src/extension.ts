@@ -11,6 +11,7 @@ import { BUILTIN_AGENT_NAME, type Runtime } from './agents/agentConfiguration';
 import { AgentStatusBar } from './chat/agentStatusBar';
 import { AgentPicker, CHOOSE_AGENT_COMMAND } from './agents/registry/agentPicker';
 import bundledRegistry from './agents/registry/bundledRegistry.json';
+import { DEFAULT_MAX_INPUT_TOKENS, DEFAULT_MAX_OUTPUT_TOKENS } from './lm/provider';
 import { LmRegistration } from './lm/registration';
 import { ChatController } from './chat/chatController';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chat/chatViewProvider';
@@ -41,7 +42,7 @@ export interface SymposiumApi {
   /** The activation session ID embedded in the webview HTML. */
   sessionId: string;
   /** The experimental LM provider's state (tests: registered only with the setting on). */
-  lm: { readonly registered: boolean; readonly processRunning: boolean };
+  lm: { readonly registered: boolean; readonly processRunning: boolean; readonly processPid: number | undefined };
 }
 
 let controller: ChatController | undefined;
@@ -210,10 +211,11 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
         const agents = vscode.workspace.isTrusted ? s.agents : { [BUILTIN_AGENT_NAME]: s.agents[BUILTIN_AGENT_NAME]! };
         return { agents, components: s.components };
       },
+      tokenLimits: () => settings.lmTokenLimits({ maxInputTokens: DEFAULT_MAX_INPUT_TOKENS, maxOutputTokens: DEFAULT_MAX_OUTPUT_TOKENS }),
     },
-    execPath: runtime.execPath,
-    conductorScript: `${runtime.extensionPath}/out/conductor.js`,
-    log: (line) => agentChannel.info(`[lm] ${line}`),
+    runtime,
+    log: logger,
+    onStderrLine: (line) => agentChannel.info(`[lm] ${line}`),
   });
   context.subscriptions.push(lm);
   if (testMode) {

@@ -67,6 +67,9 @@ export class Conversation {
 
   /** Streams the response to `messages` through `emit`; resolves when it is complete. */
   async handle(messages: LmMessage[], tools: LmTool[], emit: (p: LmPart) => void, signal: AbortSignal): Promise<void> {
+    // Cancelled before it got here (the agent was still starting): an abort listener added now
+    // would never fire, and the turn would run to its end unasked. Nothing changes.
+    if (signal.aborted) return;
     this.lastUsed = Date.now();
     this.tools = tools;
     const match = matchRequest(this.state, messages);

@@ -122,6 +122,14 @@ describe('conductor vscodelm (process)', function () {
     }
   });
 
+  it('a request cancelled at once (the cancel arrives before the handler runs) ends at once and changes nothing', async () => {
+    const cts = new CancellationTokenSource();
+    const pending = lm.ask([user('stream 100000 chunks')], [], cts);
+    cts.cancel(); // before the request left: it arrives already cancelled
+    await pending.catch(() => undefined);
+    assert.match(text(await lm.ask([user('session info')])), /^Session \S+, prompt \d+\.$/);
+  });
+
   it('cancels a streaming response and answers the next request', async () => {
     const cts = new CancellationTokenSource();
     const pending = lm.ask([user('stream 100000 chunks')], [], cts);

@@ -87,7 +87,10 @@ export async function runVscodeLm(argv: string[]): Promise<void> {
   const conn = createMessageConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout));
   conn.onRequest(LM_PROVIDE_METHOD, async (params: LmProvideParams, token) => {
     const abort = new AbortController();
-    token.onCancellationRequested(() => abort.abort());
+    // A cancel that arrived while the request still waited in vscode-jsonrpc's queue makes the
+    // token cancelled before the handler runs, and then its onCancellationRequested never fires.
+    if (token.isCancellationRequested) abort.abort();
+    else token.onCancellationRequested(() => abort.abort());
     const emit = (part: LmPartParams['part']): void =>
       void conn.sendNotification(LM_PART_METHOD, { requestId: params.requestId, part } satisfies LmPartParams);
     try {

@@ -97,6 +97,11 @@ export function conductorSpawnSpec(c: AgentConfiguration, rt: Runtime): SpawnSpe
   };
 }
 
+/** The window's language-model process (docs/language-model.md): `conductor vscodelm`, in the folder given. */
+export function vscodelmSpawnSpec(rt: Runtime, cwd: string): SpawnSpec {
+  return { command: rt.execPath, args: [conductorScript(rt), 'vscodelm'], env: { ...AS_NODE }, unsetEnv: CONDUCTOR_UNSET_ENV, cwd };
+}
+
 /** The environment a spawn spec gets: the inherited one without `unsetEnv`, plus `env`. */
 export function spawnEnv(inherited: NodeJS.ProcessEnv, spec: Pick<SpawnSpec, 'env' | 'unsetEnv'>): NodeJS.ProcessEnv {
   const env = { ...inherited };

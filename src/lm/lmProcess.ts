@@ -1,8 +1,9 @@
 // The one long-lived `conductor vscodelm` process of this window, and the vscode-jsonrpc channel
 // to it. Spawned on the first request (so with the setting on but no consumer, nothing runs);
 // after a crash the requests in flight fail with the exit reason and the next request spawns a
-// new process, as the chat's conductors restart.
-import { spawn, type ChildProcess } from 'node:child_process';
+// new process, as the chat's conductors restart. The OS process is owned by the same
+// ConductorProcess the chat uses (own process group, stderr tail, stdin → SIGTERM → SIGKILL), so
+// the LM process and whatever it starts (the agents behind it) never outlive the window.
 import {
   createMessageConnection,
   StreamMessageReader,
@@ -10,28 +11,38 @@ import {
   type CancellationToken,
   type MessageConnection,
 } from 'vscode-jsonrpc/node';
+import type { SpawnSpec } from '../agents/agentConfiguration';
+import { ConductorProcess, type ProcessExit } from '../agents/conductorProcess';
+import type { Log } from '../log/logEvent';
 import { LM_PART_METHOD, LM_PROVIDE_METHOD, type LmPart, type LmPartParams, type LmProvideParams } from '../protocol/lm';
 
 export interface LmProcessOptions {
-  execPath: string;
-  conductorScript: string;
-  cwd: string;
-  log(line: string): void;
+  spec: SpawnSpec;
+  log: Log;
+  /** Every stderr line of the process (its log and its agents'), like the chat conductors'. */
+  onStderrLine(line: string): void;
 }
 
 interface Live {
-  child: ChildProcess;
   conn: MessageConnection;
   /** Rejected with the exit reason when the process ends. */
   exited: Promise<never>;
 }
 
 export class LmProcess {
+  private readonly owner: ConductorProcess;
   private live: Live | undefined;
   private nextId = 0;
   private readonly sinks = new Map<number, (part: LmPart) => void>();
 
-  constructor(private readonly options: LmProcessOptions) {}
+  constructor(private readonly options: LmProcessOptions) {
+    this.owner = new ConductorProcess({
+      name: 'vscodelm',
+      spec: options.spec,
+      log: options.log,
+      onStderrLine: options.onStderrLine,
+    });
+  }
 
   /** Sends one request; `onPart` sees each streamed part; resolves when the response is complete. */
   async provide(params: Omit<LmProvideParams, 'requestId'>, onPart: (part: LmPart) => void, token: CancellationToken): Promise<void> {
@@ -48,47 +59,44 @@ export class LmProcess {
     }
   }
 
+  /** Stops the process (and its group); a later request would spawn a new one. */
   dispose(): void {
-    const live = this.live;
-    this.live = undefined;
-    if (!live) return;
-    live.conn.dispose();
-    live.child.stdin?.end();
-    setTimeout(() => live.child.kill('SIGKILL'), 2000).unref();
+    void this.owner.dispose();
   }
 
   get running(): boolean {
-    return this.live !== undefined;
+    return this.owner.running;
+  }
+
+  /** The process's id while it runs (tests: kill it to see the next request recover). */
+  get pid(): number | undefined {
+    return this.owner.running ? this.owner.pid : undefined;
   }
 
   private ensure(): Live {
-    if (this.live) return this.live;
-    const { execPath, conductorScript, cwd, log } = this.options;
-    const env: NodeJS.ProcessEnv = { ...process.env, ELECTRON_RUN_AS_NODE: '1' };
-    delete env.NODE_OPTIONS;
-    delete env.NODE_PATH;
-    const child = spawn(execPath, [conductorScript, 'vscodelm'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stderrTail = '';
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (t: string) => {
-      stderrTail = (stderrTail + t).slice(-2000);
-      for (const line of t.split('\n')) if (line.trim()) log(line);
-    });
-    const conn = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    if (this.live && this.owner.running) return this.live;
+    const { stdin, stdout } = this.owner.spawn();
+    const conn = createMessageConnection(new StreamMessageReader(stdout), new StreamMessageWriter(stdin));
     conn.onNotification(LM_PART_METHOD, (p: LmPartParams) => this.sinks.get(p.requestId)?.(p.part));
+    const scope = this.owner.processScope;
+    // vscode-jsonrpc leaves pending requests unsettled after a crash unless disposed.
+    scope.add({ dispose: () => conn.dispose() });
     const exited = new Promise<never>((_, reject) => {
-      const fail = (reason: string): void => {
-        if (this.live?.child === child) this.live = undefined;
-        // vscode-jsonrpc leaves pending requests unsettled after a crash unless disposed.
-        conn.dispose();
-        reject(new Error(`${reason}${stderrTail.trim() ? `: ${stderrTail.trim().split('\n').slice(-3).join(' | ')}` : ''}`));
-      };
-      child.once('error', (err) => fail(`the Symposium LM process could not start (${err.message})`));
-      child.once('exit', (code, signal) => fail(`the Symposium LM process exited (${signal ?? `code ${String(code)}`})`));
+      const sub = this.owner.onDidExit((e) => {
+        sub.dispose();
+        if (this.live?.conn === conn) this.live = undefined;
+        reject(new Error(this.describeExit(e)));
+      });
     });
     exited.catch(() => undefined);
     conn.listen();
-    this.live = { child, conn, exited };
+    this.live = { conn, exited };
     return this.live;
+  }
+
+  private describeExit(e: ProcessExit): string {
+    const how = e.spawnError ? `could not start (${e.spawnError})` : `exited (${e.signal ?? `code ${String(e.code)}`})`;
+    const tail = this.owner.stderrText().trim().split('\n').slice(-3).join(' | ');
+    return `the Symposium LM process ${how}${tail ? `: ${tail}` : ''}`;
   }
 }

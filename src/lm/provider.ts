@@ -18,6 +18,8 @@ export const IMAGE_TOKENS = 1_000;
 export interface LmAgents {
   /** The usable agents by name (ElizACP included) and the components of the chain. */
   agents(): { agents: Record<string, SettingsAgent>; components: string[] | null };
+  /** The token limits to announce (settings, else the defaults above). */
+  tokenLimits(): { maxInputTokens: number; maxOutputTokens: number };
 }
 
 export const modelIdOf = (agentName: string): string =>
@@ -32,7 +34,7 @@ export class SymposiumLmProvider implements vscode.LanguageModelChatProvider {
     private readonly source: LmAgents,
   ) {}
 
-  /** `symposium.agents` changed: VS Code asks for the models again. */
+  /** `symposium.agents` or the token limits changed: VS Code asks for the models again. */
   refresh(): void {
     this.changed.fire();
   }
@@ -42,14 +44,15 @@ export class SymposiumLmProvider implements vscode.LanguageModelChatProvider {
   }
 
   provideLanguageModelChatInformation(): vscode.LanguageModelChatInformation[] {
+    const { maxInputTokens, maxOutputTokens } = this.source.tokenLimits();
     return Object.keys(this.source.agents().agents).map((name) => ({
       id: modelIdOf(name),
       name: `Symposium: ${name}`,
       family: 'symposium',
       version: '1',
       tooltip: name === BUILTIN_AGENT_NAME ? 'ElizACP, the deterministic test agent' : `The ACP agent "${name}" through Symposium`,
-      maxInputTokens: DEFAULT_MAX_INPUT_TOKENS,
-      maxOutputTokens: DEFAULT_MAX_OUTPUT_TOKENS,
+      maxInputTokens,
+      maxOutputTokens,
       // Every agent may get images in prompts; one that cannot takes them as the chat does (dropped).
       capabilities: { toolCalling: true, imageInput: name === BUILTIN_AGENT_NAME },
     }));

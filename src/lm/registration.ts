@@ -4,6 +4,8 @@
 // the models when `symposium.agents` changes.
 import * as vscode from 'vscode';
 import { AGENT_ACTION_APPROVED, AGENT_ACTION_TOOL, type AgentActionInput } from '../protocol/lm';
+import { vscodelmSpawnSpec, type Runtime } from '../agents/agentConfiguration';
+import type { Log } from '../log/logEvent';
 import { LmProcess } from './lmProcess';
 import { SymposiumLmProvider, type LmAgents } from './provider';
 
@@ -12,9 +14,9 @@ export const LM_VENDOR = 'symposium';
 export interface LmRegistrationOptions {
   enabled(): boolean;
   source: LmAgents;
-  execPath: string;
-  conductorScript: string;
-  log(line: string): void;
+  runtime: Runtime;
+  log: Log;
+  onStderrLine(line: string): void;
 }
 
 export class LmRegistration implements vscode.Disposable {
@@ -24,7 +26,11 @@ export class LmRegistration implements vscode.Disposable {
   constructor(private readonly options: LmRegistrationOptions) {
     this.watch = vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('symposium.enableExperimentalLM')) this.sync();
-      else if (e.affectsConfiguration('symposium.agents') || e.affectsConfiguration('symposium.enabledComponents'))
+      else if (
+        e.affectsConfiguration('symposium.agents') ||
+        e.affectsConfiguration('symposium.enabledComponents') ||
+        e.affectsConfiguration('symposium.lm')
+      )
         this.active?.provider.refresh();
     });
     this.sync();
@@ -39,15 +45,19 @@ export class LmRegistration implements vscode.Disposable {
     return this.active?.process.running === true;
   }
 
+  /** The `vscodelm` process's id while it runs (tests: kill it, the next request recovers). */
+  get processPid(): number | undefined {
+    return this.active?.process.pid;
+  }
+
   private sync(): void {
     const want = this.options.enabled();
     if (want && !this.active) {
       const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
       const process_ = new LmProcess({
-        execPath: this.options.execPath,
-        conductorScript: this.options.conductorScript,
-        cwd,
+        spec: vscodelmSpawnSpec(this.options.runtime, cwd),
         log: this.options.log,
+        onStderrLine: this.options.onStderrLine,
       });
       const provider = new SymposiumLmProvider(process_, this.options.source);
       const disposables = [
@@ -56,10 +66,10 @@ export class LmRegistration implements vscode.Disposable {
         provider,
       ];
       this.active = { provider, process: process_, disposables };
-      this.options.log('LM provider registered (symposium.enableExperimentalLM is on)');
+      this.options.log.info('lm', 'provider registered (symposium.enableExperimentalLM is on)');
     } else if (!want && this.active) {
       this.stop();
-      this.options.log('LM provider unregistered (symposium.enableExperimentalLM is off)');
+      this.options.log.info('lm', 'provider unregistered (symposium.enableExperimentalLM is off)');
     }
   }
 

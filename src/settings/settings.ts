@@ -159,6 +159,21 @@ export class Settings implements vscode.Disposable {
     return config().get<boolean>('enableExperimentalLM') === true;
   }
 
+  /**
+   * symposium.lm.maxInputTokens / maxOutputTokens: the limits the Symposium models announce (ACP
+   * agents manage their own context; these only bound what consumers send). Bad values → defaults.
+   */
+  lmTokenLimits(defaults: { maxInputTokens: number; maxOutputTokens: number }): { maxInputTokens: number; maxOutputTokens: number } {
+    const read = (key: string, fallback: number): number => {
+      const v = config().get<unknown>(key);
+      return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : fallback;
+    };
+    return {
+      maxInputTokens: read('lm.maxInputTokens', defaults.maxInputTokens),
+      maxOutputTokens: read('lm.maxOutputTokens', defaults.maxOutputTokens),
+    };
+  }
+
   /** symposium.reviewAgentEdits: agent writes wait in a diff view for Accept / Reject. */
   reviewAgentEdits(): boolean {
     return config().get<boolean>('reviewAgentEdits') === true;

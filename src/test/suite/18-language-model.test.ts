@@ -3,7 +3,9 @@
 // extension would. Off: nothing registered, nothing spawned. On: ElizACP as a model, a plain
 // prompt, a follow-up on the same ACP session, an edited history on a new one, three tools (two
 // called in one turn, one in the next), and the symposium-agent-action approve / reject paths.
-// Also measures time to first part and parts per second (test-results/bench/lm.json).
+// A second extension (test-extensions/lm-consumer) converses with its own tools; token limits and
+// the model list follow the settings; a killed LM process is replaced. Also measures time to first
+// part and parts per second (test-results/bench/lm.json).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -137,6 +139,97 @@ suite('language model provider (experimental)', () => {
       const r2 = await collect(model, h);
       assert.match(r2.text, approve ? /selected allow/ : /selected reject/);
     }
+  });
+
+  test('another extension picks the model and runs its own tool loop over several turns on one ACP session', async () => {
+    // test-extensions/lm-consumer: loaded beside Symposium, it knows only the vendor name.
+    const consumer = vscode.extensions.getExtension('symposium-tests.symposium-lm-consumer');
+    assert.ok(consumer, 'the consumer extension is loaded');
+    type Round = { text: string; calls: { name: string; input: unknown }[] };
+    const run = (prompts: string[], resultOrder: 'as-called' | 'reversed') =>
+      vscode.commands.executeCommand<{ model: string; rounds: Round[] }>('symposiumLmConsumer.converse', {
+        vendor: 'symposium',
+        modelIdIncludes: 'eliza',
+        prompts,
+        resultOrder,
+      });
+    const { model: id, rounds } = await run(
+      [
+        'session info',
+        'use tools\nvscode_tools::consumer_alpha with {"n":1}\nvscode_tools::consumer_beta with {"n":2}',
+        'use tool vscode_tools::consumer_gamma with {"n":3}',
+        'session info',
+      ],
+      'reversed', // results in the other order than the calls: matched by call id, not by position
+    );
+    assert.equal(id, 'symposium-eliza');
+    const texts = rounds.map((r) => r.text);
+    const first = /^Session (\S+), prompt (\d+)\.$/.exec(texts[0] ?? '');
+    assert.ok(first, texts[0]);
+    // Round 1: session info; 2: two calls; 3: their results answered; 4: one call; 5: answered; 6: session info.
+    assert.equal(rounds.length, 6, JSON.stringify(rounds));
+    assert.deepEqual(
+      rounds[1]!.calls.map((c) => [c.name, c.input]),
+      [
+        ['consumer_alpha', { n: 1 }],
+        ['consumer_beta', { n: 2 }],
+      ],
+    );
+    assert.match(texts[2]!, /consumer_alpha ran with \{"n":1\}/);
+    assert.match(texts[2]!, /consumer_beta ran with \{"n":2\}/);
+    assert.deepEqual(
+      rounds[3]!.calls.map((c) => [c.name, c.input]),
+      [['consumer_gamma', { n: 3 }]],
+    );
+    assert.match(texts[4]!, /consumer_gamma ran with \{"n":3\}/);
+    assert.equal(texts[5], `Session ${first[1]}, prompt ${Number(first[2]) + 3}.`, 'every turn went to the same ACP session');
+  });
+
+  test('token limits come from symposium.lm.* settings', async () => {
+    const eliza = async () => (await vscode.lm.selectChatModels({ vendor: 'symposium' })).find((m) => m.id.includes('eliza'));
+    assert.equal((await eliza())?.maxInputTokens, 200_000, 'the default');
+    await config().update('lm.maxInputTokens', 12_345, vscode.ConfigurationTarget.Global);
+    try {
+      await waitFor('the new limit', async () => (await eliza())?.maxInputTokens === 12_345);
+    } finally {
+      await config().update('lm.maxInputTokens', undefined, vscode.ConfigurationTarget.Global);
+    }
+    await waitFor('the default again', async () => (await eliza())?.maxInputTokens === 200_000);
+  });
+
+  test('an agent added to symposium.agents becomes a model at once; removed, it goes', async () => {
+    const ids = async () => (await vscode.lm.selectChatModels({ vendor: 'symposium' })).map((m) => m.id);
+    await config().update('agents', { extra: { command: process.execPath, args: ['--version'] } }, vscode.ConfigurationTarget.Global);
+    try {
+      await waitFor('the extra model', async () => (await ids()).includes('symposium-agent-extra'));
+      const extra = (await vscode.lm.selectChatModels({ vendor: 'symposium' })).find((m) => m.id === 'symposium-agent-extra');
+      assert.equal(extra?.name, 'Symposium: extra');
+    } finally {
+      await config().update('agents', undefined, vscode.ConfigurationTarget.Global);
+    }
+    await waitFor('the extra model gone', async () => !(await ids()).includes('symposium-agent-extra'));
+    assert.ok((await ids()).includes('symposium-eliza'));
+  });
+
+  test('the LM process killed mid-stream: that request fails with the exit reason, the next one gets a new process', async () => {
+    const api = await extension().activate();
+    const r = await model.sendRequest([M.User('stream 2000 chunks')], {});
+    let failure: unknown;
+    let parts = 0;
+    const pid = api.lm.processPid;
+    assert.ok(pid, 'the process runs');
+    try {
+      for await (const p of r.stream) {
+        if (p instanceof vscode.LanguageModelTextPart && ++parts === 10) process.kill(pid, 'SIGKILL');
+      }
+    } catch (e) {
+      failure = e;
+    }
+    assert.match(String(failure), /Symposium LM process exited \(SIGKILL\)/);
+    assert.ok(parts < 2000, `the stream stopped (${parts} parts)`);
+    const again = await collect(model, [M.User('I feel happy today')]);
+    assert.equal(again.text, expectedReply('I feel happy today'));
+    assert.notEqual(api.lm.processPid, pid, 'a new process');
   });
 
   test('off again: unregistered and the process stopped', async () => {
