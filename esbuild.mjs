@@ -24,6 +24,8 @@ const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'out/extension.js', platform: 'node', format: 'cjs', external: ['vscode'] },
   // Webview: a browser IIFE; mynah-ui is bundled in.
   { ...common, entryPoints: ['webview/main.ts'], outfile: 'out/webview.js', platform: 'browser', format: 'iife' },
+  // The protocol traffic viewer's page (src/traffic/trafficPanel.ts).
+  { ...common, entryPoints: ['webview/traffic/main.ts'], outfile: 'out/traffic.js', platform: 'browser', format: 'iife' },
   // Conductor: one self-contained Node file (the ESM-only ACP SDK is bundled into it), run by the
   // extension host's own Node (`process.execPath` + ELECTRON_RUN_AS_NODE=1 on desktop).
   { ...common, entryPoints: ['conductor/main.ts'], outfile: 'out/conductor.js', platform: 'node', format: 'cjs' },

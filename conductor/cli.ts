@@ -5,7 +5,7 @@ import type { ComponentFactory } from './chain/component';
 import { externalProxyFactory } from './components/external-proxy/externalProxy';
 import { placeProxies, takeProxyEnv } from './components/external-proxy/placement';
 import { parseProxyOption, uniqueNames, type ProxySpec } from './components/external-proxy/proxySpec';
-import { TraceWriter } from './trace';
+import { takeTraceFd, teeTrace, TracePipe, TraceWriter, type TraceSink } from './trace';
 import { componentRegistry, componentRegistryWith, DEFAULT_COMPONENTS } from './components/registry';
 import { applySparkleFlag, isSparkleFlag, SPARKLE_USAGE, type SparkleOptions } from './components/sparkle/options';
 import { createLogger, isLogLevel, type LogLevel } from './log';
@@ -119,8 +119,16 @@ export async function runProxyCli(argv: string[]): Promise<void> {
     spec.name,
     externalProxyFactory({ ...spec, env: { ...spec.env, ...proxyEnv[spec.name] } }, log),
   ]);
-  const trace = args.traceDir ? new TraceWriter(args.traceDir) : undefined;
-  if (trace) log.info(`tracing to ${trace.path}`);
+  const sinks: TraceSink[] = [];
+  if (args.traceDir) {
+    const file = new TraceWriter(args.traceDir);
+    log.info(`tracing to ${file.path}`);
+    sinks.push(file);
+  }
+  const traceFd = takeTraceFd(process.env);
+  if (traceFd !== undefined)
+    sinks.push(new TracePipe(traceFd, (err) => log.warn(`the editor's trace pipe failed; not tracing to it: ${err.message}`)));
+  const trace = teeTrace(sinks);
   const script = process.argv[1];
   if (!script) throw new Error('cannot tell the conductor script path');
   const conductor = new Conductor({

@@ -28,7 +28,7 @@ import { assembleChain } from './chain/assembly';
 import { Chain } from './chain/chain';
 import type { ChainInfo, Component, ComponentContext, ComponentFactory } from './chain/component';
 import { AgentEdge, EditorEdge } from './chain/edges';
-import type { TraceWriter } from './trace';
+import type { TraceSink } from './trace';
 import { CONDUCTOR_VERSION } from './version';
 
 export interface ConductorOptions {
@@ -39,7 +39,7 @@ export interface ConductorOptions {
   components: string[];
   registry: ReadonlyMap<string, ComponentFactory>;
   log: Logger;
-  trace?: TraceWriter;
+  trace?: TraceSink;
   self: SelfCommand;
   input: Readable;
   output: Writable;

@@ -5,6 +5,10 @@
 // are masked in what is written: bearer tokens anywhere, Authorization values, and the values of
 // `{name, value}` pairs (HTTP headers, env entries such as the MCP shim's SYMPOSIUM_MCP_TOKEN)
 // whose name says secret. The messages themselves travel unchanged.
+//
+// The same lines can also go to a file descriptor the editor opened for the conductor
+// (SYMPOSIUM_TRACE_FD, set by src/agents/conductorProcess.ts): the extension's traffic viewer
+// reads them live from that pipe.
 import { createWriteStream, mkdirSync, openSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { isObject } from '../src/protocol/guards';
@@ -33,7 +37,13 @@ export function traceLine(from: string, to: string, message: RpcMessage, timesta
   return JSON.stringify({ timestamp, from, to, message }, mask);
 }
 
-export class TraceWriter {
+/** Where trace lines go: a file, the editor's pipe, or both. */
+export interface TraceSink {
+  record(from: string, to: string, message: RpcMessage): void;
+  close(): Promise<void>;
+}
+
+export class TraceWriter implements TraceSink {
   private readonly stream: WriteStream;
   readonly path: string;
 
@@ -51,4 +61,51 @@ export class TraceWriter {
   close(): Promise<void> {
     return new Promise((resolve) => this.stream.end(() => resolve()));
   }
+}
+
+/** The file descriptor of the editor's trace pipe (SYMPOSIUM_TRACE_FD); taken out of `env` so no child inherits it. */
+export const TRACE_FD_VAR = 'SYMPOSIUM_TRACE_FD';
+
+export function takeTraceFd(env: NodeJS.ProcessEnv): number | undefined {
+  const raw = env[TRACE_FD_VAR];
+  delete env[TRACE_FD_VAR];
+  const fd = Number(raw);
+  return raw && Number.isSafeInteger(fd) && fd > 2 ? fd : undefined;
+}
+
+/**
+ * Trace lines to an inherited pipe. If the pipe is not there (EBADF) or its reader went away,
+ * tracing to it stops with one log line; the conductor goes on.
+ */
+export class TracePipe implements TraceSink {
+  private readonly stream: WriteStream;
+  private broken = false;
+
+  constructor(fd: number, onError: (err: Error) => void) {
+    this.stream = createWriteStream('', { fd, autoClose: true });
+    this.stream.on('error', (err) => {
+      if (this.broken) return;
+      this.broken = true;
+      onError(err);
+    });
+  }
+
+  record(from: string, to: string, message: RpcMessage): void {
+    if (!this.broken) this.stream.write(traceLine(from, to, message) + '\n');
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => (this.broken ? resolve() : this.stream.end(() => resolve())));
+  }
+}
+
+/** Records to every sink. */
+export function teeTrace(sinks: readonly TraceSink[]): TraceSink | undefined {
+  if (sinks.length <= 1) return sinks[0];
+  return {
+    record: (from, to, message) => {
+      for (const s of sinks) s.record(from, to, message);
+    },
+    close: async () => void (await Promise.all(sinks.map((s) => s.close()))),
+  };
 }

@@ -35,6 +35,8 @@ import { DecisionLog } from './permissions/decisionLog';
 import { Settings } from './settings/settings';
 import { ChatInspector } from './testing/chatInspector';
 import { registerTestCommands } from './testing/testCommands';
+import { registerTraffic } from './traffic/registerTraffic';
+import { TrafficStore } from './traffic/trafficStore';
 
 /** What activate() returns: tests subscribe to the structured log stream through it. */
 export interface SymposiumApi {
@@ -98,6 +100,9 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     permissions.forgetSession(actorKey, sessionId);
   });
 
+  // Every conductor's protocol trace, streamed live (the traffic viewer, src/traffic/).
+  const traffic = new TrafficStore(logger);
+  context.subscriptions.push(traffic);
   const pool = new AgentPool({
     runtime,
     log: logger,
@@ -107,6 +112,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     onPermissionRequest: (actor, params, signal) =>
       permissions.request({ actorKey: actor.key, agentName: actor.agentName, params, signal }),
     onStderrLine: (agentName, line) => logConductorLine(agentChannel, agentName, line),
+    onTraceLine: (key, line) => traffic.addLine(key, line),
   });
   // The `@` menu of every tab follows the workspace: files, open editors, symbols, the selection.
   // Pasted and dropped images are attachments too (asked first: they claim only their own URIs).
@@ -188,6 +194,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
       if (e.affectsConfiguration('symposium.currentAgent') || e.affectsConfiguration('symposium.agents')) showAgentName();
     }),
     vscode.commands.registerCommand('symposium.showPermissionDecisions', () => decisions.show()),
+    ...registerTraffic({ extensionUri: context.extensionUri, store: traffic, log: logger, chat, sessions, testMode }),
     vscode.commands.registerCommand('symposium.discussSelection', () =>
       discussSelection({
         show: () => provider.show(),

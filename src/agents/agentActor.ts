@@ -31,6 +31,8 @@ export interface AgentActorOptions {
   log: Log;
   /** Every stderr line of the process (conductor and agent logs). */
   onStderrLine?: (line: string) => void;
+  /** Every line of the conductor's protocol trace (src/traffic/). */
+  onTraceLine?: (line: string) => void;
   clientInfo: { name: string; version: string };
   /** Time for the process to end after stdin closes, and again after SIGTERM. */
   graceMs?: number;
@@ -82,6 +84,7 @@ export class AgentActor {
       log: options.log,
       graceMs: options.graceMs,
       onStderrLine: options.onStderrLine,
+      onTraceLine: options.onTraceLine,
     });
     this.process.onDidExit((exit) => this.onExit(exit));
     // The actor's listeners end with its process.

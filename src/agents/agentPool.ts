@@ -14,6 +14,8 @@ export interface AgentPoolOptions {
   log: Log;
   clientInfo: { name: string; version: string };
   onStderrLine?: (agentName: string, line: string) => void;
+  /** Every line of a conductor's protocol trace, with its configuration key (src/traffic/). */
+  onTraceLine?: (key: string, line: string) => void;
   /** Answers an actor's session/request_permission (the agent waits on the promise). */
   onPermissionRequest: (actor: AgentActor, params: RequestPermissionRequest, signal: AbortSignal) => Promise<RequestPermissionResponse>;
   graceMs?: number;
@@ -40,7 +42,7 @@ export class AgentPool {
     const key = configurationKey(config);
     const existing = this.actors.get(key);
     if (existing?.usable) return existing;
-    const { runtime, log, clientInfo, graceMs, onStderrLine } = this.options;
+    const { runtime, log, clientInfo, graceMs, onStderrLine, onTraceLine } = this.options;
     const actor: AgentActor = new AgentActor({
       key,
       agentName: config.agent.name,
@@ -49,6 +51,7 @@ export class AgentPool {
       clientInfo,
       graceMs,
       onStderrLine: onStderrLine && ((line) => onStderrLine(config.agent.name, line)),
+      onTraceLine: onTraceLine && ((line) => onTraceLine(key, line)),
       onPermissionRequest: (params, signal) => this.options.onPermissionRequest(actor, params, signal),
       client: this.options.client,
       onStateChange: () => this.changed.fire(actor),

@@ -36,7 +36,17 @@ export interface ConductorProcessOptions {
   graceMs?: number;
   /** Every stderr line of the process (conductor and agent logs). */
   onStderrLine?: (line: string) => void;
+  /**
+   * Every line of the conductor's protocol trace. When set, the process gets a fourth pipe (fd 3,
+   * named to it by SYMPOSIUM_TRACE_FD, conductor/trace.ts) and writes its trace there.
+   */
+  onTraceLine?: (line: string) => void;
 }
+
+/** Must equal TRACE_FD_VAR in conductor/trace.ts. */
+export const TRACE_FD_VAR = 'SYMPOSIUM_TRACE_FD';
+/** A trace line longer than this is skipped (the conductor's own line limit). */
+const MAX_TRACE_LINE_CHARS = 64 * 1024 * 1024;
 
 /** One spawned process and what belongs to it. */
 interface Run {
@@ -95,11 +105,16 @@ export class ConductorProcess implements Disposable {
     log.info('agent', 'spawning', { agent: this.options.name, command: spec.command, args: spec.args, cwd: spec.cwd });
     // Own process group (the shared process-group code), so stop() can signal the conductor and
     // what it started in its group, and the group is killed if the extension host exits first.
+    const onTraceLine = this.options.onTraceLine;
+    const env = spawnEnv(process.env, spec);
+    if (onTraceLine) env[TRACE_FD_VAR] = '3';
     const child = spawnInGroup(spec.command, spec.args, {
       cwd: spec.cwd,
-      env: spawnEnv(process.env, spec),
-      stdio: ['pipe', 'pipe', 'pipe'],
+      env,
+      stdio: onTraceLine ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
     });
+    const trace = child.stdio[3] as Readable | null | undefined;
+    if (onTraceLine && trace) readLines(trace, onTraceLine, () => log.warn('agent', 'a trace line over the limit was skipped'));
     let resolveExited!: (e: ExitInfo) => void;
     const exited = new Promise<ExitInfo>((r) => (resolveExited = r));
     const run: Run = { child, exited, resolveExited, stderr: new StderrTail(), stopRequested: false };
@@ -190,4 +205,25 @@ export class ConductorProcess implements Disposable {
     await this.stop('disposed');
     this.exits.dispose();
   }
+}
+
+/** Calls `onLine` for every line of `stream` (UTF-8, newline-separated). */
+function readLines(stream: Readable, onLine: (line: string) => void, onTooLong: () => void): void {
+  let partial = '';
+  let skipping = false;
+  stream.setEncoding('utf8');
+  stream.on('data', (text: string) => {
+    const parts = (partial + text).split('\n');
+    partial = parts.pop() ?? '';
+    for (const line of parts) {
+      if (skipping) skipping = false;
+      else if (line) onLine(line);
+    }
+    if (partial.length > MAX_TRACE_LINE_CHARS) {
+      partial = '';
+      skipping = true;
+      onTooLong();
+    }
+  });
+  stream.on('error', () => undefined); // the process's exit tells the story
 }

@@ -1,0 +1,109 @@
+import * as assert from 'node:assert/strict';
+import {
+  displayJson,
+  MASKED,
+  parseTraceLine,
+  parseTrafficToHost,
+  RowBuilder,
+  rowMatches,
+  savedLine,
+  SessionFilter,
+  type TrafficEntry,
+} from './traffic';
+
+let seq = 0;
+const at = (from: string, to: string, message: Record<string, unknown>, time = 1000 + seq): TrafficEntry => ({
+  seq: ++seq,
+  time,
+  from,
+  to,
+  message: { jsonrpc: '2.0', ...message },
+  bytes: JSON.stringify(message).length,
+});
+
+describe('traffic viewer model', () => {
+  it('reads trace lines and refuses what is not one', () => {
+    const e = parseTraceLine(
+      '{"timestamp":"2026-11-23T10:00:00.000Z","from":"editor","to":"editor-edge","message":{"jsonrpc":"2.0","method":"x"}}',
+      7,
+    );
+    assert.equal(e?.seq, 7);
+    assert.equal(e?.time, Date.parse('2026-11-23T10:00:00.000Z'));
+    for (const bad of [
+      'not json',
+      '{}',
+      '{"timestamp":"x","from":"a","to":"b","message":{}}',
+      '{"timestamp":"2026-11-23T10:00:00Z","from":1,"to":"b","message":{}}',
+    ])
+      assert.equal(parseTraceLine(bad, 1), undefined, bad);
+  });
+
+  it("keeps one session's messages: initialize, its session/new (once answered), requests naming it and their responses", () => {
+    const filter = new SessionFilter('s1');
+    const stream = [
+      at('editor', 'editor-edge', { id: 1, method: 'initialize', params: {} }),
+      at('editor-edge', 'editor', { id: 1, result: {} }),
+      at('editor', 'editor-edge', { id: 2, method: 'session/new', params: { cwd: '/' } }),
+      at('editor', 'editor-edge', { id: 3, method: 'session/new', params: { cwd: '/' } }),
+      at('editor-edge', 'editor', { id: 3, result: { sessionId: 's2' } }),
+      at('editor-edge', 'editor', { id: 2, result: { sessionId: 's1' } }),
+      at('editor', 'editor-edge', { id: 4, method: 'session/prompt', params: { sessionId: 's1', prompt: [] } }),
+      at('agent', 'agent-edge', { method: 'session/update', params: { sessionId: 's2' } }),
+      at('agent', 'agent-edge', { method: 'session/update', params: { sessionId: 's1' } }),
+      at('editor', 'editor-edge', { method: '$/cancel_request', params: { requestId: 4 } }),
+      at('editor-edge', 'editor', { id: 4, result: { stopReason: 'cancelled' } }),
+      at('editor', 'editor-edge', { id: 5, method: 'session/prompt', params: { sessionId: 's2', prompt: [] } }),
+      at('editor-edge', 'editor', { id: 5, result: { stopReason: 'end_turn' } }),
+    ];
+    const kept = stream.flatMap((e) => filter.accept(e)).map((e) => e.seq - stream[0]!.seq);
+    assert.deepEqual(kept, [0, 1, 2, 5, 6, 8, 9, 10]);
+  });
+
+  it('pairs each response with the request that crossed the same hop, with its duration; errors named', () => {
+    const rows = new RowBuilder();
+    const req = rows.row(at('a', 'b', { id: 9, method: 'session/prompt', params: {} }, 100));
+    rows.row(at('b', 'c', { id: 9, method: 'other', params: {} }, 110)); // same id, another hop
+    const res = rows.row(at('b', 'a', { id: 9, result: {} }, 142));
+    const err = rows.row(at('c', 'b', { id: 9, error: { code: -1, message: 'nope' } }, 150));
+    assert.equal(req.kind, 'request');
+    assert.deepEqual([res.kind, res.method, res.durationMs], ['response', 'session/prompt', 42]);
+    assert.deepEqual([err.method, err.durationMs, err.error], ['other', 40, 'nope']);
+    assert.equal(rows.row(at('x', 'y', { method: 'n' })).kind, 'notification');
+  });
+
+  it('masks env values for display and collapses large payloads; the saved line too', () => {
+    const decl = {
+      method: 'session/new',
+      params: {
+        mcpServers: [
+          { name: 's', env: [{ name: 'PATH', value: '/usr/bin' }], headers: [{ name: 'Authorization', value: 'Bearer [redacted]' }] },
+        ],
+        env: { KEY: 'v' },
+      },
+    };
+    const text = displayJson(decl);
+    assert.ok(!text.includes('/usr/bin') && text.includes(MASKED) && text.includes('"PATH"'), text);
+    assert.ok(!text.includes('"v"'));
+    const saved = savedLine(at('a', 'b', decl));
+    assert.ok(!saved.includes('/usr/bin') && saved.includes(MASKED));
+    assert.equal(new RowBuilder().row(at('a', 'b', { method: 'big', params: { text: 'x'.repeat(5000) } })).large, true);
+    assert.equal(new RowBuilder().row(at('a', 'b', { method: 'small' })).large, false);
+  });
+
+  it('filters rows by words of hop, kind, method or id', () => {
+    const row = { from: 'agent', to: 'agent-edge', kind: 'notification' as const, method: 'session/update' };
+    assert.ok(rowMatches(row, ''));
+    assert.ok(rowMatches(row, 'update agent-edge'));
+    assert.ok(rowMatches(row, 'NOTIFICATION'));
+    assert.ok(!rowMatches(row, 'prompt'));
+  });
+
+  it('validates what the viewer sends', () => {
+    assert.deepEqual(parseTrafficToHost({ type: 'save' }), { ok: true, message: { type: 'save' } });
+    const row = { seq: 1, hop: 'a → b', kind: 'request', method: 'm', payload: '{}', collapsed: false };
+    assert.equal(parseTrafficToHost({ type: 'rendered', filter: '', rows: [row] }).ok, true);
+    assert.equal(parseTrafficToHost({ type: 'rendered', filter: '', rows: [{ ...row, kind: 'other' }] }).ok, false);
+    assert.equal(parseTrafficToHost({ type: 'eval' }).ok, false);
+    assert.equal(parseTrafficToHost(null).ok, false);
+  });
+});

@@ -1,0 +1,239 @@
+// The protocol traffic viewer's model and its webview boundary. The conductor writes one trace line
+// per message per hop (`{timestamp, from, to, message}`, credentials already masked: conductor/
+// trace.ts); the extension reads them live from a pipe and keeps them per conductor process
+// (src/traffic/trafficStore.ts). This file turns them into rows for one chat session: which
+// messages belong to the session, request ↔ response pairing with timing, display masking (env
+// values), and large payloads cut for display. Plus the messages between the host and the
+// viewer's webview, with their validator. Pure: no vscode, DOM or Node imports.
+import { isObject } from './guards';
+
+export interface TrafficEntry {
+  /** Order of arrival (per conductor process, from 1). */
+  seq: number;
+  /** Milliseconds since the epoch, from the trace line's timestamp. */
+  time: number;
+  from: string;
+  to: string;
+  message: Record<string, unknown>;
+  /** Length of the trace line: what the message weighs. */
+  bytes: number;
+}
+
+/** A trace line as an entry; undefined if it is not one. */
+export function parseTraceLine(line: string, seq: number): TrafficEntry | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(parsed) || typeof parsed.from !== 'string' || typeof parsed.to !== 'string' || !isObject(parsed.message)) return undefined;
+  const time = typeof parsed.timestamp === 'string' ? Date.parse(parsed.timestamp) : NaN;
+  if (!Number.isFinite(time)) return undefined;
+  return { seq, time, from: parsed.from, to: parsed.to, message: parsed.message, bytes: line.length };
+}
+
+export type TrafficKind = 'request' | 'response' | 'notification';
+
+const kindOf = (m: Record<string, unknown>): TrafficKind =>
+  typeof m.method === 'string' ? (m.id !== undefined && m.id !== null ? 'request' : 'notification') : 'response';
+
+const hopKey = (from: string, to: string, id: unknown): string => `${from}\u0000${to}\u0000${JSON.stringify(id)}`;
+const sessionIdIn = (v: unknown): string | undefined => (isObject(v) && typeof v.sessionId === 'string' ? v.sessionId : undefined);
+
+/**
+ * Picks the entries of one session out of a conductor's stream, incrementally: messages naming the
+ * session, the responses to its requests, the `session/new` that created it (held until its answer
+ * says which session it made) and the connection's `initialize`.
+ */
+export class SessionFilter {
+  private readonly tracked = new Set<string>();
+  private readonly pendingNew = new Map<string, TrafficEntry>();
+
+  constructor(readonly sessionId: string) {}
+
+  accept(entry: TrafficEntry): TrafficEntry[] {
+    const m = entry.message;
+    const kind = kindOf(m);
+    if (kind === 'request') {
+      const key = hopKey(entry.from, entry.to, m.id);
+      if (m.method === 'initialize' || sessionIdIn(m.params) === this.sessionId) {
+        this.tracked.add(key);
+        return [entry];
+      }
+      if (m.method === 'session/new') this.pendingNew.set(key, entry);
+      return [];
+    }
+    if (kind === 'response') {
+      const key = hopKey(entry.to, entry.from, m.id);
+      if (this.tracked.delete(key)) return [entry];
+      const request = this.pendingNew.get(key);
+      if (!request) return [];
+      this.pendingNew.delete(key);
+      return sessionIdIn(m.result) === this.sessionId ? [request, entry] : [];
+    }
+    if (sessionIdIn(m.params) === this.sessionId) return [entry];
+    // A cancellation of one of the session's requests.
+    const requestId = isObject(m.params) ? m.params.requestId : undefined;
+    return m.method === '$/cancel_request' && this.tracked.has(hopKey(entry.from, entry.to, requestId)) ? [entry] : [];
+  }
+}
+
+/** One line of the viewer. */
+export interface TrafficRow {
+  seq: number;
+  time: number;
+  from: string;
+  to: string;
+  kind: TrafficKind;
+  /** The method; for a response, its request's. */
+  method: string;
+  id?: string;
+  /** For a response: milliseconds since its request crossed the same hop. */
+  durationMs?: number;
+  /** For an error response: its message. */
+  error?: string;
+  /** Pretty JSON, env values masked; cut to PAYLOAD_DISPLAY_CHARS (Save trace keeps everything). */
+  payload: string;
+  bytes: number;
+  /** Collapsed by default (more than LARGE_PAYLOAD_CHARS). */
+  large: boolean;
+  truncated: boolean;
+}
+
+export const LARGE_PAYLOAD_CHARS = 1500;
+export const PAYLOAD_DISPLAY_CHARS = 200_000;
+export const MASKED = '[masked]';
+
+/**
+ * What the viewer shows of a message: as traced (credentials already masked by the conductor),
+ * and also every environment variable's value (`env: [{name, value}]` or `env: {NAME: value}`):
+ * env values are where agents' and MCP servers' keys live.
+ */
+export function displayJson(message: unknown): string {
+  return JSON.stringify(message, maskEnvValues, 2);
+}
+
+function maskEnvValues(key: string, value: unknown): unknown {
+  if (key !== 'env') return value;
+  if (Array.isArray(value)) return value.map((e: unknown) => (isObject(e) && 'value' in e ? { ...e, value: MASKED } : e));
+  if (isObject(value)) return Object.fromEntries(Object.keys(value).map((k) => [k, MASKED]));
+  return value;
+}
+
+/** Builds rows, pairing each response with the request that crossed the same hop before it. */
+export class RowBuilder {
+  private readonly requests = new Map<string, { method: string; time: number }>();
+
+  row(entry: TrafficEntry): TrafficRow {
+    const m = entry.message;
+    const kind = kindOf(m);
+    const id = m.id === undefined || m.id === null ? undefined : String(m.id as string | number);
+    let method = typeof m.method === 'string' ? m.method : '';
+    let durationMs: number | undefined;
+    if (kind === 'request') this.requests.set(hopKey(entry.from, entry.to, m.id), { method, time: entry.time });
+    if (kind === 'response') {
+      const key = hopKey(entry.to, entry.from, m.id);
+      const request = this.requests.get(key);
+      this.requests.delete(key);
+      if (request) {
+        method = request.method;
+        durationMs = entry.time - request.time;
+      }
+    }
+    const error = kind === 'response' && isObject(m.error) && typeof m.error.message === 'string' ? m.error.message : undefined;
+    const full = displayJson(m);
+    const truncated = full.length > PAYLOAD_DISPLAY_CHARS;
+    return {
+      seq: entry.seq,
+      time: entry.time,
+      from: entry.from,
+      to: entry.to,
+      kind,
+      method,
+      ...(id !== undefined ? { id } : {}),
+      ...(durationMs !== undefined ? { durationMs } : {}),
+      ...(error !== undefined ? { error } : {}),
+      payload: truncated
+        ? `${full.slice(0, PAYLOAD_DISPLAY_CHARS)}\n… (${full.length - PAYLOAD_DISPLAY_CHARS} more characters; Save trace keeps all)`
+        : full,
+      bytes: entry.bytes,
+      large: full.length > LARGE_PAYLOAD_CHARS,
+      truncated,
+    };
+  }
+}
+
+/** The trace line of an entry for a saved file (the conductor's format, env values masked too). */
+export function savedLine(entry: TrafficEntry): string {
+  return JSON.stringify(
+    { timestamp: new Date(entry.time).toISOString(), from: entry.from, to: entry.to, message: entry.message },
+    maskEnvValues,
+  );
+}
+
+// ---- the viewer's webview boundary ------------------------------------------------------------
+
+export type HostToTraffic =
+  | { type: 'reset'; title: string; rows: TrafficRow[]; dropped: number }
+  | { type: 'append'; rows: TrafficRow[]; dropped: number }
+  /** Test mode only: sets the filter box, as typing would. */
+  | { type: 'set-filter'; filter: string };
+
+/** What the viewer shows, row by row (for tests; sent only in test mode). */
+export interface RenderedTrafficRow {
+  seq: number;
+  hop: string;
+  kind: TrafficKind;
+  method: string;
+  duration?: string;
+  /** The payload text as shown (collapsed or not). */
+  payload: string;
+  collapsed: boolean;
+}
+
+export type TrafficToHost = { type: 'ready' } | { type: 'save' } | { type: 'rendered'; filter: string; rows: RenderedTrafficRow[] };
+
+const MAX_RENDERED_ROWS = 50_000;
+
+export function parseTrafficToHost(raw: unknown): { ok: true; message: TrafficToHost } | { ok: false; error: string } {
+  if (!isObject(raw) || typeof raw.type !== 'string') return { ok: false, error: 'not a message' };
+  if (raw.type === 'ready' || raw.type === 'save') return { ok: true, message: { type: raw.type } };
+  if (raw.type !== 'rendered') return { ok: false, error: `unknown message type ${raw.type.slice(0, 50)}` };
+  if (typeof raw.filter !== 'string' || !Array.isArray(raw.rows) || raw.rows.length > MAX_RENDERED_ROWS)
+    return { ok: false, error: 'bad rendered' };
+  const rows: RenderedTrafficRow[] = [];
+  for (const r of raw.rows) {
+    if (
+      !isObject(r) ||
+      typeof r.seq !== 'number' ||
+      typeof r.hop !== 'string' ||
+      (r.kind !== 'request' && r.kind !== 'response' && r.kind !== 'notification') ||
+      typeof r.method !== 'string' ||
+      typeof r.payload !== 'string' ||
+      typeof r.collapsed !== 'boolean' ||
+      (r.duration !== undefined && typeof r.duration !== 'string')
+    )
+      return { ok: false, error: 'bad rendered row' };
+    rows.push({
+      seq: r.seq,
+      hop: r.hop,
+      kind: r.kind,
+      method: r.method,
+      payload: r.payload,
+      collapsed: r.collapsed,
+      ...(r.duration !== undefined ? { duration: r.duration as string } : {}),
+    });
+  }
+  return { ok: true, message: { type: 'rendered', filter: raw.filter, rows } };
+}
+
+/** Whether a row matches the viewer's filter: every word appears in its hop, kind, method or id. */
+export function rowMatches(row: Pick<TrafficRow, 'from' | 'to' | 'kind' | 'method' | 'id'>, filter: string): boolean {
+  const haystack = `${row.from} → ${row.to} ${row.from}->${row.to} ${row.kind} ${row.method} ${row.id ?? ''}`.toLowerCase();
+  return filter
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((word) => haystack.includes(word));
+}

@@ -1,0 +1,58 @@
+// The traffic viewer's HTML. Strict CSP as the chat's (src/chat/chatHtml.ts): the script only from
+// our file with this render's nonce, the one <style> element with the same nonce, nothing else.
+// Colours come from VS Code's theme variables, so light, dark and high-contrast themes work. Pure.
+
+export interface TrafficHtmlOptions {
+  nonce: string;
+  scriptUri: string;
+  /** The viewer reports what it shows (`rendered`) for the host tests. */
+  testMode: boolean;
+}
+
+const escapeAttr = (s: string): string => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+export function trafficContentSecurityPolicy(nonce: string): string {
+  return ["default-src 'none'", `script-src 'nonce-${nonce}'`, `style-src 'nonce-${nonce}'`].join('; ');
+}
+
+const STYLE = `
+body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); padding: 0 8px; }
+header { position: sticky; top: 0; background: var(--vscode-editor-background); padding: 6px 0; display: flex; gap: 8px; align-items: center; flex-wrap: wrap; z-index: 1; }
+header h1 { font-size: 1em; margin: 0; flex: 1 1 100%; }
+input { flex: 1; min-width: 12em; background: var(--vscode-input-background); color: var(--vscode-input-foreground); border: 1px solid var(--vscode-input-border, transparent); padding: 3px 6px; }
+button { background: var(--vscode-button-background); color: var(--vscode-button-foreground); border: none; padding: 4px 10px; cursor: pointer; }
+.notice { color: var(--vscode-descriptionForeground); }
+table { border-collapse: collapse; width: 100%; font-family: var(--vscode-editor-font-family); font-size: 0.92em; }
+td { border-bottom: 1px solid var(--vscode-panel-border, #8884); padding: 2px 6px; vertical-align: top; }
+td.time, td.dur { text-align: right; white-space: nowrap; color: var(--vscode-descriptionForeground); }
+td.hop { white-space: nowrap; }
+tr.error td.method { color: var(--vscode-errorForeground); }
+.kind-request .arrow::before { content: '→ '; }
+.kind-response .arrow::before { content: '← '; }
+.kind-notification .arrow::before { content: '• '; }
+pre { margin: 2px 0; white-space: pre-wrap; word-break: break-all; max-height: 40em; overflow: auto; }
+details summary { cursor: pointer; color: var(--vscode-textLink-foreground); }
+`;
+
+export function trafficHtml(o: TrafficHtmlOptions): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeAttr(trafficContentSecurityPolicy(o.nonce))}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<style nonce="${escapeAttr(o.nonce)}">${STYLE}</style>
+<title>Protocol Traffic</title>
+</head>
+<body data-test-mode="${o.testMode ? '1' : '0'}">
+<header>
+<h1 id="title">Protocol traffic</h1>
+<input id="filter" type="search" placeholder="Filter: words in hop, method, kind or id (e.g. prompt agent)" aria-label="Filter">
+<button id="save" type="button">Save trace…</button>
+<span id="count" class="notice"></span>
+</header>
+<table><tbody id="rows"></tbody></table>
+<script nonce="${escapeAttr(o.nonce)}" src="${escapeAttr(o.scriptUri)}"></script>
+</body>
+</html>`;
+}
