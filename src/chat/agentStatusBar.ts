@@ -52,6 +52,8 @@ export class AgentStatusBar implements vscode.Disposable {
   /** The last 50 texts shown, latest last, and how many were shown in all (tests check sequences). */
   private readonly history: string[] = [];
   private shownCount = 0;
+  /** The last 20 window progresses started (agent starts), latest last (tests check them). */
+  private readonly progressLog: { title: string; ended: boolean }[] = [];
 
   constructor(
     private readonly pool: AgentPool,
@@ -78,9 +80,10 @@ export class AgentStatusBar implements vscode.Disposable {
   }
 
   /** The item's text and tooltip (the test command reads them). */
-  get shown(): { text: string; tooltip: string; history: string[]; count: number } {
+  get shown(): { text: string; tooltip: string; history: string[]; count: number; progress: { title: string; ended: boolean }[] } {
     const tooltip = typeof this.item.tooltip === 'string' ? this.item.tooltip : '';
-    return { text: this.item.text, tooltip, history: [...this.history], count: this.shownCount };
+    const progress = this.progressLog.map((p) => ({ ...p }));
+    return { text: this.item.text, tooltip, history: [...this.history], count: this.shownCount, progress };
   }
 
   /** Agent start (and restart) as window progress in the status bar, until the agent is ready or gone. */
@@ -88,8 +91,16 @@ export class AgentStatusBar implements vscode.Disposable {
     const done = this.starting.get(actor);
     if (actor.currentState === 'starting') {
       if (done) return;
-      const ended = new Promise<void>((resolve) => this.starting.set(actor, resolve));
-      void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Starting ${actor.agentName}…` }, () => ended);
+      const record = { title: `Starting ${actor.agentName}…`, ended: false };
+      this.progressLog.push(record);
+      if (this.progressLog.length > 20) this.progressLog.shift();
+      const ended = new Promise<void>((resolve) =>
+        this.starting.set(actor, () => {
+          record.ended = true;
+          resolve();
+        }),
+      );
+      void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: record.title }, () => ended);
     } else if (done) {
       this.starting.delete(actor);
       done();
@@ -98,7 +109,9 @@ export class AgentStatusBar implements vscode.Disposable {
 
   private update(): void {
     const name = this.currentAgent();
-    const actor = this.actor?.agentName === name ? this.actor : undefined;
+    // Switched to an agent that already runs (it changes no state, so no event names it): find it.
+    if (this.actor?.agentName !== name) this.actor = [...this.pool.all()].reverse().find((a) => a.agentName === name);
+    const actor = this.actor;
     this.item.text = statusText(name, actor);
     if (this.history.at(-1) !== this.item.text) {
       this.history.push(this.item.text);

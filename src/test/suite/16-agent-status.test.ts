@@ -10,6 +10,7 @@ interface Shown {
   tooltip: string;
   history: string[];
   count: number;
+  progress: { title: string; ended: boolean }[];
 }
 const status = (): Thenable<Shown> => cmd<Shown>('getAgentStatus');
 /** The texts shown after the `mark`-th one (`count` is how many were shown in all; `history` keeps the last 50). */
@@ -46,6 +47,36 @@ suite('agent status bar', () => {
     await cmd('postFromWebview', { type: 'restart-agent', tabId });
     await waitFor('ready again', async () => /ElizACP: ready$/.test((await status()).text));
     assert.match(since(await status(), restart), /ElizACP: (starting|ready)/);
+  });
+
+  test('a slow agent start shows as window progress until the agent is ready', async function () {
+    this.timeout(60_000);
+    const config = vscode.workspace.getConfiguration('symposium');
+    const ext = extension();
+    // ElizACP behind a 3 s delay: an agent that takes its time to start (npx, a big binary).
+    const eliza = [process.execPath, `${ext.extensionPath}/out/conductor.js`, 'eliza', '--deterministic'].map((a) => `'${a}'`).join(' ');
+    await config.update(
+      'agents',
+      { 'Slow Eliza': { command: '/bin/sh', args: ['-c', `sleep 3; exec ${eliza}`], env: { ELECTRON_RUN_AS_NODE: '1' } } },
+      vscode.ConfigurationTarget.Global,
+    );
+    await config.update('currentAgent', 'Slow Eliza', vscode.ConfigurationTarget.Global);
+    try {
+      const opened = newTab(); // resolves once the session is ready, after the start
+      await waitFor('the start progress', async () =>
+        (await status()).progress.some((p) => p.title === 'Starting Slow Eliza…' && !p.ended),
+      ).catch(async (e: Error) => {
+        throw new Error(`${e.message}: ${JSON.stringify(await status())}`);
+      });
+      assert.match((await status()).text, /Slow Eliza: starting/);
+      await opened;
+      await waitFor('the agent to be ready', async () => /Slow Eliza: ready$/.test((await status()).text), 30_000);
+      const progress = (await status()).progress.filter((p) => p.title === 'Starting Slow Eliza…');
+      assert.ok(progress.length >= 1 && progress.every((p) => p.ended), JSON.stringify(progress));
+    } finally {
+      await config.update('currentAgent', undefined, vscode.ConfigurationTarget.Global);
+      await config.update('agents', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   test("the status-bar item's menu: Restart agent restarts it; Switch agent… changes the current agent", async function () {
