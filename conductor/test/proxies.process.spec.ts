@@ -93,6 +93,24 @@ for (const dialect of ['proxy', '_proxy'] as const) {
       await waitFor(() => processesWith(marker).length === 0, 3000, 'no proxy process left after the conductor ended');
     });
 
+    it("carries the agent's requests to the editor and back through a proxy (permission, fs)", async () => {
+      const asked: string[] = [];
+      const permissions: string[] = [];
+      h = startProcess(conductorWith([rewriter('rewrite-a', dialect)], ['rewrite-a', 'symposium-info']), {
+        readTextFile: async (p) => (asked.push(p.path), { content: 'from the editor buffer' }),
+        permission: async (p) => (permissions.push(p.toolCall.title ?? ''), { outcome: { outcome: 'selected', optionId: 'reject-once' } }),
+      });
+      await initialize(h, { fs: { readTextFile: true, writeTextFile: true } });
+      const sessionId = await newSession(h, tempDir());
+      assert.match((await prompt(h, sessionId, 'read file /anywhere/file.txt')).text, /from the editor buffer/);
+      assert.deepEqual(asked, ['/anywhere/file.txt']);
+      assert.equal(
+        (await prompt(h, sessionId, 'request permission for rm -rf build kind execute')).text,
+        'Permission outcome: selected reject-once',
+      );
+      assert.deepEqual(permissions, ['rm -rf build']);
+    });
+
     it('carries session/cancel through a proxy', async () => {
       h = startProcess(conductorWith([rewriter('rewrite-a', dialect)], ['rewrite-a']));
       await initialize(h);
@@ -140,6 +158,42 @@ for (const dialect of ['proxy', '_proxy'] as const) {
     });
   });
 }
+
+describe('external proxies that cannot run', function () {
+  this.timeout(30000);
+
+  it('a proxy that cannot be started fails initialize with the reason, and the conductor ends', async () => {
+    const h = startProcess(conductorWith(['/nonexistent/no-such-proxy --acp'], ['no-such-proxy']));
+    try {
+      const failure = await initialize(h).then(
+        () => assert.fail('initialize should fail'),
+        (e: { message: string }) => e,
+      );
+      assert.match(failure.message, /proxy "no-such-proxy" could not be started: spawn \/nonexistent\/no-such-proxy ENOENT/);
+      assert.equal(await h.exited, 1);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('an ordinary agent used as a proxy (no proxy protocol) fails initialize, saying so', async () => {
+    const h = startProcess(
+      conductorWith([JSON.stringify({ name: 'not-a-proxy', command: process.execPath, args: [CONDUCTOR_JS, 'eliza'] })], ['not-a-proxy']),
+    );
+    try {
+      const failure = await initialize(h).then(
+        () => assert.fail('initialize should fail'),
+        (e: { code: number; message: string }) => e,
+      );
+      assert.match(
+        failure.message,
+        /proxy "not-a-proxy" does not speak the ACP proxy protocol \(neither proxy\/initialize nor _proxy\/initialize\)/,
+      );
+    } finally {
+      await h.close();
+    }
+  });
+});
 
 describe('external proxies on raw pipes', function () {
   this.timeout(60000);

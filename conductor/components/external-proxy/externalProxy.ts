@@ -80,15 +80,23 @@ export class ExternalProxy implements Component {
       return this.call(PROXY_DIALECTS[this.dialect].successor, wrap(request.method, request.params), request.signal, settle);
     }
     if (request.method !== 'initialize') return this.call(request.method, request.params, request.signal, settle);
-    // Which dialect the proxy speaks: the spec's first, the Rust conductor's if it does not know it.
+    // Which dialect the proxy speaks: the spec's first, the Rust conductor's if it does not know it
+    // (method not found, or an SDK's "not initialized" gate refusing an unknown method).
     const initialize = (dialect: ProxyDialect): void =>
       this.call(PROXY_DIALECTS[dialect].initialize, request.params, request.signal, (outcome) => {
-        if (dialect === 'spec' && 'error' in outcome && outcome.error.code === ErrorCodes.methodNotFound) {
+        const refused =
+          'error' in outcome && (outcome.error.code === ErrorCodes.methodNotFound || outcome.error.code === ErrorCodes.invalidRequest);
+        if (dialect === 'spec' && refused) {
           this.log.info(`does not know ${PROXY_DIALECTS.spec.initialize}; trying ${PROXY_DIALECTS.sacp.initialize}`);
           this.dialect = 'sacp';
           return initialize('sacp');
         }
         if ('result' in outcome) this.log.info(`initialized (dialect ${PROXY_DIALECTS[dialect].initialize})`);
+        else if (refused) {
+          const message = `proxy "${this.name}" does not speak the ACP proxy protocol (neither ${PROXY_DIALECTS.spec.initialize} nor ${PROXY_DIALECTS.sacp.initialize}): ${outcome.error.message}`;
+          this.log.error(message);
+          return settle({ error: { ...outcome.error, message } });
+        }
         settle(outcome);
       });
     initialize(this.dialect);
