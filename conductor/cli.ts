@@ -1,5 +1,5 @@
 // Proxy mode's command line:
-//   conductor [--trace-dir D] [--log LEVEL] [--components a,b] [--proxy '<command line>']… [--sparkle-* …] -- <agent command> [args…]
+//   conductor [--trace-dir D] [--log LEVEL] [--components a,b] [--proxy '<command line>']… [--language-servers FILE] [--sparkle-* …] -- <agent command> [args…]
 import { Conductor } from './conductor';
 import type { ComponentFactory } from './chain/component';
 import { externalProxyFactory } from './components/external-proxy/externalProxy';
@@ -8,6 +8,7 @@ import { parseProxyOption, uniqueNames, type ProxySpec } from './components/exte
 import { takeTraceFd, teeTrace, TracePipe, TraceWriter, type TraceSink } from './trace';
 import { componentRegistry, componentRegistryWith, DEFAULT_COMPONENTS } from './components/registry';
 import { applySparkleFlag, isSparkleFlag, SPARKLE_USAGE, type SparkleOptions } from './components/sparkle/options';
+import { readLanguageServersFile, type LanguageServerSpec } from './components/ide-lsp/servers';
 import { createLogger, isLogLevel, type LogLevel } from './log';
 
 export interface ProxyArgs {
@@ -20,10 +21,12 @@ export interface ProxyArgs {
   sparkle: Partial<SparkleOptions>;
   /** External proxy processes (`--proxy`), in the order given; placed into `components` by name. */
   proxies: ProxySpec[];
+  /** The language-server table with the `--language-servers FILE` map applied (ide-lsp adapter). */
+  languageServers?: LanguageServerSpec[];
 }
 
 export const USAGE =
-  `usage: conductor [--trace-dir D] [--log trace|debug|info|warn|error] [--components a,b] [--proxy '<command line>' | '{"name","command","args","env"}']… ${SPARKLE_USAGE} -- <agent command> [args…]\n` +
+  `usage: conductor [--trace-dir D] [--log trace|debug|info|warn|error] [--components a,b] [--proxy '<command line>' | '{"name","command","args","env"}']… [--language-servers FILE] ${SPARKLE_USAGE} -- <agent command> [args…]\n` +
   '       conductor eliza [--deterministic] [--no-http-mcp]\n' +
   '       conductor mcp-bridge --url http://127.0.0.1:PORT/mcp';
 
@@ -94,6 +97,9 @@ export function parseProxyArgs(argv: readonly string[]): ProxyArgs {
       case '--proxy':
         args.proxies.push(parseProxyOption(need()));
         break;
+      case '--language-servers':
+        args.languageServers = readLanguageServersFile(need());
+        break;
       default:
         if (flag !== undefined && isSparkleFlag(flag)) {
           applySparkleFlag(args.sparkle as SparkleOptions, flag, need());
@@ -136,7 +142,10 @@ export async function runProxyCli(argv: string[]): Promise<void> {
     agentArgs: args.agentArgs,
     agentEnv,
     components: args.components,
-    registry: new Map([...componentRegistryWith({ sparkle: args.sparkle }), ...proxies]),
+    registry: new Map([
+      ...componentRegistryWith({ sparkle: args.sparkle, ...(args.languageServers ? { languageServers: args.languageServers } : {}) }),
+      ...proxies,
+    ]),
     log,
     trace,
     // How the MCP stdio shim re-runs this very file; ELECTRON_RUN_AS_NODE lets Electron's

@@ -1,6 +1,9 @@
 // Capability-driven assembly: the chain depends on what the editor can do. At `initialize` the
 // conductor reads the editor's capabilities and builds the chain: every enabled component is
-// included; an adapter only when the editor lacks the capability it supplies.
+// included; an adapter only when the editor lacks the capability it supplies. A component may name
+// the adapters it relies on (`adapters`): one not enabled explicitly is placed right before it
+// (closer to the editor), under the same rule, so `--components ide-operations` in front of an
+// editor without IDE support still gets its language-server adapter.
 import type { Component, ComponentFactory } from './component';
 
 export interface Assembly {
@@ -15,17 +18,19 @@ export function assembleChain(
 ): Assembly {
   const components: Component[] = [];
   const skipped: Assembly['skipped'] = [];
-  for (const name of enabled) {
+  const place = (name: string, pulledBy?: string): void => {
     const factory = registry.get(name);
     if (!factory) {
-      skipped.push({ name, reason: 'unknown component' });
-      continue;
+      skipped.push({ name, reason: pulledBy ? `unknown adapter named by ${pulledBy}` : 'unknown component' });
+      return;
     }
+    for (const adapter of factory.adapters ?? []) if (!enabled.includes(adapter)) place(adapter, name);
     if (factory.kind === 'adapter' && factory.providedUpstream?.(clientCapabilities)) {
       skipped.push({ name, reason: 'the editor already provides this capability' });
-      continue;
+      return;
     }
     components.push(factory.create());
-  }
+  };
+  for (const name of enabled) place(name);
   return { components, skipped };
 }

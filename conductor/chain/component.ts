@@ -120,5 +120,7 @@ export interface ComponentFactory {
   readonly description: string;
   readonly kind: 'component' | 'adapter';
   providedUpstream?(clientCapabilities: Record<string, unknown>): boolean;
+  /** Adapters this component relies on; assembly places one right before it when it is not enabled explicitly. */
+  readonly adapters?: readonly string[];
   create(): Component;
 }

@@ -1,6 +1,7 @@
 // The ide-operations component in the real conductor process, in front of ElizACP, with the
-// editor played by this test: standalone (the editor answers no `_symposium/ide/*`, as acpx or
-// Zed would) the tools answer "no IDE available" at once; with an editor that answers, the
+// editor played by this test: an editor that advertises IDE operations but answers none of them
+// gets "no IDE available" at once (one that advertises nothing, as acpx or Zed, gets the ide-lsp
+// adapter: ideLsp.process.spec.ts); with an editor that answers, the
 // requests carry the session id, results come back workspace-relative and 1-based, big lists
 // are capped with their total, and the tool card gets the locations. A session the editor marks
 // as a crate researcher's gets no `ide` server.
@@ -93,9 +94,13 @@ describe('ide-operations (real conductor process, ElizACP)', function () {
     e = undefined;
   });
 
-  it('standalone: the ide tools are listed and answer "no IDE available" at once; bad programs are explained without an IDE', async () => {
+  it('an editor that answers none of the operations: the tools answer "no IDE available" at once; bad programs are explained without an IDE', async () => {
+    // (An editor without _meta.symposium.ide gets the ide-lsp adapter instead: ideLsp.process.spec.ts.)
     e = start();
-    await e.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+    await e.conn.agent.request('initialize', {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      clientCapabilities: { _meta: withIdeCapability(undefined, { operations: [] }) },
+    });
     const { sessionId } = await e.conn.agent.request('session/new', { cwd: tempDir('symposium-ide-'), mcpServers: [] });
     const tools = await ask(e, sessionId, 'list tools from ide');
     assert.equal(
@@ -106,7 +111,7 @@ describe('ide-operations (real conductor process, ElizACP)', function () {
     const reply = await ask(e, sessionId, 'find definition of Parser');
     assert.match(
       reply,
-      /^Tool error: find_definitions: no IDE available: nothing upstream answers _symposium\/ide\/workspaceSymbols\. The editor does not advertise _meta\.symposium\.ide/,
+      /^Tool error: find_definitions: no IDE available for workspaceSymbols: the editor answers IDE operations but not _symposium\/ide\/workspaceSymbols/,
     );
     assert.ok(Date.now() - started < 5000, 'answered without waiting for a timeout');
     const program = JSON.stringify({ program: 'findReferences(findDefinitions("Parser")[0]' });

@@ -6,12 +6,11 @@
 // still located, without their text.
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { snippetOf, utf16ToColumn, type IdeLocation } from '../protocol/ideOperations';
+import { nameRangeIn, snippetOf, SYMBOL_KIND_NAMES, utf16ToColumn, type IdeLocation } from '../protocol/ideOperations';
 
 /** VS Code's SymbolKind as the lower-case names results use ("class", "typeParameter" → "type parameter"). */
 export function symbolKindName(kind: vscode.SymbolKind): string {
-  const name = vscode.SymbolKind[kind] ?? 'symbol';
-  return name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  return SYMBOL_KIND_NAMES[kind] ?? 'symbol';
 }
 
 export class DocumentTexts {
@@ -62,15 +61,8 @@ export class DocumentTexts {
    */
   async nameRange(uri: vscode.Uri, range: vscode.Range, name: string): Promise<vscode.Range> {
     const lines = await this.linesOf(uri);
-    if (!lines || name === '') return range;
-    const word = new RegExp(`(?<![\\w$])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w$])`, 'u');
-    for (let l = range.start.line; l <= Math.min(range.end.line, lines.length - 1); l++) {
-      const text = lines[l]!;
-      const from = l === range.start.line ? range.start.character : 0;
-      const m = word.exec(text.slice(from));
-      if (m) return new vscode.Range(l, from + m.index, l, from + m.index + name.length);
-    }
-    return range;
+    const found = lines ? nameRangeIn(lines, range, name) : undefined;
+    return found ? new vscode.Range(found.start.line, found.start.character, found.end.line, found.end.character) : range;
   }
 }
 

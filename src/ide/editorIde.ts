@@ -13,6 +13,7 @@ import { confine, OutsideWorkspaceError } from '../node/confinement';
 import { readLines } from '../node/textFiles';
 import { SearchError, searchText } from '../node/textSearch';
 import {
+  bareSymbolName,
   columnToUtf16,
   IdeParamsError,
   parseIdeParams,
@@ -78,9 +79,6 @@ class RequestScope {
   }
 }
 
-/** A symbol's name without the parameter list some providers append (TypeScript: "makeParser()"). */
-const bareName = (name: string): string => name.replace(/\(.*\)$/, '') || name;
-
 const list = <T>(items: T[]): IdeList<T> => ({ items: items.slice(0, MAX_WIRE_ITEMS), total: items.length });
 
 export class EditorIde implements IdeHandlers {
@@ -138,7 +136,7 @@ export class EditorIde implements IdeHandlers {
       (await vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', query)) ?? [];
     const out: IdeLocation[] = [];
     for (const s of symbols.slice(0, MAX_WIRE_ITEMS)) {
-      const name = bareName(s.name);
+      const name = bareSymbolName(s.name);
       const range = await scope.texts.nameRange(s.location.uri, s.location.range, name);
       out.push(
         await scope.texts.location(s.location.uri, range, {
@@ -161,7 +159,7 @@ export class EditorIde implements IdeHandlers {
     const out: IdeLocation[] = [];
     const visit = async (s: vscode.DocumentSymbol | vscode.SymbolInformation, container?: string): Promise<void> => {
       if (out.length >= MAX_WIRE_ITEMS) return;
-      const extra = { name: bareName(s.name), kind: symbolKindName(s.kind), ...(container ? { containerName: container } : {}) };
+      const extra = { name: bareSymbolName(s.name), kind: symbolKindName(s.kind), ...(container ? { containerName: container } : {}) };
       if ('selectionRange' in s) {
         out.push(await scope.texts.location(uri, s.selectionRange, extra));
         for (const child of s.children) await visit(child, s.name);

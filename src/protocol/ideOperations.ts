@@ -247,3 +247,61 @@ export function snippetOf(lineText: string, max = 200): string {
   const t = lineText.trim();
   return t.length > max ? `${t.slice(0, max)}…` : t;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Symbols: the same shaping for every answerer (VS Code's providers, language servers)
+
+/** LSP's SymbolKind names, lower case with spaces ("type parameter"); index = LSP kind − 1 = VS Code's SymbolKind. */
+export const SYMBOL_KIND_NAMES: readonly string[] = [
+  'file',
+  'module',
+  'namespace',
+  'package',
+  'class',
+  'method',
+  'property',
+  'field',
+  'constructor',
+  'enum',
+  'interface',
+  'function',
+  'variable',
+  'constant',
+  'string',
+  'number',
+  'boolean',
+  'array',
+  'object',
+  'key',
+  'null',
+  'enum member',
+  'struct',
+  'event',
+  'operator',
+  'type parameter',
+];
+
+/** A symbol's name without the parameter list some providers append (TypeScript: "makeParser()"). */
+export const bareSymbolName = (name: string): string => name.replace(/\(.*\)$/, '') || name;
+
+/** A 0-based range in UTF-16 units, as VS Code and LSP give them. */
+export interface Utf16Range {
+  start: { line: number; character: number };
+  end: { line: number; character: number };
+}
+
+/**
+ * Where `name` is inside `range` (a symbol's whole declaration, as workspace symbols give it):
+ * where Go to Definition puts the cursor. undefined when the name is not there as a word.
+ */
+export function nameRangeIn(lines: readonly string[], range: Utf16Range, name: string): Utf16Range | undefined {
+  if (name === '') return undefined;
+  const word = new RegExp(`(?<![\\w$])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w$])`, 'u');
+  for (let l = range.start.line; l <= Math.min(range.end.line, lines.length - 1); l++) {
+    const text = lines[l]!;
+    const from = l === range.start.line ? range.start.character : 0;
+    const m = word.exec(text.slice(from));
+    if (m) return { start: { line: l, character: from + m.index }, end: { line: l, character: from + m.index + name.length } };
+  }
+  return undefined;
+}

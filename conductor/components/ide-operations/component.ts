@@ -87,5 +87,6 @@ export const ideOperationsFactory: ComponentFactory = {
   description:
     'Injects the "ide" MCP server (ide_operation, find_definitions, find_references, …): the editor\'s code intelligence, asked upstream as _symposium/ide/* requests.',
   kind: 'component',
+  adapters: ['ide-lsp'],
   create: () => new IdeOperations(),
 };

@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { utf16ToColumn } from '../../protocol/ideOperations';
+import { mismatches, TYPESCRIPT_EXPECTATIONS } from '../ideExpectations';
 import { answerText, cmd, newTab, openChat, rendered, toolCards, waitFor, waitForIdle } from '../helpers';
 
 const root = (): string => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
@@ -326,5 +327,11 @@ suite("IDE operations: the editor's code intelligence as agent tools", () => {
       await program(`hover("${rel('main.ts')}", "4", 46)`),
       /^Tool error: Error at column 1: hover: argument 2 \(line\) must be a whole number ≥ 1 \(1-based\), got the string "4"/,
     );
+  });
+
+  test('the shared table of IDE questions: the same answers the language-server fallback gives', async function () {
+    this.timeout(120_000);
+    // conductor/test/ideLsp.process.spec.ts asks typescript-language-server the same questions.
+    for (const e of TYPESCRIPT_EXPECTATIONS) assert.deepEqual(mismatches(e, (await ask(e.prompt)).reply), [], e.title);
   });
 });

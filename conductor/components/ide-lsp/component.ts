@@ -1,0 +1,133 @@
+// The `ide-lsp` adapter: IDE operations without an editor. The ide-operations component sends
+// `_symposium/ide/*` upstream; an editor that answers them says so in
+// `clientCapabilities._meta.symposium.ide` (Symposium for VS Code does). When the editor does not
+// (acpx, Zed, the conductor on its own), capability-driven assembly places this adapter between
+// it and ide-operations, and it answers those requests itself from real language servers
+// (answers.ts), with the same result shapes. It learns each session's folder from `session/new`
+// (and load/resume) on the way to the agent; servers are shared by every session of a folder and
+// shut down (shutdown, exit, then the process group is killed) when the chain ends.
+import { OutsideWorkspaceError } from '../../../src/node/confinement';
+import { SearchError } from '../../../src/node/textSearch';
+import { ErrorCodes } from '../../../src/protocol/errorCodes';
+import { ideCapabilityOf, ideOperationOf, IdeParamsError, type IdeOperation } from '../../../src/protocol/ideOperations';
+import { isObject } from '../../../src/protocol/guards';
+import { asSessionLoad, asSessionNew, asSessionResume, sessionIdOf } from '../../chain/acpGuards';
+import type { Component, ComponentContext, ComponentFactory, IncomingRequest } from '../../chain/component';
+import { LspIde } from './answers';
+import { DocumentError } from './documents';
+import { DEFAULT_TIMEOUTS } from './lspClient';
+import { BUILTIN_SERVERS, type LanguageServerSpec } from './servers';
+import { DEFAULT_SUPERVISOR_OPTIONS, ServerPool, type SupervisorOptions } from './supervisor';
+
+export interface IdeLspOptions {
+  servers: readonly LanguageServerSpec[];
+  supervisor: SupervisorOptions;
+  diagnosticsWaitMs: number;
+  diagnosticsQuietMs: number;
+  projectLoadWaitMs: number;
+}
+
+const positive = (raw: string | undefined): number | undefined => {
+  const n = Number(raw);
+  return raw !== undefined && Number.isFinite(n) && n > 0 ? Math.floor(n) : undefined;
+};
+
+/**
+ * Defaults, with `SYMPOSIUM_LSP_TIMEOUT_MS` (every request but `initialize`) and
+ * `SYMPOSIUM_LSP_BACKOFF_MS` (the first restart delay) from the environment.
+ */
+export function defaultIdeLspOptions(servers: readonly LanguageServerSpec[] = BUILTIN_SERVERS, env = process.env): IdeLspOptions {
+  const timeout = positive(env.SYMPOSIUM_LSP_TIMEOUT_MS);
+  const backoff = positive(env.SYMPOSIUM_LSP_BACKOFF_MS);
+  return {
+    servers,
+    supervisor: {
+      ...DEFAULT_SUPERVISOR_OPTIONS,
+      ...(backoff ? { backoffBaseMs: backoff } : {}),
+      timeouts: timeout ? { ...DEFAULT_TIMEOUTS, request: timeout, workspaceWide: timeout } : DEFAULT_TIMEOUTS,
+    },
+    diagnosticsWaitMs: 5000,
+    diagnosticsQuietMs: 500,
+    projectLoadWaitMs: 10_000,
+  };
+}
+
+/** Errors that are the request's fault (a path outside the folder, a line past the end…). */
+const isRequestProblem = (err: unknown): boolean =>
+  err instanceof IdeParamsError ||
+  err instanceof OutsideWorkspaceError ||
+  err instanceof DocumentError ||
+  err instanceof SearchError ||
+  err instanceof RangeError;
+
+export class IdeLspAdapter implements Component {
+  readonly name = 'ide-lsp';
+  private readonly cwdBySession = new Map<string, string>();
+  /** Made at the first request, with the component's logger. */
+  private state: { pool: ServerPool; ide: LspIde } | undefined;
+
+  constructor(private readonly options: IdeLspOptions) {}
+
+  onRequest(request: IncomingRequest, cx: ComponentContext): void {
+    if (request.direction === 'toAgent') return this.learnSession(request);
+    const operation = ideOperationOf(request.method);
+    if (!operation) return request.forward();
+    if (!this.state) {
+      const pool = new ServerPool(cx.log, this.options.supervisor);
+      this.state = { pool, ide: new LspIde({ ...this.options, pool, log: cx.log }) };
+    }
+    void this.serve(this.state.ide, operation, request, cx);
+  }
+
+  async dispose(): Promise<void> {
+    await this.state?.pool.dispose();
+  }
+
+  private learnSession(request: IncomingRequest): void {
+    const created = request.method === 'session/new' ? asSessionNew(request.params) : undefined;
+    if (created) {
+      return request.forwardThen(undefined, (outcome) => {
+        const id = 'result' in outcome ? sessionIdOf(outcome.result) : undefined;
+        if (id !== undefined) this.cwdBySession.set(id, created.cwd);
+        return outcome;
+      });
+    }
+    const reopened =
+      request.method === 'session/load'
+        ? asSessionLoad(request.params)
+        : request.method === 'session/resume'
+          ? asSessionResume(request.params)
+          : undefined;
+    if (reopened) this.cwdBySession.set(reopened.sessionId, reopened.cwd);
+    request.forward();
+  }
+
+  private async serve(ide: LspIde, operation: IdeOperation, request: IncomingRequest, cx: ComponentContext): Promise<void> {
+    const sessionId = isObject(request.params) ? request.params.sessionId : undefined;
+    const cwd = typeof sessionId === 'string' ? this.cwdBySession.get(sessionId) : undefined;
+    if (!cwd) return request.fail({ code: ErrorCodes.invalidParams, message: `${request.method}: unknown session ${String(sessionId)}` });
+    const started = Date.now();
+    try {
+      const result: unknown = await ide.answer(operation, request.params, cwd, request.signal);
+      const total = isObject(result) && typeof result.total === 'number' ? result.total : undefined;
+      cx.log.debug(`${operation} answered in ${Date.now() - started} ms`, total !== undefined ? { results: total } : undefined);
+      request.respond(result);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      cx.log.warn(`${operation} failed: ${message}`);
+      request.fail({ code: isRequestProblem(err) ? ErrorCodes.invalidParams : ErrorCodes.internalError, message });
+    }
+  }
+}
+
+/** Placed only when the editor does not answer IDE operations itself. */
+export function ideLspFactory(options: IdeLspOptions = defaultIdeLspOptions()): ComponentFactory {
+  return {
+    name: 'ide-lsp',
+    description:
+      'Answers the ide tools (_symposium/ide/*) from language servers it starts, when the editor does not advertise _meta.symposium.ide.',
+    kind: 'adapter',
+    providedUpstream: (caps) => ideCapabilityOf(caps) !== undefined,
+    create: () => new IdeLspAdapter(options),
+  };
+}

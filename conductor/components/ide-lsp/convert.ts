@@ -1,0 +1,170 @@
+// Language servers' answers as IDE-operation results, the same shapes the extension gives from
+// VS Code (src/ide/documentText.ts): 0-based lines and UTF-16 characters become 1-based lines
+// and code-point columns, converted on the line's real text — the text the server has for an
+// open document, else the file on disk. `Location | Location[] | LocationLink[]` all become
+// locations (a link's selection range: the name, where Go to Definition puts the cursor);
+// `DocumentSymbol[] | SymbolInformation[]` a flattened outline with `containerName`; hovers'
+// MarkupContent / MarkedString[] the markdown text. Snippets only for files inside the session's
+// folder (a library's .d.ts is located, not quoted).
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { DocumentSymbol, Hover, Location, LocationLink, SymbolInformation, WorkspaceSymbol } from 'vscode-languageserver-protocol';
+import {
+  bareSymbolName,
+  nameRangeIn,
+  snippetOf,
+  SYMBOL_KIND_NAMES,
+  utf16ToColumn,
+  type IdeLocation,
+  type Utf16Range,
+} from '../../../src/protocol/ideOperations';
+import { isObject } from '../../../src/protocol/guards';
+
+const MAX_READ_BYTES = 8 * 1024 * 1024;
+
+export const symbolKindName = (kind: unknown): string => (typeof kind === 'number' ? (SYMBOL_KIND_NAMES[kind - 1] ?? 'symbol') : 'symbol');
+
+export function fileOfUri(uri: string): string {
+  if (!uri.startsWith('file:')) return uri;
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return uri;
+  }
+}
+
+/** The lines of the files one request touched, and the conversion of ranges in them. */
+export class Locator {
+  private readonly lines = new Map<string, Promise<string[] | undefined>>();
+
+  /**
+   * `openText(uri)`: the text a server has for an open document; `mayQuote(file)`: whether
+   * snippets of the file may be shown.
+   */
+  constructor(
+    private readonly openText: (uri: string) => string | undefined,
+    private readonly mayQuote: (file: string) => boolean,
+  ) {}
+
+  linesOf(uri: string): Promise<string[] | undefined> {
+    let cached = this.lines.get(uri);
+    if (!cached) {
+      const open = this.openText(uri);
+      cached =
+        open !== undefined
+          ? Promise.resolve(open.split(/\r?\n/))
+          : uri.startsWith('file:')
+            ? readSmall(fileOfUri(uri)).then((t) => t?.split(/\r?\n/))
+            : Promise.resolve(undefined);
+      this.lines.set(uri, cached);
+    }
+    return cached;
+  }
+
+  async location(uri: string, range: Utf16Range, extra: Partial<IdeLocation> = {}): Promise<IdeLocation> {
+    const lines = await this.linesOf(uri);
+    const lineText = (n: number): string => lines?.[n] ?? '';
+    const file = fileOfUri(uri);
+    const quotable = uri.startsWith('file:') && lines !== undefined && this.mayQuote(file);
+    return {
+      file,
+      line: range.start.line + 1,
+      column: utf16ToColumn(lineText(range.start.line), range.start.character),
+      endLine: range.end.line + 1,
+      endColumn: utf16ToColumn(lineText(range.end.line), range.end.character),
+      ...extra,
+      ...(quotable ? { snippet: snippetOf(lineText(range.start.line)) } : {}),
+    };
+  }
+
+  /** Definitions, references…: whatever shape the server chose. */
+  async locations(answer: unknown): Promise<IdeLocation[]> {
+    const items = answer === null || answer === undefined ? [] : Array.isArray(answer) ? answer : [answer];
+    const out: IdeLocation[] = [];
+    for (const item of items as (Location | LocationLink)[]) {
+      if (!isObject(item)) continue;
+      if ('targetUri' in item) out.push(await this.location(item.targetUri, item.targetSelectionRange ?? item.targetRange));
+      else if ('uri' in item && isObject(item.range)) out.push(await this.location(item.uri, item.range));
+    }
+    return out;
+  }
+
+  /** Workspace symbols, each pointing at its name inside the declaration the server gave. */
+  async workspaceSymbols(answer: unknown): Promise<IdeLocation[]> {
+    const out: IdeLocation[] = [];
+    for (const s of (Array.isArray(answer) ? answer : []) as (SymbolInformation | WorkspaceSymbol)[]) {
+      if (!isObject(s) || typeof s.name !== 'string' || !isObject(s.location)) continue;
+      const name = bareSymbolName(s.name);
+      const uri = s.location.uri;
+      const declared: Utf16Range =
+        'range' in s.location ? s.location.range : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+      const lines = await this.linesOf(uri);
+      const range = (lines && nameRangeIn(lines, declared, name)) ?? declared;
+      out.push(
+        await this.location(uri, range, {
+          name,
+          kind: symbolKindName(s.kind),
+          ...(s.containerName ? { containerName: s.containerName } : {}),
+        }),
+      );
+    }
+    return out;
+  }
+
+  /** A document's outline, flattened, parents before children. */
+  async documentSymbols(uri: string, answer: unknown): Promise<IdeLocation[]> {
+    const out: IdeLocation[] = [];
+    const visit = async (s: DocumentSymbol | SymbolInformation, container?: string): Promise<void> => {
+      if (!isObject(s) || typeof s.name !== 'string') return;
+      const extra = { name: bareSymbolName(s.name), kind: symbolKindName(s.kind), ...(container ? { containerName: container } : {}) };
+      if ('selectionRange' in s) {
+        out.push(await this.location(uri, s.selectionRange, extra));
+        for (const child of s.children ?? []) await visit(child, s.name);
+      } else if (isObject(s.location)) {
+        const lines = await this.linesOf(s.location.uri);
+        const range = (lines && nameRangeIn(lines, s.location.range, extra.name)) ?? s.location.range;
+        out.push(await this.location(s.location.uri, range, { ...extra, ...(s.containerName ? { containerName: s.containerName } : {}) }));
+      }
+    };
+    for (const s of (Array.isArray(answer) ? answer : []) as (DocumentSymbol | SymbolInformation)[]) await visit(s);
+    return out;
+  }
+}
+
+/** A hover's contents as markdown text: code blocks fenced with their language, parts joined by blank lines. */
+export function hoverText(hover: Hover | null | undefined): string {
+  if (!isObject(hover)) return '';
+  const parts: string[] = [];
+  const add = (c: unknown): void => {
+    if (typeof c === 'string') parts.push(c);
+    else if (isObject(c) && typeof c.value === 'string') {
+      if (typeof c.language === 'string') parts.push(`\`\`\`${c.language}\n${c.value}\n\`\`\``);
+      else parts.push(c.value);
+    }
+  };
+  const contents: unknown = hover.contents;
+  if (Array.isArray(contents)) contents.forEach(add);
+  else add(contents);
+  return parts
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
+    .join('\n\n');
+}
+
+/** The 0-based UTF-16 range of the word at `character` (a hover without a range). */
+export function wordRangeAt(lineText: string, line: number, character: number): Utf16Range {
+  let start = character;
+  let end = character;
+  while (start > 0 && /[\w$]/.test(lineText[start - 1]!)) start--;
+  while (end < lineText.length && /[\w$]/.test(lineText[end]!)) end++;
+  return { start: { line, character: start }, end: { line, character: end } };
+}
+
+async function readSmall(file: string): Promise<string | undefined> {
+  try {
+    const buf = await readFile(file);
+    return buf.length > MAX_READ_BYTES ? undefined : buf.toString('utf8');
+  } catch {
+    return undefined;
+  }
+}

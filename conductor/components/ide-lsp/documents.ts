@@ -1,0 +1,83 @@
+// Document sync with one language server. Servers answer position queries only for documents
+// they were told about (before `didOpen` both TypeScript and pyright answer `null`, not an
+// error), so every file a request touches is opened first with its current text on disk. A file
+// read again is compared with what the server has: unchanged → nothing is sent (cached by
+// version), changed → `didChange` with the full text and the next version, gone → `didClose`.
+// The least recently used documents are closed beyond a bound, so a long session does not make
+// the server hold every file it was ever asked about.
+import { readFile, stat } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
+import { languageIdOf, type LanguageServerSpec } from './servers';
+
+const MAX_OPEN_DOCUMENTS = 200;
+const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
+
+export interface Notifier {
+  notify(method: string, params: unknown): void;
+}
+
+export interface SyncedDocument {
+  uri: string;
+  version: number;
+  text: string;
+}
+
+export class DocumentError extends Error {}
+
+export class DocumentSync {
+  /** By URI, least recently used first. */
+  private readonly open = new Map<string, SyncedDocument>();
+
+  constructor(
+    private readonly server: Notifier,
+    private readonly spec: LanguageServerSpec,
+  ) {}
+
+  get openCount(): number {
+    return this.open.size;
+  }
+
+  /** The document as the server has it now (after opening or updating it from disk). */
+  async sync(file: string): Promise<SyncedDocument & { changed: boolean }> {
+    const uri = pathToFileURL(file).href;
+    let text: string;
+    try {
+      const info = await stat(file);
+      if (!info.isFile()) throw new DocumentError(`${file} is not a file`);
+      if (info.size > MAX_DOCUMENT_BYTES) throw new DocumentError(`${file} is too big for a language server (${info.size} bytes)`);
+      text = await readFile(file, 'utf8');
+    } catch (err) {
+      this.close(uri);
+      if (err instanceof DocumentError) throw err;
+      throw new DocumentError(`${file} cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    const known = this.open.get(uri);
+    if (known) {
+      this.open.delete(uri);
+      this.open.set(uri, known); // most recently used
+      if (known.text === text) return { ...known, changed: false };
+      const updated = { uri, version: known.version + 1, text };
+      this.open.set(uri, updated);
+      this.server.notify('textDocument/didChange', { textDocument: { uri, version: updated.version }, contentChanges: [{ text }] });
+      return { ...updated, changed: true };
+    }
+    const opened = { uri, version: 1, text };
+    this.open.set(uri, opened);
+    this.server.notify('textDocument/didOpen', { textDocument: { uri, languageId: languageIdOf(file, this.spec), version: 1, text } });
+    for (const oldest of this.open.keys()) {
+      if (this.open.size <= MAX_OPEN_DOCUMENTS) break;
+      this.close(oldest);
+    }
+    return { ...opened, changed: true };
+  }
+
+  /** The text the server has for `uri`, if it is open. */
+  textOf(uri: string): string | undefined {
+    return this.open.get(uri)?.text;
+  }
+
+  close(uri: string): void {
+    if (!this.open.delete(uri)) return;
+    this.server.notify('textDocument/didClose', { textDocument: { uri } });
+  }
+}

@@ -1,0 +1,132 @@
+// The owner of one language's server for one workspace, and the pool of them. One server process
+// per (workspace, language), started lazily on the first request that needs it and shared by
+// every session of that workspace. A server that crashes is restarted on the next request, after
+// an exponential backoff (250 ms, 500 ms, 1 s, … at most 10 s); after `maxCrashes` crashes within
+// `crashWindowMs` it is given up on, and requests say so instead of starting it again and again.
+import * as path from 'node:path';
+import type { Logger } from '../../log';
+import { DEFAULT_TIMEOUTS, LanguageServerClient, LanguageServerError, type LspTimeouts } from './lspClient';
+import { resolveServer, type LanguageServerSpec } from './servers';
+
+export interface SupervisorOptions {
+  timeouts: LspTimeouts;
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+  maxCrashes: number;
+  crashWindowMs: number;
+}
+
+export const DEFAULT_SUPERVISOR_OPTIONS: SupervisorOptions = {
+  timeouts: DEFAULT_TIMEOUTS,
+  backoffBaseMs: 250,
+  backoffMaxMs: 10_000,
+  maxCrashes: 5,
+  crashWindowMs: 180_000,
+};
+
+interface Crash {
+  at: number;
+  reason: string;
+}
+
+export class ServerSupervisor {
+  private current: LanguageServerClient | undefined;
+  private starting: Promise<LanguageServerClient> | undefined;
+  private readonly crashes: Crash[] = [];
+  private disposed = false;
+
+  constructor(
+    readonly spec: LanguageServerSpec,
+    readonly root: string,
+    private readonly log: Logger,
+    private readonly options: SupervisorOptions,
+  ) {}
+
+  /** The running server, if there is one (workspace-wide queries ask only servers that run or can start). */
+  get running(): LanguageServerClient | undefined {
+    return this.current?.alive ? this.current : undefined;
+  }
+
+  /** The server, started (or restarted after a crash) if need be. */
+  client(): Promise<LanguageServerClient> {
+    if (this.disposed) return Promise.reject(new LanguageServerError(`the ${this.spec.language} language server is shutting down`));
+    if (this.current?.alive) return Promise.resolve(this.current);
+    this.starting ??= this.startNew().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    await this.starting?.catch(() => undefined);
+    await this.current?.stop();
+  }
+
+  private async startNew(): Promise<LanguageServerClient> {
+    const now = Date.now();
+    const recent = this.crashes.filter((c) => now - c.at < this.options.crashWindowMs);
+    const last = recent[recent.length - 1];
+    if (last && recent.length >= this.options.maxCrashes)
+      throw new LanguageServerError(
+        `${path.basename(this.spec.command)} crashed ${recent.length} times in the last ${Math.round(this.options.crashWindowMs / 1000)} s; ` +
+          `it is not restarted again (last: it ${last.reason}). Restart the agent to try again`,
+      );
+    if (last) {
+      const delay = Math.min(this.options.backoffMaxMs, this.options.backoffBaseMs * 2 ** (recent.length - 1));
+      const wait = last.at + delay - now;
+      if (wait > 0) {
+        this.log.info(
+          `restarting ${path.basename(this.spec.command)} in ${wait} ms (crash ${recent.length} of at most ${this.options.maxCrashes})`,
+        );
+        await new Promise((r) => setTimeout(r, wait));
+      }
+    }
+    // Missing program or TypeScript: a ServerUnavailableError naming what to install (not a crash).
+    const launch = resolveServer(this.spec, this.root);
+    const client = new LanguageServerClient(launch, this.root, this.log.child(this.spec.language), this.options.timeouts);
+    try {
+      await client.start();
+    } catch (err) {
+      const reason = `failed to start: ${(err as Error).message}`;
+      this.crashes.push({ at: Date.now(), reason });
+      throw new LanguageServerError(`${client.name} ${reason}`);
+    }
+    if (this.disposed) {
+      await client.stop();
+      throw new LanguageServerError(`the ${this.spec.language} language server is shutting down`);
+    }
+    this.current = client;
+    void client.exited.then((exit) => {
+      if (!exit.expected) this.crashes.push({ at: Date.now(), reason: exit.reason });
+    });
+    return client;
+  }
+}
+
+/** Every server of the conductor: one per (workspace root, language). */
+export class ServerPool {
+  private readonly supervisors = new Map<string, ServerSupervisor>();
+
+  constructor(
+    private readonly log: Logger,
+    private readonly options: SupervisorOptions = DEFAULT_SUPERVISOR_OPTIONS,
+  ) {}
+
+  supervisor(spec: LanguageServerSpec, root: string): ServerSupervisor {
+    const key = `${root}\0${spec.language}`;
+    let s = this.supervisors.get(key);
+    if (!s) {
+      s = new ServerSupervisor(spec, root, this.log, this.options);
+      this.supervisors.set(key, s);
+    }
+    return s;
+  }
+
+  /** The servers started for `root` that are running now. */
+  runningFor(root: string): LanguageServerClient[] {
+    return [...this.supervisors.values()].filter((s) => s.root === root).flatMap((s) => (s.running ? [s.running] : []));
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.allSettled([...this.supervisors.values()].map((s) => s.dispose()));
+  }
+}

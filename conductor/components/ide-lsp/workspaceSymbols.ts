@@ -1,0 +1,78 @@
+// Workspace symbols from language servers, as VS Code's "Go to Symbol in Workspace" gives them.
+// Three things servers need help with:
+// - They know only the projects of open documents, so one file per project is opened first
+//   (workspaceScan.ts); for TypeScript only files of tsconfig/jsconfig projects, since a loose
+//   file makes tsserver search the parent folders for a configuration (and load whatever it
+//   finds there).
+// - typescript-language-server asks tsserver's `navto` in the project of the most recently used
+//   document only, so each project's file is touched before its own query and the answers are
+//   merged (deduplicated).
+// - Some servers leave out `containerName` (typescript-language-server drops tsserver's), which
+//   `findDefinitions("Parser.parse")` needs: it is taken from the file's outline (the
+//   innermost symbol around the one found), as VS Code shows it.
+import type { DocumentSymbol, Range, SymbolInformation } from 'vscode-languageserver-protocol';
+import { isObject } from '../../../src/protocol/guards';
+import type { LanguageServerClient } from './lspClient';
+
+/** Files whose outline is read to find containers, per query. */
+const MAX_OUTLINES = 10;
+
+const contains = (outer: Range, inner: Range): boolean =>
+  (outer.start.line < inner.start.line || (outer.start.line === inner.start.line && outer.start.character <= inner.start.character)) &&
+  (outer.end.line > inner.end.line || (outer.end.line === inner.end.line && outer.end.character >= inner.end.character));
+
+/** `workspace/symbol` on `client` for each project file in `projectFiles` (or once), merged. */
+export async function querySymbols(
+  client: LanguageServerClient,
+  query: string,
+  projectFiles: readonly string[],
+  perProject: boolean,
+  signal: AbortSignal,
+): Promise<SymbolInformation[]> {
+  const seen = new Set<string>();
+  const out: SymbolInformation[] = [];
+  const rounds = perProject && projectFiles.length > 1 ? projectFiles : [undefined];
+  for (const file of rounds) {
+    if (file !== undefined) {
+      // Makes `file` the server's most recently used document: tsserver searches its project.
+      const doc = await client.documents.sync(file);
+      await client.request('textDocument/documentSymbol', { textDocument: { uri: doc.uri } }, signal).catch(() => undefined);
+    }
+    const answer = await client.request<unknown>('workspace/symbol', { query }, signal);
+    for (const s of Array.isArray(answer) ? (answer as SymbolInformation[]) : []) {
+      if (!isObject(s) || !isObject(s.location)) continue;
+      const r = 'range' in s.location ? s.location.range : undefined;
+      const key = `${s.name}\0${s.location.uri}\0${r ? `${r.start.line}:${r.start.character}` : ''}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(s);
+    }
+  }
+  await addContainers(client, out, signal);
+  return out;
+}
+
+/** Fills in `containerName` from the files' outlines where the server left it out. */
+async function addContainers(client: LanguageServerClient, symbols: SymbolInformation[], signal: AbortSignal): Promise<void> {
+  const missing = symbols.filter((s) => !s.containerName && 'range' in s.location);
+  const uris = [...new Set(missing.map((s) => s.location.uri))].slice(0, MAX_OUTLINES);
+  for (const uri of uris) {
+    const outline = await client.request<unknown>('textDocument/documentSymbol', { textDocument: { uri } }, signal).catch(() => undefined);
+    if (!Array.isArray(outline) || !outline.every((d) => isObject(d) && 'selectionRange' in d)) continue;
+    for (const s of missing.filter((m) => m.location.uri === uri)) {
+      const container = innermostAround(outline as DocumentSymbol[], s.location.range);
+      if (container) s.containerName = container;
+    }
+  }
+}
+
+/**
+ * The name of the symbol that holds the one at `target` in an outline: descend through the
+ * symbols whose range holds `target` until the symbol itself (its name inside `target`).
+ */
+function innermostAround(symbols: readonly DocumentSymbol[], target: Range, parent?: string): string | undefined {
+  const holder = symbols.find((d) => contains(d.range, target));
+  if (!holder) return parent;
+  const isItself = contains(target, holder.selectionRange) || contains(holder.selectionRange, target);
+  return isItself ? parent : innermostAround(holder.children ?? [], target, holder.name);
+}
