@@ -27,6 +27,7 @@ import { EditReview } from './editor/editReview';
 import { EditorFiles } from './editor/files';
 import { createEditorTerminals } from './editor/terminals';
 import { EditorIde } from './ide/editorIde';
+import { runSignInTerminal } from './editor/signInTerminal';
 import type { LogEvent } from './log/logEvent';
 import { logConductorLine } from './log/conductorLog';
 import { Logger } from './log/logger';
@@ -109,6 +110,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     clientInfo: { name: 'symposium-vscode', version },
     graceMs: 1_500,
     client: { files, terminals, ide: new EditorIde({ log: logger, lookupSession, allowedFolders }) },
+    authTerminal: true,
     onPermissionRequest: (actor, params, signal) =>
       permissions.request({ actorKey: actor.key, agentName: actor.agentName, params, signal }),
     onStderrLine: (agentName, line) => logConductorLine(agentChannel, agentName, line),
@@ -153,6 +155,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     },
     editor: diffView,
     allowedFolders,
+    runSignInTerminal,
   });
   controller = chat;
   // The agent's state at a glance, with a menu (switch, restart, logs, chat).
@@ -173,7 +176,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
 
   const provider = new ChatViewProvider(context.extensionUri, sessionId, messages, logger, testMode, () => settings.maxImageBytes());
   // The chat's title bar names the agent new chats talk to.
-  const showAgentName = (): void => provider.setDescription(settings.agentSettings(runtime).current.name);
+  const showAgentName = (): void => provider.setAgentName(settings.agentSettings(runtime).current.name);
   showAgentName();
   context.subscriptions.push(
     provider,

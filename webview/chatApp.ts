@@ -13,6 +13,7 @@ import { listenForImages } from './imagePaste';
 import { listenToPage } from './pageLifecycle';
 import { blockToChatItems, conversationToChatItems, RESTART_BUTTON_ID } from './mappers/chatItems';
 import { parsePermissionButton } from './mappers/permission';
+import { signInChoice } from './mappers/signIn';
 import { pickerChanges, promptWithCommand, tabStoreFor } from './mappers/tabStore';
 import { OPEN_DIFF_PREFIX } from './mappers/toolCall';
 import { chosenContext } from './mappers/contextMenu';
@@ -216,6 +217,8 @@ export class ChatApp {
       this.host.post({ type: 'restart-agent', tabId });
       return;
     }
+    const signIn = signInChoice(this.model.conversation(tabId), tabId, id);
+    if (signIn) return this.host.post(signIn);
     const perm = parsePermissionButton(id);
     if (perm) {
       const card = this.model

@@ -12,6 +12,7 @@ import type {
   TerminalOutput,
 } from '../src/protocol/webview';
 import { appendUpdate } from '../src/protocol/coalesce';
+import type { SignInMethod, SignInUpdate } from '../src/protocol/signIn';
 import { sparkleMarkOf } from '../src/protocol/symposium-ext';
 
 export interface Turn {
@@ -54,6 +55,16 @@ export interface Notice {
   text?: string;
   /** An error notice stops offering Restart once a restart resolved it. */
   resolved: boolean;
+  /** A sign-in card: the agent's auth methods, and how signing in goes. */
+  signIn?: SignInCard;
+}
+
+export interface SignInCard {
+  requestId: string;
+  message: string;
+  methods: SignInMethod[];
+  state?: SignInUpdate['state'];
+  text?: string;
 }
 
 export type Block = Turn | Notice;
@@ -251,6 +262,21 @@ export function applyEntry(c: Conversation, e: ConversationEntry): string[] {
       };
       c.blocks.push(n);
       return [...changed, blockId(n)];
+    }
+    case 'sign-in-required': {
+      if (c.blocks.some((b) => b.kind === 'notice' && b.id === e.requestId)) return [];
+      const signIn: SignInCard = { requestId: e.requestId, message: e.message, methods: e.methods };
+      const n: Notice = { kind: 'notice', id: e.requestId, level: 'warning', agentName: e.agentName, signIn, resolved: false };
+      c.blocks.push(n);
+      return [blockId(n)];
+    }
+    case 'sign-in-update': {
+      const n = c.blocks.find((b): b is Notice => b.kind === 'notice' && b.signIn?.requestId === e.requestId);
+      if (!n?.signIn) return [];
+      n.signIn.state = e.state;
+      n.signIn.text = e.text;
+      n.resolved = e.state === 'signed-in' || e.state === 'closed';
+      return [blockId(n)];
     }
     case 'agent-restarted': {
       const changed: string[] = [];

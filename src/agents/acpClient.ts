@@ -48,6 +48,8 @@ export interface AcpClientOptions {
   onPermissionRequest: (params: RequestPermissionRequest, signal: AbortSignal) => Promise<RequestPermissionResponse>;
   /** Files and terminals the editor offers; each advertised only when its handler exists. */
   client?: ClientHandlers;
+  /** The editor can run `terminal` auth methods (advertised as clientCapabilities.auth.terminal). */
+  authTerminal?: boolean;
 }
 
 const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -55,6 +57,7 @@ const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 export class AcpClient {
   private readonly conn: acp.ClientConnection;
   private capabilities: AgentCapabilities | undefined;
+  private auth: unknown[] = [];
   private exitReport: AgentExitedParams | undefined;
   /** The prompt turn running in each session. */
   private readonly activePrompts = new Map<string, Promise<unknown>>();
@@ -135,6 +138,7 @@ export class AcpClient {
         clientCapabilities: {
           fs: { readTextFile: !!files, writeTextFile: !!files },
           terminal: !!terminals,
+          ...(this.options.authTerminal ? { auth: { terminal: true } } : {}),
           // Our extension to ACP: the editor answers _symposium/ide/* (so the conductor needs no IDE adapter).
           ...(ide ? { _meta: withIdeCapability(undefined, { operations: [...IDE_OPERATIONS] }) } : {}),
         },
@@ -142,7 +146,19 @@ export class AcpClient {
       }),
     );
     this.capabilities = init.agentCapabilities;
+    // Raw: the sign-in card checks each method (src/protocol/signIn.ts), including types v1 lacks.
+    this.auth = Array.isArray(init.authMethods) ? init.authMethods : [];
     return init;
+  }
+
+  /** The agent's `authMethods` from initialize, unchecked. */
+  get authMethods(): readonly unknown[] {
+    return this.auth;
+  }
+
+  /** ACP `authenticate {methodId}` (agent-handled methods only). */
+  async authenticate(methodId: string): Promise<void> {
+    await this.options.guard(this.conn.agent.request('authenticate', { methodId }));
   }
 
   /** Creates a session; also returns the pickers (modes, config options, models) it offers. */

@@ -45,6 +45,8 @@ export interface AgentActorOptions {
   client?: ClientHandlers;
   /** The state or the number of running prompts changed (the status bar follows it). */
   onStateChange?: () => void;
+  /** The editor can run `terminal` auth methods. */
+  authTerminal?: boolean;
 }
 
 export type ActorState = 'idle' | 'starting' | 'running' | 'stopping' | 'exited';
@@ -151,6 +153,7 @@ export class AgentActor {
       },
       onPermissionRequest: this.options.onPermissionRequest,
       client: this.options.client,
+      authTerminal: this.options.authTerminal,
     });
     this.acp = acp;
     this.process.processScope.add({ dispose: () => acp.close() });
@@ -164,6 +167,16 @@ export class AgentActor {
       protocolVersion: init.protocolVersion,
       agentInfo: init.agentInfo,
     });
+  }
+
+  /** The agent's `authMethods` from initialize (unchecked; empty before it). */
+  get authMethods(): readonly unknown[] {
+    return this.acp?.authMethods ?? [];
+  }
+
+  /** ACP `authenticate {methodId}`. */
+  async authenticate(methodId: string): Promise<void> {
+    await this.connection().authenticate(methodId);
   }
 
   /** Creates a session; also returns the pickers (modes, config options, models) it offers. */

@@ -21,6 +21,8 @@ export interface AgentPoolOptions {
   graceMs?: number;
   /** Files and terminals offered to agents (advertised only when present). */
   client?: ClientHandlers;
+  /** The editor can run `terminal` auth methods (sign-in). */
+  authTerminal?: boolean;
 }
 
 export class AgentPool {
@@ -54,6 +56,7 @@ export class AgentPool {
       onTraceLine: onTraceLine && ((line) => onTraceLine(key, line)),
       onPermissionRequest: (params, signal) => this.options.onPermissionRequest(actor, params, signal),
       client: this.options.client,
+      authTerminal: this.options.authTerminal,
       onStateChange: () => this.changed.fire(actor),
     });
     this.actors.set(key, actor);

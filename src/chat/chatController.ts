@@ -6,6 +6,8 @@
 // before it, at activation, and shared with the editor side: the session directory (who shows
 // which session), the permission broker, the per-tab message channel and the agent pool.
 // vscode-free: settings and the folder picker come in as `configure`, the editor as `EditorActions`.
+// A session the agent refuses until the user signs in becomes a sign-in card (signIn.ts). (A little
+// over 400 lines: the session lifecycle reads best in one place.)
 import { randomUUID } from 'node:crypto';
 import type { ContentBlock, PromptCapabilities, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
@@ -28,6 +30,7 @@ import { EarlyUpdates } from './earlyUpdates';
 import type { SessionDirectory } from './sessionDirectory';
 import { applyControlUpdate } from './sessionControls';
 import { handleTabRequest, type EditorActions, type TabRequestContext } from './tabRequests';
+import { isAuthRequired, SignInFlow, type SignInDeps } from './signIn';
 import type { TabMessages } from './tabMessages';
 
 export interface ChatControllerDeps {
@@ -55,6 +58,8 @@ export interface ChatControllerDeps {
   editor?: EditorActions;
   /** symposium.allowedFolders: besides a tab's folder, where tool-call locations may be opened. */
   allowedFolders?: () => string[];
+  /** Runs an agent's terminal sign-in in an editor terminal (signIn.ts); absent: terminal methods are not offered. */
+  runSignInTerminal?: SignInDeps['runInTerminal'];
 }
 
 /** A chat tab as the controller keeps it. */
@@ -83,6 +88,7 @@ export class ChatController {
   private readonly messages: TabMessages;
   private readonly permissions: PermissionBroker;
   private readonly pool: AgentPool;
+  private readonly signIn: SignInFlow;
   private disposed = false;
 
   constructor(private readonly deps: ChatControllerDeps) {
@@ -104,6 +110,16 @@ export class ChatController {
         return folder ? [folder, ...(deps.allowedFolders?.() ?? [])] : [];
       },
     };
+    this.signIn = new SignInFlow({
+      log: deps.log,
+      send: (p) => this.send(p),
+      runInTerminal: deps.runSignInTerminal,
+      retry: (tabId, how) => {
+        const tab = this.tabs.get(tabId);
+        if (how === 'restart') void this.restartTabConfiguration(tabId);
+        else if (tab && !tab.closed) this.enqueue(tab, () => this.startSession(tab));
+      },
+    });
     this.pool.onDidCreateActor((actor) => {
       actor.onSessionUpdate((e) => this.onSessionUpdate(actor, e.sessionId, e.update));
       actor.onDidFail((failure) => this.onActorFailed(actor, failure));
@@ -149,6 +165,9 @@ export class ChatController {
         return;
       case 'context-query':
         this.deps.onContextQuery?.(m.query);
+        return;
+      case 'sign-in':
+        void this.signIn.choose(m);
         return;
       case 'permission-answer':
       case 'set-mode':
@@ -222,6 +241,7 @@ export class ChatController {
     tab.closed = true;
     this.permissions.cancelTab(tabId, 'the tab was closed');
     this.tabs.delete(tabId);
+    this.signIn.forgetTab(tabId);
     this.diffs.forget(tabId);
     this.messages.closeTab(tabId);
     const ref = this.sessions.unbindTab(tabId);
@@ -282,7 +302,7 @@ export class ChatController {
       return;
     }
     tab.config = config;
-    let actor: AgentActor;
+    let actor: AgentActor | undefined;
     try {
       actor = this.pool.acquire(config);
       const { sessionId, controls } = await actor.newSession(config.workspaceFolder);
@@ -293,6 +313,7 @@ export class ChatController {
       this.sessions.bind(tab.tabId, { actorKey: actor.key, sessionId }, { cwd: config.workspaceFolder, agentName: config.agent.name });
       tab.controls = controls;
       this.send({ type: 'session-ready', tabId: tab.tabId, agentName: actor.agentName, cwd: config.workspaceFolder, controls });
+      this.signIn.sessionStarted(tab.tabId);
       for (const u of this.early.take(actor.key, sessionId)) this.onSessionUpdate(actor, sessionId, u);
       if (opts.restart || tab.failureNotice) {
         this.send({ type: 'agent-restarted', tabId: tab.tabId, noticeId: tab.failureNotice, agentName: actor.agentName });
@@ -300,6 +321,8 @@ export class ChatController {
       }
     } catch (e) {
       if (tab.closed || this.disposed) return;
+      // The agent wants the user signed in: the tab shows its methods instead of a failure.
+      if (actor && isAuthRequired(e, actor) && this.signIn.offer(tab.tabId, actor, config.agent, e)) return;
       const failure =
         e instanceof AgentExitedError
           ? e.failure
@@ -340,6 +363,7 @@ export class ChatController {
       const error = e instanceof AgentExitedError ? `Interrupted: ${e.failure.message}` : e instanceof Error ? e.message : String(e);
       this.log.warn('prompt', 'failed', { tabId: tab.tabId, messageId, error });
       this.send({ type: 'prompt-failed', tabId: tab.tabId, messageId, error });
+      if (isAuthRequired(e, actor) && tab.config) this.signIn.offer(tab.tabId, actor, tab.config.agent, e);
     } finally {
       tab.active = undefined;
       this.sessions.endTurn(tab.tabId);

@@ -19,8 +19,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private view: vscode.WebviewView | undefined;
   private viewDisposables: vscode.Disposable[] = [];
   private generation = 0;
-  /** Shown next to the view's title: the agent new chats talk to. */
-  private description: string | undefined;
+  /** The view's title: "Chat · <the agent new chats talk to>" (a lone view's description is not shown). */
+  private title: string | undefined;
   private readonly received = new vscode.EventEmitter<WebviewToHost>();
 
   /** Every valid message from the webview, in order. */
@@ -39,7 +39,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     // VS Code resolves again when the view moves between containers: drop the old one's listeners.
     this.disposeView();
     this.view = view;
-    view.description = this.description;
+    if (this.title) view.title = this.title;
     const generation = ++this.generation;
     this.log.info('webview', 'resolved', { generation, visible: view.visible });
     this.messages.webviewUnavailable('created');
@@ -106,19 +106,19 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.received.fire(parsed.message);
   }
 
-  get state(): { resolved: boolean; visible: boolean; generation: number; description?: string } {
+  get state(): { resolved: boolean; visible: boolean; generation: number; title?: string } {
     return {
       resolved: this.view !== undefined,
       visible: this.view?.visible ?? false,
       generation: this.generation,
-      description: this.view?.description,
+      title: this.view?.title,
     };
   }
 
-  /** The text beside the view's title (the current agent's name). */
-  setDescription(text: string): void {
-    this.description = text;
-    if (this.view) this.view.description = text;
+  /** Names the current agent in the view's title. */
+  setAgentName(name: string): void {
+    this.title = `Chat · ${name}`;
+    if (this.view) this.view.title = this.title;
   }
 
   /** Reveals the chat view (resolving it if needed). */

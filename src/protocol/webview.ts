@@ -14,6 +14,7 @@ import type {
   StopReason,
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk';
+import type { SignInChoice, SignInRequired, SignInUpdate } from './signIn';
 
 /** UUID v4, made by the webview (or by a test command standing in for it). */
 export type TabId = string;
@@ -210,7 +211,9 @@ export type ConversationPayload =
   | PermissionRequested
   | PermissionResolved
   | TabNotice
-  | TerminalOutput;
+  | TerminalOutput
+  | SignInRequired
+  | SignInUpdate;
 export type ConversationEntry = DistributiveOmit<ConversationPayload, 'tabId'>;
 
 /**
@@ -250,6 +253,8 @@ export const HOST_TO_WEBVIEW_TYPES = [
   'permission-resolved',
   'tab-notice',
   'terminal-output',
+  'sign-in-required',
+  'sign-in-update',
   'attach-context',
   'context-items',
 ] as const satisfies readonly HostToWebview['type'][];
@@ -406,7 +411,8 @@ export type WebviewToHost =
   | OpenDiff
   | OpenLocation
   | AttachImage
-  | ContextQuery;
+  | ContextQuery
+  | SignInChoice;
 
 /** Omit that distributes over a union (plain Omit collapses the union into one object type). */
 export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

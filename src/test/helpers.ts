@@ -35,7 +35,7 @@ export async function waitFor(what: string, pred: () => boolean | Promise<boolea
 /** The exact reply ElizACP (deterministic) streams for `prompt`. */
 export const expectedReply = (prompt: string): string => respond(prompt, { deterministic: true });
 
-export const viewState = (): Thenable<{ resolved: boolean; visible: boolean; live: boolean; generation: number; description?: string }> =>
+export const viewState = (): Thenable<{ resolved: boolean; visible: boolean; live: boolean; generation: number; title?: string }> =>
   cmd('getViewState');
 export const tabs = (): Thenable<TabInfo[]> => cmd<TabInfo[]>('getTabs');
 /** The cards the webview shows for the tab (without the tab-store pseudo-item). */

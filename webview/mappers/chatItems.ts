@@ -11,6 +11,7 @@ import { embodimentToChatItem } from './embodiment';
 import { escapeInline, escapeMarkdown } from './markdown';
 import { permissionToChatItem } from './permission';
 import { planToChatItem } from './plan';
+import { signInToChatItem } from './signIn';
 import { toolCallToChatItem, type ToolCallState } from './toolCall';
 
 /** mynah-ui's ChatItemType values (a runtime enum we must not import; see above). */
@@ -117,6 +118,7 @@ export function turnToChatItems(t: Turn, terminals: Conversation['terminals'] = 
 
 export function noticeToChatItems(n: Notice): ChatItem[] {
   const messageId = blockId(n);
+  if (n.signIn) return [signInToChatItem(n.signIn, n.agentName, messageId)];
   if (n.text !== undefined)
     return [{ type: ItemType.ANSWER, messageId, status: n.level === 'info' ? 'info' : n.level, body: escapeMarkdown(n.text) }];
   if (n.level === 'info') {

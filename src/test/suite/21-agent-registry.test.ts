@@ -16,7 +16,19 @@ import { pathToFileURL } from 'node:url';
 import * as vscode from 'vscode';
 import { platformKey } from '../../agents/registry/resolveAgent';
 import type { LogEvent } from '../../log/logEvent';
-import { captureLog, cmd, expectedReply, extension, newTab, openChat, sleep, viewState, waitFor, waitForIdle } from '../helpers';
+import {
+  captureLog,
+  cmd,
+  expectedReply,
+  extension,
+  newTab,
+  openChat,
+  screenshot,
+  sleep,
+  viewState,
+  waitFor,
+  waitForIdle,
+} from '../helpers';
 
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('symposium');
 const agents = (): Record<string, unknown> => config().inspect<Record<string, unknown>>('agents')?.globalValue ?? {};
@@ -92,13 +104,17 @@ suite('agent registry', () => {
   });
 
   /** Opens the picker, waits for its items, and picks `label` (then answers the confirmation with `confirm`). */
-  async function choose(label: string, confirm?: 'install' | 'cancel'): Promise<string[]> {
+  async function choose(label: string, confirm?: 'install' | 'cancel', shot?: string): Promise<string[]> {
     const before = log.events.filter((e) => e.message === 'choosing an agent').length;
     void vscode.commands.executeCommand('symposium.chooseAgent');
     await waitFor('the picker', () => log.events.filter((e) => e.message === 'choosing an agent').length > before);
     const choices = await cmd<string[]>('getAgentChoices');
     const index = choices.indexOf(label);
     assert.ok(index >= 0, `${label} is offered: ${choices.join(', ')}`);
+    if (shot) {
+      await sleep(500);
+      await screenshot(shot);
+    }
     await answerPick(index);
     if (confirm) await answerPick(confirm === 'install' ? 0 : 1);
     return choices;
@@ -106,8 +122,8 @@ suite('agent registry', () => {
 
   test('the picker lists your agents first, then the registry files in order, then the bundled registry', async function () {
     this.timeout(30_000);
-    assert.equal((await viewState()).description, 'ElizACP', "the chat's title bar names the current agent");
-    const choices = await choose('ElizACP');
+    assert.equal((await viewState()).title, 'Chat · ElizACP', "the chat's title bar names the current agent");
+    const choices = await choose('ElizACP', undefined, 'agent-picker');
     assert.equal(choices[0], 'ElizACP');
     const registry = choices.filter((c) => c.startsWith('$(cloud-download) '));
     assert.deepEqual(registry.slice(0, 3), [
@@ -130,7 +146,7 @@ suite('agent registry', () => {
       env: {},
       registry: 'test-npx@1.2.3',
     });
-    await waitFor('the title bar to name it', async () => (await viewState()).description === 'Test NPX Agent');
+    await waitFor('the title bar to name it', async () => (await viewState()).title === 'Chat · Test NPX Agent');
     const now = await cmd<{ agentName: string }[]>('getAgentProcesses');
     assert.equal(now.length, processes, 'nothing was started');
     assert.ok(!now.some((p) => p.agentName === 'Test NPX Agent'));

@@ -1,0 +1,134 @@
+// Agent sign-in with ElizACP --require-auth: session/new is refused (-32000) until signed in, so
+// the tab shows a sign-in card with the agent's methods. The agent-handled one calls authenticate
+// and the session starts; the terminal one runs ElizACP's command line + --terminal-login in a real
+// VS Code terminal, and after it exits 0 the agent restarts and the session starts; the env-var
+// one says which variable to set and where, and setting it needs no card at all.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { LogEvent } from '../../log/logEvent';
+import type { RenderedItem } from '../../protocol/webview';
+import { captureLog, cmd, expectedReply, extension, openChat, rendered, screenshot, waitFor, waitForIdle } from '../helpers';
+
+const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('symposium');
+
+suite('agent sign-in', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'symposium-sign-in-'));
+  let log: { events: LogEvent[]; dispose(): void };
+
+  /** An ElizACP that requires sign-in, with its own auth file (so its own process). */
+  const agent = (authFile: string, env: Record<string, string> = {}): unknown => ({
+    command: process.execPath,
+    args: [`${extension().extensionPath}/out/conductor.js`, 'eliza', '--deterministic', '--require-auth', '--auth-file', authFile],
+    env: { ELECTRON_RUN_AS_NODE: '1', ...env },
+  });
+
+  suiteSetup(async function () {
+    this.timeout(30_000);
+    log = captureLog(await openChat());
+    await config().update(
+      'agents',
+      {
+        'Eliza Auth': agent(path.join(dir, 'agent-token')),
+        'Eliza Terminal': agent(path.join(dir, 'terminal-token')),
+        'Eliza Key': agent(path.join(dir, 'key-token'), { ELIZACP_API_KEY: 'sk-test-not-logged' }),
+      },
+      vscode.ConfigurationTarget.Global,
+    );
+  });
+
+  suiteTeardown(async () => {
+    log?.dispose();
+    await config().update('currentAgent', undefined, vscode.ConfigurationTarget.Global);
+    await config().update('agents', undefined, vscode.ConfigurationTarget.Global);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A new tab of `agentName`, and its sign-in card once shown. */
+  async function tabWithCard(agentName: string): Promise<{ tabId: string; card: RenderedItem; requestId: string }> {
+    await config().update('currentAgent', agentName, vscode.ConfigurationTarget.Global);
+    const tabId = await cmd<string>('simulateNewTab');
+    let card: RenderedItem | undefined;
+    await waitFor('the sign-in card', async () => {
+      card = (await rendered(tabId))?.find((i) => i.header?.includes(`Sign in to ${agentName}`));
+      return card !== undefined;
+    });
+    return { tabId, card: card!, requestId: card!.messageId.replace(/^notice:/, '') };
+  }
+
+  const cardOf = async (tabId: string, requestId: string): Promise<RenderedItem | undefined> =>
+    (await rendered(tabId))?.find((i) => i.messageId === `notice:${requestId}`);
+
+  async function signedInAndChatting(tabId: string, requestId: string): Promise<void> {
+    await waitFor('the card to say signed in', async () => (await cardOf(tabId, requestId))?.status === 'Signed in', 30_000);
+    await chatWorks(tabId);
+  }
+
+  async function chatWorks(tabId: string): Promise<void> {
+    await waitForIdle(tabId, 30_000);
+    await cmd('startCapturingResponses', tabId);
+    await cmd('sendPrompt', tabId, 'Hello!');
+    await waitForIdle(tabId);
+    assert.equal(await cmd('stopCapturingResponses', tabId), expectedReply('Hello!'));
+  }
+
+  test('the card lists the methods; the agent-handled one authenticates and the session starts', async function () {
+    this.timeout(60_000);
+    const { tabId, card, requestId } = await tabWithCard('Eliza Auth');
+    assert.deepEqual(card.buttons, ['Sign in to ElizACP', 'Sign in from a terminal']);
+    assert.match(card.body, /Eliza Auth needs you to sign in/);
+    assert.match(card.body, /ElizACP needs you to sign in first/, "the agent's own message");
+    // (The body is Markdown source: underscores come escaped.)
+    assert.match(card.body.replace(/\\/g, ''), /Set ELIZACP_API_KEY in symposium\.agents\.Eliza Auth\.env \(your user settings\)/);
+    assert.equal(card.status, 'Waiting for you');
+    await screenshot('sign-in-card');
+
+    await cmd('postFromWebview', { type: 'sign-in', tabId, requestId, methodId: 'eliza-login' });
+    await signedInAndChatting(tabId, requestId);
+    const done = await cardOf(tabId, requestId);
+    assert.equal(done?.status, 'Signed in');
+    assert.equal(done?.buttons, undefined, 'no buttons once signed in');
+    const tab = (await cmd<{ tabId: string; agentName?: string }[]>('getTabs')).find((t) => t.tabId === tabId);
+    assert.equal(tab?.agentName, 'Eliza Auth');
+    await cmd('closeTab', tabId);
+  });
+
+  test('the terminal method runs the agent command in a VS Code terminal, then restarts the agent and retries', async function () {
+    this.timeout(60_000);
+    const token = path.join(dir, 'terminal-token');
+    const { tabId, requestId } = await tabWithCard('Eliza Terminal');
+    const opened: string[] = [];
+    const sub = vscode.window.onDidOpenTerminal((t) => opened.push(t.name));
+    try {
+      await cmd('postFromWebview', { type: 'sign-in', tabId, requestId, methodId: 'eliza-terminal' });
+      await signedInAndChatting(tabId, requestId);
+    } finally {
+      sub.dispose();
+    }
+    assert.deepEqual(opened, ['Sign in: Eliza Terminal']);
+    assert.ok(fs.existsSync(token), 'the terminal login wrote its token');
+    const run = log.events.find((e) => e.message === 'terminal sign-in')?.data as { args: string[]; env: string[] };
+    assert.deepEqual(
+      run.args.slice(-4),
+      ['--require-auth', '--auth-file', token, '--terminal-login'],
+      'its command line + the method args',
+    );
+    assert.deepEqual(run.env, ['ELECTRON_RUN_AS_NODE'], 'env names only');
+    assert.equal((log.events.find((e) => e.message === 'terminal sign-in ended')?.data as { exitCode: number }).exitCode, 0);
+    assert.ok(log.events.some((e) => e.category === 'agent' && e.message === 'restart'));
+    assert.equal((await cardOf(tabId, requestId))?.status, 'Signed in');
+    await cmd('closeTab', tabId);
+  });
+
+  test('with the env-var method’s variable set there is no card; its value is never logged', async function () {
+    this.timeout(60_000);
+    await config().update('currentAgent', 'Eliza Key', vscode.ConfigurationTarget.Global);
+    const tabId = await cmd<string>('simulateNewTab');
+    await chatWorks(tabId);
+    assert.ok(!(await rendered(tabId))?.some((i) => i.header?.includes('Sign in')));
+    assert.ok(!JSON.stringify(log.events).includes('sk-test-not-logged'));
+    await cmd('closeTab', tabId);
+  });
+});

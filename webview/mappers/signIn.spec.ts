@@ -1,0 +1,38 @@
+import * as assert from 'node:assert/strict';
+import { applyEntry, emptyConversation } from '../conversation';
+import { signInChoice, signInToChatItem } from './signIn';
+
+const TAB = '6f1c1d3e-8a2b-4c5d-9e0f-1a2b3c4d5e6f';
+const REQ = '0f1c1d3e-8a2b-4c5d-9e0f-1a2b3c4d5e6f';
+
+describe('sign-in card', () => {
+  const methods = [
+    { id: 'login', name: 'Log in', kind: 'agent' as const },
+    { id: 'tui', name: 'Terminal', kind: 'terminal' as const, description: 'runs the CLI' },
+    { id: 'key', name: 'Key', kind: 'env_var' as const, hint: 'Set AGENT_KEY in symposium.agents.A.env (your user settings)' },
+  ];
+
+  it('shows agent and terminal methods as buttons, env-var ones as instructions; buttons go once signed in', () => {
+    const c = emptyConversation();
+    applyEntry(c, { type: 'sign-in-required', requestId: REQ, agentName: 'A', message: 'Sign in first', methods });
+    const n = c.blocks[0]!;
+    assert.ok(n.kind === 'notice' && n.signIn);
+    const item = signInToChatItem(n.signIn, 'A', 'notice:x');
+    assert.deepEqual(item.buttons?.map((b) => b.text).reverse(), ['Log in', 'Terminal']);
+    assert.match(item.body ?? '', /A needs you to sign in\.\*\* Sign in first/);
+    assert.match(item.body ?? '', /\*\*Terminal\*\* \(opens a terminal\): runs the CLI/);
+    assert.match(item.body ?? '', /Set AGENT\\_KEY in symposium\.agents\.A\.env/);
+    assert.deepEqual(signInChoice(c, TAB, `signin:${REQ}:1`), { type: 'sign-in', tabId: TAB, requestId: REQ, methodId: 'tui' });
+    assert.equal(signInChoice(c, TAB, `signin:${REQ}:7`), undefined);
+    assert.equal(signInChoice(c, TAB, 'perm:x:1'), undefined);
+
+    applyEntry(c, { type: 'sign-in-update', requestId: REQ, state: 'working', text: 'Signing in…' });
+    assert.deepEqual(signInToChatItem(n.signIn, 'A', 'm').buttons, [], 'no second click while it runs');
+    applyEntry(c, { type: 'sign-in-update', requestId: REQ, state: 'failed', text: 'The terminal ended with exit code 1.' });
+    assert.equal(signInToChatItem(n.signIn, 'A', 'm').buttons?.length, 2, 'try again');
+    applyEntry(c, { type: 'sign-in-update', requestId: REQ, state: 'signed-in', text: 'Signed in to A.' });
+    const done = signInToChatItem(n.signIn, 'A', 'm');
+    assert.deepEqual([done.buttons, n.resolved], [[], true]);
+    assert.match(done.body ?? '', /Signed in to A\./);
+  });
+});

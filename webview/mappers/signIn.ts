@@ -1,0 +1,66 @@
+// A sign-in card: the agent's auth methods (agent-handled and terminal ones as buttons, env-var
+// ones as instructions) and how signing in goes. The buttons go once it worked or was replaced,
+// and while an attempt runs. Pure.
+import type { ChatItem, ChatItemButton, ChatItemType } from '@aws/mynah-ui';
+import type { SignInChoice } from '../../src/protocol/signIn';
+import type { Conversation, SignInCard } from '../conversation';
+import { escapeInline, escapeMarkdown } from './markdown';
+
+/** Button ids: `signin:<requestId>:<method index>`. */
+export const SIGN_IN_PREFIX = 'signin:';
+
+export function parseSignInButton(id: string): { requestId: string; index: number } | undefined {
+  if (!id.startsWith(SIGN_IN_PREFIX)) return undefined;
+  const rest = id.slice(SIGN_IN_PREFIX.length);
+  const cut = rest.lastIndexOf(':');
+  const index = Number(rest.slice(cut + 1));
+  return cut > 0 && Number.isSafeInteger(index) && index >= 0 ? { requestId: rest.slice(0, cut), index } : undefined;
+}
+
+/** The message a sign-in button sends (undefined: not a sign-in button, or its card or method is gone). */
+export function signInChoice(c: Conversation, tabId: string, buttonId: string): SignInChoice | undefined {
+  const b = parseSignInButton(buttonId);
+  const card = b && c.blocks.find((x) => x.kind === 'notice' && x.signIn?.requestId === b.requestId);
+  const method = b && card?.kind === 'notice' ? card.signIn?.methods[b.index] : undefined;
+  return b && method ? { type: 'sign-in', tabId, requestId: b.requestId, methodId: method.id } : undefined;
+}
+
+export function signInToChatItem(card: SignInCard, agentName: string, messageId: string): ChatItem {
+  const done = card.state === 'signed-in' || card.state === 'closed';
+  const lines = [`**${escapeInline(agentName)} needs you to sign in.** ${escapeMarkdown(card.message)}`];
+  for (const m of card.methods) {
+    const what = m.kind === 'terminal' ? ' (opens a terminal)' : '';
+    lines.push(`- **${escapeInline(m.name)}**${what}${m.description ? `: ${escapeInline(m.description)}` : ''}`);
+    if (m.hint) lines.push(`  ${escapeInline(m.hint)}`);
+  }
+  if (card.text) lines.push('', `_${escapeInline(card.text)}_`);
+  const buttons: ChatItemButton[] =
+    done || card.state === 'working'
+      ? []
+      : card.methods.flatMap((m, i) =>
+          m.kind === 'env_var'
+            ? []
+            : [
+                {
+                  id: `${SIGN_IN_PREFIX}${card.requestId}:${i}`,
+                  text: m.name,
+                  status: i === 0 ? 'primary' : 'main',
+                  keepCardAfterClick: true,
+                },
+              ],
+        );
+  return {
+    type: 'answer' as ChatItemType.ANSWER,
+    messageId,
+    header: {
+      icon: done ? 'ok-circled' : 'user',
+      body: `Sign in to ${escapeInline(agentName)}`,
+      status: done
+        ? { status: 'success', text: card.state === 'signed-in' ? 'Signed in' : 'Closed', position: 'right' }
+        : { status: 'warning', text: card.state === 'working' ? 'Signing in…' : 'Waiting for you', position: 'right' },
+    },
+    body: lines.join('\n'),
+    status: done ? undefined : 'warning',
+    buttons: buttons.reverse(), // mynah v4 renders buttons in reverse order
+  };
+}
