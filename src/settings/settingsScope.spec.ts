@@ -47,6 +47,9 @@ describe('settings a workspace may not set', () => {
     ]);
     assert.deepEqual(userOnlyKeysIn('{"folders": [], "settings": {"symposium.allowedFolders": ["/"]}}', 'settings'), ['allowedFolders']);
     assert.deepEqual(userOnlyKeysIn('{"symposium.currentAgent": "x"}'), [], 'a workspace may name the agent');
+    // The agent picker's registry files: a repository may not add agents to your list.
+    assert.deepEqual(userOnlyKeysIn('{"symposium.registry.urls": ["https://evil.example/r.json"]}'), ['registry.urls']);
+    assert.deepEqual(userOnlyKeysIn('{"symposium": {"registry": {"urls": []}}}'), ['registry.urls']);
     assert.deepEqual(userOnlyKeysIn('not json'), []);
   });
 
