@@ -327,6 +327,11 @@ export class Conductor {
       notify: (direction, method, params) => chain.notify(component, direction, method, params),
       injectMcpServers: (sessionParams, servers) =>
         injectMcpServers(sessionParams, servers, { useHttp: agentSupportsHttpMcp(info.agentCapabilities), self: this.options.self, log }),
+      traceExternal: (direction, peer, message) => {
+        const trace = this.options.trace;
+        const [from, to] = direction === 'out' ? [component.name, peer] : [peer, component.name];
+        if (trace) this.sendOut('trace', message, () => trace.record(from, to, message));
+      },
     };
   }
 }

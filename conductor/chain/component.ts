@@ -10,7 +10,7 @@
 // it); a handler that awaits something before forwarding delays only that message.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Logger } from '../log';
-import type { RpcError, RpcOutcome } from '../jsonrpc/message';
+import type { RpcError, RpcMessage, RpcOutcome } from '../jsonrpc/message';
 
 /** `toAgent` = downstream (editor → agent); `toClient` = upstream (agent → editor). */
 export type Direction = 'toAgent' | 'toClient';
@@ -85,6 +85,11 @@ export interface ComponentContext {
    * `bind(sessionId)` once the agent has answered, or `close()` if it failed.
    */
   injectMcpServers(sessionParams: Record<string, unknown>, servers: readonly McpServerSpec[]): Promise<McpInjection>;
+  /**
+   * Records in the conductor's trace a message the component exchanges outside the chain, with
+   * `peer` (an external proxy's own stdio): `out` to the peer, `in` from it.
+   */
+  traceExternal?(direction: 'out' | 'in', peer: string, message: RpcMessage): void;
 }
 
 export interface RequestOptions {

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { SYMPOSIUM_META_KEY, AGENT_EXITED_METHOD } from '../../src/protocol/symposium-ext';
 import { CONDUCTOR_JS, elizaCommand, initialize, newSession, prompt, startProcess, tempDir, waitFor, type Harness } from './harness';
 
@@ -26,12 +26,13 @@ function injector(dialect: Dialect): string {
   });
 }
 
-function conductorWith(proxies: string[], components: string[], agent = elizaCommand()): string[] {
+function conductorWith(proxies: string[], components: string[], agent = elizaCommand(), traceDir?: string): string[] {
   return [
     process.execPath,
     CONDUCTOR_JS,
     '--log',
     'debug',
+    ...(traceDir ? ['--trace-dir', traceDir] : []),
     ...proxies.flatMap((p) => ['--proxy', p]),
     '--components',
     components.join(','),
@@ -69,10 +70,13 @@ for (const dialect of ['proxy', '_proxy'] as const) {
 
     it('runs two proxies between built-in components, in order, rewriting the prompt and keeping everything else', async () => {
       const marker = `marker-${randomUUID()}`;
+      const traceDir = tempDir('symposium-proxy-trace-');
       h = startProcess(
         conductorWith(
           [rewriter('rewrite-a', dialect, 'ekko=echo'), rewriter('rewrite-b', dialect, `${marker}=meta`)],
           ['passthrough', 'rewrite-a', 'symposium-info', 'rewrite-b', 'passthrough'],
+          elizaCommand(),
+          traceDir,
         ),
       );
       const init = await initialize(h);
@@ -91,6 +95,24 @@ for (const dialect of ['proxy', '_proxy'] as const) {
       assert.equal(processesWith(marker).length, 2, 'the conductor and its proxy run (the marker is in both command lines)');
       await h.close();
       await waitFor(() => processesWith(marker).length === 0, 3000, 'no proxy process left after the conductor ended');
+      // The proxies' own wire is in the trace too, as its own hop.
+      const trace = readdirSync(traceDir)
+        .map((f) => readFileSync(join(traceDir, f), 'utf8'))
+        .join('');
+      const hops = trace
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { from: string; to: string; message: { method?: string; params?: { method?: string } } });
+      assert.ok(hops.some((l) => l.from === 'rewrite-a' && l.to === 'rewrite-a (process)' && l.message.method === `${dialect}/initialize`));
+      assert.ok(
+        hops.some(
+          (l) =>
+            l.from === 'rewrite-b (process)' &&
+            l.to === 'rewrite-b' &&
+            l.message.method === `${dialect}/successor` &&
+            l.message.params?.method === 'session/prompt',
+        ),
+      );
     });
 
     it("carries the agent's requests to the editor and back through a proxy (permission, fs)", async () => {

@@ -59,6 +59,23 @@ describe('traffic viewer model', () => {
     assert.deepEqual(kept, [0, 1, 2, 5, 6, 8, 9, 10]);
   });
 
+  it("follows the session through a proxy's own wire (successor envelopes)", () => {
+    const filter = new SessionFilter('s1');
+    const stream = [
+      at('rw', 'rw (process)', { id: 1, method: 'proxy/initialize', params: {} }),
+      at('rw (process)', 'rw', { id: 7, method: 'proxy/successor', params: { method: 'initialize', params: {} } }),
+      at('rw', 'rw (process)', { id: 7, result: {} }),
+      at('rw (process)', 'rw', { id: 8, method: '_proxy/successor', params: { method: 'session/new', params: { cwd: '/' } } }),
+      at('rw', 'rw (process)', { id: 8, result: { sessionId: 's1' } }),
+      at('rw (process)', 'rw', { method: 'proxy/successor', params: { method: 'session/cancel', params: { sessionId: 's1' } } }),
+      at('rw (process)', 'rw', { method: 'proxy/successor', params: { method: 'session/cancel', params: { sessionId: 's2' } } }),
+    ];
+    assert.deepEqual(
+      stream.flatMap((e) => filter.accept(e)).map((e) => e.seq - stream[0]!.seq),
+      [0, 1, 2, 3, 4, 5],
+    );
+  });
+
   it('pairs each response with the request that crossed the same hop, with its duration; errors named', () => {
     const rows = new RowBuilder();
     const req = rows.row(at('a', 'b', { id: 9, method: 'session/prompt', params: {} }, 100));
@@ -69,6 +86,8 @@ describe('traffic viewer model', () => {
     assert.deepEqual([res.kind, res.method, res.durationMs], ['response', 'session/prompt', 42]);
     assert.deepEqual([err.method, err.durationMs, err.error], ['other', 40, 'nope']);
     assert.equal(rows.row(at('x', 'y', { method: 'n' })).kind, 'notification');
+    rows.row(at('p (process)', 'p', { id: 3, method: '_proxy/successor', params: { method: 'session/prompt', params: {} } }));
+    assert.equal(rows.row(at('p', 'p (process)', { id: 3, result: {} })).method, '_proxy/successor ▸ session/prompt');
   });
 
   it('masks env values for display and collapses large payloads; the saved line too', () => {

@@ -39,7 +39,14 @@ const kindOf = (m: Record<string, unknown>): TrafficKind =>
   typeof m.method === 'string' ? (m.id !== undefined && m.id !== null ? 'request' : 'notification') : 'response';
 
 const hopKey = (from: string, to: string, id: unknown): string => `${from}\u0000${to}\u0000${JSON.stringify(id)}`;
+const SUCCESSOR_ENVELOPES = new Set(['proxy/successor', '_proxy/successor']);
 const sessionIdIn = (v: unknown): string | undefined => (isObject(v) && typeof v.sessionId === 'string' ? v.sessionId : undefined);
+/** The session a request or notification names: in its params, or in the message a proxy envelope wraps. */
+const sessionOfMessage = (m: Record<string, unknown>): string | undefined =>
+  sessionIdIn(m.params) ??
+  (typeof m.method === 'string' && SUCCESSOR_ENVELOPES.has(m.method) && isObject(m.params) ? sessionIdIn(m.params.params) : undefined);
+/** The session an answer names (a session/new's result), also inside a proxy envelope's. */
+const sessionOfResult = (m: Record<string, unknown>): string | undefined => sessionIdIn(m.result);
 
 /**
  * Picks the entries of one session out of a conductor's stream, incrementally: messages naming the
@@ -57,11 +64,17 @@ export class SessionFilter {
     const kind = kindOf(m);
     if (kind === 'request') {
       const key = hopKey(entry.from, entry.to, m.id);
-      if (m.method === 'initialize' || sessionIdIn(m.params) === this.sessionId) {
+      if (
+        m.method === 'initialize' ||
+        m.method === 'proxy/initialize' ||
+        m.method === '_proxy/initialize' ||
+        sessionOfMessage(m) === this.sessionId
+      ) {
         this.tracked.add(key);
         return [entry];
       }
-      if (m.method === 'session/new') this.pendingNew.set(key, entry);
+      const wrapped = typeof m.method === 'string' && SUCCESSOR_ENVELOPES.has(m.method) && isObject(m.params) ? m.params.method : undefined;
+      if (m.method === 'session/new' || wrapped === 'session/new' || wrapped === 'initialize') this.pendingNew.set(key, entry);
       return [];
     }
     if (kind === 'response') {
@@ -70,9 +83,10 @@ export class SessionFilter {
       const request = this.pendingNew.get(key);
       if (!request) return [];
       this.pendingNew.delete(key);
-      return sessionIdIn(m.result) === this.sessionId ? [request, entry] : [];
+      const wrappedInitialize = isObject(request.message.params) && request.message.params.method === 'initialize';
+      return sessionOfResult(m) === this.sessionId || wrappedInitialize ? [request, entry] : [];
     }
-    if (sessionIdIn(m.params) === this.sessionId) return [entry];
+    if (sessionOfMessage(m) === this.sessionId) return [entry];
     // A cancellation of one of the session's requests.
     const requestId = isObject(m.params) ? m.params.requestId : undefined;
     return m.method === '$/cancel_request' && this.tracked.has(hopKey(entry.from, entry.to, requestId)) ? [entry] : [];
@@ -130,6 +144,9 @@ export class RowBuilder {
     const kind = kindOf(m);
     const id = m.id === undefined || m.id === null ? undefined : String(m.id as string | number);
     let method = typeof m.method === 'string' ? m.method : '';
+    // A proxy's envelope names what it carries: "proxy/successor ▸ session/prompt".
+    if (SUCCESSOR_ENVELOPES.has(method) && isObject(m.params) && typeof m.params.method === 'string')
+      method = `${method} ▸ ${m.params.method}`;
     let durationMs: number | undefined;
     if (kind === 'request') this.requests.set(hopKey(entry.from, entry.to, m.id), { method, time: entry.time });
     if (kind === 'response') {

@@ -131,8 +131,14 @@ export class ExternalProxy implements Component {
     );
   }
 
+  /** The proxy process in the trace: its own wire shows as `<name> → <name> (process)` and back. */
+  private get peer(): string {
+    return `${this.name} (process)`;
+  }
+
   private send(message: RpcMessage): void {
     try {
+      this.cx?.traceExternal?.('out', this.peer, message);
       this.process.send(message);
     } catch (err) {
       // Not serializable: a request fails back to its sender rather than wait forever.
@@ -152,6 +158,7 @@ export class ExternalProxy implements Component {
   // ---- from the proxy -------------------------------------------------------------------------
 
   private fromProxy(message: RpcMessage): void {
+    this.cx?.traceExternal?.('in', this.peer, message);
     try {
       this.deliver(message);
     } catch (err) {

@@ -49,6 +49,23 @@ suite('external proxies', () => {
         (e) => e.category === 'agent' && e.message === 'spawning' && JSON.stringify(e.data).includes('--proxy'),
       );
       assert.ok(spawned, 'the conductor was started with --proxy flags');
+      // The traffic viewer shows the proxy's own wire as a hop of its own.
+      await vscode.commands.executeCommand('symposium.showProtocolTraffic', tabId);
+      const view = await cmd<{ rows: { hop: string; method: string; kind: string; payload: string }[] } | undefined>(
+        'getTrafficRendered',
+        'proxy/successor ▸ session/prompt',
+      );
+      const rows = view?.rows ?? [];
+      assert.ok(
+        rows.some((r) => r.hop === 'rewriter → rewriter (process)' && r.method === 'session/prompt' && r.payload.includes('ekko meta')),
+      );
+      assert.ok(
+        rows.some(
+          (r) =>
+            r.hop === 'rewriter (process) → rewriter' && r.method === 'proxy/successor ▸ session/prompt' && r.payload.includes('echo meta'),
+        ),
+        'the rewritten prompt leaves the proxy in its envelope',
+      );
     } finally {
       log.dispose();
     }
