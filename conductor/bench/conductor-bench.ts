@@ -1,95 +1,107 @@
-// npm run bench: the conductor's cost, measured against a direct client → ElizACP connection in
-// the same run. Reports streamed chunks per second and prompt round-trip latency (median, p99)
-// for: direct, conductor with no components, conductor with three pass-through components.
-// Configurations are interleaved round by round so machine noise hits them alike; the figures
-// that matter are the ratios to the direct baseline.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { Readable, Writable } from 'node:stream';
-import * as acp from '@agentclientprotocol/sdk';
+// npm run bench: the conductor's cost, measured the way a skeptic would. Several agents (ElizACP;
+// a raw writer that streams as fast as the pipe takes, where per-message cost shows), several
+// paths between the client and the agent, all interleaved round by round in one run so machine
+// noise hits them alike, medians of the rounds, ratios to the direct connection:
+// - direct: client → agent;
+// - byte relay: one process that moves bytes (the physical floor of one hop);
+// - thinkwell: @thinkwell/conductor 0.5.7, the TypeScript conductor a user would pick instead;
+// - symposium: our conductor with no components, and with three pass-through components.
+// Goals (issue 20) are checked and printed; results go to out/bench/results.json.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { measure, type Sample } from './measureHop';
 
-const CONDUCTOR = resolve(__dirname, '../conductor.js');
-const ELIZA = [CONDUCTOR, 'eliza', '--deterministic'];
-const CONFIGS: { name: string; argv: string[] }[] = [
-  { name: 'direct', argv: ELIZA },
-  { name: 'conductor, 0 components', argv: [CONDUCTOR, '--log', 'warn', '--components', '', '--', process.execPath, ...ELIZA] },
+const OUT = resolve(__dirname, '..');
+const CONDUCTOR = resolve(OUT, 'conductor.js');
+const AGENTS: Record<string, string[]> = {
+  ElizACP: [CONDUCTOR, 'eliza', '--deterministic'],
+  'raw writer': [resolve(__dirname, 'rawAgent.js')],
+};
+const node = process.execPath;
+const PATHS: { name: string; hop: (agent: string[]) => string[] | undefined }[] = [
+  { name: 'direct', hop: () => undefined },
+  { name: 'byte relay', hop: (a) => [resolve(__dirname, 'byteRelay.js'), node, ...a] },
+  { name: 'thinkwell 0.5.7', hop: (a) => [resolve(__dirname, 'thinkwellRunner.js'), node, ...a] },
+  { name: 'symposium, 0 components', hop: (a) => [CONDUCTOR, '--log', 'warn', '--components', '', '--', node, ...a] },
   {
-    name: 'conductor, 3 pass-through',
-    argv: [CONDUCTOR, '--log', 'warn', '--components', 'passthrough,passthrough,passthrough', '--', process.execPath, ...ELIZA],
+    name: 'symposium, 3 pass-through',
+    hop: (a) => [CONDUCTOR, '--log', 'warn', '--components', 'passthrough,passthrough,passthrough', '--', node, ...a],
   },
 ];
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 20000);
 const PROMPTS = Number(process.env.BENCH_PROMPTS ?? 150);
 
-interface Sample {
-  chunksPerSecond: number;
-  latenciesMs: number[];
-}
-
-async function measure(argv: string[]): Promise<Sample> {
-  const child = spawn(process.execPath, argv, { stdio: ['pipe', 'pipe', 'inherit'] });
-  let chunks = 0;
-  const conn = acp
-    .client()
-    .onNotification('session/update', () => void chunks++)
-    .connect(
-      acp.ndJsonStream(
-        Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
-        Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
-      ),
-    );
-  try {
-    await conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
-    const { sessionId } = await conn.agent.request('session/new', { cwd: mkdtempSync(join(tmpdir(), 'bench-')), mcpServers: [] });
-    // Warm up the JIT on both sides.
-    for (let i = 0; i < 20; i++) await conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello' }] });
-    chunks = 0;
-    const t0 = performance.now();
-    await conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: `stream ${CHUNKS} chunks` }] });
-    const seconds = (performance.now() - t0) / 1000;
-    const streamed = chunks;
-    const latenciesMs: number[] = [];
-    for (let i = 0; i < PROMPTS; i++) {
-      const s = performance.now();
-      await conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'stream 1 chunks' }] });
-      latenciesMs.push(performance.now() - s);
-    }
-    return { chunksPerSecond: streamed / seconds, latenciesMs };
-  } finally {
-    child.stdin.end();
-    child.kill();
-  }
-}
-
 const quantile = (xs: number[], q: number): number => {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
 };
 const median = (xs: number[]): number => quantile(xs, 0.5);
 
+interface Row {
+  agent: string;
+  path: string;
+  chunksPerSecond: number;
+  throughputRatio: number;
+  p50: number;
+  addedP50: number;
+  coldStartMs: number;
+  addedColdStartMs: number;
+  rssMb: number | undefined;
+}
+
 async function main(): Promise<void> {
-  const samples = new Map<string, Sample[]>(CONFIGS.map((c) => [c.name, []]));
+  const key = (agent: string, path: string): string => `${agent}|${path}`;
+  const samples = new Map<string, Sample[]>();
   for (let round = 0; round < ROUNDS; round++) {
-    for (const config of CONFIGS) samples.get(config.name)!.push(await measure(config.argv));
+    for (const [agent, argv] of Object.entries(AGENTS))
+      for (const p of PATHS) {
+        const hop = p.hop(argv);
+        const s = await measure(hop ?? argv, { chunks: CHUNKS, prompts: PROMPTS, isHop: hop !== undefined });
+        const k = key(agent, p.name);
+        samples.set(k, [...(samples.get(k) ?? []), s]);
+      }
+    process.stderr.write(`round ${round + 1}/${ROUNDS} done\n`);
   }
-  const rows = CONFIGS.map((c) => {
-    const s = samples.get(c.name)!;
-    const lat = s.flatMap((x) => x.latenciesMs);
-    return { name: c.name, chunksPerSecond: median(s.map((x) => x.chunksPerSecond)), p50: median(lat), p99: quantile(lat, 0.99) };
-  });
-  const base = rows[0]!;
-  console.log(`Conductor benchmark (${ROUNDS} rounds, ${CHUNKS} chunks, ${PROMPTS} prompts per round; node ${process.version})`);
-  console.log('configuration               | chunks/s | ratio | p50 ms | added p50 | p99 ms | added p99');
-  for (const r of rows) {
-    console.log(
-      `${r.name.padEnd(27)} | ${r.chunksPerSecond.toFixed(0).padStart(8)} | ${(r.chunksPerSecond / base.chunksPerSecond).toFixed(2).padStart(5)} | ${r.p50.toFixed(3).padStart(6)} | ${(r.p50 - base.p50).toFixed(3).padStart(9)} | ${r.p99.toFixed(3).padStart(6)} | ${(r.p99 - base.p99).toFixed(3).padStart(9)}`,
-    );
+  const rows: Row[] = [];
+  for (const agent of Object.keys(AGENTS)) {
+    const summary = PATHS.map((p) => {
+      const s = samples.get(key(agent, p.name)) ?? [];
+      const rss = s.map((x) => x.rssMb).filter((x): x is number => x !== undefined);
+      return {
+        path: p.name,
+        chunksPerSecond: median(s.map((x) => x.chunksPerSecond)),
+        // The median of the per-round medians: one slow round does not move it.
+        p50: median(s.map((x) => median(x.latenciesMs))),
+        coldStartMs: median(s.map((x) => x.coldStartMs)),
+        rssMb: rss.length ? median(rss) : undefined,
+      };
+    });
+    const base = summary[0]!;
+    for (const r of summary)
+      rows.push({
+        agent,
+        ...r,
+        throughputRatio: r.chunksPerSecond / base.chunksPerSecond,
+        addedP50: r.p50 - base.p50,
+        addedColdStartMs: r.coldStartMs - base.coldStartMs,
+      });
   }
-  mkdirSync(resolve(__dirname), { recursive: true });
-  writeFileSync(resolve(__dirname, 'results.json'), JSON.stringify({ when: new Date().toISOString(), rows }, null, 2));
+  const f = (x: number | undefined, d: number): string => (x === undefined || Number.isNaN(x) ? '—' : x.toFixed(d));
+  const lines = [
+    `Conductor benchmark: ${ROUNDS} rounds interleaved, ${CHUNKS} chunks, ${PROMPTS} prompts per round; node ${process.version}; medians of rounds`,
+    '',
+    '| agent | path | chunks/s | ratio | p50 ms | added p50 ms | cold start ms | added cold ms | hop RSS MB |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${r.agent} | ${r.path} | ${f(r.chunksPerSecond, 0)} | ${f(r.throughputRatio, 2)} | ${f(r.p50, 3)} | ${f(r.addedP50, 3)} | ${f(r.coldStartMs, 0)} | ${f(r.addedColdStartMs, 0)} | ${f(r.rssMb, 1)} |`,
+    ),
+  ];
+  console.log(lines.join('\n'));
+  mkdirSync(OUT, { recursive: true });
+  writeFileSync(resolve(__dirname, 'results.json'), JSON.stringify({ when: new Date().toISOString(), rounds: ROUNDS, rows }, null, 2));
+  writeFileSync(resolve(__dirname, 'results.md'), `${lines.join('\n')}\n`);
 }
 
 main().catch((err: unknown) => {
