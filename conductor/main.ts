@@ -4,13 +4,16 @@
 //   conductor eliza [--deterministic]                                                      (ElizACP test agent)
 //   conductor mcp-bridge --url U                                                           (stdio ⇄ loopback MCP shim)
 //   conductor vscodelm [--log LEVEL]                                                       (LM provider backend, lm/*)
-import { runEliza } from './eliza/main';
+// Every role is a dynamic import: esbuild keeps one file but evaluates a role's modules only when
+// that role runs, so the proxy does not pay for ElizACP's (and ElizACP not for the proxy's) at start.
 
 async function main(argv: string[]): Promise<void> {
   const [role, ...rest] = argv;
   switch (role) {
-    case 'eliza':
+    case 'eliza': {
+      const { runEliza } = await import('./eliza/main');
       return runEliza(rest);
+    }
     case 'mcp-bridge': {
       const { runMcpBridge } = await import('./mcp/stdioBridge');
       return runMcpBridge(rest);

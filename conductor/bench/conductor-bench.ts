@@ -28,6 +28,9 @@ const PATHS: { name: string; hop: (agent: string[]) => string[] | undefined }[] 
     hop: (a) => [CONDUCTOR, '--log', 'warn', '--components', 'passthrough,passthrough,passthrough', '--', node, ...a],
   },
 ];
+// BENCH_AGENTS / BENCH_PATHS: regular expressions that keep only some of them (quick iterations).
+const pick = <T extends string>(names: T[], env: string | undefined): T[] =>
+  env ? names.filter((n) => new RegExp(env, 'i').test(n)) : names;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 20000);
 const PROMPTS = Number(process.env.BENCH_PROMPTS ?? 150);
@@ -53,9 +56,12 @@ interface Row {
 async function main(): Promise<void> {
   const key = (agent: string, path: string): string => `${agent}|${path}`;
   const samples = new Map<string, Sample[]>();
+  const agents = pick(Object.keys(AGENTS), process.env.BENCH_AGENTS);
+  const paths = PATHS.filter((p, i) => i === 0 || pick([p.name], process.env.BENCH_PATHS).length > 0);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [agent, argv] of Object.entries(AGENTS))
-      for (const p of PATHS) {
+    for (const agent of agents)
+      for (const p of paths) {
+        const argv = AGENTS[agent]!;
         const hop = p.hop(argv);
         const s = await measure(hop ?? argv, { chunks: CHUNKS, prompts: PROMPTS, isHop: hop !== undefined });
         const k = key(agent, p.name);
@@ -64,8 +70,8 @@ async function main(): Promise<void> {
     process.stderr.write(`round ${round + 1}/${ROUNDS} done\n`);
   }
   const rows: Row[] = [];
-  for (const agent of Object.keys(AGENTS)) {
-    const summary = PATHS.map((p) => {
+  for (const agent of agents) {
+    const summary = paths.map((p) => {
       const s = samples.get(key(agent, p.name)) ?? [];
       const rss = s.map((x) => x.rssMb).filter((x): x is number => x !== undefined);
       return {

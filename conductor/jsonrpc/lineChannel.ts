@@ -55,8 +55,21 @@ export class LineChannel {
   send(message: RpcMessage): void {
     if (this.closed) return;
     const text = rawTextOf(message) ?? JSON.stringify(message);
+    // Lines sent in one go (the messages of one input chunk) leave in one writev: the reader gets
+    // one large read instead of one per line, which is where a fast stream's time went.
+    if (!this.corked) {
+      this.corked = true;
+      this.output.cork();
+      process.nextTick(this.uncork);
+    }
     if (!this.output.write(text + '\n')) this.setFull(true);
   }
+
+  private corked = false;
+  private readonly uncork = (): void => {
+    this.corked = false;
+    this.output.uncork();
+  };
 
   /** Whether the output's buffer is full (its reader is behind). */
   get full(): boolean {

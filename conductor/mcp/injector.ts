@@ -5,7 +5,7 @@
 import { isObject } from '../../src/protocol/guards';
 import type { Logger } from '../log';
 import type { McpInjection, McpServerSpec } from '../chain/component';
-import { LoopbackMcpHost } from './loopbackHost';
+import type { LoopbackMcpHost } from './loopbackHost';
 
 /** How to run this conductor again (for the stdio shim): the Node binary and our script. */
 export interface SelfCommand {
@@ -35,6 +35,9 @@ export async function injectMcpServers(
   sessionId.catch(() => undefined); // a failed session/new is not an unhandled rejection
   const cwd = typeof sessionParams.cwd === 'string' ? sessionParams.cwd : process.cwd();
 
+  // Loaded on the first session that gets servers, not at start: the MCP SDK's HTTP transport
+  // (hono, and Node's fetch classes it touches) is a third of the conductor's start-up work.
+  const { LoopbackMcpHost } = await import('./loopbackHost');
   const hosts: LoopbackMcpHost[] = [];
   try {
     for (const spec of servers) hosts.push(await LoopbackMcpHost.start(spec, { sessionId, cwd }, options.log));
