@@ -210,4 +210,40 @@ describe('chat webview in a DOM (jsdom + mynah-ui)', function () {
     page.dom.window.dispatchEvent(new page.dom.window.Event('pagehide'));
     assert.deepEqual((api.state as PersistedState).lastSeenIndex, {});
   });
+  it("a sign-in card's buttons send the chosen method; they go once the host says signed in", async () => {
+    const { api, tabId } = startApp();
+    const requestId = '1d2e3f40-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
+    page.fromHost({
+      type: 'sign-in-required',
+      tabId,
+      index: 1,
+      requestId,
+      agentName: 'Eliza Auth',
+      message: 'Sign in first',
+      methods: [
+        { id: 'eliza-login', name: 'Sign in to ElizACP', kind: 'agent' },
+        { id: 'eliza-terminal', name: 'Sign in from a terminal', kind: 'terminal' },
+        { id: 'eliza-api-key', name: 'Use an API key', kind: 'env_var', hint: 'Set ELIZACP_API_KEY in symposium.agents.Eliza Auth.env' },
+      ],
+    });
+    await settle();
+    const buttons = (): HTMLElement[] =>
+      [...wrapper(tabId).querySelectorAll<HTMLElement>('button')].filter((b) => page.text(b).startsWith('Sign in'));
+    // (DOM order is the reverse of the shown order: mynah lays its buttons out reversed.)
+    assert.deepEqual(
+      buttons()
+        .map((b) => page.text(b))
+        .sort(),
+      ['Sign in from a terminal', 'Sign in to ElizACP'],
+      'agent and terminal methods are buttons, the env-var one is not',
+    );
+    buttons()
+      .find((b) => page.text(b) === 'Sign in from a terminal')!
+      .click();
+    assert.deepEqual(api.sent('sign-in'), [{ type: 'sign-in', tabId, requestId, methodId: 'eliza-terminal' }]);
+    page.fromHost({ type: 'sign-in-update', tabId, index: 2, requestId, state: 'signed-in', text: 'Signed in to Eliza Auth.' });
+    await settle();
+    assert.deepEqual(buttons(), []);
+    assert.ok(answers(tabId).some((t) => t.includes('Signed in to Eliza Auth.')));
+  });
 });

@@ -35,12 +35,15 @@ export class AgentPicker {
 
   async choose(): Promise<void> {
     const { log, settings, runtime } = this.deps;
-    const loaded = await loadRegistries({
-      bundled: this.deps.bundled,
-      urls: settings.registryUrls(),
-      cacheDir: `${this.deps.storageDir}/registry-cache`,
-      log,
-    });
+    // Remote files may take up to their timeout: say so in the status bar meanwhile.
+    const loaded = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Reading agent registries…' }, () =>
+      loadRegistries({
+        bundled: this.deps.bundled,
+        urls: settings.registryUrls(),
+        cacheDir: `${this.deps.storageDir}/registry-cache`,
+        log,
+      }),
+    );
     for (const s of loaded.stale)
       void vscode.window.showWarningMessage(`Symposium: could not reach ${s.url}; its agents are from the copy of ${s.fetchedAt}.`);
     if (loaded.problems.length)
