@@ -4,7 +4,7 @@
 // that is not installed; and the real typescript-language-server killed while it answers. Each
 // failure is a tool error that says what happened, quickly, and the session goes on.
 import * as assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { groupAlive } from '../../src/node/processGroup';
 import { CONDUCTOR_JS, elizaCommand, initialize, newSession, prompt, startProcess, tempDir, waitFor, type Harness } from './harness';
@@ -122,6 +122,18 @@ describe('ide-lsp robustness: servers that hang, crash, write garbage or are mis
       (await prompt(h, sessionId, definitionAt('a.xyz'))).text,
       /^Tool error: find_definitions: no language server handles \.xyz files \(a\.xyz\); name one in symposium\.languageServers/,
     );
+  });
+
+  it('paths are checked after following links: a link inside the folder to a file outside is refused', async () => {
+    const outside = join(tempDir('ide-lsp-outside-'), 'secret.hang');
+    writeFileSync(outside, 'secret\n');
+    symlinkSync(outside, join(ws, 'link.hang'));
+    const before = serverPids(h.stderr()).length;
+    assert.match(
+      (await prompt(h, sessionId, definitionAt('link.hang'))).text,
+      /^Tool error: find_definitions: link\.hang is outside the session's folder \(.*\): it resolves to .*secret\.hang/,
+    );
+    assert.equal(serverPids(h.stderr()).length, before, 'refused before any server was asked');
   });
 
   it('after the conductor exits, none of the servers it started is left', async () => {

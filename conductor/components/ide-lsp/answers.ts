@@ -222,7 +222,13 @@ export class LspIde {
       const client = await this.serverFor(confined, scope);
       const since = Date.now();
       const doc = await client.documents.sync(confined);
-      if (doc.changed || !client.diagnostics.has(doc.uri)) await this.diagnosticsSettled(client, doc.uri, since);
+      if (doc.changed || !client.diagnostics.has(doc.uri)) {
+        // A question about the document returns once the server has the project loaded (its
+        // first diagnostics may be the syntax-only ones); the wait for settled diagnostics
+        // starts from there.
+        await client.request('textDocument/documentSymbol', { textDocument: { uri: doc.uri } }).catch(() => undefined);
+        await this.diagnosticsSettled(client, doc.uri, since);
+      }
       entries.push([doc.uri, client.diagnostics.get(doc.uri) ?? []]);
     } else {
       for (const client of this.options.pool.runningFor(scope.root)) {
@@ -260,12 +266,14 @@ export class LspIde {
         resolve();
       };
       const limit = setTimeout(finish, this.options.diagnosticsWaitMs);
-      const off = client.onChange(() => {
+      const check = (): void => {
         if (!client.alive) return finish();
         if ((client.diagnosticsAt.get(uri) ?? 0) < since) return;
         clearTimeout(quiet);
         quiet = setTimeout(finish, this.options.diagnosticsQuietMs);
-      });
+      };
+      const off = client.onChange(check);
+      check(); // published already, while the server was being asked
     });
   }
 

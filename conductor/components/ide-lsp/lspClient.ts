@@ -69,6 +69,8 @@ export class LanguageServerClient {
   /** When diagnostics for a document were last published (ms since the epoch). */
   readonly diagnosticsAt = new Map<string, number>();
   capabilities: ServerCapabilities = {};
+  /** When `initialize` was answered (ms since the epoch); 0 before. */
+  initializedAt = 0;
   readonly exited: Promise<ServerExit>;
 
   private child: ChildProcess | undefined;
@@ -141,6 +143,7 @@ export class LanguageServerClient {
     });
     this.capabilities = result.capabilities ?? {};
     this.notify('initialized', {});
+    this.initializedAt = Date.now();
     this.log.debug(`${this.name} initialized in ${Date.now() - started} ms`);
   }
 

@@ -10,12 +10,18 @@
 // - Some servers leave out `containerName` (typescript-language-server drops tsserver's), which
 //   `findDefinitions("Parser.parse")` needs: it is taken from the file's outline (the
 //   innermost symbol around the one found), as VS Code shows it.
+// - A server just started may answer `[]` before it has indexed the workspace (pyright reports
+//   no progress for a small one): an empty answer in its first seconds is not trusted, and the
+//   question is asked again a moment later, for a bounded time.
 import type { DocumentSymbol, Range, SymbolInformation } from 'vscode-languageserver-protocol';
 import { isObject } from '../../../src/protocol/guards';
 import type { LanguageServerClient } from './lspClient';
 
 /** Files whose outline is read to find containers, per query. */
 const MAX_OUTLINES = 10;
+/** How long after its start an empty answer from a server is asked again, and how often. */
+const YOUNG_SERVER_MS = 5000;
+const RETRY_EMPTY_MS = 250;
 
 const contains = (outer: Range, inner: Range): boolean =>
   (outer.start.line < inner.start.line || (outer.start.line === inner.start.line && outer.start.character <= inner.start.character)) &&
@@ -38,7 +44,11 @@ export async function querySymbols(
       const doc = await client.documents.sync(file);
       await client.request('textDocument/documentSymbol', { textDocument: { uri: doc.uri } }, signal).catch(() => undefined);
     }
-    const answer = await client.request<unknown>('workspace/symbol', { query }, signal);
+    let answer = await client.request<unknown>('workspace/symbol', { query }, signal);
+    while (Array.isArray(answer) && answer.length === 0 && Date.now() - client.initializedAt < YOUNG_SERVER_MS && !signal.aborted) {
+      await new Promise((r) => setTimeout(r, RETRY_EMPTY_MS));
+      answer = await client.request<unknown>('workspace/symbol', { query }, signal);
+    }
     for (const s of Array.isArray(answer) ? (answer as SymbolInformation[]) : []) {
       if (!isObject(s) || !isObject(s.location)) continue;
       const r = 'range' in s.location ? s.location.range : undefined;
