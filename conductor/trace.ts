@@ -4,7 +4,8 @@
 // created exclusively: never appended to an existing file or through a planted link). Credentials
 // are masked in what is written: bearer tokens anywhere, Authorization values, and the values of
 // `{name, value}` pairs (HTTP headers, env entries such as the MCP shim's SYMPOSIUM_MCP_TOKEN)
-// whose name says secret. The messages themselves travel unchanged.
+// whose name says secret, and the settings of OpenCtx providers (`{uri, settings}` entries of a
+// session's `_meta.symposium.openctx`). The messages themselves travel unchanged.
 //
 // The same lines can also go to a file descriptor the editor opened for the conductor
 // (SYMPOSIUM_TRACE_FD, set by src/agents/conductorProcess.ts): the extension's traffic viewer
@@ -29,6 +30,7 @@ function mask(key: string, value: unknown): unknown {
   if (isObject(value) && typeof value.name === 'string' && typeof value.value === 'string' && SECRET_NAME.test(value.name)) {
     return { ...value, value: maskSecret(value.value) };
   }
+  if (isObject(value) && typeof value.uri === 'string' && isObject(value.settings)) return { ...value, settings: REDACTED };
   return value;
 }
 

@@ -137,6 +137,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     configure: (previousFolder) => resolveConfiguration(runtime, logger, settings, previousFolder),
     resolveContext: (refs, caps, folder, message) => contextMenu.resolve(refs, caps, folder, message),
     onContextQuery: (query) => openctx.source.setQuery(query),
+    decorateSession: (params, components) => openctx.decorateSession(params, components),
     onTabOpened: () => contextMenu.refresh(),
     attachImage: (m) => {
       const ref = sessions.sessionFor(m.tabId);

@@ -6,6 +6,7 @@ import { mcpOverAcpFactory } from './external-proxy/mcpOverAcp';
 import { ideLspFactory, defaultIdeLspOptions } from './ide-lsp/component';
 import type { LanguageServerSpec } from './ide-lsp/servers';
 import { ideOperationsFactory } from './ide-operations/component';
+import { openctxFactory } from './openctx/component';
 import { passthroughFactory } from './passthrough';
 import { sparkleFactory } from './sparkle/component';
 import type { SparkleOptions } from './sparkle/options';
@@ -21,6 +22,7 @@ export const componentRegistry: ReadonlyMap<string, ComponentFactory> = new Map(
     ideOperationsFactory,
     passthroughFactory,
     mcpOverAcpFactory,
+    openctxFactory,
   ].map((f) => [f.name, f]),
 );
 
@@ -29,9 +31,10 @@ export const componentRegistry: ReadonlyMap<string, ComponentFactory> = new Map(
  * them (seed: "Adapters sit closer to the editor"); ide-operations stays nearest the agent, with
  * its adapter ide-lsp (language servers, only when the editor does not answer IDE operations)
  * right before it. Sparkle sits upstream of crate-sources, so the
- * research sessions crate-sources opens on the agent never reach it (nor get embodied).
+ * research sessions crate-sources opens on the agent never reach it (nor get embodied). openctx
+ * injects its server only into sessions the editor configured providers for.
  */
-export const DEFAULT_COMPONENTS = ['symposium-info', 'sparkle', 'crate-sources', 'fs-adapter', 'ide-lsp', 'ide-operations'];
+export const DEFAULT_COMPONENTS = ['symposium-info', 'sparkle', 'crate-sources', 'fs-adapter', 'openctx', 'ide-lsp', 'ide-operations'];
 
 /** Settings some components take from the conductor's command line (cli.ts). */
 export interface ComponentOptions {

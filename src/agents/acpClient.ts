@@ -21,6 +21,7 @@ import type { LegacyModels, SessionControls } from '../protocol/webview';
 import {
   AGENT_EXITED_METHOD,
   parseToolProgress,
+  SYMPOSIUM_META_KEY,
   TOOL_PROGRESS_METHOD,
   type AgentExitedParams,
   type ToolProgressParams,
@@ -162,8 +163,20 @@ export class AcpClient {
   }
 
   /** Creates a session; also returns the pickers (modes, config options, models) it offers. */
-  async newSession(cwd: string): Promise<{ sessionId: string; controls: SessionControls }> {
-    const res = await this.options.guard(this.conn.agent.request('session/new', { cwd, mcpServers: [] }));
+  /** The conductor's components in chain order (its `agentCapabilities._meta.symposium`); [] for a plain agent. */
+  get conductorComponents(): string[] {
+    const ours = (this.capabilities?._meta as Record<string, unknown> | undefined)?.[SYMPOSIUM_META_KEY] as
+      { components?: unknown } | undefined;
+    return Array.isArray(ours?.components) ? ours.components.filter((c): c is string => typeof c === 'string') : [];
+  }
+
+  /** Creates a session (`decorate` may add to its params, e.g. `_meta` for the conductor's components). */
+  async newSession(
+    cwd: string,
+    decorate?: (params: acp.NewSessionRequest) => acp.NewSessionRequest,
+  ): Promise<{ sessionId: string; controls: SessionControls }> {
+    const params: acp.NewSessionRequest = { cwd, mcpServers: [] };
+    const res = await this.options.guard(this.conn.agent.request('session/new', decorate ? decorate(params) : params));
     this.options.log.info('session', 'created', { agent: this.options.agentName, sessionId: res.sessionId, cwd });
     // `models` predates configOptions and is not in the v1 schema; agents still send it.
     const models = parseLegacyModels((res as { models?: unknown }).models);

@@ -7,6 +7,7 @@
 // vscode-free, so plain-Node tests can drive it against the real conductor + ElizACP.
 import type {
   ContentBlock,
+  NewSessionRequest,
   PromptCapabilities,
   RequestPermissionRequest,
   RequestPermissionResponse,
@@ -180,9 +181,13 @@ export class AgentActor {
   }
 
   /** Creates a session; also returns the pickers (modes, config options, models) it offers. */
-  async newSession(cwd: string): Promise<{ sessionId: string; controls: SessionControls }> {
+  async newSession(
+    cwd: string,
+    decorate?: (params: NewSessionRequest, conductorComponents: string[]) => NewSessionRequest,
+  ): Promise<{ sessionId: string; controls: SessionControls }> {
     await this.start();
-    return this.connection().newSession(cwd);
+    const connection = this.connection();
+    return connection.newSession(cwd, decorate && ((params) => decorate(params, connection.conductorComponents)));
   }
 
   async setMode(sessionId: string, modeId: string): Promise<void> {

@@ -9,7 +9,7 @@
 // A session the agent refuses until the user signs in becomes a sign-in card (signIn.ts). (A little
 // over 400 lines: the session lifecycle reads best in one place.)
 import { randomUUID } from 'node:crypto';
-import type { ContentBlock, PromptCapabilities, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { ContentBlock, NewSessionRequest, PromptCapabilities, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
 import type {
   AgentFailure,
@@ -49,6 +49,8 @@ export interface ChatControllerDeps {
   configure: (previousFolder?: string) => Promise<AgentConfiguration | undefined>;
   /** @-mentions → ACP content blocks, as the agent's prompt capabilities allow. */
   resolveContext?: (refs: ContextRef[], caps: PromptCapabilities, folder: string, message: string) => Promise<ContentBlock[]>;
+  /** Adds to a new session's params what the conductor's components need (OpenCtx providers), given the chain. */
+  decorateSession?: (params: NewSessionRequest, conductorComponents: string[]) => NewSessionRequest;
   /** What the user typed after `@` (OpenCtx providers are asked for mentions matching it). */
   onContextQuery?: (query: string) => void;
   /** An image pasted or dropped onto a tab's prompt (src/context/pastedImages.ts). */
@@ -305,7 +307,7 @@ export class ChatController {
     let actor: AgentActor | undefined;
     try {
       actor = this.pool.acquire(config);
-      const { sessionId, controls } = await actor.newSession(config.workspaceFolder);
+      const { sessionId, controls } = await actor.newSession(config.workspaceFolder, this.deps.decorateSession);
       if (tab.closed || this.disposed) {
         void actor.closeSession(sessionId);
         return;

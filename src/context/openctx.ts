@@ -2,6 +2,7 @@
 // their mentions as an `@` menu source, and their annotations as hovers and code lenses.
 import * as vscode from 'vscode';
 import type { Log } from '../log/logEvent';
+import { withOpenCtxSessionConfig } from '../protocol/openctx';
 import { OpenCtxAnnotations } from './openctxAnnotations';
 import { OpenCtxProviders } from './openctxProviders';
 import { OpenCtxSource } from './openctxSource';
@@ -10,6 +11,12 @@ export interface OpenCtxRegistration extends vscode.Disposable {
   providers: OpenCtxProviders;
   /** Owned by the `@` menu (ContextMenu disposes its sources). */
   source: OpenCtxSource;
+  /**
+   * A new session's params with the providers for the conductor's `openctx` component (the agent
+   * can then call them as tools); unchanged when the chain has no such component (the settings
+   * would otherwise reach the agent) or nothing is configured.
+   */
+  decorateSession<T extends object>(params: T, conductorComponents: string[]): T;
 }
 
 export function registerOpenCtx(log: Log): OpenCtxRegistration {
@@ -20,6 +27,11 @@ export function registerOpenCtx(log: Log): OpenCtxRegistration {
   return {
     providers,
     source,
+    decorateSession: (params, conductorComponents) => {
+      const config = providers.configuration();
+      if (!conductorComponents.includes('openctx') || config.providers.length === 0) return params;
+      return withOpenCtxSessionConfig(params, config);
+    },
     dispose: () => {
       for (const d of disposables) d.dispose();
     },

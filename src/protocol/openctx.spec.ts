@@ -1,7 +1,16 @@
 // OpenCtx answers are validated entry by entry, both `meta` shapes read as one, and selectors
 // (path globs, contentContains) decide which documents a provider annotates.
 import * as assert from 'node:assert/strict';
-import { globMatches, itemText, selectorsMatch, validateItems, validateMentions, validateMeta } from './openctx';
+import {
+  globMatches,
+  itemText,
+  selectorsMatch,
+  takeOpenCtxSessionConfig,
+  validateItems,
+  validateMentions,
+  validateMeta,
+  withOpenCtxSessionConfig,
+} from './openctx';
 
 describe('OpenCtx protocol', () => {
   it('globs: ** across folders, * and ? within one, {a,b}, [classes], bare patterns on the file name', () => {
@@ -56,5 +65,26 @@ describe('OpenCtx protocol', () => {
     assert.deepEqual(i.values, [{ title: 'a', ui: { hover: { text: 't' } } }]);
     assert.equal(itemText(i.values[0]!), 't');
     assert.deepEqual(validateItems(new Array(600).fill({ title: 'x' })).values.length, 500);
+  });
+
+  it('session config travels in _meta.symposium.openctx and is taken out whole (other _meta stays)', () => {
+    const config = { providers: [{ uri: 'https://p.example', settings: { token: 't' } }], allowModules: false };
+    const params = withOpenCtxSessionConfig(
+      { cwd: '/ws', mcpServers: [], _meta: { other: 1, symposium: { research: { crate: 'x' } } } },
+      config,
+    );
+    assert.deepEqual(takeOpenCtxSessionConfig(params), {
+      params: { cwd: '/ws', mcpServers: [], _meta: { other: 1, symposium: { research: { crate: 'x' } } } },
+      config,
+    });
+    assert.deepEqual(takeOpenCtxSessionConfig(withOpenCtxSessionConfig({ cwd: '/ws' }, config)).params, { cwd: '/ws' });
+    assert.deepEqual(takeOpenCtxSessionConfig({ cwd: '/ws' }), { params: { cwd: '/ws' } });
+    const bad = takeOpenCtxSessionConfig({
+      cwd: '/ws',
+      _meta: { symposium: { openctx: { providers: [{ uri: 'ftp://x', settings: { token: 's3cret' } }], allowModules: true } } },
+    });
+    assert.deepEqual(bad.params, { cwd: '/ws' });
+    assert.equal(bad.config, undefined);
+    assert.ok(bad.problem && !bad.problem.includes('s3cret'), 'the problem names no settings');
   });
 });

@@ -5,6 +5,7 @@
 // (`path` glob, `contentContains`) that decide whether a provider is asked for annotations.
 // Shared by the extension host and the conductor (src/node/openctxClient.ts). Pure.
 import { isObject, type JsonObject } from './guards';
+import { SYMPOSIUM_META_KEY } from './symposium-ext';
 
 export interface OpenCtxMention {
   title: string;
@@ -266,4 +267,47 @@ function globRegExp(glob: string): RegExp {
 /** The text of an item for an agent: `ai.content`, else the hover's text or markdown, else the title. */
 export function itemText(i: OpenCtxItem): string {
   return i.ai?.content ?? i.ui?.hover?.text ?? i.ui?.hover?.markdown ?? i.title;
+}
+
+/**
+ * The OpenCtx providers for one session, from the extension to the conductor's `openctx`
+ * component in `session/new` params `_meta.symposium.openctx` (the component takes it out before
+ * the agent sees the params: provider settings may hold tokens). Sent only when the chain has the
+ * component. `allowModules`: the workspace is trusted, so `file://` modules may run.
+ */
+export interface OpenCtxSessionConfig {
+  providers: { uri: string; settings: JsonObject }[];
+  allowModules: boolean;
+}
+export const OPENCTX_META_FIELD = 'openctx';
+
+export function withOpenCtxSessionConfig<T extends object>(params: T, config: OpenCtxSessionConfig): T {
+  const meta = isObject((params as { _meta?: unknown })._meta) ? (params as { _meta: JsonObject })._meta : {};
+  const ours = isObject(meta[SYMPOSIUM_META_KEY]) ? (meta[SYMPOSIUM_META_KEY] as JsonObject) : {};
+  return { ...params, _meta: { ...meta, [SYMPOSIUM_META_KEY]: { ...ours, [OPENCTX_META_FIELD]: config } } };
+}
+
+/**
+ * Takes the OpenCtx configuration out of session setup params: `params` without it (and without
+ * an emptied `_meta.symposium`), `config` when it was valid, `problem` when it was there but not.
+ */
+export function takeOpenCtxSessionConfig(params: unknown): { params: unknown; config?: OpenCtxSessionConfig; problem?: string } {
+  if (!isObject(params) || !isObject(params._meta) || !isObject(params._meta[SYMPOSIUM_META_KEY])) return { params };
+  const ours = params._meta[SYMPOSIUM_META_KEY] as JsonObject;
+  if (!(OPENCTX_META_FIELD in ours)) return { params };
+  const { [OPENCTX_META_FIELD]: raw, ...restOurs } = ours;
+  const { [SYMPOSIUM_META_KEY]: _ours, ...restMeta } = params._meta;
+  const meta = Object.keys(restOurs).length ? { ...restMeta, [SYMPOSIUM_META_KEY]: restOurs } : restMeta;
+  const { _meta: _old, ...rest } = params;
+  const stripped = Object.keys(meta).length ? { ...rest, _meta: meta } : rest;
+  if (!isObject(raw) || !Array.isArray(raw.providers) || typeof raw.allowModules !== 'boolean')
+    return { params: stripped, problem: '_meta.symposium.openctx must be {providers: [{uri, settings}], allowModules}' };
+  const providers: OpenCtxSessionConfig['providers'] = [];
+  for (const p of raw.providers) {
+    if (!isObject(p) || typeof p.uri !== 'string' || !/^(https?|file):\/\//i.test(p.uri) || !isObject(p.settings))
+      // Named by URI only: the settings may hold secrets.
+      return { params: stripped, problem: `invalid OpenCtx provider ${isObject(p) && typeof p.uri === 'string' ? p.uri : '(no uri)'}` };
+    providers.push({ uri: p.uri, settings: p.settings });
+  }
+  return { params: stripped, config: { providers, allowModules: raw.allowModules } };
 }

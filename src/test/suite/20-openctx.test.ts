@@ -3,7 +3,8 @@
 // started here, and broken ones (throwing, hanging, malformed answers, malformed JSON). Their
 // mentions join the `@` menu under one entry per provider; a chosen mention reaches ElizACP as an
 // embedded resource (`what did i attach`); the sample's annotations show as a hover and a code
-// lens in src/greeter.ts; the broken providers cost log lines only.
+// lens in src/greeter.ts; the agent (ElizACP) calls them through the conductor's openctx MCP
+// server; the broken providers cost log lines only.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -138,6 +139,27 @@ suite('OpenCtx providers', () => {
     assert.ok(
       !none.some((h) => h.contents.some((c) => c instanceof vscode.MarkdownString && c.value.includes('Greeting'))),
       'selector: .ts only',
+    );
+  });
+
+  test("an agent calls the providers as tools (the conductor's openctx MCP server)", async function () {
+    this.timeout(60_000);
+    const tabId = await newTab();
+    const answer = await askWith(tabId, 'use tool openctx::openctx_mentions with {"query": "slow"}', []);
+    const result = JSON.parse(answer) as { mentions: { title: string; provider: string }[]; problems?: string[] };
+    // The malformed provider's one good mention ignores the query; the sample docs have no match.
+    assert.deepEqual(result.mentions.map((m) => m.title).sort(), ['Good mention', 'TICKET-2 Slow search']);
+    assert.ok(result.problems?.some((p) => /hanging-provider\.mjs: mentions failed: no answer within 5000 ms/.test(p)));
+    const items = JSON.parse(
+      await askWith(
+        tabId,
+        `use tool openctx::openctx_items with ${JSON.stringify({ provider: 'Loopback tickets', message: 'x', mention: { uri: 'https://tickets.example/2', title: 'TICKET-2 Slow search' } })}`,
+        [],
+      ),
+    ) as { items: { content: string }[] };
+    assert.deepEqual(
+      items.items.map((i) => i.content),
+      ['TICKET-2 Slow search (team core)'],
     );
   });
 

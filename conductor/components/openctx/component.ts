@@ -1,0 +1,102 @@
+// The `openctx` component: when the editor sends OpenCtx provider configuration with a session's
+// setup (`_meta.symposium.openctx`, src/protocol/openctx.ts), it takes that out of the params
+// (provider settings may hold tokens; the agent never sees them) and injects the `openctx` MCP
+// server (tools.ts) into that session. Without providers the session is forwarded untouched and
+// gets no server. HTTP and module providers both run here, in the conductor's Node, through the
+// same client and timeout as the editor's (src/node/openctxClient.ts).
+import { takeOpenCtxSessionConfig, type OpenCtxSessionConfig } from '../../../src/protocol/openctx';
+import { isSessionSetup } from '../../chain/acpGuards';
+import type { Component, ComponentContext, ComponentFactory, IncomingRequest } from '../../chain/component';
+import { SessionMcpServers } from '../sessionMcp';
+import { OpenCtxClient } from '../../../src/node/openctxClient';
+import { createOpenCtxServer } from './tools';
+
+class OpenCtxComponent implements Component {
+  readonly name = 'openctx';
+  /** One set of injected servers per session setup (each session has its own providers). */
+  private readonly servers = new Set<SessionMcpServers>();
+  /** Clients by configuration, shared by sessions configured alike (their meta cache too). */
+  private readonly clients = new Map<string, { client: OpenCtxClient; sinks: Set<(provider: string, message: string) => void> }>();
+
+  constructor(private readonly timeoutMs?: number) {}
+
+  onRequest(request: IncomingRequest, cx: ComponentContext): void {
+    if (request.direction !== 'toAgent') return request.forward();
+    if (!isSessionSetup(request.method)) {
+      // session/close and the rest: every session's servers see it (each knows only its own).
+      let handled = false;
+      for (const s of this.servers) handled = s.handle(request, cx) || handled;
+      if (!handled) request.forward();
+      return;
+    }
+    const { params, config, problem } = takeOpenCtxSessionConfig(request.params);
+    if (problem) cx.log.warn(`${request.method}: ${problem}; no openctx server for this session`);
+    if (!config || config.providers.length === 0) return request.forward(params);
+    const servers = new SessionMcpServers([
+      { name: 'openctx', create: () => createOpenCtxServer({ withClient: (run) => this.run(config, cx, run) }) },
+    ]);
+    this.servers.add(servers);
+    servers.handle(withParams(request, params), cx);
+  }
+
+  /** Runs one tool call's requests, collecting the problems reported meanwhile for its answer (and the log). */
+  private async run<T>(
+    config: OpenCtxSessionConfig,
+    cx: ComponentContext,
+    work: (c: OpenCtxClient) => Promise<T>,
+  ): Promise<{ value: T; problems: string[] }> {
+    const key = JSON.stringify(config);
+    let entry = this.clients.get(key);
+    if (!entry) {
+      const sinks = new Set<(provider: string, message: string) => void>();
+      const client = new OpenCtxClient({
+        providers: config.providers,
+        allowModules: config.allowModules,
+        ...(this.timeoutMs !== undefined ? { timeoutMs: this.timeoutMs } : {}),
+        onProblem: (provider, message) => {
+          cx.log.warn(`openctx: ${provider}: ${message}`);
+          for (const sink of sinks) sink(provider, message);
+        },
+      });
+      entry = { client, sinks };
+      this.clients.set(key, entry);
+    }
+    const problems: string[] = [];
+    const sink = (provider: string, message: string): void => void problems.push(`${provider}: ${message}`);
+    entry.sinks.add(sink);
+    try {
+      return { value: await work(entry.client), problems };
+    } finally {
+      entry.sinks.delete(sink);
+    }
+  }
+
+  async dispose(): Promise<void> {
+    for (const { client } of this.clients.values()) client.dispose();
+    this.clients.clear();
+    await Promise.allSettled([...this.servers].map((s) => s.dispose()));
+    this.servers.clear();
+  }
+}
+
+/** The same request, seen with other params (what forward() sends by default). */
+function withParams(request: IncomingRequest, params: unknown): IncomingRequest {
+  return {
+    method: request.method,
+    params,
+    direction: request.direction,
+    signal: request.signal,
+    forward: (p) => request.forward(p ?? params),
+    forwardThen: (p, map) => request.forwardThen(p, map),
+    respond: (r) => request.respond(r),
+    fail: (e) => request.fail(e),
+  };
+}
+
+export const openctxFactory: ComponentFactory = {
+  name: 'openctx',
+  description:
+    'Injects the "openctx" MCP server (openctx_providers, openctx_mentions, openctx_items) into sessions the editor configured OpenCtx providers for.',
+  kind: 'component',
+  create: () => new OpenCtxComponent(),
+};
