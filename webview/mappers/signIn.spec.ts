@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { applyEntry, emptyConversation } from '../conversation';
 import { signInChoice, signInToChatItem } from './signIn';
+import { tabStoreFor } from './tabStore';
 
 const TAB = '6f1c1d3e-8a2b-4c5d-9e0f-1a2b3c4d5e6f';
 const REQ = '0f1c1d3e-8a2b-4c5d-9e0f-1a2b3c4d5e6f';
@@ -26,6 +27,7 @@ describe('sign-in card', () => {
     assert.equal(signInChoice(c, TAB, `signin:${REQ}:7`), undefined);
     assert.equal(signInChoice(c, TAB, 'perm:x:1'), undefined);
 
+    assert.equal(tabStoreFor(c).promptInputInfo, 'Waiting for you to sign in to A', 'under the prompt too');
     applyEntry(c, { type: 'sign-in-update', requestId: REQ, state: 'working', text: 'Signing in…' });
     assert.deepEqual(signInToChatItem(n.signIn, 'A', 'm').buttons, [], 'no second click while it runs');
     applyEntry(c, { type: 'sign-in-update', requestId: REQ, state: 'failed', text: 'The terminal ended with exit code 1.' });

@@ -5,7 +5,7 @@
 import type { ChatItemFormItem, MynahUIDataModel, QuickActionCommandGroup } from '@aws/mynah-ui';
 import type { SessionConfigOption } from '@agentclientprotocol/sdk';
 import type { ContextRef, SessionControls, SetConfigOption, SetMode, SetModel, TabId } from '../../src/protocol/webview';
-import { isBusy, type Conversation } from '../conversation';
+import { isBusy, type Conversation, type Notice } from '../conversation';
 import { contextCommandsFor, contextKey } from './contextMenu';
 
 export const MODE_PICKER = 'mode';
@@ -114,7 +114,13 @@ export function promptWithCommand(command: string | undefined, text: string): st
  * running turn has run, shown next to the Stop button ("Working… 12 s") so a silent agent is visibly alive.
  */
 export function tabStoreFor(c: Conversation, contextItems?: ContextRef[], workingSeconds?: number): MynahUIDataModel {
-  const where = c.agentName ? `${c.agentName} · ${c.cwd ?? ''}` : 'Starting the agent…';
+  // No session yet: still starting, or waiting on the user's sign-in (its card is in the tab).
+  const signIn = c.blocks.find((b): b is Notice => b.kind === 'notice' && b.signIn !== undefined && !b.resolved);
+  const where = c.agentName
+    ? `${c.agentName} · ${c.cwd ?? ''}`
+    : signIn
+      ? `Waiting for you to sign in to ${signIn.agentName}`
+      : 'Starting the agent…';
   const busy = isBusy(c);
   return {
     loadingChat: busy,
