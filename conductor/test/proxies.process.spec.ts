@@ -133,6 +133,21 @@ for (const dialect of ['proxy', '_proxy'] as const) {
       assert.deepEqual(permissions, ['rm -rf build']);
     });
 
+    it('skips garbage on a proxy stdout and answers its malformed envelope with an error; the session goes on', async () => {
+      h = startProcess(conductorWith([rewriter('rewrite-a', dialect, 'ekko=echo')], ['rewrite-a']));
+      await initialize(h);
+      const sessionId = await newSession(h, tempDir());
+      const r = await prompt(h, sessionId, 'ekko meta proxy garbage');
+      assert.equal(r.stopReason, 'end_turn');
+      assert.deepEqual(JSON.parse(r.text), { rewrittenBy: ['rewrite-a'] });
+      await waitFor(
+        () => /refused a line from the proxy/.test(h!.stderr()) && /params must be \{method, params\?\}/.test(h!.stderr()),
+        3000,
+        'the logs',
+      );
+      assert.equal((await prompt(h, sessionId, 'ekko meta')).stopReason, 'end_turn', 'the proxy still serves');
+    });
+
     it('carries session/cancel through a proxy', async () => {
       h = startProcess(conductorWith([rewriter('rewrite-a', dialect)], ['rewrite-a']));
       await initialize(h);

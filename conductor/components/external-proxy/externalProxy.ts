@@ -190,8 +190,8 @@ export class ExternalProxy implements Component {
     const wrapped = isSuccessorMethod(message.method) ? unwrap(message.params) : undefined;
     if (isSuccessorMethod(message.method) && !wrapped) {
       const why = `${message.method} params must be {method, params?}`;
+      this.log.warn(`${why}: ${request ? 'answered with an error' : 'dropped'}`);
       if (request) this.reply(request.id, { error: { code: ErrorCodes.invalidParams, message: why } });
-      else this.log.warn(`${why}: dropped`);
       return;
     }
     const direction = wrapped ? 'toAgent' : 'toClient';
