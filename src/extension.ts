@@ -28,6 +28,7 @@ import { EditorFiles } from './editor/files';
 import { createEditorTerminals } from './editor/terminals';
 import { EditorIde } from './ide/editorIde';
 import { runSignInTerminal } from './editor/signInTerminal';
+import { createHistory, registerHistoryCommands } from './history/setup';
 import type { LogEvent } from './log/logEvent';
 import { logConductorLine } from './log/conductorLog';
 import { Logger } from './log/logger';
@@ -128,13 +129,24 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     logger,
   );
   context.subscriptions.push(contextMenu);
+  // Every conversation is kept (src/history/): the recorder follows each tab from here on.
+  const history = createHistory({
+    context,
+    log: logger,
+    messages,
+    sessionIdOf: (tabId) => sessions.sessionFor(tabId)?.sessionId,
+    maxConversations: () => settings.historyMaxConversations(),
+    maxImageBytes: () => settings.maxImageBytes(),
+    restoreTabs: () => settings.restoreTabs(),
+  });
   const chat = new ChatController({
+    history: history.recorder,
     log: logger,
     sessions,
     messages,
     permissions,
     pool,
-    configure: (previousFolder) => resolveConfiguration(runtime, logger, settings, previousFolder),
+    configure: (previousFolder, agentName) => resolveConfiguration(runtime, logger, settings, previousFolder, agentName),
     resolveContext: (refs, caps, folder, message) => contextMenu.resolve(refs, caps, folder, message),
     onContextQuery: (query) => openctx.source.setQuery(query),
     decorateSession: (params, components) => openctx.decorateSession(params, components),
@@ -212,6 +224,16 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
       providedCodeActionKinds: [DiscussCodeActions.kind],
     }),
   );
+  const historyDeps = {
+    chat,
+    pool,
+    showChat: () => provider.show(),
+    configure: (folder: string) => resolveConfiguration(runtime, logger, settings, folder),
+  };
+  const historyUi = history.ui(historyDeps);
+  context.subscriptions.push(...registerHistoryCommands(historyUi, history.recorder, historyDeps, testMode));
+  // symposium.restoreTabs: the chats open when the window last closed (never by default).
+  void historyUi.restore().catch((e: unknown) => logger.error('history', 'could not restore tabs', e));
   // The experimental LM provider (docs/language-model.md): registered only with the setting on.
   const lm = new LmRegistration({
     enabled: () => settings.enableExperimentalLM(),

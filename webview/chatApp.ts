@@ -11,7 +11,7 @@ import { DelayedCall, type Timers } from './delayedCall';
 import { Host, isHostMessage } from './host';
 import { listenForImages } from './imagePaste';
 import { listenToPage } from './pageLifecycle';
-import { blockToChatItems, conversationToChatItems, RESTART_BUTTON_ID } from './mappers/chatItems';
+import { blockToChatItems, CONTINUE_IN_NEW_SESSION_BUTTON_ID, conversationToChatItems, RESTART_BUTTON_ID } from './mappers/chatItems';
 import { parsePermissionButton } from './mappers/permission';
 import { signInChoice } from './mappers/signIn';
 import { pickerChanges, promptWithCommand, tabStoreFor } from './mappers/tabStore';
@@ -215,6 +215,10 @@ export class ChatApp {
   private onButton(tabId: TabId, messageId: string | undefined, id: string): void {
     if (id === RESTART_BUTTON_ID) {
       this.host.post({ type: 'restart-agent', tabId });
+      return;
+    }
+    if (id === CONTINUE_IN_NEW_SESSION_BUTTON_ID) {
+      this.host.post({ type: 'continue-in-new-session', tabId });
       return;
     }
     const signIn = signInChoice(this.model.conversation(tabId), tabId, id);

@@ -55,6 +55,8 @@ export interface Notice {
   text?: string;
   /** An error notice stops offering Restart once a restart resolved it. */
   resolved: boolean;
+  /** A past conversation's notice offers to continue in a new session. */
+  offer?: 'continue-in-new-session';
   /** A sign-in card: the agent's auth methods, and how signing in goes. */
   signIn?: SignInCard;
 }
@@ -212,6 +214,7 @@ export function applyEntry(c: Conversation, e: ConversationEntry): string[] {
         agentName: c.agentName ?? 'agent',
         text: e.text,
         resolved: true,
+        ...(e.offer ? { offer: e.offer } : {}),
       };
       c.blocks.push(n);
       return [blockId(n)];

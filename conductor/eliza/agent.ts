@@ -5,6 +5,7 @@ import { COMMANDS, MODEL_CONFIG_ID, MODELS, MODES, SessionStore } from './sessio
 import type { LegacyModelState, Session } from './session';
 import { runTurn } from './turn';
 import { withoutSparkleNudges } from './sparkle';
+import { sparkleMarkOf } from '../../src/protocol/symposium-ext';
 import { promptText } from './hooks';
 import type { AgentOptions } from './turn-context';
 import { logDebug } from './log';
@@ -182,8 +183,8 @@ export function createElizaAgent(options: AgentOptions): ElizaAgent {
       const s = session(params.sessionId);
       // The prompt is part of what session/load replays (as the user's message).
       const text = promptText(withoutSparkleNudges(params.prompt));
-      s.title ??= text.split('\n')[0]?.slice(0, 80);
-      s.record({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text } });
+      if (!sparkleMarkOf(params)) s.title ??= text.split('\n')[0]?.slice(0, 80);
+      s.record({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text }, ...(params._meta ? { _meta: params._meta } : {}) });
       const stopReason = await s
         .runTurn(signal, (turnSignal) =>
           runTurn({

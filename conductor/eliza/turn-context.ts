@@ -46,7 +46,9 @@ export function throwIfCancelled(turn: Turn): void {
 }
 
 export async function sendUpdate(turn: Turn, update: acp.SessionUpdate): Promise<void> {
-  turn.session.record(update);
+  // What the client marked the prompt with (Sparkle's embodiment) stays on its replayed updates.
+  const meta = turn.request._meta;
+  turn.session.record(meta ? { ...update, _meta: { ...update._meta, ...meta } } : update);
   await turn.client.notify('session/update', { sessionId: turn.session.id, update });
 }
 

@@ -183,6 +183,41 @@ export class AcpClient {
     return { sessionId: res.sessionId, controls: { modes: res.modes ?? null, configOptions: res.configOptions ?? null, models } };
   }
 
+  /** What the agent said it can do (loadSession, sessionCapabilities); known after initialize. */
+  get agentCapabilities(): AgentCapabilities {
+    return this.capabilities ?? {};
+  }
+
+  /**
+   * Continues an earlier session: `session/resume` (the agent keeps its context, no replay) or
+   * `session/load` (the agent replays the conversation as session/update before it answers).
+   */
+  async reopenSession(how: 'resume' | 'load', sessionId: string, cwd: string): Promise<{ controls: SessionControls }> {
+    const res =
+      how === 'resume'
+        ? await this.options.guard(this.conn.agent.request('session/resume', { sessionId, cwd, mcpServers: [] }))
+        : await this.options.guard(this.conn.agent.request('session/load', { sessionId, cwd, mcpServers: [] }));
+    this.options.log.info('session', how === 'resume' ? 'resumed' : 'loaded', { agent: this.options.agentName, sessionId, cwd });
+    // Notification handlers may still be queued behind the response (a load's replay): let them run.
+    await new Promise((r) => setImmediate(r));
+    const models = parseLegacyModels((res as { models?: unknown }).models);
+    return { controls: { modes: res.modes ?? null, configOptions: res.configOptions ?? null, models } };
+  }
+
+  /** The agent's own sessions in `cwd` (session/list, every page), or [] when it cannot list. */
+  async listSessions(cwd: string): Promise<acp.SessionInfo[]> {
+    if (!this.capabilities?.sessionCapabilities?.list) return [];
+    const all: acp.SessionInfo[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 20; page++) {
+      const res = await this.options.guard(this.conn.agent.request('session/list', { cwd, ...(cursor ? { cursor } : {}) }));
+      all.push(...res.sessions);
+      if (!res.nextCursor) break;
+      cursor = res.nextCursor;
+    }
+    return all;
+  }
+
   async setMode(sessionId: string, modeId: string): Promise<void> {
     await this.options.guard(this.conn.agent.request('session/set_mode', { sessionId, modeId }));
   }

@@ -6,8 +6,10 @@
 // its process: a restart is a new actor (agentPool.ts). Nothing else spawns or kills it.
 // vscode-free, so plain-Node tests can drive it against the real conductor + ElizACP.
 import type {
+  AgentCapabilities,
   ContentBlock,
   NewSessionRequest,
+  SessionInfo,
   PromptCapabilities,
   RequestPermissionRequest,
   RequestPermissionResponse,
@@ -188,6 +190,24 @@ export class AgentActor {
     await this.start();
     const connection = this.connection();
     return connection.newSession(cwd, decorate && ((params) => decorate(params, connection.conductorComponents)));
+  }
+
+  /** What the agent can do with old sessions (loadSession, sessionCapabilities.resume/list); starts the process. */
+  async capabilities(): Promise<AgentCapabilities> {
+    await this.start();
+    return this.connection().agentCapabilities;
+  }
+
+  /** `session/resume` or `session/load` of an earlier session (see AcpClient.reopenSession). */
+  async reopenSession(how: 'resume' | 'load', sessionId: string, cwd: string): Promise<{ controls: SessionControls }> {
+    await this.start();
+    return this.connection().reopenSession(how, sessionId, cwd);
+  }
+
+  /** The agent's own sessions in `cwd` (empty when it cannot list them). */
+  async listSessions(cwd: string): Promise<SessionInfo[]> {
+    await this.start();
+    return this.connection().listSessions(cwd);
   }
 
   async setMode(sessionId: string, modeId: string): Promise<void> {

@@ -15,10 +15,13 @@ export async function resolveConfiguration(
   log: Log,
   user: Pick<Settings, 'agentSettings' | 'heldBack'> & Partial<Pick<Settings, 'sparkleSettings' | 'proxySettings'>>,
   previousFolder?: string,
+  /** A conversation reopened from the history asks for the agent it had (if still configured). */
+  agentName?: string,
 ): Promise<AgentConfiguration | undefined> {
   const settings = user.agentSettings(rt);
   for (const p of settings.problems) log.warn('settings', p);
-  const { agent, heldBack } = agentForTrust(settings.current, settings.agents[BUILTIN_AGENT_NAME]!, vscode.workspace.isTrusted);
+  const wanted = agentName === undefined ? undefined : settings.agents[agentName];
+  const { agent, heldBack } = agentForTrust(wanted ?? settings.current, settings.agents[BUILTIN_AGENT_NAME]!, vscode.workspace.isTrusted);
   if (heldBack) user.heldBack(heldBack);
   const workspaceFolder = previousFolder ?? (await pickFolder(log));
   if (!workspaceFolder) return undefined;

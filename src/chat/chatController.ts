@@ -6,8 +6,9 @@
 // before it, at activation, and shared with the editor side: the session directory (who shows
 // which session), the permission broker, the per-tab message channel and the agent pool.
 // vscode-free: settings and the folder picker come in as `configure`, the editor as `EditorActions`.
-// A session the agent refuses until the user signs in becomes a sign-in card (signIn.ts). (A little
-// over 400 lines: the session lifecycle reads best in one place.)
+// A session the agent refuses until the user signs in becomes a sign-in card (signIn.ts). Reopened past
+// conversations (reopenTab) share the tab lifecycle; their logic is in src/history/reopen.ts.
+// (Over 400 lines: the session lifecycle reads best in one place.)
 import { randomUUID } from 'node:crypto';
 import type { ContentBlock, NewSessionRequest, PromptCapabilities, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
@@ -15,6 +16,7 @@ import type {
   AgentFailure,
   AttachImage,
   ContextRef,
+  ConversationEntry,
   MessageId,
   SessionControls,
   TabId,
@@ -32,6 +34,7 @@ import { applyControlUpdate } from './sessionControls';
 import { handleTabRequest, type EditorActions, type TabRequestContext } from './tabRequests';
 import { isAuthRequired, SignInFlow, type SignInDeps } from './signIn';
 import type { TabMessages } from './tabMessages';
+import { continuePastSession, READ_ONLY_PROMPT_ERROR, transcriptContext, type PastConversation, type PastState } from '../history/reopen';
 
 export interface ChatControllerDeps {
   log: Log;
@@ -46,7 +49,7 @@ export interface ChatControllerDeps {
    * The configuration for a new session: current settings, and the workspace folder (the
    * previous one on restart; otherwise asks the user when there are several). undefined = none.
    */
-  configure: (previousFolder?: string) => Promise<AgentConfiguration | undefined>;
+  configure: (previousFolder?: string, agentName?: string) => Promise<AgentConfiguration | undefined>;
   /** @-mentions → ACP content blocks, as the agent's prompt capabilities allow. */
   resolveContext?: (refs: ContextRef[], caps: PromptCapabilities, folder: string, message: string) => Promise<ContentBlock[]>;
   /** Adds to a new session's params what the conductor's components need (OpenCtx providers), given the chain. */
@@ -62,6 +65,12 @@ export interface ChatControllerDeps {
   allowedFolders?: () => string[];
   /** Runs an agent's terminal sign-in in an editor terminal (signIn.ts); absent: terminal methods are not offered. */
   runSignInTerminal?: SignInDeps['runInTerminal'];
+  /** The conversation history (src/history/): which stored conversation a reopened tab continues. */
+  history?: {
+    adopt(tabId: TabId, conversationId: string): void;
+    replaced(tabId: TabId, entries: ConversationEntry[]): void;
+    close(tabId: TabId): void;
+  };
 }
 
 /** A chat tab as the controller keeps it. */
@@ -78,6 +87,8 @@ export interface ChatTab {
   /** The session's pickers, as the agent last described them. */
   controls: SessionControls;
   closed: boolean;
+  /** A conversation reopened from the history (read-only until continued). */
+  past?: PastState;
 }
 
 export class ChatController {
@@ -154,6 +165,9 @@ export class ChatController {
       case 'restart-agent':
         void this.restartTabConfiguration(m.tabId);
         return;
+      case 'continue-in-new-session':
+        this.continueInNewSession(m.tabId);
+        return;
       case 'ack':
         this.messages.ack(m.lastSeenIndex);
         return;
@@ -195,6 +209,61 @@ export class ChatController {
     if (announce) this.send({ type: 'open-tab', tabId, title });
     this.deps.onTabOpened?.(tabId);
     this.enqueue(tab, () => this.startSession(tab));
+  }
+
+  /**
+   * Opens a tab on a past conversation: its transcript at once (read-only), then the agent is asked
+   * to continue the session (src/history/reopen.ts). Idempotent.
+   */
+  reopenTab(tabId: TabId, conversation: PastConversation, announce: boolean): void {
+    if (this.disposed || this.tabs.has(tabId)) return;
+    const { title } = conversation.meta;
+    const past: PastState = { conversation, readOnly: true };
+    const tab: ChatTab = { tabId, title, queue: Promise.resolve(), queued: 0, closed: false, controls: {}, past };
+    this.tabs.set(tabId, tab);
+    this.messages.openTab(tabId, title);
+    this.deps.history?.adopt(tabId, conversation.meta.id);
+    if (announce) this.send({ type: 'open-tab', tabId, title });
+    this.messages.restore(tabId, title, conversation.entries);
+    this.log.info('session', 'past conversation reopened', { tabId, conversation: conversation.meta.id });
+    this.deps.onTabOpened?.(tabId);
+    this.enqueue(tab, async () => {
+      const config = await continuePastSession(
+        {
+          log: this.log,
+          configure: (folder, agentName) => this.deps.configure(folder, agentName),
+          acquire: (c) => this.pool.acquire(c),
+          send: (p) => this.send(p),
+          restore: (id, t, entries) => this.messages.restore(id, t, entries),
+          replaced: (id, entries) => this.deps.history?.replaced(id, entries),
+          captureUpdates: (actorKey, sessionId) => {
+            this.early.capture(actorKey, sessionId);
+            return { take: () => this.early.take(actorKey, sessionId) };
+          },
+          bind: (actor, sessionId, controls, c) => this.bindSession(tab, actor, sessionId, controls, c),
+          gone: () => tab.closed || this.disposed,
+        },
+        tabId,
+        past,
+      );
+      tab.config ??= config;
+    });
+  }
+
+  /** A read-only past conversation goes on in a fresh session; the next prompt carries its transcript. */
+  continueInNewSession(tabId: TabId): void {
+    const tab = this.tabs.get(tabId);
+    if (!tab?.past?.readOnly) return;
+    tab.past.readOnly = false;
+    tab.past.contextPending = true;
+    this.send({
+      type: 'tab-notice',
+      tabId,
+      level: 'info',
+      text: 'A new session: the agent does not remember this conversation. Your next prompt carries its transcript as context.',
+    });
+    const t = tab;
+    this.enqueue(t, () => this.startSession(t));
   }
 
   prompt(tabId: TabId, messageId: MessageId, text: string, context: ContextRef[] = []): void {
@@ -246,6 +315,7 @@ export class ChatController {
     this.signIn.forgetTab(tabId);
     this.diffs.forget(tabId);
     this.messages.closeTab(tabId);
+    this.deps.history?.close(tabId);
     const ref = this.sessions.unbindTab(tabId);
     this.log.info('session', 'tab closed', { tabId, sessionId: ref?.sessionId });
     if (ref) void this.pool.get(ref.actorKey)?.closeSession(ref.sessionId);
@@ -291,7 +361,7 @@ export class ChatController {
   }
 
   private async startSession(tab: ChatTab, opts: { restart?: boolean } = {}): Promise<void> {
-    const config = await this.deps.configure(tab.config?.workspaceFolder);
+    const config = await this.deps.configure(tab.config?.workspaceFolder, tab.past?.conversation.meta.agentName);
     if (tab.closed || this.disposed) return;
     if (!config) {
       this.failTab(tab, {
@@ -312,11 +382,7 @@ export class ChatController {
         void actor.closeSession(sessionId);
         return;
       }
-      this.sessions.bind(tab.tabId, { actorKey: actor.key, sessionId }, { cwd: config.workspaceFolder, agentName: config.agent.name });
-      tab.controls = controls;
-      this.send({ type: 'session-ready', tabId: tab.tabId, agentName: actor.agentName, cwd: config.workspaceFolder, controls });
-      this.signIn.sessionStarted(tab.tabId);
-      for (const u of this.early.take(actor.key, sessionId)) this.onSessionUpdate(actor, sessionId, u);
+      this.bindSession(tab, actor, sessionId, controls, config);
       if (opts.restart || tab.failureNotice) {
         this.send({ type: 'agent-restarted', tabId: tab.tabId, noticeId: tab.failureNotice, agentName: actor.agentName });
         tab.failureNotice = undefined;
@@ -340,11 +406,24 @@ export class ChatController {
     }
   }
 
+  private bindSession(tab: ChatTab, actor: AgentActor, sessionId: string, controls: SessionControls, config: AgentConfiguration): void {
+    tab.config = config;
+    this.sessions.bind(tab.tabId, { actorKey: actor.key, sessionId }, { cwd: config.workspaceFolder, agentName: config.agent.name });
+    tab.controls = controls;
+    this.send({ type: 'session-ready', tabId: tab.tabId, agentName: actor.agentName, cwd: config.workspaceFolder, controls });
+    this.signIn.sessionStarted(tab.tabId);
+    for (const u of this.early.take(actor.key, sessionId)) this.onSessionUpdate(actor, sessionId, u);
+  }
+
   private async runPrompt(tab: ChatTab, messageId: MessageId, text: string, context: ContextRef[], echoed: boolean): Promise<void> {
     if (tab.closed) return;
     // A queued prompt is announced when it starts, not when queued, so the webview shows it
     // after the previous answer.
     if (!echoed) this.echoPrompt(tab, messageId, text, context);
+    if (tab.past?.readOnly) {
+      this.send({ type: 'prompt-failed', tabId: tab.tabId, messageId, error: READ_ONLY_PROMPT_ERROR });
+      return;
+    }
     const ref = this.sessions.sessionFor(tab.tabId);
     const actor = ref && this.pool.get(ref.actorKey);
     if (!ref || !actor) {
@@ -358,7 +437,14 @@ export class ChatController {
         context.length && this.deps.resolveContext && tab.config
           ? await this.deps.resolveContext(context, actor.promptCapabilities, tab.config.workspaceFolder, text)
           : [];
-      const stopReason = await actor.prompt(ref.sessionId, [...(text.trim() ? [{ type: 'text' as const, text }] : []), ...attached]);
+      // A past conversation continued in a new session: its transcript goes with the first prompt.
+      const past = tab.past?.contextPending ? [transcriptContext(tab.past.conversation, !!actor.promptCapabilities.embeddedContext)] : [];
+      if (tab.past) tab.past.contextPending = false;
+      const stopReason = await actor.prompt(ref.sessionId, [
+        ...past,
+        ...(text.trim() ? [{ type: 'text' as const, text }] : []),
+        ...attached,
+      ]);
       this.log.info('prompt', 'ended', { tabId: tab.tabId, messageId, stopReason });
       this.send({ type: 'prompt-ended', tabId: tab.tabId, messageId, stopReason });
     } catch (e) {

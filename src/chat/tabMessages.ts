@@ -9,6 +9,7 @@ import {
   isConversationPayload,
   type ContextItems,
   type ContextRef,
+  type ConversationEntry,
   type HostToWebview,
   type TabId,
   type TabPayload,
@@ -72,6 +73,17 @@ export class TabMessages {
     this.open.delete(tabId);
     this.outbox.forget(tabId);
     this.transcript.forget(tabId);
+  }
+
+  /**
+   * Replaces what an open tab shows with `entries` (a past conversation from the history, or the
+   * agent's replay of it): one `resync`, and the tab's record for later resyncs.
+   */
+  restore(tabId: TabId, title: string, entries: ConversationEntry[]): void {
+    if (!this.open.has(tabId)) return;
+    this.transcript.replace(tabId, title, entries);
+    const snapshot = this.transcript.snapshot(tabId);
+    if (snapshot) this.outbox.push({ ...snapshot, tabId });
   }
 
   isOpen(tabId: TabId): boolean {

@@ -38,6 +38,12 @@ export class Transcript {
     return { type: 'resync', title: t.title, entries: t.entries.map((e) => ({ ...e })) };
   }
 
+  /** The tab's conversation is now `entries` (a past conversation reopened, an agent's replay). */
+  replace(tabId: TabId, title: string, entries: readonly ConversationEntry[]): void {
+    this.tabs.set(tabId, { title, entries: [] });
+    for (const e of entries) this.record({ ...e, tabId } as ConversationPayload);
+  }
+
   forget(tabId: TabId): void {
     this.tabs.delete(tabId);
   }

@@ -29,6 +29,10 @@ function turnMarkdown(t: HistoryTurn): string[] {
   out.push(t.prompt.trim() || '_(no text)_', '');
   if (t.attachments.length) out.push(`Attached: ${t.attachments.map((a) => `\`${a}\``).join(', ')}`, '');
   out.push('## Agent', '');
+  if (t.embodiment.length) {
+    const text = t.embodiment.flatMap((u) => (u.sessionUpdate === 'agent_message_chunk' ? [blockText(u.content)] : [])).join('');
+    out.push('<details><summary>Sparkle embodiment</summary>', '', text, '', '</details>', '');
+  }
   for (const u of t.updates) out.push(...updateMarkdown(u));
   for (const d of t.decisions) {
     const how = d.decision.outcome === 'selected' ? `${d.decision.optionName} (by ${d.decision.by})` : `cancelled: ${d.decision.reason}`;

@@ -56,6 +56,27 @@ describe('replayEntries', () => {
     assert.equal(after[0]?.kind === 'turn' && after[0].prompt, 'Hello there');
   });
 
+  it("Sparkle's embodiment (marked) is not a prompt: its reply stays a marked update outside the turns", () => {
+    const mark = { symposium: { sparkle: 'embodiment' } };
+    const entries = replayEntries(
+      [
+        { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: '# Sparkle embodiment …' }, _meta: mark },
+        { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Embodiment received.' }, _meta: mark },
+        user('Hello'),
+        agent('Hi.'),
+      ],
+      session,
+    );
+    assert.deepEqual(
+      entries.filter((e) => e.type === 'prompt-started').map((e) => (e.type === 'prompt-started' ? e.text : '')),
+      ['Hello'],
+    );
+    assert.ok(
+      entries.some((e) => e.type === 'agent-update' && !e.messageId && e.update.sessionUpdate === 'agent_message_chunk'),
+      'the embodiment reply is kept, outside any turn',
+    );
+  });
+
   it('agent text before any prompt gets a turn of its own', () => {
     const entries = replayEntries([agent('Welcome')], session);
     assert.deepEqual(

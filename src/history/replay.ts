@@ -4,6 +4,7 @@
 // (replaying again builds the same blocks). The result replaces the tab's view (a resync) and the
 // stored transcript, so nothing is shown twice. Pure.
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import { sparkleMarkOf } from '../protocol/symposium-ext';
 import type { ConversationEntry } from '../protocol/webview';
 
 /** Session-level updates: they change the tab's pickers and commands, not a turn. */
@@ -36,6 +37,11 @@ export function replayEntries(
     const json = JSON.stringify(update);
     if (json === previous && update.sessionUpdate !== 'agent_message_chunk' && update.sessionUpdate !== 'user_message_chunk') continue;
     previous = json;
+    if (sparkleMarkOf(update) === 'embodiment') {
+      // Sparkle's embodiment turn: its prompt is not shown (as live), its reply is its own section.
+      if (update.sessionUpdate !== 'user_message_chunk') entries.push({ type: 'agent-update', update });
+      continue;
+    }
     if (SESSION_LEVEL.has(update.sessionUpdate)) {
       entries.push({ type: 'agent-update', update });
       continue;

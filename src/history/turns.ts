@@ -3,6 +3,7 @@
 // exporter writes these; vscode-free and pure.
 import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
 import { appendUpdate } from '../protocol/coalesce';
+import { sparkleMarkOf } from '../protocol/symposium-ext';
 import type { ConversationEntry, PermissionDecision } from '../protocol/webview';
 
 export interface HistoryTurn {
@@ -11,6 +12,8 @@ export interface HistoryTurn {
   prompt: string;
   attachments: string[];
   updates: SessionUpdate[];
+  /** Sparkle's embodiment turn, when it ran during this prompt (shown apart, as in the chat). */
+  embodiment: SessionUpdate[];
   decisions: { title: string; decision: PermissionDecision }[];
   stopReason?: StopReason;
   error?: string;
@@ -31,7 +34,7 @@ export function toTurns(entries: readonly ConversationEntry[]): HistoryBlock[] {
   const turn = (messageId: string, prompt = ''): HistoryTurn => {
     let t = turns.get(messageId);
     if (!t) {
-      t = { kind: 'turn', messageId, prompt, attachments: [], updates: [], decisions: [] };
+      t = { kind: 'turn', messageId, prompt, attachments: [], updates: [], embodiment: [], decisions: [] };
       turns.set(messageId, t);
       blocks.push(t);
     }
@@ -46,9 +49,12 @@ export function toTurns(entries: readonly ConversationEntry[]): HistoryBlock[] {
         t.attachments = e.attachments ?? [];
         break;
       }
-      case 'agent-update':
-        if (e.messageId) appendUpdate(turn(e.messageId).updates, e.update);
+      case 'agent-update': {
+        const t = e.messageId ? turn(e.messageId) : last();
+        if (t && sparkleMarkOf(e.update) === 'embodiment') appendUpdate(t.embodiment, e.update);
+        else if (e.messageId) appendUpdate(turn(e.messageId).updates, e.update);
         break;
+      }
       case 'prompt-ended':
         turn(e.messageId).stopReason = e.stopReason;
         break;

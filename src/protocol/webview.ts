@@ -109,8 +109,13 @@ export interface TerminalOutput {
 export interface TabNotice {
   type: 'tab-notice';
   tabId: TabId;
-  level: 'warning' | 'error';
+  level: 'info' | 'warning' | 'error';
   text: string;
+  /**
+   * A past conversation the agent cannot continue: the notice offers "Continue in a new session
+   * with the transcript as context" (the button sends `continue-in-new-session`).
+   */
+  offer?: 'continue-in-new-session';
 }
 /** The host accepted a prompt (echo, so prompts sent by test commands show up too). */
 export interface PromptStarted {
@@ -301,6 +306,11 @@ export interface RestartAgent {
   type: 'restart-agent';
   tabId: TabId;
 }
+/** The button of a read-only past conversation: a fresh session, the old transcript as context. */
+export interface ContinueInNewSession {
+  type: 'continue-in-new-session';
+  tabId: TabId;
+}
 /** Indices the webview has durably saved (setState); the host may forget those messages. */
 export interface Ack {
   type: 'ack';
@@ -401,6 +411,7 @@ export type WebviewToHost =
   | Cancel
   | CloseTab
   | RestartAgent
+  | ContinueInNewSession
   | Ack
   | Rendered
   | WebviewLog

@@ -98,6 +98,7 @@ export function parseWebviewMessage(raw: unknown): ParseResult {
       case 'cancel':
       case 'close-tab':
       case 'restart-agent':
+      case 'continue-in-new-session':
         return ok({ type, tabId: uuid(o, 'tabId') });
       case 'prompt': {
         const context = o.context === undefined ? undefined : contextList(o.context);

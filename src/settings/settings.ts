@@ -121,6 +121,18 @@ export class Settings implements vscode.Disposable {
     return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? Math.min(v, LIMITS.imageBytes) : DEFAULT_MAX_IMAGE_BYTES;
   }
 
+  /** symposium.history.maxConversations: stored conversations kept per workspace (default 200). */
+  historyMaxConversations(): number {
+    const v = config().get<unknown>('history.maxConversations');
+    return typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 ? Math.min(v, 10_000) : 200;
+  }
+
+  /** symposium.restoreTabs: reopen the chats that were open when the window closed (never, ask, always). */
+  restoreTabs(): 'never' | 'ask' | 'always' {
+    const v = config().get<unknown>('restoreTabs');
+    return v === 'ask' || v === 'always' ? v : 'never';
+  }
+
   /** Switches symposium.currentAgent in user settings (the status bar's "Switch agent"). */
   async setCurrentAgent(name: string): Promise<void> {
     await config().update('currentAgent', name, vscode.ConfigurationTarget.Global);

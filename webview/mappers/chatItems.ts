@@ -22,6 +22,7 @@ export const ItemType = {
 } as const;
 
 export const RESTART_BUTTON_ID = 'restart-agent';
+export const CONTINUE_IN_NEW_SESSION_BUTTON_ID = 'continue-in-new-session';
 export { escapeMarkdown };
 
 const STOP_TEXT: Partial<Record<StopReason, string>> = {
@@ -120,7 +121,26 @@ export function noticeToChatItems(n: Notice): ChatItem[] {
   const messageId = blockId(n);
   if (n.signIn) return [signInToChatItem(n.signIn, n.agentName, messageId)];
   if (n.text !== undefined)
-    return [{ type: ItemType.ANSWER, messageId, status: n.level === 'info' ? 'info' : n.level, body: escapeMarkdown(n.text) }];
+    return [
+      {
+        type: ItemType.ANSWER,
+        messageId,
+        status: n.level === 'info' ? 'info' : n.level,
+        body: escapeMarkdown(n.text),
+        ...(n.offer
+          ? {
+              buttons: [
+                {
+                  id: CONTINUE_IN_NEW_SESSION_BUTTON_ID,
+                  text: 'Continue in a new session with the transcript as context',
+                  status: 'primary' as const,
+                  keepCardAfterClick: true,
+                },
+              ],
+            }
+          : {}),
+      },
+    ];
   if (n.level === 'info') {
     return [
       {

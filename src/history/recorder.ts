@@ -1,0 +1,206 @@
+// Writes every tab's conversation to the history store as the chat shows it: it sees each message
+// sent to a tab (TabMessages.onDidSend) and appends the conversation ones. A tab's conversation is
+// recorded once it has both a session (`session-ready`) and a first prompt, so tabs nobody wrote in
+// do not fill the history (what came before is kept until then); a reopened tab continues its
+// stored conversation. Streamed chunks are merged while
+// they stream and written at least every FLUSH_MS, so a crash loses at most that much of a reply.
+// Also keeps the list of conversations open in tabs (for symposium.restoreTabs). vscode-free.
+import type { Log } from '../log/logEvent';
+import { coalesce } from '../protocol/coalesce';
+import { isConversationPayload, type ConversationEntry, type TabId, type TabPayload } from '../protocol/webview';
+import type { HistoryLine, HistoryStore } from './historyStore';
+
+const FLUSH_MS = 300;
+const TITLE_CHARS = 80;
+
+interface TabRecord {
+  conversationId: string;
+  /** The last streamed entry, not yet written (it may still merge with the next). */
+  pending?: ConversationEntry;
+  timer?: NodeJS.Timeout;
+}
+
+export interface RecorderDeps {
+  log: Log;
+  store: HistoryStore;
+  /** The agent session a tab shows now (read when the tab says `session-ready`). */
+  sessionIdOf: (tabId: TabId) => string | undefined;
+  /** The conversations open in tabs changed (persisted for restoreTabs). */
+  onOpenChanged?: (conversationIds: string[]) => void;
+}
+
+export class HistoryRecorder {
+  private readonly tabs = new Map<TabId, TabRecord>();
+  /** Entries sent before the tab's session was ready (the echoed first prompt). */
+  private readonly early = new Map<TabId, ConversationEntry[]>();
+  /** While the window closes, closing tabs does not change the list of tabs to restore. */
+  private openListFrozen = false;
+
+  constructor(private readonly deps: RecorderDeps) {}
+
+  /** Every message sent to a tab. */
+  observe(payload: TabPayload): void {
+    if (!isConversationPayload(payload)) return;
+    const { tabId, ...rest } = payload;
+    const entry = rest as ConversationEntry;
+    let rec = this.tabs.get(tabId);
+    if (!rec) {
+      const list = this.early.get(tabId) ?? [];
+      if (list.length < 1_000) list.push(entry);
+      this.early.set(tabId, list);
+      const ready = [...list].reverse().find((e) => e.type === 'session-ready');
+      if (!ready || ready.type !== 'session-ready' || !list.some((e) => e.type === 'prompt-started')) return;
+      rec = this.begin(tabId, ready.agentName, ready.cwd);
+      this.early.delete(tabId);
+      if (!rec) return;
+      for (const e of list) {
+        this.record(rec, e);
+        this.updateIndex(tabId, rec, e);
+      }
+      return;
+    }
+    this.record(rec, entry);
+    this.updateIndex(tabId, rec, entry);
+  }
+
+  /** A reopened tab continues a stored conversation. */
+  adopt(tabId: TabId, conversationId: string): void {
+    this.close(tabId);
+    this.tabs.set(tabId, { conversationId });
+    this.openChanged();
+  }
+
+  /** The agent's replay replaced the tab's conversation: the stored one starts over with it. */
+  replaced(tabId: TabId, entries: ConversationEntry[]): void {
+    const rec = this.tabs.get(tabId);
+    if (!rec) return;
+    this.flush(rec);
+    this.write(rec.conversationId, [{ t: 'reset' }, ...entries.map((e): HistoryLine => ({ t: 'entry', e }))]);
+  }
+
+  /** The tab closed: its conversation is complete on disk. */
+  close(tabId: TabId): void {
+    const rec = this.tabs.get(tabId);
+    this.early.delete(tabId);
+    if (!rec) return;
+    this.flush(rec);
+    this.tabs.delete(tabId);
+    if (!this.openListFrozen) this.openChanged();
+  }
+
+  conversationOf(tabId: TabId): string | undefined {
+    return this.tabs.get(tabId)?.conversationId;
+  }
+
+  tabOf(conversationId: string): TabId | undefined {
+    for (const [tabId, rec] of this.tabs) if (rec.conversationId === conversationId) return tabId;
+    return undefined;
+  }
+
+  openConversations(): string[] {
+    return [...this.tabs.values()].map((r) => r.conversationId);
+  }
+
+  /** Runs `f` (closing every tab as a window close does) without forgetting which tabs were open. */
+  async keepingOpenList(f: () => Promise<void>): Promise<void> {
+    this.openListFrozen = true;
+    try {
+      await f();
+    } finally {
+      this.openListFrozen = false;
+    }
+  }
+
+  flushAll(): void {
+    for (const rec of this.tabs.values()) this.flush(rec);
+  }
+
+  dispose(): void {
+    this.flushAll();
+  }
+
+  private begin(tabId: TabId, agentName: string, folder: string): TabRecord | undefined {
+    try {
+      const meta = this.deps.store.create({ agentName, folder }, new Set(this.openConversations()));
+      const rec = { conversationId: meta.id };
+      this.tabs.set(tabId, rec);
+      this.openChanged();
+      return rec;
+    } catch (e) {
+      this.deps.log.error('history', 'could not start a conversation record', e);
+      return undefined;
+    }
+  }
+
+  private record(rec: TabRecord, entry: ConversationEntry): void {
+    const merged = rec.pending && coalesce(rec.pending, entry);
+    if (merged) {
+      rec.pending = merged;
+      return;
+    }
+    this.flush(rec);
+    if (entry.type === 'agent-update' || entry.type === 'terminal-output') {
+      rec.pending = entry;
+      rec.timer = setTimeout(() => this.flush(rec), FLUSH_MS);
+      rec.timer.unref?.();
+    } else {
+      this.write(rec.conversationId, [{ t: 'entry', e: entry }]);
+    }
+  }
+
+  private flush(rec: TabRecord): void {
+    if (rec.timer) clearTimeout(rec.timer);
+    rec.timer = undefined;
+    const pending = rec.pending;
+    rec.pending = undefined;
+    if (pending) this.write(rec.conversationId, [{ t: 'entry', e: pending }]);
+  }
+
+  private write(conversationId: string, lines: HistoryLine[]): void {
+    try {
+      this.deps.store.append(conversationId, lines);
+    } catch (e) {
+      this.deps.log.error('history', 'could not write the conversation', {
+        conversationId,
+        error: e instanceof Error ? e.message : String(e),
+      });
+    }
+  }
+
+  /** The index follows the conversation: session, title, turns, last activity. */
+  private updateIndex(tabId: TabId, rec: TabRecord, entry: ConversationEntry): void {
+    const store = this.deps.store;
+    const now = new Date().toISOString();
+    try {
+      if (entry.type === 'session-ready') {
+        const sessionId = this.deps.sessionIdOf(tabId);
+        store.update(rec.conversationId, {
+          agentName: entry.agentName,
+          folder: entry.cwd,
+          ...(sessionId ? { sessionId } : {}),
+          lastActivity: now,
+        });
+      } else if (entry.type === 'prompt-started') {
+        const meta = store.meta(rec.conversationId);
+        if (!meta) return;
+        const firstLine = entry.text.trim().split('\n')[0]?.slice(0, TITLE_CHARS) ?? '';
+        store.update(rec.conversationId, {
+          turns: meta.turns + 1,
+          lastActivity: now,
+          ...(meta.turns === 0 && meta.title === 'New chat' && firstLine ? { title: firstLine } : {}),
+        });
+      } else if (entry.type === 'agent-update' && entry.update.sessionUpdate === 'session_info_update' && entry.update.title) {
+        store.update(rec.conversationId, { title: entry.update.title.slice(0, 200), lastActivity: now });
+      } else if (entry.type === 'prompt-ended' || entry.type === 'prompt-failed') {
+        this.flush(rec);
+        store.update(rec.conversationId, { lastActivity: now });
+      }
+    } catch (e) {
+      this.deps.log.warn('history', 'could not update the index', e);
+    }
+  }
+
+  private openChanged(): void {
+    this.deps.onOpenChanged?.(this.openConversations());
+  }
+}

@@ -1,0 +1,134 @@
+// Activation wiring of the conversation history (docs/history.md): the store in the workspace's
+// storage, the recorder that follows every tab, the commands (history quick pick, export, clear),
+// the restore of last window's tabs, and in test mode the `symposium.test.*` history commands.
+import { randomUUID } from 'node:crypto';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { AgentPool } from '../agents/agentPool';
+import type { AgentConfiguration } from '../agents/agentConfiguration';
+import type { ChatController } from '../chat/chatController';
+import type { TabMessages } from '../chat/tabMessages';
+import type { Log } from '../log/logEvent';
+import type { TabId } from '../protocol/webview';
+import { HistoryStore } from './historyStore';
+import { HistoryUi } from './historyUi';
+import { HistoryRecorder } from './recorder';
+
+export interface HistorySetupDeps {
+  context: vscode.ExtensionContext;
+  log: Log;
+  messages: TabMessages;
+  sessionIdOf: (tabId: TabId) => string | undefined;
+  maxConversations: () => number;
+  maxImageBytes: () => number;
+  restoreTabs: () => 'never' | 'ask' | 'always';
+}
+
+/** Before the chat controller: the store and the recorder it reports reopened tabs to. */
+export function createHistory(deps: HistorySetupDeps): { store: HistoryStore; recorder: HistoryRecorder; ui: (more: UiDeps) => HistoryUi } {
+  const base = deps.context.storageUri ?? vscode.Uri.joinPath(deps.context.globalStorageUri, 'no-workspace');
+  const store = new HistoryStore(path.join(base.fsPath, 'history'), {
+    log: deps.log,
+    maxConversations: deps.maxConversations,
+    maxImageBytes: deps.maxImageBytes,
+  });
+  let ui: HistoryUi | undefined;
+  const recorder = new HistoryRecorder({
+    log: deps.log,
+    store,
+    sessionIdOf: deps.sessionIdOf,
+    onOpenChanged: (ids) => ui?.saveOpenTabs(ids),
+  });
+  deps.context.subscriptions.push(
+    deps.messages.onDidSend((p) => recorder.observe(p)),
+    { dispose: () => recorder.dispose() },
+  );
+  return {
+    store,
+    recorder,
+    ui: (more) => {
+      ui = new HistoryUi({
+        log: deps.log,
+        store,
+        recorder,
+        restoreTabs: deps.restoreTabs,
+        openTabsState: deps.context.workspaceState,
+        reopen: async (conversation) => {
+          await more.showChat();
+          const tabId = randomUUID();
+          more.chat.reopenTab(tabId, conversation, true);
+          return tabId;
+        },
+        agentSessions: async () => {
+          const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+          const out = [];
+          for (const folder of folders) {
+            const config = await more.configure(folder);
+            if (!config) continue;
+            const sessions = await more.pool.acquire(config).listSessions(folder);
+            out.push({ agentName: config.agent.name, folder, sessions });
+          }
+          return out;
+        },
+      });
+      return ui;
+    },
+  };
+}
+
+export interface UiDeps {
+  chat: ChatController;
+  pool: AgentPool;
+  showChat: () => Promise<void>;
+  configure: (folder: string) => Promise<AgentConfiguration | undefined>;
+}
+
+/** The contributed commands (and, in test mode, the test ones). */
+export function registerHistoryCommands(ui: HistoryUi, recorder: HistoryRecorder, more: UiDeps, testMode: boolean): vscode.Disposable[] {
+  const disposables = [
+    vscode.commands.registerCommand('symposium.showHistory', () => ui.show()),
+    vscode.commands.registerCommand('symposium.exportConversation', (id?: unknown) =>
+      ui.exportCommand(typeof id === 'string' ? id : undefined),
+    ),
+    vscode.commands.registerCommand('symposium.clearHistory', () => ui.clearAll()),
+  ];
+  if (!testMode) return disposables;
+  const idOf = (tabOrId: string): string => recorder.conversationOf(tabOrId) ?? tabOrId;
+  const test: Record<string, (...args: never[]) => unknown> = {
+    listHistory: () => ui.listAll(),
+    searchHistory: (query: string) => ui.search(query).map((m) => m.id),
+    conversationOfTab: (tabId: string) => recorder.conversationOf(tabId),
+    reopenConversation: (id: string) => ui.open(id),
+    openAgentSession: async (sessionId: string) => {
+      const s = (await ui.listAll()).agentOnly.find((a) => a.sessionId === sessionId);
+      return s ? ui.openAgentSession(s) : undefined;
+    },
+    /** The Markdown export of a conversation (by its id, or the tab that shows it). */
+    exportConversation: (tabOrId: string) => {
+      recorder.flushAll();
+      return ui.exportText(idOf(tabOrId));
+    },
+    deleteConversation: (id: string) => ui.deleteOne(id, false),
+    clearHistory: () => ui.clearAll(false),
+    /**
+     * Stands in for closing and reopening the window: every tab closes (the list of open tabs is
+     * kept, as at a real close), every agent process stops, then symposium.restoreTabs applies.
+     */
+    simulateWindowReload: async () => {
+      await recorder.keepingOpenList(async () => {
+        for (const t of more.chat.openTabs()) more.chat.closeTab(t.tabId);
+        for (const a of more.pool.all()) {
+          more.pool.remove(a);
+          await a.stop('window reload (test)');
+        }
+      });
+      return ui.restore();
+    },
+  };
+  return [
+    ...disposables,
+    ...Object.entries(test).map(([name, fn]) =>
+      vscode.commands.registerCommand(`symposium.test.${name}`, fn as (...args: unknown[]) => unknown),
+    ),
+  ];
+}
