@@ -5,6 +5,8 @@ import { readdirSync, statSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
+// --outdir=D: the shipped bundles go to D instead of out/ (the size-budget check builds them aside).
+const outRoot = process.argv.find((a) => a.startsWith('--outdir='))?.slice('--outdir='.length) ?? 'out';
 const watch = process.argv.includes('--watch');
 
 /** All .ts files under dir (recursively), for multi-entry test bundles. */
@@ -21,14 +23,23 @@ const common = { bundle: true, sourcemap: true, minify: production, logLevel: 'w
 
 const builds = [
   // Extension host: CommonJS, `vscode` provided by the host.
-  { ...common, entryPoints: ['src/extension.ts'], outfile: 'out/extension.js', platform: 'node', format: 'cjs', external: ['vscode'] },
+  {
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    outfile: `${outRoot}/extension.js`,
+    platform: 'node',
+    format: 'cjs',
+    external: ['vscode'],
+  },
   // Webview: a browser IIFE; mynah-ui is bundled in.
-  { ...common, entryPoints: ['webview/main.ts'], outfile: 'out/webview.js', platform: 'browser', format: 'iife' },
+  { ...common, entryPoints: ['webview/main.ts'], outfile: `${outRoot}/webview.js`, platform: 'browser', format: 'iife' },
+  // The LM provider's vscode-jsonrpc half (src/lm/lmBundle.ts), loaded only with the setting on.
+  { ...common, entryPoints: ['src/lm/lmBundle.ts'], outfile: `${outRoot}/lm.js`, platform: 'node', format: 'cjs', external: ['vscode'] },
   // The protocol traffic viewer's page (src/traffic/trafficPanel.ts).
-  { ...common, entryPoints: ['webview/traffic/main.ts'], outfile: 'out/traffic.js', platform: 'browser', format: 'iife' },
+  { ...common, entryPoints: ['webview/traffic/main.ts'], outfile: `${outRoot}/traffic.js`, platform: 'browser', format: 'iife' },
   // Conductor: one self-contained Node file (the ESM-only ACP SDK is bundled into it), run by the
   // extension host's own Node (`process.execPath` + ELECTRON_RUN_AS_NODE=1 on desktop).
-  { ...common, entryPoints: ['conductor/main.ts'], outfile: 'out/conductor.js', platform: 'node', format: 'cjs' },
+  { ...common, entryPoints: ['conductor/main.ts'], outfile: `${outRoot}/conductor.js`, platform: 'node', format: 'cjs' },
 ];
 if (!production) {
   // Extension-host test suites (run inside a real VS Code host; mocha comes from node_modules).

@@ -47,11 +47,14 @@ export interface SymposiumApi {
   sessionId: string;
   /** The experimental LM provider's state (tests: registered only with the setting on). */
   lm: { readonly registered: boolean; readonly processRunning: boolean; readonly processPid: number | undefined };
+  /** How long activate() took, in ms (the bench records it; issue 20's goal is ≤ 50 ms). */
+  activationMs: number;
 }
 
 let controller: ChatController | undefined;
 
 export function activate(context: vscode.ExtensionContext): SymposiumApi {
+  const activationStart = performance.now();
   const channel = vscode.window.createOutputChannel('Symposium', { log: true });
   const agentChannel = vscode.window.createOutputChannel('Symposium Agent', { log: true });
   const logger = new Logger(channel);
@@ -269,7 +272,9 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
       }),
     );
   }
-  return { onLog: logger.onLog, sessionId, lm };
+  const activationMs = performance.now() - activationStart;
+  logger.info('activation', 'activate() done', { ms: Math.round(activationMs * 10) / 10 });
+  return { onLog: logger.onLog, sessionId, lm, activationMs };
 }
 
 /** Stops every agent process before the extension host goes away (no orphans). */

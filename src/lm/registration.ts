@@ -2,12 +2,21 @@
 // the `symposium` vendor's provider and the `symposium-agent-action` tool are registered; off, both
 // are unregistered and the `vscodelm` process (if any ever started) is stopped. Also re-announces
 // the models when `symposium.agents` changes.
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { AGENT_ACTION_APPROVED, AGENT_ACTION_TOOL, type AgentActionInput } from '../protocol/lm';
 import { vscodelmSpawnSpec, type Runtime } from '../agents/agentConfiguration';
 import type { Log } from '../log/logEvent';
-import { LmProcess } from './lmProcess';
+import type { LmProcess } from './lmProcess';
 import { SymposiumLmProvider, type LmAgents } from './provider';
+
+type LmBundle = typeof import('./lmBundle');
+let lmBundle: LmBundle | undefined;
+/** out/lm.js (lmBundle.ts), loaded the first time the provider is turned on. */
+function loadLmBundle(extensionPath: string): LmBundle {
+  return (lmBundle ??= createRequire(__filename)(join(extensionPath, 'out', 'lm.js')) as LmBundle);
+}
 
 export const LM_VENDOR = 'symposium';
 
@@ -54,6 +63,7 @@ export class LmRegistration implements vscode.Disposable {
     const want = this.options.enabled();
     if (want && !this.active) {
       const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
+      const { LmProcess } = loadLmBundle(this.options.runtime.extensionPath);
       const process_ = new LmProcess({
         spec: vscodelmSpawnSpec(this.options.runtime, cwd),
         log: this.options.log,

@@ -1,0 +1,39 @@
+// The size budget of the shipped bundles (issue 20): builds them minified as `npm run package`
+// does, into a temporary folder, and fails past the budget. Part of the checks stage of `npm test`
+// (scripts/static-checks.mjs); `node scripts/bundle-budget.mjs` prints the table on its own.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const KB = 1000;
+const MiB = 1024 * 1024;
+/** bundle → its budget in bytes. lm.js loads only with the experimental LM provider on. */
+export const BUDGETS = {
+  'extension.js': 300 * KB,
+  'lm.js': 100 * KB,
+  'conductor.js': 1.5 * MiB,
+  'webview.js': 2.6 * MiB,
+};
+
+const root = new URL('..', import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), 'symposium-bundles-'));
+try {
+  const r = spawnSync(process.execPath, ['esbuild.mjs', '--production', `--outdir=${dir}`], { cwd: root, encoding: 'utf8' });
+  if (r.status !== 0) {
+    console.error(r.stdout, r.stderr);
+    process.exit(1);
+  }
+  let over = 0;
+  for (const [file, budget] of Object.entries(BUDGETS)) {
+    const size = statSync(join(dir, file)).size;
+    const ok = size <= budget;
+    if (!ok) over++;
+    console.log(
+      `${ok ? 'ok  ' : 'OVER'} ${file.padEnd(14)} ${String(size).padStart(9)} B  budget ${String(Math.round(budget)).padStart(9)} B  (${Math.round((100 * size) / budget)}%)`,
+    );
+  }
+  process.exitCode = over ? 1 : 0;
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
