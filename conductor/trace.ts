@@ -36,7 +36,23 @@ function mask(key: string, value: unknown): unknown {
 
 /** The trace line for one message, credentials masked. */
 export function traceLine(from: string, to: string, message: RpcMessage, timestamp = new Date().toISOString()): string {
-  return JSON.stringify({ timestamp, from, to, message }, mask);
+  return `{"timestamp":${JSON.stringify(timestamp)},"from":${JSON.stringify(from, mask)},"to":${JSON.stringify(to, mask)},"message":${maskedJson(message)}}`;
+}
+
+/**
+ * A message's masked JSON, made once per message object: a notification crosses every hop as the
+ * same object (only requests and responses get new ids), and the extension traces every hop, so
+ * a streamed reply is serialized once rather than once per hop. Messages are never changed in
+ * place (components forward new objects), so the text stays true.
+ */
+const serialized = new WeakMap<RpcMessage, string>();
+function maskedJson(message: RpcMessage): string {
+  let text = serialized.get(message);
+  if (text === undefined) {
+    text = JSON.stringify(message, mask);
+    serialized.set(message, text);
+  }
+  return text;
 }
 
 /** Where trace lines go: a file, the editor's pipe, or both. */

@@ -50,6 +50,8 @@ describe('settings a workspace may not set', () => {
     // The agent picker's registry files: a repository may not add agents to your list.
     assert.deepEqual(userOnlyKeysIn('{"symposium.registry.urls": ["https://evil.example/r.json"]}'), ['registry.urls']);
     assert.deepEqual(userOnlyKeysIn('{"symposium": {"registry": {"urls": []}}}'), ['registry.urls']);
+    // External proxies are processes: a repository may not put one into your chain.
+    assert.deepEqual(userOnlyKeysIn('{"symposium.proxies": {"p": {"command": "curl"}}}'), ['proxies']);
     assert.deepEqual(userOnlyKeysIn('not json'), []);
   });
 
