@@ -293,10 +293,48 @@ try {
     await pick('hello.txt').waitFor();
     await pick('hello.txt').click();
     await page.keyboard.press('Enter');
-    const text = await waitForText(answersOf(f, tab1), 'You attached 1 item');
+    // The reply streams in chunks: wait for its end, not its first line.
+    const text = await waitForText(answersOf(f, tab1), '/hello.txt');
     if (!/resource file:\/\/\S*\/hello\.txt/.test(text)) throw new Error(`the reply does not name hello.txt: ${text.slice(-300)}`);
     await waitForText(wrapperOf(f, tab1).locator('[data-testid="chat-item-prompt"]'), 'hello.txt');
     await shot('context-attached');
+  });
+
+  await step("an OpenCtx provider's mentions are in the @ menu; a picked one reaches the agent as a resource", async () => {
+    // The sample provider of test-workspace/openctx, configured as a user would (docs/openctx.md).
+    fs.mkdirSync(path.join(runDir, 'ws', '.vscode'), { recursive: true });
+    fs.writeFileSync(
+      path.join(runDir, 'ws', '.vscode', 'settings.json'),
+      JSON.stringify({ 'openctx.providers': { './openctx/sample-provider.mjs': {} } }),
+    );
+    const pick = (text) => f.locator('[data-testid="prompt-input-quick-pick-item"]', { hasText: text }).first();
+    await inputOf(f, tab1).click();
+    await page.keyboard.type('what did i attach ');
+    // The provider joins every tab's menu once its answer arrives (the settings file is read on change).
+    for (let i = 0; ; i++) {
+      await page.keyboard.type('@');
+      if (
+        await pick('Sample docs')
+          .waitFor({ timeout: 2_000 })
+          .then(
+            () => true,
+            () => false,
+          )
+      )
+        break;
+      if (i > 10) throw new Error('the Sample docs provider never appeared in the @ menu');
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Backspace');
+    }
+    await shot('openctx-providers');
+    await pick('Sample docs').click();
+    await pick('Release checklist').waitFor();
+    await shot('openctx-menu');
+    await pick('Release checklist').click();
+    await page.keyboard.press('Enter');
+    const text = await waitForText(answersOf(f, tab1), 'resource https://docs.example/release-checklist');
+    if (!/You attached 1 item:\s*(- )?resource https:\/\/docs\.example\/release-checklist/.test(text))
+      throw new Error(`unexpected reply: ${text.slice(-300)}`);
   });
 
   // Pasted and dropped images: a PNG `File` in a real paste / drop event on the prompt.
