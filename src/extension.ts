@@ -209,6 +209,18 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     vscode.commands.registerCommand('symposium.restartAgent', () => chat.restartAll()),
     vscode.commands.registerCommand('symposium.showLogs', () => channel.show(true)),
     vscode.commands.registerCommand(CHOOSE_AGENT_COMMAND, () => agentPicker.choose()),
+    // The sign-in card in every open chat whose agent offers auth methods (sign in without being asked).
+    vscode.commands.registerCommand('symposium.signIn', async () => {
+      let offered = 0;
+      for (const tab of chat.openTabs()) {
+        const ref = sessions.sessionFor(tab.tabId);
+        const actor = ref && pool.get(ref.actorKey);
+        if (actor && actor.authMethods.length > 0 && chat.offerSignIn(tab.tabId, actor)) offered++;
+      }
+      logger.info('auth', 'sign-in offered on request', { tabs: offered });
+      if (offered === 0) void vscode.window.showInformationMessage('Symposium: no open chat has an agent that offers a way to sign in.');
+      else await provider.show();
+    }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('symposium.currentAgent') || e.affectsConfiguration('symposium.agents')) showAgentName();
     }),

@@ -64,6 +64,7 @@ export interface Notice {
 export interface SignInCard {
   requestId: string;
   message: string;
+  optional?: true;
   methods: SignInMethod[];
   state?: SignInUpdate['state'];
   text?: string;
@@ -268,7 +269,12 @@ export function applyEntry(c: Conversation, e: ConversationEntry): string[] {
     }
     case 'sign-in-required': {
       if (c.blocks.some((b) => b.kind === 'notice' && b.id === e.requestId)) return [];
-      const signIn: SignInCard = { requestId: e.requestId, message: e.message, methods: e.methods };
+      const signIn: SignInCard = {
+        requestId: e.requestId,
+        message: e.message,
+        methods: e.methods,
+        ...(e.optional ? { optional: e.optional } : {}),
+      };
       const n: Notice = { kind: 'notice', id: e.requestId, level: 'warning', agentName: e.agentName, signIn, resolved: false };
       c.blocks.push(n);
       return [blockId(n)];

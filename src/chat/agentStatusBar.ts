@@ -129,6 +129,7 @@ export class AgentStatusBar implements vscode.Disposable {
       { label: '$(debug-restart) Restart agent', run: () => vscode.commands.executeCommand('symposium.restartAgent') },
       { label: '$(output) Show logs', run: () => vscode.commands.executeCommand('symposium.showLogs') },
       { label: '$(comment-discussion) Open chat', run: () => vscode.commands.executeCommand('symposium.openChat') },
+      { label: '$(account) Sign in to the agent…', run: () => vscode.commands.executeCommand('symposium.signIn') },
     ];
     const picked = await vscode.window.showQuickPick(actions, { title: this.item.text.replace(/\$\([^)]*\)\s*/, '') });
     await picked?.run();

@@ -32,7 +32,7 @@ import { EarlyUpdates } from './earlyUpdates';
 import type { SessionDirectory } from './sessionDirectory';
 import { applyControlUpdate } from './sessionControls';
 import { handleTabRequest, type EditorActions, type TabRequestContext } from './tabRequests';
-import { isAuthRequired, SignInFlow, type SignInDeps } from './signIn';
+import { isAuthRequired, SignInFlow, type SignInAgent, type SignInDeps } from './signIn';
 import type { TabMessages } from './tabMessages';
 import { continuePastSession, READ_ONLY_PROMPT_ERROR, transcriptContext, type PastConversation, type PastState } from '../history/reopen';
 
@@ -492,6 +492,13 @@ export class ChatController {
 
   private send(payload: TabPayload): void {
     this.messages.send(payload);
+  }
+
+  /** "Sign In to the Agent…": the tab's agent's auth methods as a card, while its session works. */
+  offerSignIn(tabId: TabId, agent: SignInAgent): boolean {
+    const tab = this.tabs.get(tabId);
+    const message = `${tab?.config?.agent.name ?? 'The agent'} offers these ways to sign in.`;
+    return !!tab?.config && this.signIn.offer(tabId, agent, tab.config.agent, message, true);
   }
 
   /** The open tabs, read-only (for the test inspector). */

@@ -97,6 +97,19 @@ describe('agent sign-in', () => {
     assert.equal(authenticated.length, 1, 'a settled card does nothing');
   });
 
+  it('offered on request (optional): the agent method signs in without starting the session again', async () => {
+    const sent: TabPayload[] = [];
+    const retries: string[] = [];
+    const flow = new SignInFlow({ log: quiet, send: (p) => sent.push(p), retry: (t, how) => retries.push(how) });
+    const agent = { authMethods: METHODS, authenticate: async () => undefined };
+    assert.ok(flow.offer(TAB, agent, definition, 'Agent offers these ways to sign in.', true));
+    const card = sent[0] as Extract<TabPayload, { type: 'sign-in-required' }>;
+    assert.deepEqual([card.optional, card.message], [true, 'Agent offers these ways to sign in.']);
+    await flow.choose({ type: 'sign-in', tabId: TAB, requestId: card.requestId, methodId: 'login' });
+    assert.deepEqual(retries, []);
+    assert.equal((sent.at(-1) as { state: string }).state, 'signed-in');
+  });
+
   it('no usable method: no card (terminal methods need a terminal)', () => {
     const flow = new SignInFlow({ log: quiet, send: () => assert.fail('no card'), retry: () => undefined });
     const agent = { authMethods: [METHODS[1]], authenticate: async () => undefined };

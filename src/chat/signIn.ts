@@ -44,6 +44,8 @@ interface Pending {
   raw: readonly unknown[];
   methods: SignInMethod[];
   busy: boolean;
+  /** Offered while the session works: signing in needs no new session. */
+  optional: boolean;
 }
 
 const AUTH_WORDS = /\b(auth\w*|sign(ed)?[ -]?in|log(ged)?[ -]?in|credentials?|api[ _-]?key|unauthori[sz]ed)\b/i;
@@ -64,17 +66,25 @@ export class SignInFlow {
    * Shows the sign-in card in the tab, replacing an earlier one. Returns false when the agent
    * offers no usable method (the caller then reports the error as any other).
    */
-  offer(tabId: TabId, agent: SignInAgent, definition: AgentDefinition, error: unknown): boolean {
+  offer(tabId: TabId, agent: SignInAgent, definition: AgentDefinition, error: unknown, optional = false): boolean {
     const methods = signInMethods(agent.authMethods, `symposium.agents.${definition.name}.env`).filter(
       (m) => m.kind !== 'terminal' || this.deps.runInTerminal,
     );
     if (methods.length === 0) return false;
     this.close(tabId, 'Still not signed in: see the newer card.');
     const requestId = randomUUID();
-    this.pending.set(requestId, { tabId, agent, definition, raw: agent.authMethods, methods, busy: false });
+    this.pending.set(requestId, { tabId, agent, definition, raw: agent.authMethods, methods, busy: false, optional });
     const message = error instanceof Error ? error.message : String((error as { message?: unknown } | null)?.message ?? error);
     this.deps.log.info('auth', 'sign-in required', { tabId, agent: definition.name, methods: methods.map((m) => `${m.kind}:${m.id}`) });
-    this.deps.send({ type: 'sign-in-required', tabId, requestId, agentName: definition.name, message, methods });
+    this.deps.send({
+      type: 'sign-in-required',
+      tabId,
+      requestId,
+      agentName: definition.name,
+      message,
+      methods,
+      ...(optional ? { optional: true as const } : {}),
+    });
     return true;
   }
 
@@ -107,6 +117,12 @@ export class SignInFlow {
       if (method.kind === 'agent') {
         this.update(p, m.requestId, 'working', `Signing in with “${method.name}”…`);
         await p.agent.authenticate(method.id);
+        if (p.optional) {
+          // The session works already: nothing to start again.
+          this.pending.delete(m.requestId);
+          this.update(p, m.requestId, 'signed-in', `Signed in to ${p.definition.name}.`);
+          return;
+        }
         this.update(p, m.requestId, 'working', 'Signed in; starting the session…');
         this.deps.retry(p.tabId, 'session');
       } else {

@@ -20,9 +20,11 @@ export interface SignInRequired {
   tabId: string;
   requestId: string;
   agentName: string;
-  /** The agent's own words (its error message). */
+  /** The agent's own words (its error message), or why the card is offered. */
   message: string;
   methods: SignInMethod[];
+  /** Offered on request while the session works (Sign In to the Agent…), not because the agent refused. */
+  optional?: true;
 }
 
 /** How the sign-in of card `requestId` goes: `working` and `failed` keep the card, the others end it. */

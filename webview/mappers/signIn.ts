@@ -27,7 +27,8 @@ export function signInChoice(c: Conversation, tabId: string, buttonId: string): 
 
 export function signInToChatItem(card: SignInCard, agentName: string, messageId: string): ChatItem {
   const done = card.state === 'signed-in' || card.state === 'closed';
-  const lines = [`**${escapeInline(agentName)} needs you to sign in.** ${escapeMarkdown(card.message)}`];
+  const lead = card.optional ? `You can sign in to ${escapeInline(agentName)}.` : `${escapeInline(agentName)} needs you to sign in.`;
+  const lines = [`**${lead}** ${escapeMarkdown(card.message)}`];
   for (const m of card.methods) {
     const what = m.kind === 'terminal' ? ' (opens a terminal)' : '';
     lines.push(`- **${escapeInline(m.name)}**${what}${m.description ? `: ${escapeInline(m.description)}` : ''}`);

@@ -115,7 +115,7 @@ export function promptWithCommand(command: string | undefined, text: string): st
  */
 export function tabStoreFor(c: Conversation, contextItems?: ContextRef[], workingSeconds?: number): MynahUIDataModel {
   // No session yet: still starting, or waiting on the user's sign-in (its card is in the tab).
-  const signIn = c.blocks.find((b): b is Notice => b.kind === 'notice' && b.signIn !== undefined && !b.resolved);
+  const signIn = c.blocks.find((b): b is Notice => b.kind === 'notice' && b.signIn !== undefined && !b.signIn.optional && !b.resolved);
   const where = c.agentName
     ? `${c.agentName} · ${c.cwd ?? ''}`
     : signIn

@@ -122,13 +122,29 @@ suite('agent sign-in', () => {
     await cmd('closeTab', tabId);
   });
 
-  test('with the env-var method’s variable set there is no card; its value is never logged', async function () {
+  test('with the env-var method’s variable set there is no card (its value never logged); Sign In to the Agent… offers the methods anyway, same session', async function () {
     this.timeout(60_000);
     await config().update('currentAgent', 'Eliza Key', vscode.ConfigurationTarget.Global);
     const tabId = await cmd<string>('simulateNewTab');
     await chatWorks(tabId);
     assert.ok(!(await rendered(tabId))?.some((i) => i.header?.includes('Sign in')));
     assert.ok(!JSON.stringify(log.events).includes('sk-test-not-logged'));
+
+    // Signing in without being asked: the methods as a card in the working tab; no new session.
+    const sessionBefore = (await cmd<{ tabId: string; sessionId?: string }[]>('getTabs')).find((t) => t.tabId === tabId)?.sessionId;
+    await vscode.commands.executeCommand('symposium.signIn');
+    let card: RenderedItem | undefined;
+    await waitFor('the sign-in card', async () => {
+      card = (await rendered(tabId))?.find((i) => i.header?.includes('Sign in to Eliza Key'));
+      return card !== undefined;
+    });
+    assert.match(card!.body.replace(/\\/g, ''), /You can sign in to Eliza Key\.\*\* Eliza Key offers these ways to sign in\./);
+    const requestId = card!.messageId.replace(/^notice:/, '');
+    await cmd('postFromWebview', { type: 'sign-in', tabId, requestId, methodId: 'eliza-login' });
+    await waitFor('signed in', async () => (await cardOf(tabId, requestId))?.status === 'Signed in');
+    const sessionAfter = (await cmd<{ tabId: string; sessionId?: string }[]>('getTabs')).find((t) => t.tabId === tabId)?.sessionId;
+    assert.ok(sessionBefore && sessionBefore === sessionAfter, 'the same session goes on');
+    await chatWorks(tabId);
     await cmd('closeTab', tabId);
   });
 });
