@@ -150,7 +150,7 @@ export class LspIde {
   private async position(p: IdePosition, scope: Scope) {
     const file = scope.confine(p.file);
     const client = await this.serverFor(file, scope);
-    const doc = await client.documents.sync(file);
+    const doc = client.documents.sync(file);
     const lines = doc.text.split(/\r?\n/);
     if (p.line > lines.length) throw new RangeError(`line ${p.line} is past the end of ${p.file} (${lines.length} lines)`);
     const lineText = lines[p.line - 1]!;
@@ -183,7 +183,7 @@ export class LspIde {
   private async documentSymbols(file: string, scope: Scope, signal: AbortSignal) {
     const confined = scope.confine(file);
     const client = await this.serverFor(confined, scope);
-    const doc = await client.documents.sync(confined);
+    const doc = client.documents.sync(confined);
     const answer = await client.request('textDocument/documentSymbol', { textDocument: { uri: doc.uri } }, signal);
     return list(await scope.locator.documentSymbols(doc.uri, answer));
   }
@@ -197,7 +197,13 @@ export class LspIde {
         const client = await this.options.pool.supervisor(spec, scope.root).client();
         const t1 = Date.now();
         if (!this.primed.has(client)) {
-          for (const f of files) await client.documents.sync(f).catch(() => undefined);
+          for (const f of files) {
+            try {
+              client.documents.sync(f);
+            } catch {
+              // gone since the scan: the other projects still count
+            }
+          }
           this.primed.add(client);
         }
         await client.settled(this.options.projectLoadWaitMs);
@@ -221,7 +227,7 @@ export class LspIde {
       const confined = scope.confine(file);
       const client = await this.serverFor(confined, scope);
       const since = Date.now();
-      const doc = await client.documents.sync(confined);
+      const doc = client.documents.sync(confined);
       if (doc.changed || !client.diagnostics.has(doc.uri)) {
         // A question about the document returns once the server has the project loaded (its
         // first diagnostics may be the syntax-only ones); the wait for settled diagnostics

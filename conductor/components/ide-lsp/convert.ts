@@ -6,7 +6,7 @@
 // `DocumentSymbol[] | SymbolInformation[]` a flattened outline with `containerName`; hovers'
 // MarkupContent / MarkedString[] the markdown text. Snippets only for files inside the session's
 // folder (a library's .d.ts is located, not quoted).
-import { readFile } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { DocumentSymbol, Hover, Location, LocationLink, SymbolInformation, WorkspaceSymbol } from 'vscode-languageserver-protocol';
 import {
@@ -54,7 +54,7 @@ export class Locator {
         open !== undefined
           ? Promise.resolve(open.split(/\r?\n/))
           : uri.startsWith('file:')
-            ? readSmall(fileOfUri(uri)).then((t) => t?.split(/\r?\n/))
+            ? Promise.resolve(readSmall(fileOfUri(uri))?.split(/\r?\n/))
             : Promise.resolve(undefined);
       this.lines.set(uri, cached);
     }
@@ -160,10 +160,10 @@ export function wordRangeAt(lineText: string, line: number, character: number): 
   return { start: { line, character: start }, end: { line, character: end } };
 }
 
-async function readSmall(file: string): Promise<string | undefined> {
+/** A file's text, read synchronously (see documents.ts), or undefined when missing or too big. */
+function readSmall(file: string): string | undefined {
   try {
-    const buf = await readFile(file);
-    return buf.length > MAX_READ_BYTES ? undefined : buf.toString('utf8');
+    return statSync(file).size > MAX_READ_BYTES ? undefined : readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }

@@ -41,7 +41,7 @@ export async function querySymbols(
   for (const file of rounds) {
     if (file !== undefined) {
       // Makes `file` the server's most recently used document: tsserver searches its project.
-      const doc = await client.documents.sync(file);
+      const doc = client.documents.sync(file);
       await client.request('textDocument/documentSymbol', { textDocument: { uri: doc.uri } }, signal).catch(() => undefined);
     }
     let answer = await client.request<unknown>('workspace/symbol', { query }, signal);

@@ -1,0 +1,210 @@
+// npm run bench, part 3: what the language-server fallback costs. `findReferences` on the class
+// Parser of test-workspace/ts-project (8 locations), two ways, each against its own warm
+// typescript-language-server (same version, same initialization options), interleaved round by
+// round:
+//   direct    `textDocument/references` sent straight to a bare typescript-language-server over
+//             vscode-jsonrpc, the raw LSP answer (no conversion);
+//   fallback  an agent's `find_references` MCP call, timed by the agent (ideBenchAgent.ts): agent →
+//             loopback MCP → ide-operations → ide-lsp adapter (placed because this client does not
+//             advertise `_meta.symposium.ide`) → its typescript-language-server → results converted
+//             to 1-based code-point columns with snippets → back.
+// Also the cold start: from a fresh process to the first answer, both ways. The p50 ratio
+// fallback/direct is the figure to watch (target ≤ 1.2). See docs/benchmarks.md.
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import * as acp from '@agentclientprotocol/sdk';
+import {
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type ProtocolConnection,
+} from 'vscode-languageserver-protocol/node';
+import { resolveServer, BUILTIN_SERVERS } from '../components/ide-lsp/servers';
+
+const ROOT = resolve(__dirname, '../..');
+const PROJECT = join(ROOT, 'test-workspace/ts-project');
+const PARSER = join(PROJECT, 'src/parser.ts');
+const CONDUCTOR = resolve(__dirname, '../conductor.js');
+const AGENT = resolve(__dirname, 'ideBenchAgent.js');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CALLS = Number(process.env.BENCH_LSP_CALLS ?? 100);
+
+interface Direct {
+  connection: ProtocolConnection;
+  close(): Promise<void>;
+}
+
+/** A bare typescript-language-server, initialized as the adapter does, parser.ts open. */
+async function startDirect(): Promise<{ direct: Direct; coldMs: number }> {
+  const t0 = performance.now();
+  const launch = resolveServer(BUILTIN_SERVERS[0]!, PROJECT);
+  const child = spawn(launch.command, launch.args, {
+    cwd: PROJECT,
+    stdio: ['pipe', 'pipe', 'ignore'],
+    env: { ...process.env, ...launch.env },
+  });
+  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  connection.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => null));
+  connection.onRequest('window/workDoneProgress/create', () => null);
+  connection.onRequest('client/registerCapability', () => null);
+  connection.listen();
+  const uri = pathToFileURL(PROJECT).href;
+  await connection.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: uri,
+    workspaceFolders: [{ uri, name: 'ts-project' }],
+    capabilities: { textDocument: { references: {}, publishDiagnostics: {} }, window: { workDoneProgress: true } },
+    initializationOptions: {
+      tsserver: { path: launch.tsserver, useSyntaxServer: 'never' },
+      preferences: { includePackageJsonAutoImports: 'off' },
+    },
+  });
+  await connection.sendNotification('initialized', {});
+  await connection.sendNotification('textDocument/didOpen', {
+    textDocument: {
+      uri: pathToFileURL(PARSER).href,
+      languageId: 'typescript',
+      version: 1,
+      text: await import('node:fs').then((fs) => fs.readFileSync(PARSER, 'utf8')),
+    },
+  });
+  const first = await references(connection);
+  if (first !== 8) throw new Error(`expected 8 references to Parser, got ${first}`);
+  const coldMs = performance.now() - t0;
+  return {
+    coldMs,
+    direct: {
+      connection,
+      close: async () => {
+        await connection.sendRequest('shutdown').catch(() => undefined);
+        await connection.sendNotification('exit').catch(() => undefined);
+        connection.dispose();
+        child.kill();
+      },
+    },
+  };
+}
+
+async function references(connection: ProtocolConnection): Promise<number> {
+  const r = await connection.sendRequest<unknown[]>('textDocument/references', {
+    textDocument: { uri: pathToFileURL(PARSER).href },
+    position: { line: 3, character: 13 },
+    context: { includeDeclaration: true },
+  });
+  return r.length;
+}
+
+async function timeDirect(d: Direct, count: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const t0 = performance.now();
+    await references(d.connection);
+    times.push(performance.now() - t0);
+  }
+  return times;
+}
+
+interface Fallback {
+  conn: acp.ClientConnection;
+  sessionId: string;
+  close(): void;
+}
+const chunks: { sessionId: string; text: string }[] = [];
+
+/** The conductor with ElizACP's bench twin as its agent; this client advertises no IDE, so ide-lsp answers. */
+async function startFallback(): Promise<Fallback> {
+  const child = spawn(
+    process.execPath,
+    [CONDUCTOR, '--log', process.env.BENCH_LOG ?? 'warn', '--components', 'ide-operations', '--', process.execPath, AGENT],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
+  const conn = acp
+    .client()
+    .onNotification('session/update', ({ params }) => {
+      if (params.update.sessionUpdate === 'agent_message_chunk' && params.update.content.type === 'text')
+        chunks.push({ sessionId: params.sessionId, text: params.update.content.text });
+    })
+    .connect(
+      acp.ndJsonStream(
+        Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+        Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+      ),
+    );
+  await conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+  const { sessionId } = await conn.agent.request('session/new', { cwd: PROJECT, mcpServers: [] });
+  return {
+    conn,
+    sessionId,
+    close: () => {
+      child.stdin.end();
+    },
+  };
+}
+
+/** One prompt = `count` timed find_references calls; the agent's reply carries the times and the last answer. */
+async function timeFallback(f: Fallback, count: number): Promise<{ times: number[]; last: string }> {
+  const order = JSON.stringify({ tool: 'find_references', args: { file: 'src/parser.ts', line: 4, column: 14 }, count });
+  const before = chunks.length;
+  await f.conn.agent.request('session/prompt', { sessionId: f.sessionId, prompt: [{ type: 'text', text: order }] });
+  await new Promise((r) => setImmediate(r));
+  const text = chunks
+    .slice(before)
+    .filter((c) => c.sessionId === f.sessionId)
+    .map((c) => c.text)
+    .join('');
+  return JSON.parse(text) as { times: number[]; last: string };
+}
+
+const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+
+async function main(): Promise<void> {
+  const { direct, coldMs: directCold } = await startDirect();
+  const fallback = await startFallback();
+  const coldStart = performance.now();
+  const first = await timeFallback(fallback, 1);
+  const fallbackCold = performance.now() - coldStart;
+  const total = (JSON.parse(first.last) as { total: number }).total;
+  if (total !== 8) throw new Error(`the fallback found ${total} references to Parser, not 8: ${first.last}`);
+  // Warm-up: JIT, both servers' caches, the MCP connection.
+  await timeDirect(direct, 30);
+  await timeFallback(fallback, 30);
+  const samples: Record<'direct' | 'fallback', number[]> = { direct: [], fallback: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    samples.direct.push(...(await timeDirect(direct, CALLS)));
+    samples.fallback.push(...(await timeFallback(fallback, CALLS)).times);
+  }
+  await direct.close();
+  fallback.close();
+  const row = (name: string, xs: number[], cold: number) => ({
+    name,
+    p50: quantile(xs, 0.5),
+    p90: quantile(xs, 0.9),
+    p99: quantile(xs, 0.99),
+    coldMs: cold,
+  });
+  const rows = [
+    row('direct typescript-language-server', samples.direct, directCold),
+    row('fallback (conductor + ide-lsp)', samples.fallback, fallbackCold),
+  ];
+  const base = rows[0]!.p50;
+  console.log(
+    `\nLanguage-server fallback benchmark: findReferences("Parser") → 8 locations (${ROUNDS} rounds × ${CALLS} calls; node ${process.version})`,
+  );
+  console.log('path                              | p50 ms | p90 ms | p99 ms | ratio p50 | cold start to first answer ms');
+  for (const r of rows)
+    console.log(
+      `${r.name.padEnd(33)} | ${r.p50.toFixed(3).padStart(6)} | ${r.p90.toFixed(3).padStart(6)} | ${r.p99.toFixed(3).padStart(6)} | ${(r.p50 / base).toFixed(2).padStart(9)} | ${r.coldMs.toFixed(0).padStart(6)}`,
+    );
+  mkdirSync(join(ROOT, 'test-results/bench'), { recursive: true });
+  writeFileSync(join(ROOT, 'test-results/bench/ide-lsp-results.json'), JSON.stringify({ when: new Date().toISOString(), rows }, null, 2));
+}
+
+void main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
