@@ -2,7 +2,8 @@
 // scripts/vscode-host-run.sh. Opens the Symposium sidebar, talks to ElizACP through the mynah-ui
 // prompt (checks Sparkle's collapsed embodiment section), opens a second tab, collapses and reopens
 // the sidebar mid-stream (the webview is torn down and rebuilt from its saved state), checks the
-// draft and the streamed answer survived, and follows the light and high-contrast themes. Writes
+// draft and the streamed answer survived, reopens a closed chat from Chat History, and follows
+// the light and high-contrast themes. Writes
 // test-results/e2e.json ({passes, failures}) and screenshots test-results/e2e-*.png. Exit code 0
 // when every step passed.
 import fs from 'node:fs';
@@ -386,6 +387,46 @@ try {
     await waitForText(item, 'ElizACP: ready');
     await page.locator('.part.statusbar').screenshot({ path: path.join(RESULTS_DIR, 'e2e-status-bar.png') });
   });
+
+  await step(
+    'a closed chat is in Chat History; reopened, it says the agent cannot continue it, and "Continue in a new session" carries the transcript',
+    async () => {
+      const words = 'My notebook remembers everything';
+      const before = await selectedTab(f);
+      await f.locator('[data-testid="tab-bar-tab-add-button"]').click();
+      let tab3;
+      for (let i = 0; i < 50 && (tab3 = await selectedTab(f)) === before; i++) await sleep(100);
+      await inputOf(f, tab3).click();
+      await page.keyboard.type(words);
+      await page.keyboard.press('Enter');
+      await waitForText(answersOf(f, tab3), expected(words));
+      // mynah's tab is a radio input (value = the mynah tab id) with its label and close button beside it.
+      const close = f.locator(`label[for="mynah-main-tabs-${tab3}"] .mynah-tabs-close-button`);
+      await close.click({ force: true });
+      const confirm = f.locator('[data-testid="tab-bar-tab-close-confirmation-accept-button"]');
+      if (await confirm.isVisible().catch(() => false)) await confirm.click();
+      // The History button in the chat's title bar.
+      await page
+        .locator('.pane-header .action-label[aria-label^="Chat History"], .title-actions .action-label[aria-label^="Chat History"]')
+        .first()
+        .click();
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: words }).first();
+      await row.waitFor({ timeout: 20_000 });
+      await shot('history-view');
+      await row.click();
+      const reopened = await waitForText(f.locator('.mynah-chat-wrapper:not([hidden])'), 'cannot continue old sessions');
+      if (!reopened.includes(words)) throw new Error(`the transcript is not shown: ${reopened.slice(-300)}`);
+      const tab4 = await selectedTab(f);
+      await sleep(600); // mynah fades new cards in
+      await shot('history-reopened');
+      await wrapperOf(f, tab4).locator('button', { hasText: 'Continue in a new session' }).last().click();
+      await waitForText(answersOf(f, tab4), 'does not remember this conversation');
+      await inputOf(f, tab4).click();
+      await page.keyboard.type('what did i attach');
+      await page.keyboard.press('Enter');
+      await waitForText(answersOf(f, tab4), 'resource symposium-history:/');
+    },
+  );
 
   await step('no Content Security Policy violations', async () => {
     if (cspViolations.length) throw new Error(cspViolations.join('\n'));
