@@ -246,4 +246,18 @@ describe('chat webview in a DOM (jsdom + mynah-ui)', function () {
     assert.deepEqual(buttons(), []);
     assert.ok(answers(tabId).some((t) => t.includes('Signed in to Eliza Auth.')));
   });
+
+  it('the text typed after @ goes to the host as an OpenCtx mentions query, once per change', async () => {
+    const { api, tabId } = startApp();
+    page.fromHost({ type: 'session-ready', tabId, index: 1, agentName: 'ElizACP', cwd: '/work' });
+    page.type(input(tabId), 'see @rel');
+    await settle();
+    assert.deepEqual(
+      api.sent('context-query').map((m) => m.query),
+      ['r', 're', 'rel'], // '@' alone is the empty query the host already has
+    );
+    page.type(input(tabId), ' now');
+    await settle();
+    assert.deepEqual(api.sent('context-query').at(-1), { type: 'context-query', query: '' }, 'the @ word ended');
+  });
 });

@@ -281,7 +281,8 @@ export class ChatApp {
     // Saved once typing pauses; flushed when the page hides or loses focus (see start()).
     this.saveDraft.schedule();
     // What follows an `@` goes to OpenCtx providers as a mentions query (the host debounces).
-    const query = /(?:^|\s)@([^\s@]{0,200})$/.exec(target.innerText.replace(/\u00a0/g, ' '))?.[1] ?? '';
+    const text = (target.innerText ?? target.textContent ?? '').replace(/\u00a0/g, ' ');
+    const query = /(?:^|\s)@([^\s@]{0,200})$/.exec(text)?.[1] ?? '';
     if (query !== this.lastContextQuery) {
       this.lastContextQuery = query;
       this.host.post({ type: 'context-query', query });

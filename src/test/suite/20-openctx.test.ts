@@ -142,6 +142,23 @@ suite('OpenCtx providers', () => {
     );
   });
 
+  test('annotations are asked again after a save: a new matching line gets its code lens', async function () {
+    this.timeout(60_000);
+    const uri = vscode.Uri.file(path.join(root(), 'src', 'greeter.ts'));
+    const editor = await vscode.window.showTextDocument(uri);
+    const lensLines = async (): Promise<number[]> =>
+      (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 10))
+        .filter((l) => l.command?.title === '📘 Greeting guide')
+        .map((l) => l.range.start.line);
+    await waitFor('the lens on greet()', async () => JSON.stringify(await lensLines()) === '[4]', 30_000);
+    await editor.edit((e) => e.insert(new vscode.Position(0, 0), '// greet everyone\n'));
+    await editor.document.save();
+    await waitFor('the lenses after the save', async () => JSON.stringify(await lensLines()) === '[0,5]');
+    // Put the file back for the suites after this one.
+    await editor.edit((e) => e.delete(new vscode.Range(0, 0, 1, 0)));
+    await editor.document.save();
+  });
+
   test("an agent calls the providers as tools (the conductor's openctx MCP server)", async function () {
     this.timeout(60_000);
     const tabId = await newTab();
