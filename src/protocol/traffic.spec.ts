@@ -105,7 +105,9 @@ describe('traffic viewer model', () => {
     assert.ok(!text.includes('"v"'));
     const saved = savedLine(at('a', 'b', decl));
     assert.ok(!saved.includes('/usr/bin') && saved.includes(MASKED));
-    assert.equal(new RowBuilder().row(at('a', 'b', { method: 'big', params: { text: 'x'.repeat(5000) } })).large, true);
+    const big = new RowBuilder().row(at('a', 'b', { method: 'big', params: { text: 'x'.repeat(5000), env: { K: 'secret' } } }));
+    assert.equal(big.large, true);
+    assert.ok(big.preview.startsWith('{"text":"xxx') && big.preview.endsWith('…') && big.preview.length < 200);
     assert.equal(new RowBuilder().row(at('a', 'b', { method: 'small' })).large, false);
   });
 

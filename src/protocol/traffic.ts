@@ -110,12 +110,15 @@ export interface TrafficRow {
   /** Pretty JSON, env values masked; cut to PAYLOAD_DISPLAY_CHARS (Save trace keeps everything). */
   payload: string;
   bytes: number;
-  /** Collapsed by default (more than LARGE_PAYLOAD_CHARS). */
+  /** Collapsed by default (more than LARGE_PAYLOAD_CHARS, or more than fits the one-line preview). */
   large: boolean;
+  /** One line of the params (or result, or error) for the collapsed view. */
+  preview: string;
   truncated: boolean;
 }
 
-export const LARGE_PAYLOAD_CHARS = 1500;
+export const LARGE_PAYLOAD_CHARS = 400;
+const PREVIEW_CHARS = 140;
 export const PAYLOAD_DISPLAY_CHARS = 200_000;
 export const MASKED = '[masked]';
 
@@ -160,6 +163,9 @@ export class RowBuilder {
     }
     const error = kind === 'response' && isObject(m.error) && typeof m.error.message === 'string' ? m.error.message : undefined;
     const full = displayJson(m);
+    const body = m.params ?? m.result ?? m.error;
+    const compact = body === undefined ? '' : (JSON.stringify(body, maskEnvValues) ?? '');
+    const preview = compact.length > PREVIEW_CHARS ? `${compact.slice(0, PREVIEW_CHARS)}…` : compact;
     const truncated = full.length > PAYLOAD_DISPLAY_CHARS;
     return {
       seq: entry.seq,
@@ -175,7 +181,8 @@ export class RowBuilder {
         ? `${full.slice(0, PAYLOAD_DISPLAY_CHARS)}\n… (${full.length - PAYLOAD_DISPLAY_CHARS} more characters; Save trace keeps all)`
         : full,
       bytes: entry.bytes,
-      large: full.length > LARGE_PAYLOAD_CHARS,
+      large: full.length > LARGE_PAYLOAD_CHARS || compact.length > PREVIEW_CHARS,
+      preview,
       truncated,
     };
   }

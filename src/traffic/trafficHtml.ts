@@ -22,7 +22,9 @@ header h1 { font-size: 1em; margin: 0; flex: 1 1 100%; }
 input { flex: 1; min-width: 12em; background: var(--vscode-input-background); color: var(--vscode-input-foreground); border: 1px solid var(--vscode-input-border, transparent); padding: 3px 6px; }
 button { background: var(--vscode-button-background); color: var(--vscode-button-foreground); border: none; padding: 4px 10px; cursor: pointer; }
 .notice { color: var(--vscode-descriptionForeground); }
-table { border-collapse: collapse; width: 100%; font-family: var(--vscode-editor-font-family); font-size: 0.92em; }
+table { border-collapse: collapse; width: 100%; table-layout: fixed; font-family: var(--vscode-editor-font-family); font-size: 0.92em; }
+td:nth-child(1) { width: 6.5em; } td:nth-child(2) { width: 17em; } td:nth-child(3) { width: 16em; } td:nth-child(4) { width: 5.5em; }
+td.hop, td.method { overflow: hidden; text-overflow: ellipsis; }
 td { border-bottom: 1px solid var(--vscode-panel-border, #8884); padding: 2px 6px; vertical-align: top; }
 td.time, td.dur { text-align: right; white-space: nowrap; color: var(--vscode-descriptionForeground); }
 td.hop { white-space: nowrap; }
@@ -31,7 +33,8 @@ tr.error td.method { color: var(--vscode-errorForeground); }
 .kind-response .arrow::before { content: '← '; }
 .kind-notification .arrow::before { content: '• '; }
 pre { margin: 2px 0; white-space: pre-wrap; word-break: break-all; max-height: 40em; overflow: auto; }
-details summary { cursor: pointer; color: var(--vscode-textLink-foreground); }
+details summary { cursor: pointer; color: var(--vscode-textLink-foreground); font-family: var(--vscode-editor-font-family); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+td.payload code { font-family: var(--vscode-editor-font-family); word-break: break-all; }
 `;
 
 export function trafficHtml(o: TrafficHtmlOptions): string {

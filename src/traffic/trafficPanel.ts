@@ -117,7 +117,10 @@ export class TrafficViewer implements vscode.Disposable {
     if (!uri) return undefined;
     const filter = new SessionFilter(tab.sessionId);
     const { entries, dropped } = this.deps.store.entries(tab.key);
-    const lines = entries.flatMap((e) => filter.accept(e)).map(savedLine);
+    const lines = entries
+      .flatMap((e) => filter.accept(e))
+      .sort((a, b) => a.seq - b.seq)
+      .map(savedLine);
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(lines.map((l) => `${l}\n`).join('')));
     this.deps.log.info('traffic', 'saved protocol trace', { tabId: tab.tabId, path: uri.fsPath, messages: lines.length, dropped });
     if (!target) void vscode.window.showInformationMessage(`Symposium: saved ${lines.length} messages to ${uri.fsPath}`);

@@ -51,15 +51,22 @@ function rowElement(r: TrafficRow): HTMLTableRowElement {
   method.append(arrow);
   tr.append(method, cell('dur', durationOf(r) ?? ''));
   const payload = document.createElement('td');
+  payload.className = 'payload';
   const pre = document.createElement('pre');
   pre.textContent = r.payload;
   if (r.large) {
     const details = document.createElement('details');
     const summary = document.createElement('summary');
-    summary.textContent = `payload, ${kb(r.bytes)}${r.truncated ? ' (cut for display)' : ''}`;
+    summary.textContent = `${r.preview} (${kb(r.bytes)}${r.truncated ? ', cut for display' : ''})`;
     details.append(summary, pre);
     payload.append(details);
-  } else payload.append(pre);
+  } else {
+    // Small enough for one line: the params (or result) as compact JSON, the whole message on hover.
+    const line = document.createElement('code');
+    line.textContent = r.preview || '(no params)';
+    line.title = r.payload;
+    payload.append(line);
+  }
   tr.append(payload);
   return tr;
 }
@@ -76,6 +83,13 @@ function renderAll(): void {
 }
 
 function append(newRows: TrafficRow[]): void {
+  // A session/new is shown once its answer says which session it made, so it can arrive after
+  // later messages: then the table is rebuilt in order.
+  const last = rows[rows.length - 1]?.seq ?? 0;
+  if (newRows.some((r) => r.seq < last)) {
+    rows = [...rows, ...newRows].sort((a, b) => a.seq - b.seq);
+    return renderAll();
+  }
   rows.push(...newRows);
   const atBottom = window.innerHeight + window.scrollY >= document.body.scrollHeight - 40;
   rowsEl.append(...newRows.filter((r) => rowMatches(r, filterEl.value)).map(rowElement));
@@ -117,7 +131,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   if (typeof m.dropped === 'number') dropped = m.dropped;
   if (message.type === 'reset') {
     titleEl.textContent = `Protocol traffic: ${typeof m.title === 'string' ? m.title : ''}`;
-    rows = [...message.rows];
+    rows = [...message.rows].sort((a, b) => a.seq - b.seq);
     firstTime = rows[0]?.time;
     renderAll();
   } else if (message.type === 'append') append(message.rows);

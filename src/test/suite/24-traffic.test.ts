@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RenderedTrafficRow } from '../../protocol/traffic';
-import { cmd, expectedReply, openChat, waitFor, waitForIdle } from '../helpers';
+import { cmd, expectedReply, openChat, screenshot, waitFor, waitForIdle } from '../helpers';
 
 interface Rendered {
   filter: string;
@@ -68,6 +68,8 @@ suite('protocol traffic viewer', () => {
     await cmd('sendPrompt', tabId, 'And now live');
     await waitForIdle(tabId);
     await waitFor('the live prompt', async () => ((await rendered())?.rows ?? []).some((r) => r.payload.includes('And now live')));
+
+    await screenshot('traffic-viewer');
 
     // The filter.
     await cmd('setTrafficFilter', 'prompt agent-edge');
