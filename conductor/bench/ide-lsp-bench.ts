@@ -8,8 +8,11 @@
 //             loopback MCP → ide-operations → ide-lsp adapter (placed because this client does not
 //             advertise `_meta.symposium.ide`) → its typescript-language-server → results converted
 //             to 1-based code-point columns with snippets → back.
-// Also the cold start: from a fresh process to the first answer, both ways. The p50 ratio
-// fallback/direct is the figure to watch (target ≤ 1.2). See docs/benchmarks.md.
+// And the adapter alone, in this process, on one warm server: its answer to
+// `_symposium/ide/references` (position conversion, document sync check, the request, results
+// converted with snippets) vs the bare request on the same connection — what the adapter adds,
+// without the agent's MCP call and the chain, which the IDE-operations bench measures.
+// Also the cold start: from a fresh process to the first answer. See docs/benchmarks.md.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -22,7 +25,11 @@ import {
   StreamMessageWriter,
   type ProtocolConnection,
 } from 'vscode-languageserver-protocol/node';
+import { realpathSync } from 'node:fs';
+import { LspIde } from '../components/ide-lsp/answers';
 import { resolveServer, BUILTIN_SERVERS } from '../components/ide-lsp/servers';
+import { ServerPool } from '../components/ide-lsp/supervisor';
+import { createLogger } from '../log';
 
 const ROOT = resolve(__dirname, '../..');
 const PROJECT = join(ROOT, 'test-workspace/ts-project');
@@ -160,10 +167,49 @@ async function timeFallback(f: Fallback, count: number): Promise<{ times: number
   return JSON.parse(text) as { times: number[]; last: string };
 }
 
+/** The adapter's answering code in this process, with its own warm server. */
+async function startAdapter() {
+  const log = createLogger('warn');
+  const pool = new ServerPool(log);
+  const ide = new LspIde({
+    servers: BUILTIN_SERVERS,
+    pool,
+    log,
+    diagnosticsWaitMs: 5000,
+    diagnosticsQuietMs: 500,
+    projectLoadWaitMs: 10_000,
+  });
+  const signal = new AbortController().signal;
+  const params = { sessionId: 'bench', position: { file: 'src/parser.ts', line: 4, column: 14 } };
+  const answer = async (): Promise<number> => (await ide.answer('references', params, PROJECT, signal)).total;
+  const t0 = performance.now();
+  const first = await answer();
+  if (first !== 8) throw new Error(`the adapter found ${first} references to Parser, not 8`);
+  const coldMs = performance.now() - t0;
+  const client = await pool.supervisor(BUILTIN_SERVERS[0]!, realpathSync(PROJECT)).client();
+  const raw = (): Promise<unknown> =>
+    client.request('textDocument/references', {
+      textDocument: { uri: pathToFileURL(PARSER).href },
+      position: { line: 3, character: 13 },
+      context: { includeDeclaration: true },
+    });
+  const time = async (f: () => Promise<unknown>, count: number): Promise<number[]> => {
+    const times: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const t = performance.now();
+      await f();
+      times.push(performance.now() - t);
+    }
+    return times;
+  };
+  return { coldMs, answer: (n: number) => time(answer, n), raw: (n: number) => time(raw, n), close: () => pool.dispose() };
+}
+
 const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 
 async function main(): Promise<void> {
   const { direct, coldMs: directCold } = await startDirect();
+  const adapter = await startAdapter();
   const fallback = await startFallback();
   const coldStart = performance.now();
   const first = await timeFallback(fallback, 1);
@@ -173,12 +219,17 @@ async function main(): Promise<void> {
   // Warm-up: JIT, both servers' caches, the MCP connection.
   await timeDirect(direct, 30);
   await timeFallback(fallback, 30);
-  const samples: Record<'direct' | 'fallback', number[]> = { direct: [], fallback: [] };
+  await adapter.raw(30);
+  await adapter.answer(30);
+  const samples: Record<'direct' | 'fallback' | 'raw' | 'adapter', number[]> = { direct: [], fallback: [], raw: [], adapter: [] };
   for (let round = 0; round < ROUNDS; round++) {
     samples.direct.push(...(await timeDirect(direct, CALLS)));
     samples.fallback.push(...(await timeFallback(fallback, CALLS)).times);
+    samples.raw.push(...(await adapter.raw(CALLS)));
+    samples.adapter.push(...(await adapter.answer(CALLS)));
   }
   await direct.close();
+  await adapter.close();
   fallback.close();
   const row = (name: string, xs: number[], cold: number) => ({
     name,
@@ -189,17 +240,20 @@ async function main(): Promise<void> {
   });
   const rows = [
     row('direct typescript-language-server', samples.direct, directCold),
-    row('fallback (conductor + ide-lsp)', samples.fallback, fallbackCold),
+    row('fallback (agent → conductor → ide-lsp)', samples.fallback, fallbackCold),
+    row('same server, bare request', samples.raw, NaN),
+    row('same server, the adapter answering', samples.adapter, adapter.coldMs),
   ];
-  const base = rows[0]!.p50;
   console.log(
     `\nLanguage-server fallback benchmark: findReferences("Parser") → 8 locations (${ROUNDS} rounds × ${CALLS} calls; node ${process.version})`,
   );
-  console.log('path                              | p50 ms | p90 ms | p99 ms | ratio p50 | cold start to first answer ms');
-  for (const r of rows)
+  console.log('path                                   | p50 ms | p90 ms | p99 ms | ratio p50 | cold start to first answer ms');
+  for (const [i, r] of rows.entries()) {
+    const base = rows[i < 2 ? 0 : 2]!.p50;
     console.log(
-      `${r.name.padEnd(33)} | ${r.p50.toFixed(3).padStart(6)} | ${r.p90.toFixed(3).padStart(6)} | ${r.p99.toFixed(3).padStart(6)} | ${(r.p50 / base).toFixed(2).padStart(9)} | ${r.coldMs.toFixed(0).padStart(6)}`,
+      `${r.name.padEnd(38)} | ${r.p50.toFixed(3).padStart(6)} | ${r.p90.toFixed(3).padStart(6)} | ${r.p99.toFixed(3).padStart(6)} | ${(r.p50 / base).toFixed(2).padStart(9)} | ${Number.isNaN(r.coldMs) ? '     –' : r.coldMs.toFixed(0).padStart(6)}`,
     );
+  }
   mkdirSync(join(ROOT, 'test-results/bench'), { recursive: true });
   writeFileSync(join(ROOT, 'test-results/bench/ide-lsp-results.json'), JSON.stringify({ when: new Date().toISOString(), rows }, null, 2));
 }
