@@ -10,11 +10,14 @@ export class SessionMcpServers {
 
   constructor(private readonly servers: readonly McpServerSpec[]) {}
 
-  /** Handles the request if it sets up or closes a session; returns false otherwise. */
-  handle(request: IncomingRequest, cx: ComponentContext): boolean {
+  /**
+   * Handles the request if it sets up or closes a session; returns false otherwise. `servers`:
+   * what this session gets, when it differs per session (the openctx component's providers).
+   */
+  handle(request: IncomingRequest, cx: ComponentContext, servers: readonly McpServerSpec[] = this.servers): boolean {
     if (request.direction !== 'toAgent') return false;
     if (isSessionSetup(request.method)) {
-      void this.inject(request, cx);
+      void this.inject(request, cx, servers);
       return true;
     }
     const closed = request.method === 'session/close' ? asSessionClose(request.params) : undefined;
@@ -28,12 +31,12 @@ export class SessionMcpServers {
     await Promise.allSettled(all.map((i) => i.close()));
   }
 
-  private async inject(request: IncomingRequest, cx: ComponentContext): Promise<void> {
+  private async inject(request: IncomingRequest, cx: ComponentContext, servers: readonly McpServerSpec[]): Promise<void> {
     const params = asSessionSetup(request.method, request.params);
     if (!params) return request.forward(); // malformed: the agent answers it, without our servers
     let injection: McpInjection;
     try {
-      injection = await cx.injectMcpServers(params, this.servers);
+      injection = await cx.injectMcpServers(params, servers);
     } catch (err) {
       cx.log.error(`could not start MCP servers for ${request.method}; forwarding without them`, err);
       return request.forward();

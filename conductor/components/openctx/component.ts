@@ -13,8 +13,8 @@ import { createOpenCtxServer } from './tools';
 
 class OpenCtxComponent implements Component {
   readonly name = 'openctx';
-  /** One set of injected servers per session setup (each session has its own providers). */
-  private readonly servers = new Set<SessionMcpServers>();
+  /** The injected servers of every session (each session's own providers, given when it is set up). */
+  private readonly servers = new SessionMcpServers([]);
   /** Clients by configuration, shared by sessions configured alike (their meta cache too). */
   private readonly clients = new Map<string, { client: OpenCtxClient; sinks: Set<(provider: string, message: string) => void> }>();
 
@@ -23,20 +23,15 @@ class OpenCtxComponent implements Component {
   onRequest(request: IncomingRequest, cx: ComponentContext): void {
     if (request.direction !== 'toAgent') return request.forward();
     if (!isSessionSetup(request.method)) {
-      // session/close and the rest: every session's servers see it (each knows only its own).
-      let handled = false;
-      for (const s of this.servers) handled = s.handle(request, cx) || handled;
-      if (!handled) request.forward();
+      // session/close closes that session's server; everything else passes.
+      if (!this.servers.handle(request, cx)) request.forward();
       return;
     }
     const { params, config, problem } = takeOpenCtxSessionConfig(request.params);
     if (problem) cx.log.warn(`${request.method}: ${problem}; no openctx server for this session`);
     if (!config || config.providers.length === 0) return request.forward(params);
-    const servers = new SessionMcpServers([
-      { name: 'openctx', create: () => createOpenCtxServer({ withClient: (run) => this.run(config, cx, run) }) },
-    ]);
-    this.servers.add(servers);
-    servers.handle(withParams(request, params), cx);
+    const spec = { name: 'openctx', create: () => createOpenCtxServer({ withClient: (run) => this.run(config, cx, run) }) };
+    this.servers.handle(withParams(request, params), cx, [spec]);
   }
 
   /** Runs one tool call's requests, collecting the problems reported meanwhile for its answer (and the log). */
@@ -74,8 +69,7 @@ class OpenCtxComponent implements Component {
   async dispose(): Promise<void> {
     for (const { client } of this.clients.values()) client.dispose();
     this.clients.clear();
-    await Promise.allSettled([...this.servers].map((s) => s.dispose()));
-    this.servers.clear();
+    await this.servers.dispose();
   }
 }
 

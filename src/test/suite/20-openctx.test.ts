@@ -192,4 +192,17 @@ suite('OpenCtx providers', () => {
     assert.ok(warned.some((m) => /malformed: meta failed: the answer is not JSON/.test(m)));
     assert.ok(!warned.some((m) => m.includes('disabled-provider')), 'a provider set to false is not loaded');
   });
+
+  test('symposium.openctx.enabled: false takes the providers out of the @ menu; true brings them back', async function () {
+    this.timeout(60_000);
+    const openctxRefs = async (): Promise<number> => (await cmd<ContextRef[]>('listContext')).filter((r) => r.kind === 'openctx').length;
+    const config = vscode.workspace.getConfiguration('symposium.openctx');
+    await config.update('enabled', false, vscode.ConfigurationTarget.Global);
+    try {
+      await waitFor('no OpenCtx mentions', async () => (await openctxRefs()) === 0);
+    } finally {
+      await config.update('enabled', undefined, vscode.ConfigurationTarget.Global);
+    }
+    await waitFor('the mentions back', async () => (await openctxRefs()) === 6, 30_000);
+  });
 });
