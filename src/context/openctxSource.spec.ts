@@ -48,10 +48,11 @@ describe('OpenCtx @ menu source', () => {
       providerName: 'Sample docs',
       description: 'How we greet users',
     });
+    const before = changes;
     source.setQuery('chec');
     source.setQuery('zzz'); // supersedes 'chec' before it runs
     source.setQuery('style');
-    await until('the query answered', async () => changes >= 4);
+    await until('the query answered', async () => changes > before);
     assert.equal((await source.list()).length, 3, 'typed answers already listed are not repeated');
 
     const embedded = await source.resolve([first!], { embeddedContext: true }, '/ws', 'how do we greet?');

@@ -15,6 +15,7 @@ import { Emitter, type Event } from '../util/emitter';
 import type { ContextSource } from './contextSource';
 
 const mentionKey = (provider: string, uri: string): string => `${provider} ${uri}`;
+const MAX_KEPT_MENTIONS = 5_000;
 
 export class OpenCtxSource implements ContextSource {
   readonly name = 'OpenCtx';
@@ -53,14 +54,17 @@ export class OpenCtxSource implements ContextSource {
     this.query = query;
     clearTimeout(this.queryTimer);
     this.running?.abort();
-    this.typed = [];
-    this.changed.fire();
+    if (this.typed.length) {
+      this.typed = [];
+      this.changed.fire();
+    }
     if (query !== '')
       this.queryTimer = setTimeout(() => this.ask(query, (refs) => (this.typed = [...this.typed, ...refs])), this.queryDelayMs);
   }
 
   /** Providers changed: forget every answer and ask again. */
   reload(): void {
+    clearTimeout(this.queryTimer);
     this.initialRun?.abort();
     this.running?.abort();
     this.initial = [];
@@ -98,7 +102,14 @@ export class OpenCtxSource implements ContextSource {
   }
 
   private remember({ provider, mention }: ProviderMention, providerName: string | undefined): ContextRef {
-    this.mentions.set(mentionKey(provider, mention.uri), mention);
+    const key = mentionKey(provider, mention.uri);
+    this.mentions.delete(key); // re-inserted: the newest last
+    this.mentions.set(key, mention);
+    // Every typed query adds answers: keep the newest (a mention picked a while ago falls back to its title and uri).
+    for (const old of this.mentions.keys()) {
+      if (this.mentions.size <= MAX_KEPT_MENTIONS) break;
+      this.mentions.delete(old);
+    }
     return {
       kind: 'openctx',
       uri: mention.uri,
