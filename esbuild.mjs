@@ -35,6 +35,15 @@ const builds = [
   { ...common, entryPoints: ['webview/main.ts'], outfile: `${outRoot}/webview.js`, platform: 'browser', format: 'iife' },
   // The LM provider's vscode-jsonrpc half (src/lm/lmBundle.ts), loaded only with the setting on.
   { ...common, entryPoints: ['src/lm/lmBundle.ts'], outfile: `${outRoot}/lm.js`, platform: 'node', format: 'cjs', external: ['vscode'] },
+  // The agent picker with the registry, installs and archive extraction, loaded on first use.
+  {
+    ...common,
+    entryPoints: ['src/agents/registry/registryBundle.ts'],
+    outfile: `${outRoot}/registry.js`,
+    platform: 'node',
+    format: 'cjs',
+    external: ['vscode'],
+  },
   // The protocol traffic viewer's page (src/traffic/trafficPanel.ts).
   { ...common, entryPoints: ['webview/traffic/main.ts'], outfile: `${outRoot}/traffic.js`, platform: 'browser', format: 'iife' },
   // Conductor: one self-contained Node file (the ESM-only ACP SDK is bundled into it), run by the

@@ -9,8 +9,7 @@ import { AgentPool } from './agents/agentPool';
 import { resolveConfiguration } from './agents/resolveConfiguration';
 import { BUILTIN_AGENT_NAME, type Runtime } from './agents/agentConfiguration';
 import { AgentStatusBar } from './chat/agentStatusBar';
-import { AgentPicker, CHOOSE_AGENT_COMMAND } from './agents/registry/agentPicker';
-import bundledRegistry from './agents/registry/bundledRegistry.json';
+import { CHOOSE_AGENT_COMMAND, LazyAgentPicker } from './agents/registry/lazyPicker';
 import { DEFAULT_MAX_INPUT_TOKENS, DEFAULT_MAX_OUTPUT_TOKENS } from './lm/provider';
 import { LmRegistration } from './lm/registration';
 import { ChatController } from './chat/chatController';
@@ -182,12 +181,11 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   );
   context.subscriptions.push(statusBar);
   // Agents from the ACP registry (bundled + symposium.registry.urls) next to the user's own.
-  const agentPicker = new AgentPicker({
+  const agentPicker = new LazyAgentPicker(context.extensionPath, {
     log: logger,
     runtime,
     settings,
     storageDir: context.globalStorageUri.fsPath,
-    bundled: bundledRegistry,
   });
 
   const provider = new ChatViewProvider(context.extensionUri, sessionId, messages, logger, testMode, () => settings.maxImageBytes());

@@ -220,59 +220,84 @@ export interface ExtractOptions {
 export async function extractTarGz(bytes: Buffer, target: string, options: ExtractOptions = {}): Promise<string> {
   const { topDir, label = 'tar.gz' } = options;
   if (bytes.length > LIMITS.compressedBytes) throw new ExtractionError(`${label} file exceeds ${LIMITS.compressedBytes} bytes`);
+  return fillAtomically(target, async (partial) => {
+    const gunzip = createGunzip();
+    gunzip.end(bytes);
+    try {
+      return await untar(new ByteReader(decompressed(gunzip, label)), partial, topDir, label);
+    } finally {
+      gunzip.destroy(); // stops inflating whatever follows the end of the archive
+    }
+  });
+}
+
+/** Writes every entry of the tar stream under `partial`; returns how many files it wrote. */
+async function untar(reader: ByteReader, partial: string, topDir: string | undefined, label: string): Promise<number> {
+  let declared = 0;
+  let entries = 0;
+  let files = 0;
+  let longName: string | undefined;
+  let paxPath: string | undefined;
+  for (;;) {
+    const block = await reader.read(512);
+    const header = block && parseHeader(block);
+    if (!header) break;
+    declared += header.size;
+    if (declared > LIMITS.uncompressedBytes)
+      throw new ExtractionError(`archive declares more than ${LIMITS.uncompressedBytes} bytes of entries`);
+    const padding = Math.ceil(header.size / 512) * 512 - header.size;
+    if (header.typeflag === 'L' || header.typeflag === 'x') {
+      if (header.size > MAX_META_BYTES)
+        throw new ExtractionError(`tar ${header.typeflag === 'L' ? 'long name' : 'pax header'} exceeds ${MAX_META_BYTES} bytes`);
+      const data = (await reader.read(header.size)) ?? Buffer.alloc(0);
+      if (header.typeflag === 'L') longName = field(data, 0, data.length);
+      else paxPath = parsePax(data).path;
+      await reader.pass(padding);
+      continue;
+    }
+    if (header.typeflag === 'g') {
+      await reader.pass(header.size + padding);
+      continue;
+    }
+    if (++entries > LIMITS.entries) throw new ExtractionError(`archive has more than ${LIMITS.entries} entries`);
+    const type = entryType(header.typeflag);
+    const rel = safeRelativePath(paxPath ?? longName ?? header.name, topDir, label);
+    longName = paxPath = undefined;
+    if (rel !== undefined && type === 'dir') await mkdir(join(partial, rel), { recursive: true });
+    if (rel !== undefined && type === 'file') {
+      const file = await createFile(partial, rel, header.mode);
+      try {
+        await reader.pass(header.size, (piece) => writeAll(file, piece));
+      } finally {
+        await file.close();
+      }
+      files++;
+    } else {
+      await reader.pass(header.size); // links are never created; other types are skipped
+    }
+    await reader.pass(padding);
+  }
+  return files;
+}
+
+/** A new file at `rel` under `root` (its folders made), executable when the archive's mode says so. */
+export async function createFile(root: string, rel: string, mode: number): Promise<FileHandle> {
+  const out = join(root, rel);
+  await mkdir(dirname(out), { recursive: true });
+  return open(out, 'w', mode & 0o111 ? 0o755 : 0o644);
+}
+
+/**
+ * The atomic part of every extraction: `fill` writes the tree into a `.partial-*` sibling of
+ * `target` and returns how many files it wrote; the folder is then renamed into place. On any
+ * error (or no files) the partial folder is removed. If `target` appeared meanwhile (another
+ * extraction won the race) it is kept.
+ */
+export async function fillAtomically(target: string, fill: (partial: string) => Promise<number>): Promise<string> {
   const partial = join(dirname(target), `.partial-${basename(target)}-${randomBytes(6).toString('hex')}`);
   await mkdir(partial, { recursive: true });
-  const gunzip = createGunzip();
-  gunzip.end(bytes);
   try {
-    const reader = new ByteReader(decompressed(gunzip, label));
-    let declared = 0;
-    let entries = 0;
-    let files = 0;
-    let longName: string | undefined;
-    let paxPath: string | undefined;
-    for (;;) {
-      const block = await reader.read(512);
-      const header = block && parseHeader(block);
-      if (!header) break;
-      declared += header.size;
-      if (declared > LIMITS.uncompressedBytes)
-        throw new ExtractionError(`archive declares more than ${LIMITS.uncompressedBytes} bytes of entries`);
-      const padding = Math.ceil(header.size / 512) * 512 - header.size;
-      if (header.typeflag === 'L' || header.typeflag === 'x') {
-        if (header.size > MAX_META_BYTES)
-          throw new ExtractionError(`tar ${header.typeflag === 'L' ? 'long name' : 'pax header'} exceeds ${MAX_META_BYTES} bytes`);
-        const data = (await reader.read(header.size)) ?? Buffer.alloc(0);
-        if (header.typeflag === 'L') longName = field(data, 0, data.length);
-        else paxPath = parsePax(data).path;
-        await reader.pass(padding);
-        continue;
-      }
-      if (header.typeflag === 'g') {
-        await reader.pass(header.size + padding);
-        continue;
-      }
-      if (++entries > LIMITS.entries) throw new ExtractionError(`archive has more than ${LIMITS.entries} entries`);
-      const type = entryType(header.typeflag);
-      const rel = safeRelativePath(paxPath ?? longName ?? header.name, topDir, label);
-      longName = paxPath = undefined;
-      if (rel !== undefined && type === 'dir') await mkdir(join(partial, rel), { recursive: true });
-      if (rel !== undefined && type === 'file') {
-        const out = join(partial, rel);
-        await mkdir(dirname(out), { recursive: true });
-        const file = await open(out, 'w', header.mode & 0o111 ? 0o755 : 0o644);
-        try {
-          await reader.pass(header.size, (piece) => writeAll(file, piece));
-        } finally {
-          await file.close();
-        }
-        files++;
-      } else {
-        await reader.pass(header.size); // links are never created; other types are skipped
-      }
-      await reader.pass(padding);
-    }
-    if (files === 0) throw new ExtractionError('archive contains no files');
+    if ((await fill(partial)) === 0) throw new ExtractionError('archive contains no files');
     try {
       await rename(partial, target);
     } catch (err) {
@@ -283,12 +308,10 @@ export async function extractTarGz(bytes: Buffer, target: string, options: Extra
   } catch (err) {
     await rm(partial, { recursive: true, force: true });
     throw err;
-  } finally {
-    gunzip.destroy(); // stops inflating whatever follows the end of the archive
   }
 }
 
-async function writeAll(file: FileHandle, data: Buffer): Promise<void> {
+export async function writeAll(file: FileHandle, data: Buffer): Promise<void> {
   for (let offset = 0; offset < data.length;) offset += (await file.write(data, offset)).bytesWritten;
 }
 

@@ -11,10 +11,9 @@ import type { Log } from '../../log/logEvent';
 import type { Settings } from '../../settings/settings';
 import type { Runtime } from '../agentConfiguration';
 import { installBinary } from './binaryInstall';
+import bundledRegistry from './bundledRegistry.json';
 import { BUNDLED_SOURCE, loadRegistries, type SourcedAgent } from './registrySources';
 import { agentSettingFor, commandLine, platformKey, registryTag, resolveAgent, ResolveError, type LaunchPlan } from './resolveAgent';
-
-export const CHOOSE_AGENT_COMMAND = 'symposium.chooseAgent';
 
 export interface AgentPickerDeps {
   log: Log;
@@ -22,7 +21,8 @@ export interface AgentPickerDeps {
   settings: Pick<Settings, 'agentSettings' | 'setCurrentAgent' | 'registryUrls' | 'registryTags' | 'addAgent'>;
   /** The extension's global storage folder: installs under agents/, registry copies under registry-cache/. */
   storageDir: string;
-  bundled: unknown;
+  /** The registry shipped with the extension (tests may pass another). */
+  bundled?: unknown;
 }
 
 type Choice = vscode.QuickPickItem & ({ agentName: string } | { registry: SourcedAgent });
@@ -38,7 +38,7 @@ export class AgentPicker {
     // Remote files may take up to their timeout: say so in the status bar meanwhile.
     const loaded = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Reading agent registries…' }, () =>
       loadRegistries({
-        bundled: this.deps.bundled,
+        bundled: this.deps.bundled ?? bundledRegistry,
         urls: settings.registryUrls(),
         cacheDir: `${this.deps.storageDir}/registry-cache`,
         log,

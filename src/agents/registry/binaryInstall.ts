@@ -1,13 +1,14 @@
 // Installs a registry agent's `binary` distribution: download the archive (timeout, size limit,
 // progress), check its SHA-256 against the registry's before anything touches the disk, unpack it
-// with the one safe tar.gz extraction (src/node/tarExtract.ts: no paths outside the folder, no
-// links, bombs refused, atomic), then check that the program the entry names is there and
+// with the one safe extraction (src/node/tarExtract.ts, zipExtract.ts: no paths outside the
+// folder, no links, bombs refused, atomic), then check that the program the entry names is there and
 // executable. An install folder that exists is complete (the extraction renames it into place
 // last), so a second install of the same version downloads nothing. vscode-free.
 import { createHash } from 'node:crypto';
 import { access, chmod, constants, mkdir, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { extractTarGz, LIMITS } from '../../node/tarExtract';
+import { extractZip } from '../../node/zipExtract';
 import type { BinaryDownload } from './resolveAgent';
 
 export class InstallError extends Error {}
@@ -25,9 +26,9 @@ export interface InstallOptions {
 }
 
 /** Archive kinds the extraction understands (by the URL's path). */
-export function archiveKind(url: string): 'tar.gz' | undefined {
+export function archiveKind(url: string): 'tar.gz' | 'zip' | undefined {
   const path = new URL(url).pathname.toLowerCase();
-  return path.endsWith('.tar.gz') || path.endsWith('.tgz') ? 'tar.gz' : undefined;
+  return path.endsWith('.tar.gz') || path.endsWith('.tgz') ? 'tar.gz' : path.endsWith('.zip') ? 'zip' : undefined;
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -46,8 +47,8 @@ export async function installBinary(download: BinaryDownload, command: string, o
     await checkCommand(command);
     return false;
   }
-  if (!archiveKind(download.url))
-    throw new InstallError(`${download.url}: only .tar.gz / .tgz archives can be installed (zip and others are not supported yet)`);
+  const kind = archiveKind(download.url);
+  if (!kind) throw new InstallError(`${download.url}: only .tar.gz, .tgz and .zip archives can be installed`);
   const bytes = await fetchArchive(download.url, options);
   const actual = createHash('sha256').update(bytes).digest('hex');
   if (download.sha256 && actual !== download.sha256.toLowerCase())
@@ -56,7 +57,8 @@ export async function installBinary(download: BinaryDownload, command: string, o
     );
   await mkdir(dirname(download.installDir), { recursive: true });
   try {
-    await extractTarGz(bytes, download.installDir, { label: 'agent' });
+    if (kind === 'zip') await extractZip(bytes, download.installDir, { label: 'agent zip' });
+    else await extractTarGz(bytes, download.installDir, { label: 'agent' });
   } catch (e) {
     throw new InstallError(`${download.url}: ${(e as Error).message}`);
   }

@@ -125,7 +125,27 @@ describe('registry sources and binary installs (loopback server)', () => {
     assert.equal(await installBinary({ url: `${base}/agent.tar.gz`, sha256, installDir }, join(installDir, 'bin', 'agent')), false);
   });
 
-  it('refuses a bad checksum, a missing command and a zip, leaving no install folder', async () => {
+  it('installs a .zip the same way (made by Python, executable bit kept)', async () => {
+    const src = mkdtempSync(join(dir, 'zipsrc-'));
+    const zip = join(src, 'a.zip');
+    const py = [
+      'import sys, zipfile',
+      'z = zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED)',
+      'i = zipfile.ZipInfo("bin/agent"); i.external_attr = 0o100755 << 16; i.compress_type = zipfile.ZIP_DEFLATED',
+      'z.writestr(i, "#!/bin/sh\\necho zipped agent\\n")',
+      'z.writestr("README.txt", "x" * 1000)',
+      'z.close()',
+    ].join('\n');
+    execFileSync('python3', ['-c', py, zip]);
+    const bytes = readFileSync(zip);
+    files.set('/agent.zip', bytes);
+    const installDir = join(dir, 'agents-zip', 'demo', '1.0.0');
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    assert.equal(await installBinary({ url: `${base}/agent.zip`, sha256, installDir }, join(installDir, 'bin', 'agent')), true);
+    assert.equal(execFileSync(join(installDir, 'bin', 'agent')).toString(), 'zipped agent\n');
+  });
+
+  it('refuses a bad checksum, a missing command and an unknown archive kind, leaving no install folder', async () => {
     files.set('/agent.tar.gz', archive());
     const root = join(dir, 'agents-bad');
     const installDir = join(root, 'demo', '1.0.0');
@@ -134,7 +154,7 @@ describe('registry sources and binary installs (loopback server)', () => {
       /checksum mismatch .*the registry says 0{64}, the download is [0-9a-f]{64}; nothing was installed/,
     );
     assert.equal(existsSync(root), false);
-    await assert.rejects(installBinary({ url: `${base}/agent.zip`, installDir }, join(installDir, 'x')), /only \.tar\.gz/);
+    await assert.rejects(installBinary({ url: `${base}/agent.rar`, installDir }, join(installDir, 'x')), /only \.tar\.gz, \.tgz and \.zip/);
     await assert.rejects(installBinary({ url: `${base}/nothing.tar.gz`, installDir }, join(installDir, 'x')), /HTTP 404/);
     assert.equal(existsSync(root), false);
     await assert.rejects(

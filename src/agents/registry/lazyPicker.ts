@@ -1,0 +1,31 @@
+// "Choose Agent…" without loading the registry code at activation: out/registry.js
+// (registryBundle.ts) is required the first time the picker opens.
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { AgentPicker, AgentPickerDeps } from './agentPicker';
+
+type RegistryBundle = typeof import('./registryBundle');
+
+export const CHOOSE_AGENT_COMMAND = 'symposium.chooseAgent';
+
+export class LazyAgentPicker {
+  private picker: AgentPicker | undefined;
+
+  constructor(
+    private readonly extensionPath: string,
+    private readonly deps: AgentPickerDeps,
+  ) {}
+
+  /** The labels the picker last offered, in order (none before it first opened). */
+  get lastChoices(): string[] {
+    return this.picker?.lastChoices ?? [];
+  }
+
+  choose(): Promise<void> {
+    if (!this.picker) {
+      const bundle = createRequire(__filename)(join(this.extensionPath, 'out', 'registry.js')) as RegistryBundle;
+      this.picker = new bundle.AgentPicker(this.deps);
+    }
+    return this.picker.choose();
+  }
+}
