@@ -4,7 +4,8 @@
 // at the next `initialize` if the agent rejects that one: the accepted one decides the chain).
 //
 // Hardening: the editor and agent pipes are wired with backpressure (a side that stops reading
-// stops the other side being read, see LineChannel); a line that cannot be accepted is answered
+// stops the other side being read, see LineChannel; with external proxies, every other input, see
+// outputFull and holds.ts); a line that cannot be accepted is answered
 // or skipped by its kind; and every delivery is guarded, so one bad message costs that message,
 // never the process and every session on it.
 import type { Readable, Writable } from 'node:stream';
@@ -24,6 +25,7 @@ import {
 import type { Logger } from './log';
 import { injectMcpServers, agentSupportsHttpMcp, type SelfCommand } from './mcp/injector';
 import { AgentProcess, agentExitError, type AgentExit } from './agentProcess';
+import { Holds } from './holds';
 import { assembleChain } from './chain/assembly';
 import { Chain } from './chain/chain';
 import type { ChainInfo, Component, ComponentContext, ComponentFactory } from './chain/component';
@@ -77,6 +79,11 @@ export class Conductor {
   /** Agent messages that arrive before the chain exists (agents should not send any). */
   private readonly early: RpcMessage[] = [];
   private stopping = false;
+  /** Why the editor's input, or the agent's output, is not being read just now (backpressure). */
+  private readonly editorInput: Holds;
+  private readonly agentOutput: Holds;
+  /** The chain's components that own an input of their own (external proxies). */
+  private inputs: Component[] = [];
   readonly done: Promise<number>;
   private resolveDone!: (code: number) => void;
 
@@ -85,11 +92,13 @@ export class Conductor {
     const log = options.log;
     this.cancelGraceMs = options.cancelGraceMs ?? cancelGraceFromEnv();
     this.agentEdge = this.makeAgentEdge();
+    this.editorInput = new Holds((held) => (held ? this.editor.pauseInput() : this.editor.resumeInput()));
+    this.agentOutput = new Holds((held) => this.agent.pauseOutput(held));
     this.editor = new LineChannel(options.input, options.output, {
       message: (m) => this.guard('editor', m, () => this.fromEditor(m)),
       invalid: (line, error, id, kind) => this.refused('editor', line, error, id, kind),
-      // The editor is not reading: stop reading the agent, whose messages would pile up here.
-      backpressure: (full) => this.agent.pauseOutput(full),
+      // The editor is not reading: stop reading the agent (and proxies), whose messages would pile up here.
+      backpressure: (full) => this.outputFull(full, 'editor'),
       end: () => void this.stop('the editor closed stdin', 0),
     });
     this.agent = new AgentProcess(
@@ -99,8 +108,8 @@ export class Conductor {
       {
         message: (m) => this.guard('agent', m, () => this.fromAgent(m)),
         invalid: (line, error, id, kind) => this.refused('agent', line, error, id, kind),
-        // The agent is not reading: stop reading the editor.
-        backpressure: (full) => (full ? this.editor.pauseInput() : this.editor.resumeInput()),
+        // The agent is not reading: stop reading the editor (and proxies).
+        backpressure: (full) => this.outputFull(full, 'agent'),
         exit: (exit) => this.onAgentExit(exit),
       },
       options.agentEnv,
@@ -195,7 +204,7 @@ export class Conductor {
   private fromAgent(message: RpcMessage): void {
     if (this.chain) return this.chain.fromAgent(message);
     this.early.push(message);
-    if (this.early.length >= MAX_EARLY) this.agent.pauseOutput(true);
+    if (this.early.length >= MAX_EARLY) this.agentOutput.set('early', true);
   }
 
   private assemble(initializeParams: unknown): void {
@@ -234,7 +243,19 @@ export class Conductor {
     this.chain = chain;
     for (const component of components) void component.exited?.then((error) => this.onComponentExit(chain, component, error));
     for (const m of this.early.splice(0)) this.guard('agent', m, () => chain.fromAgent(m));
-    if (!this.editor.full) this.agent.pauseOutput(false);
+    this.agentOutput.set('early', false);
+    this.inputs = components.filter((c) => c.holdInput !== undefined);
+  }
+
+  /**
+   * An output is full (or drained): the inputs that feed it stop (or resume) being read — every
+   * input but the one of the same peer, which must go on being read for that peer to drain.
+   */
+  private outputFull(full: boolean, owner: 'editor' | 'agent' | Component): void {
+    const reason = typeof owner === 'string' ? owner : `component:${owner.name}`;
+    if (owner !== 'editor') this.editorInput.set(reason, full);
+    if (owner !== 'agent') this.agentOutput.set(reason, full);
+    for (const c of this.inputs) if (c !== owner) c.holdInput?.(reason, full);
   }
 
   private sendToAgent(message: RpcMessage): void {
@@ -327,6 +348,7 @@ export class Conductor {
       notify: (direction, method, params) => chain.notify(component, direction, method, params),
       injectMcpServers: (sessionParams, servers) =>
         injectMcpServers(sessionParams, servers, { useHttp: agentSupportsHttpMcp(info.agentCapabilities), self: this.options.self, log }),
+      outputFull: (full) => this.outputFull(full, component),
       traceExternal: (direction, peer, message) => {
         const trace = this.options.trace;
         const [from, to] = direction === 'out' ? [component.name, peer] : [peer, component.name];

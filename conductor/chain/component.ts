@@ -90,6 +90,11 @@ export interface ComponentContext {
    * `peer` (an external proxy's own stdio): `out` to the peer, `in` from it.
    */
   traceExternal?(direction: 'out' | 'in', peer: string, message: RpcMessage): void;
+  /**
+   * For a component that writes to a peer of its own (an external proxy's stdin): that output is
+   * full (true) or drained (false). The conductor stops reading every other input meanwhile.
+   */
+  outputFull?(full: boolean): void;
 }
 
 export interface RequestOptions {
@@ -113,6 +118,8 @@ export interface Component {
    * settles with the reason when it ends by itself. The conductor then ends the whole chain.
    */
   readonly exited?: Promise<RpcError>;
+  /** For a component that reads a peer of its own: stop (or resume) reading it, for `reason` (backpressure). */
+  holdInput?(reason: string, held: boolean): void;
 }
 
 /**

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SYMPOSIUM_META_KEY, AGENT_EXITED_METHOD } from '../../src/protocol/symposium-ext';
+import { rssOf } from './rawClient';
 import { CONDUCTOR_JS, elizaCommand, initialize, newSession, prompt, startProcess, tempDir, waitFor, type Harness } from './harness';
 
 const FIXTURES = resolve(__dirname, '../../out/fixtures/proxies');
@@ -280,6 +281,72 @@ describe('external proxies on raw pipes', function () {
         texts.join('') === Array.from({ length: n }, (_, i) => `chunk ${i + 1} `).join(''),
         'chunks arrived out of order or altered',
       );
+    } finally {
+      child.kill();
+    }
+  });
+  it('a proxy that stops reading holds the agent back (backpressure): the conductor does not buffer the stream, then everything arrives in order', async () => {
+    const args = conductorWith([rewriter('stalling', 'proxy')], ['stalling']).map((a) =>
+      a.replace('"--name"', '"--stall-ms","4000","--name"'),
+    );
+    const child = spawn(args[0]!, args.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
+    let chunks = 0;
+    let inOrder = true;
+    let lastChunkAt = 0;
+    let buffer = '';
+    let stderr = '';
+    const responses = new Map<number, Record<string, unknown>>();
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (t: string) => {
+      buffer += t;
+      const parts = buffer.split('\n');
+      buffer = parts.pop()!;
+      for (const p of parts) {
+        const l = JSON.parse(p) as Record<string, unknown>;
+        const text = (l.params as { update?: { content?: { text?: string } } } | undefined)?.update?.content?.text;
+        if (l.method === 'session/update' && text?.startsWith('chunk ')) {
+          lastChunkAt = Date.now();
+          if (responses.has(3) || text !== `chunk ${++chunks} `) inOrder = false;
+        } else if (typeof l.id === 'number' && !('method' in l)) responses.set(l.id, l);
+      }
+    });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (t: string) => (stderr += t));
+    const send = (m: unknown): void => void child.stdin.write(JSON.stringify(m) + '\n');
+    try {
+      send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } });
+      await waitFor(() => responses.get(1), 10000, 'initialize');
+      send({ jsonrpc: '2.0', id: 2, method: 'session/new', params: { cwd: tempDir(), mcpServers: [] } });
+      const sessionId = ((await waitFor(() => responses.get(2), 10000, 'session/new')).result as { sessionId: string }).sessionId;
+      const n = 100000;
+      await new Promise((r) => setTimeout(r, 500));
+      // The window that matters: from when the stream stops reaching us (the proxy stopped reading)
+      // until it resumes. Held back, the agent's output waits in the agent; not held, it would pile
+      // up in the conductor for the proxy.
+      let atStall: number | undefined;
+      let peak = 0;
+      const sampler = setInterval(() => {
+        const stalled = chunks > 0 && chunks < n && Date.now() - lastChunkAt > 400;
+        if (!stalled) return;
+        const rss = rssOf(child.pid!);
+        atStall ??= rss;
+        peak = Math.max(peak, rss);
+      }, 20);
+      send({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'session/prompt',
+        params: { sessionId, prompt: [{ type: 'text', text: `stream ${n} chunks, and stall the proxy` }] },
+      });
+      await waitFor(() => responses.get(3), 60000, 'the prompt response');
+      clearInterval(sampler);
+      assert.equal(chunks, n, 'every chunk arrived');
+      assert.ok(inOrder, 'in order, and before the answer');
+      assert.match(stderr, /proxy stdin full: holding the other inputs/);
+      assert.ok(atStall !== undefined, 'the stream stalled while the proxy did not read');
+      const growth = peak - atStall;
+      process.stderr.write(`      [proxy stall] conductor RSS growth ${(growth / 1024 / 1024).toFixed(1)} MB\n`);
+      assert.ok(growth < 8 * 1024 * 1024, `the conductor grew by ${(growth / 1024 / 1024).toFixed(1)} MB while the proxy did not read`);
     } finally {
       child.kill();
     }

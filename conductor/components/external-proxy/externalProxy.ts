@@ -14,6 +14,7 @@
 // the conductor then ends the chain (the chat's Restart builds a new one).
 import { ErrorCodes } from '../../../src/protocol/errorCodes';
 import { AgentProcess, agentExitError, type AgentExit } from '../../agentProcess';
+import { Holds } from '../../holds';
 import { RpcCallError } from '../../chain/chain';
 import type { Component, ComponentContext, ComponentFactory, IncomingNotification, IncomingRequest } from '../../chain/component';
 import {
@@ -46,6 +47,8 @@ export class ExternalProxy implements Component {
   private readonly running = new Map<string, AbortController>();
   private exitError: RpcError | undefined;
   private disposed = false;
+  /** Why the proxy's stdout is not being read just now (an output it feeds is full). */
+  private readonly output = new Holds((held) => this.process.pauseOutput(held));
 
   constructor(
     spec: ProxySpec,
@@ -60,8 +63,11 @@ export class ExternalProxy implements Component {
       {
         message: (m) => this.fromProxy(m),
         invalid: (line, error, id, kind) => this.refused(line, error, id, kind),
-        // The proxy is not reading: messages for it wait in memory (the chain cannot pause one hop).
-        backpressure: (full) => this.log.debug(full ? 'proxy stdin full' : 'proxy stdin drained'),
+        // The proxy is not reading: the conductor stops reading everything else that could feed it.
+        backpressure: (full) => {
+          this.log.debug(full ? 'proxy stdin full: holding the other inputs' : 'proxy stdin drained');
+          this.cx?.outputFull?.(full);
+        },
         exit: (exit) => this.onExit(exit),
       },
       spec.env,
@@ -108,6 +114,10 @@ export class ExternalProxy implements Component {
     if (notification.direction === 'toAgent')
       return this.send({ jsonrpc: '2.0', method: notification.method, params: notification.params });
     this.send({ jsonrpc: '2.0', method: PROXY_DIALECTS[this.dialect].successor, params: wrap(notification.method, notification.params) });
+  }
+
+  holdInput(reason: string, held: boolean): void {
+    this.output.set(reason, held);
   }
 
   async dispose(): Promise<void> {
