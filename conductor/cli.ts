@@ -1,5 +1,5 @@
 // Proxy mode's command line:
-//   conductor [--trace-dir D] [--log LEVEL] [--components a,b] [--proxy '<command line>']… [--language-servers FILE] [--sparkle-* …] -- <agent command> [args…]
+//   conductor [--trace-dir D] [--log LEVEL] [--components a,b] [--proxy '<command line>']… [--language-servers FILE|JSON] [--sparkle-* …] -- <agent command> [args…]
 import { Conductor } from './conductor';
 import type { ComponentFactory } from './chain/component';
 import { externalProxyFactory } from './components/external-proxy/externalProxy';
@@ -8,7 +8,7 @@ import { parseProxyOption, uniqueNames, type ProxySpec } from './components/exte
 import { takeTraceFd, teeTrace, TracePipe, TraceWriter, type TraceSink } from './trace';
 import { componentRegistry, componentRegistryWith, DEFAULT_COMPONENTS } from './components/registry';
 import { applySparkleFlag, isSparkleFlag, SPARKLE_USAGE, type SparkleOptions } from './components/sparkle/options';
-import { readLanguageServersFile, type LanguageServerSpec } from './components/ide-lsp/servers';
+import { readLanguageServersOption, type LanguageServerSpec } from './components/ide-lsp/servers';
 import { createLogger, isLogLevel, type LogLevel } from './log';
 
 export interface ProxyArgs {
@@ -21,12 +21,12 @@ export interface ProxyArgs {
   sparkle: Partial<SparkleOptions>;
   /** External proxy processes (`--proxy`), in the order given; placed into `components` by name. */
   proxies: ProxySpec[];
-  /** The language-server table with the `--language-servers FILE` map applied (ide-lsp adapter). */
+  /** The language-server table with the `--language-servers` map applied (ide-lsp adapter). */
   languageServers?: LanguageServerSpec[];
 }
 
 export const USAGE =
-  `usage: conductor [--trace-dir D] [--log trace|debug|info|warn|error] [--components a,b] [--proxy '<command line>' | '{"name","command","args","env"}']… [--language-servers FILE] ${SPARKLE_USAGE} -- <agent command> [args…]\n` +
+  `usage: conductor [--trace-dir D] [--log trace|debug|info|warn|error] [--components a,b] [--proxy '<command line>' | '{"name","command","args","env"}']… [--language-servers FILE|JSON] ${SPARKLE_USAGE} -- <agent command> [args…]\n` +
   '       conductor eliza [--deterministic] [--no-http-mcp]\n' +
   '       conductor mcp-bridge --url http://127.0.0.1:PORT/mcp';
 
@@ -98,7 +98,7 @@ export function parseProxyArgs(argv: readonly string[]): ProxyArgs {
         args.proxies.push(parseProxyOption(need()));
         break;
       case '--language-servers':
-        args.languageServers = readLanguageServersFile(need());
+        args.languageServers = readLanguageServersOption(need());
         break;
       default:
         if (flag !== undefined && isSparkleFlag(flag)) {

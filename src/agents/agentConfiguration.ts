@@ -21,6 +21,8 @@ export interface AgentConfiguration {
   sparkle?: string[];
   /** External proxy processes from `symposium.proxies` (proxySettings.ts); absent: none. */
   proxies?: ProxyDefinition[];
+  /** `--language-servers` from `symposium.languageServers` (languageServerSettings.ts); absent: the built-in table. */
+  languageServers?: string[];
 }
 
 export interface SpawnSpec {
@@ -78,6 +80,7 @@ export function configurationKey(c: AgentConfiguration): string {
     c.workspaceFolder,
     c.sparkle ?? [],
     c.proxies ?? [],
+    c.languageServers ?? [],
   ]);
 }
 
@@ -87,7 +90,16 @@ export function conductorSpawnSpec(c: AgentConfiguration, rt: Runtime): SpawnSpe
   const proxies = proxyLaunch(c.proxies ?? []);
   return {
     command: rt.execPath,
-    args: [conductorScript(rt), ...components, ...proxies.args, ...(c.sparkle ?? []), '--', c.agent.command, ...c.agent.args],
+    args: [
+      conductorScript(rt),
+      ...components,
+      ...proxies.args,
+      ...(c.languageServers ?? []),
+      ...(c.sparkle ?? []),
+      '--',
+      c.agent.command,
+      ...c.agent.args,
+    ],
     // The agent's env (NODE_OPTIONS, LD_PRELOAD… included) is for the agent: the conductor
     // applies it to the agent process only, never to itself or its other children. Likewise
     // each proxy's env (proxySettings.ts).

@@ -13,7 +13,8 @@ import { agentForTrust } from '../settings/settingsScope';
 export async function resolveConfiguration(
   rt: Runtime,
   log: Log,
-  user: Pick<Settings, 'agentSettings' | 'heldBack'> & Partial<Pick<Settings, 'sparkleSettings' | 'proxySettings'>>,
+  user: Pick<Settings, 'agentSettings' | 'heldBack'> &
+    Partial<Pick<Settings, 'sparkleSettings' | 'proxySettings' | 'languageServerSettings'>>,
   previousFolder?: string,
   /** A conversation reopened from the history asks for the agent it had (if still configured). */
   agentName?: string,
@@ -33,12 +34,17 @@ export async function resolveConfiguration(
   const proxies = vscode.workspace.isTrusted ? (proxySettings?.proxies ?? []) : [];
   if (!vscode.workspace.isTrusted && proxySettings?.proxies.length)
     log.info('settings', 'untrusted workspace: symposium.proxies not started');
+  // Language servers are programs the user chose, like proxies: not in an untrusted workspace.
+  const languageServers = user.languageServerSettings?.();
+  for (const p of languageServers?.problems ?? []) log.warn('settings', p);
+  const lsFlags = vscode.workspace.isTrusted ? (languageServers?.flags ?? []) : [];
   return {
     agent,
     components: settings.components,
     workspaceFolder,
     ...(sparkle?.flags.length ? { sparkle: sparkle.flags } : {}),
     ...(proxies.length ? { proxies } : {}),
+    ...(lsFlags.length ? { languageServers: lsFlags } : {}),
   };
 }
 

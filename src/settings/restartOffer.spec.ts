@@ -10,6 +10,7 @@ const base: LaunchSettings = {
   enabledComponents: null,
   sparkle: { sparkler: '', mode: 'full', checkpointEvery: 20 },
   proxies: {},
+  languageServers: {},
 };
 const with_ = (patch: Partial<LaunchSettings>): LaunchSettings => ({ ...base, ...patch });
 

@@ -17,6 +17,8 @@ export interface LaunchSettings {
   sparkle?: unknown;
   /** symposium.proxies (the conductor's --proxy flags). */
   proxies?: unknown;
+  /** symposium.languageServers (the conductor's --language-servers flag). */
+  languageServers?: unknown;
 }
 
 /** JSON with object keys sorted, so that equal values compare equal. */
@@ -53,6 +55,7 @@ export function changesNeedingRestart(before: LaunchSettings, after: LaunchSetti
   if (canonical(before.enabledComponents) !== canonical(after.enabledComponents)) keys.push('enabledComponents');
   if (canonical(before.sparkle) !== canonical(after.sparkle)) keys.push('sparkle');
   if (canonical(before.proxies) !== canonical(after.proxies)) keys.push('proxies');
+  if (canonical(before.languageServers) !== canonical(after.languageServers)) keys.push('languageServers');
   return keys;
 }
 

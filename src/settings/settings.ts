@@ -12,6 +12,7 @@ import { BUILTIN_AGENT_NAME, type Runtime } from '../agents/agentConfiguration';
 import { parseAgentSettings, parsePermissionPolicy, type AgentSettings, type PermissionPolicy } from '../agents/agentSettings';
 import { sparkleFlags, type RawSparkleSettings, type SparkleFlags } from '../agents/sparkleSettings';
 import { parseProxySettings, type ProxySettings } from '../agents/proxySettings';
+import { languageServerFlags, type LanguageServerFlags } from '../agents/languageServerSettings';
 import type { Log } from '../log/logEvent';
 import { LIMITS } from '../protocol/webviewMessages';
 import { changesNeedingRestart, offerRestart, type LaunchSettings } from './restartOffer';
@@ -108,6 +109,11 @@ export class Settings implements vscode.Disposable {
   /** symposium.proxies: external proxy processes for the conductor's chain; user settings only. */
   proxySettings(): ProxySettings {
     return parseProxySettings(this.read('proxies'));
+  }
+
+  /** symposium.languageServers as the conductor's --language-servers flag; user settings only. */
+  languageServerSettings(): LanguageServerFlags {
+    return languageServerFlags(this.read('languageServers'));
   }
 
   private sparkleRaw(): RawSparkleSettings {
@@ -240,6 +246,7 @@ export class Settings implements vscode.Disposable {
       enabledComponents: this.read('enabledComponents'),
       sparkle: this.sparkleRaw(),
       proxies: this.read('proxies'),
+      languageServers: this.read('languageServers'),
     };
   }
 

@@ -9,7 +9,7 @@ import { BUILTIN_AGENT_NAME, type AgentDefinition } from '../agents/agentConfigu
 import { isObject } from '../protocol/guards';
 
 /** Settings (under `symposium.`) only user or remote/machine settings may set. */
-export const USER_ONLY_SETTINGS = ['agents', 'allowedFolders', 'enabledComponents', 'registry.urls', 'proxies'] as const;
+export const USER_ONLY_SETTINGS = ['agents', 'allowedFolders', 'enabledComponents', 'registry.urls', 'proxies', 'languageServers'] as const;
 export type UserOnlySetting = (typeof USER_ONLY_SETTINGS)[number];
 
 /** The parts of WorkspaceConfiguration.inspect() that matter here. */

@@ -1,6 +1,6 @@
 // Which language server answers which file, and where its program is. Built-in: TypeScript /
 // JavaScript → typescript-language-server, Python → pyright-langserver, Rust → rust-analyzer,
-// Go → gopls, routed by file extension. A JSON map (the conductor's `--language-servers FILE`,
+// Go → gopls, routed by file extension. A JSON map (the conductor's `--language-servers FILE|JSON`,
 // the extension's `symposium.languageServers`) overrides a language's command or adds a language.
 // A bare command name is looked up in the workspace's node_modules/.bin (and its parents', as
 // Node resolves packages), then on PATH. A JavaScript program (every npm server's bin is one) is
@@ -9,39 +9,14 @@
 // installed beside the server.
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { isObject } from '../../../src/protocol/guards';
+import {
+  BUILTIN_SERVERS,
+  LanguageServersMapError,
+  serversWithOverrides,
+  type LanguageServerSpec,
+} from '../../../src/protocol/languageServers';
 
-export interface LanguageServerSpec {
-  /** The language's name, also the key of the override map: "typescript", "python", … */
-  language: string;
-  /** File extensions (with the dot, lower case) this server answers for. */
-  extensions: string[];
-  command: string;
-  args: string[];
-  /** How to get the server when it is missing (shown in the error). */
-  install: string;
-  /** Extra `initializationOptions` to send (from the override map). */
-  initializationOptions?: Record<string, unknown>;
-}
-
-export const BUILTIN_SERVERS: readonly LanguageServerSpec[] = [
-  {
-    language: 'typescript',
-    extensions: ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'],
-    command: 'typescript-language-server',
-    args: ['--stdio'],
-    install: 'npm install --save-dev typescript-language-server typescript',
-  },
-  {
-    language: 'python',
-    extensions: ['.py', '.pyi'],
-    command: 'pyright-langserver',
-    args: ['--stdio'],
-    install: 'npm install --save-dev pyright (or pip install pyright)',
-  },
-  { language: 'rust', extensions: ['.rs'], command: 'rust-analyzer', args: [], install: 'rustup component add rust-analyzer' },
-  { language: 'go', extensions: ['.go'], command: 'gopls', args: [], install: 'go install golang.org/x/tools/gopls@latest' },
-];
+export { BUILTIN_SERVERS, LanguageServersMapError, serversWithOverrides, type LanguageServerSpec };
 
 /** The LSP `languageId` of a file, by extension. */
 const LANGUAGE_IDS: Record<string, string> = {
@@ -63,65 +38,29 @@ export function languageIdOf(file: string, spec: LanguageServerSpec): string {
   return LANGUAGE_IDS[path.extname(file).toLowerCase()] ?? spec.language;
 }
 
-export class LanguageServersFileError extends Error {}
-
-const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
-
 /**
- * The server table with the overrides of a JSON map applied:
- * `{"python": {"command": "/opt/pyright/bin/pyright-langserver", "args": ["--stdio"]},
- *   "lua": {"command": "lua-language-server", "extensions": [".lua"]}}`.
- * A new language needs `extensions`; a known one keeps its own unless given.
+ * The table with a `--language-servers` value applied: a JSON object written inline (how the
+ * extension passes `symposium.languageServers`) or the path of a file holding one. Throws
+ * LanguageServersMapError naming the problem.
  */
-export function serversWithOverrides(overrides: unknown, source = 'the language-server map'): LanguageServerSpec[] {
-  const servers = BUILTIN_SERVERS.map((s) => ({ ...s }));
-  if (overrides === undefined || overrides === null) return servers;
-  if (!isObject(overrides)) throw new LanguageServersFileError(`${source} must be a JSON object {"<language>": {"command": …}}`);
-  for (const [language, raw] of Object.entries(overrides)) {
-    const where = `${source}, "${language}"`;
-    if (!isObject(raw)) throw new LanguageServersFileError(`${where} must be an object {"command", "args"?, "extensions"?}`);
-    if (typeof raw.command !== 'string' || raw.command.trim() === '')
-      throw new LanguageServersFileError(`${where}: "command" must be a non-empty string`);
-    if (raw.args !== undefined && !isStringArray(raw.args))
-      throw new LanguageServersFileError(`${where}: "args" must be a list of strings`);
-    if (raw.extensions !== undefined && (!isStringArray(raw.extensions) || raw.extensions.length === 0))
-      throw new LanguageServersFileError(`${where}: "extensions" must be a non-empty list like [".lua"]`);
-    if (raw.initializationOptions !== undefined && !isObject(raw.initializationOptions))
-      throw new LanguageServersFileError(`${where}: "initializationOptions" must be an object`);
-    const extensions = (raw.extensions as string[] | undefined)?.map((e) => (e.startsWith('.') ? e : `.${e}`).toLowerCase());
-    const known = servers.find((s) => s.language === language);
-    const entry: LanguageServerSpec = {
-      language,
-      extensions: extensions ?? known?.extensions ?? [],
-      command: raw.command,
-      args: (raw.args as string[] | undefined) ?? (known && raw.command === known.command ? known.args : []),
-      install: `the command "${raw.command}" named in ${source}`,
-      ...(raw.initializationOptions ? { initializationOptions: raw.initializationOptions } : {}),
-    };
-    if (entry.extensions.length === 0) throw new LanguageServersFileError(`${where}: a new language needs "extensions", e.g. [".lua"]`);
-    if (known) servers.splice(servers.indexOf(known), 1, entry);
-    else servers.push(entry);
-  }
-  return servers;
-}
-
-/** Reads a `--language-servers FILE`; throws LanguageServersFileError naming the problem. */
-export function readLanguageServersFile(file: string): LanguageServerSpec[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new LanguageServersFileError(
-      `cannot read the language-server map ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
-    );
+export function readLanguageServersOption(value: string): LanguageServerSpec[] {
+  const inline = value.trimStart().startsWith('{');
+  const source = inline ? 'the --language-servers map' : `the language-server map ${value}`;
+  let text = value;
+  if (!inline) {
+    try {
+      text = readFileSync(value, 'utf8');
+    } catch (err) {
+      throw new LanguageServersMapError(`cannot read ${source}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    }
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw new LanguageServersFileError(`the language-server map ${file} is not JSON: ${(err as Error).message}`);
+    throw new LanguageServersMapError(`${source} is not JSON: ${(err as Error).message}`);
   }
-  return serversWithOverrides(parsed, file);
+  return serversWithOverrides(parsed, inline ? source : value);
 }
 
 /** The server for `file`, by extension (first match wins). */
