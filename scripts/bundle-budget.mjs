@@ -15,6 +15,8 @@ export const BUDGETS = {
   'registry.js': 60 * KB,
   'conductor.js': 1.5 * MiB,
   'webview.js': 2.6 * MiB,
+  // The protocol traffic viewer's page (webview/traffic/).
+  'traffic.js': 30 * KB,
 };
 
 const root = new URL('..', import.meta.url).pathname;
