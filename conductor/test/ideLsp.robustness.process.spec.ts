@@ -64,6 +64,8 @@ describe('ide-lsp robustness: servers that hang, crash, write garbage or are mis
     const took = Date.now() - started;
     assert.match(text, /^Tool error: find_definitions: fakeLanguageServer\.mjs did not answer textDocument\/definition within 1\.5 s/);
     assert.ok(took >= TIMEOUT_MS && took < TIMEOUT_MS + 4000, `took ${took} ms`);
+    // The server was told to stop working on it ($/cancelRequest).
+    await waitFor(() => h.stderr().includes('stderr: fake server: the client cancelled textDocument/definition'), 3000, 'the cancellation');
     // The session and the server are still there: a question that needs no server is answered.
     assert.match(
       (await prompt(h, sessionId, 'use tool ide::ide_operation with {"program":"lines(\\"a.hang\\", 1)"}')).text,
