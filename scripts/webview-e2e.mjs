@@ -425,6 +425,17 @@ try {
       await page.keyboard.type('what did i attach');
       await page.keyboard.press('Enter');
       await waitForText(answersOf(f, tab4), 'resource symposium-history:/');
+      // The tab's own menu (next to the tabs): Export to Markdown opens the conversation in an editor.
+      await f.locator('[data-testid="tab-bar-button"], [data-testid="tab-bar-menu-button"]').last().click();
+      await f.locator('[data-testid="tab-bar-menu-option"]', { hasText: 'Export to Markdown' }).first().click();
+      // (Monaco draws spaces as no-break spaces: look for text without any.)
+      await waitForText(page.locator('.part.editor .view-lines').first(), 'symposium-history:/');
+      await shot('history-export');
+      await page.keyboard.press('Control+K');
+      await page.keyboard.press('W'); // close the editors again; the export is an unsaved document
+      const dontSave = page.locator('.monaco-dialog-box .monaco-button', { hasText: /Don.t Save/ }).first();
+      await dontSave.waitFor({ timeout: 5_000 }).catch(() => {});
+      if (await dontSave.isVisible().catch(() => false)) await dontSave.click();
     },
   );
 

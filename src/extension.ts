@@ -28,6 +28,7 @@ import { createEditorTerminals } from './editor/terminals';
 import { EditorIde } from './ide/editorIde';
 import { runSignInTerminal } from './editor/signInTerminal';
 import { createHistory, registerHistoryCommands } from './history/setup';
+import type { HistoryUi } from './history/historyUi';
 import type { LogEvent } from './log/logEvent';
 import { logConductorLine } from './log/conductorLog';
 import { Logger } from './log/logger';
@@ -132,6 +133,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   );
   context.subscriptions.push(contextMenu);
   // Every conversation is kept (src/history/): the recorder follows each tab from here on.
+  let historyUi: HistoryUi | undefined;
   const history = createHistory({
     context,
     log: logger,
@@ -142,7 +144,12 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     restoreTabs: () => settings.restoreTabs(),
   });
   const chat = new ChatController({
-    history: history.recorder,
+    history: {
+      adopt: (tabId, id) => history.recorder.adopt(tabId, id),
+      replaced: (tabId, entries) => history.recorder.replaced(tabId, entries),
+      close: (tabId) => history.recorder.close(tabId),
+      exportTab: (tabId) => void historyUi?.exportTab(tabId),
+    },
     log: logger,
     sessions,
     messages,
@@ -243,7 +250,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     showChat: () => provider.show(),
     configure: (folder: string) => resolveConfiguration(runtime, logger, settings, folder),
   };
-  const historyUi = history.ui(historyDeps);
+  historyUi = history.ui(historyDeps);
   context.subscriptions.push(...registerHistoryCommands(historyUi, history.recorder, historyDeps, testMode));
   // symposium.restoreTabs: the chats open when the window last closed (never by default).
   void historyUi.restore().catch((e: unknown) => logger.error('history', 'could not restore tabs', e));

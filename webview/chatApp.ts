@@ -14,7 +14,7 @@ import { listenToPage } from './pageLifecycle';
 import { blockToChatItems, CONTINUE_IN_NEW_SESSION_BUTTON_ID, conversationToChatItems, RESTART_BUTTON_ID } from './mappers/chatItems';
 import { parsePermissionButton } from './mappers/permission';
 import { signInChoice } from './mappers/signIn';
-import { pickerChanges, promptWithCommand, tabStoreFor } from './mappers/tabStore';
+import { EXPORT_CONVERSATION_BUTTON_ID, pickerChanges, promptWithCommand, tabStoreFor } from './mappers/tabStore';
 import { OPEN_DIFF_PREFIX } from './mappers/toolCall';
 import { chosenContext } from './mappers/contextMenu';
 import { WebviewModel, type ModelChange } from './model';
@@ -109,6 +109,10 @@ export class ChatApp {
       onInBodyButtonClicked: (mid, messageId, action) => this.withTab(mid, (tabId) => this.onButton(tabId, messageId, action.id)),
       onFileClick: (mid, filePath, _deleted, messageId, _eventId, details) =>
         this.withTab(mid, (tabId) => this.onFileClick(tabId, filePath, messageId, details?.data)),
+      onTabBarButtonClick: (mid, buttonId) =>
+        this.withTab(mid, (tabId) => {
+          if (buttonId === EXPORT_CONVERSATION_BUTTON_ID) this.host.post({ type: 'export-conversation', tabId });
+        }),
       onPromptInputOptionChange: (mid, values) =>
         this.withTab(mid, (tabId) => {
           for (const m of pickerChanges(tabId, this.model.conversation(tabId).controls, values)) this.host.post(m);

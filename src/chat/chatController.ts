@@ -70,6 +70,8 @@ export interface ChatControllerDeps {
     adopt(tabId: TabId, conversationId: string): void;
     replaced(tabId: TabId, entries: ConversationEntry[]): void;
     close(tabId: TabId): void;
+    /** The tab's menu: Export to Markdown. */
+    exportTab(tabId: TabId): void;
   };
 }
 
@@ -167,6 +169,9 @@ export class ChatController {
         return;
       case 'continue-in-new-session':
         this.continueInNewSession(m.tabId);
+        return;
+      case 'export-conversation':
+        this.deps.history?.exportTab(m.tabId);
         return;
       case 'ack':
         this.messages.ack(m.lastSeenIndex);

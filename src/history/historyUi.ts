@@ -118,6 +118,18 @@ export class HistoryUi {
     if (chosen) await this.exportToEditor(chosen);
   }
 
+  /** The tab menu's Export: the conversation the tab shows (nothing yet: says so). */
+  async exportTab(tabId: TabId): Promise<void> {
+    this.deps.recorder.flushAll();
+    const id = this.deps.recorder.conversationOf(tabId);
+    if (!id) {
+      void vscode.window.showInformationMessage('Nothing to export yet: this chat has no conversation.');
+      return;
+    }
+    this.deps.log.info('history', 'exporting a tab', { tabId, conversation: id });
+    await this.exportToEditor(id);
+  }
+
   async deleteOne(id: string, confirm = true): Promise<boolean> {
     const meta = this.deps.store.meta(id);
     if (!meta) return false;

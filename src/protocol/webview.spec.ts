@@ -14,6 +14,8 @@ describe('webview protocol validation', () => {
       { type: 'cancel', tabId: TAB },
       { type: 'close-tab', tabId: TAB },
       { type: 'restart-agent', tabId: TAB },
+      { type: 'continue-in-new-session', tabId: TAB },
+      { type: 'export-conversation', tabId: TAB },
       { type: 'ack', lastSeenIndex: {} },
       { type: 'rendered', tabId: TAB, requestId: 'r1', items: [{ type: 'answer', messageId: 'x', body: 'b' }] },
       { type: 'log', level: 'error', message: 'boom' },
@@ -32,6 +34,8 @@ describe('webview protocol validation', () => {
       {},
       { type: 'nope' },
       { type: 'new-tab', tabId: 'not-a-uuid' },
+      { type: 'continue-in-new-session', tabId: 'not-a-uuid' },
+      { type: 'export-conversation' },
       { type: 'new-tab', tabId: '1b4e28ba-2fa1-1d3b-a3f5-ef19b5a7633b' }, // v1, not v4
       { type: 'prompt', tabId: TAB, messageId: MSG },
       { type: 'prompt', tabId: TAB, messageId: MSG, text: 'x'.repeat(300_000) },

@@ -306,6 +306,11 @@ export interface RestartAgent {
   type: 'restart-agent';
   tabId: TabId;
 }
+/** The tab's menu: "Export to Markdown" (the host opens the tab's conversation as Markdown). */
+export interface ExportConversation {
+  type: 'export-conversation';
+  tabId: TabId;
+}
 /** The button of a read-only past conversation: a fresh session, the old transcript as context. */
 export interface ContinueInNewSession {
   type: 'continue-in-new-session';
@@ -412,6 +417,7 @@ export type WebviewToHost =
   | CloseTab
   | RestartAgent
   | ContinueInNewSession
+  | ExportConversation
   | Ack
   | Rendered
   | WebviewLog

@@ -99,6 +99,7 @@ export function parseWebviewMessage(raw: unknown): ParseResult {
       case 'close-tab':
       case 'restart-agent':
       case 'continue-in-new-session':
+      case 'export-conversation':
         return ok({ type, tabId: uuid(o, 'tabId') });
       case 'prompt': {
         const context = o.context === undefined ? undefined : contextList(o.context);

@@ -132,5 +132,17 @@ export function tabStoreFor(c: Conversation, contextItems?: ContextRef[], workin
     // Attached by "Discuss in Symposium": shown as pills above the prompt until sent.
     promptTopBarContextItems: (c.attached ?? []).map((r) => ({ command: r.name, id: contextKey(r), icon: 'text-select' as const })),
     promptTopBarTitle: c.attached?.length ? 'Attached' : '',
+    tabBarButtons: TAB_MENU,
   };
 }
+
+export const EXPORT_CONVERSATION_BUTTON_ID = 'export-conversation';
+/** The tab's own menu (next to the tabs). */
+const TAB_MENU = [
+  {
+    id: 'tab-menu',
+    icon: 'ellipsis-h' as const,
+    description: 'This conversation',
+    items: [{ id: EXPORT_CONVERSATION_BUTTON_ID, text: 'Export to Markdown', icon: 'doc' as const }],
+  },
+];

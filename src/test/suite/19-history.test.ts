@@ -235,6 +235,26 @@ suite('conversation history', () => {
     await config().update('restoreTabs', undefined, vscode.ConfigurationTarget.Global);
   });
 
+  test("the tab's menu: Export to Markdown opens the tab's conversation as a Markdown document", async function () {
+    this.timeout(60_000);
+    await useAgent('Eliza plain', []);
+    const { tabId } = await converse(['I like green tea']);
+    await cmd('postFromWebview', { type: 'export-conversation', tabId });
+    type Editor = { kind: string; uri?: string };
+    let text = '';
+    await waitFor('the exported Markdown in an editor', async () => {
+      for (const e of await cmd<Editor[]>('getOpenEditors')) {
+        if (e.kind !== 'text' || !e.uri?.startsWith('untitled:')) continue;
+        const t = await cmd<string>('getDocumentText', e.uri);
+        if (t.includes('I like green tea')) text = t;
+      }
+      return text !== '';
+    });
+    assert.ok(text.includes(`## You\n\nI like green tea\n`), text);
+    assert.ok(text.includes(expectedReply('I like green tea')), text);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
   test('the history quick pick (command and title-bar button) lists the stored conversations', async function () {
     this.timeout(30_000);
     const stored = (await cmd<Listed>('listHistory')).conversations.length;
