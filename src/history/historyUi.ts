@@ -192,6 +192,8 @@ export class HistoryUi {
     const mode = this.deps.restoreTabs();
     if (ids.length === 0 || mode === 'never') return [];
     if (mode === 'ask') {
+      // Logged first: tests wait for it to know the notification is (about to be) showing.
+      this.deps.log.info('history', 'asking to restore tabs', { conversations: ids.length });
       const answer = await vscode.window.showInformationMessage(
         `Reopen the ${ids.length === 1 ? 'chat' : `${ids.length} chats`} that were open when this window closed?`,
         'Reopen',

@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RenderedItem } from '../../protocol/webview';
-import { answerText, cmd, expectedReply, extension, newTab, openChat, rendered, screenshot, waitFor, waitForIdle } from '../helpers';
+import { answerText, cmd, expectedReply, extension, newTab, openChat, rendered, screenshot, sleep, waitFor, waitForIdle } from '../helpers';
 
 interface Meta {
   id: string;
@@ -233,6 +233,33 @@ suite('conversation history', () => {
       assert.equal(await ask(tabId, 'session info'), `Session ${sessionId}, prompt ${Number(count) + 1}.`);
     }
     await config().update('restoreTabs', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  test('restoreTabs: ask shows a notification; its Reopen button brings the tab back', async function () {
+    this.timeout(90_000);
+    await useAgent('Eliza resume', ['--resume', '--state-dir', stateDir]);
+    await cmd('simulateWindowReload'); // restoreTabs is `never`: earlier tabs close for good
+    await config().update('restoreTabs', 'ask', vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    try {
+      const { id } = await converse(['I feel tired today']);
+      type Event = { message: string; data?: { conversations?: number } };
+      const before = (await cmd<Event[]>('getLogEvents')).filter((e) => e.message === 'asking to restore tabs').length;
+      const reload = cmd<string[]>('simulateWindowReload');
+      await waitFor(
+        'the question',
+        async () => (await cmd<Event[]>('getLogEvents')).filter((e) => e.message === 'asking to restore tabs').length > before,
+      );
+      await sleep(300);
+      await vscode.commands.executeCommand('notifications.focusToasts');
+      await vscode.commands.executeCommand('notification.acceptPrimaryAction');
+      const restored = await reload;
+      assert.equal(restored.length, 1);
+      assert.equal(await cmd<string>('conversationOfTab', restored[0]), id);
+    } finally {
+      await config().update('restoreTabs', undefined, vscode.ConfigurationTarget.Global);
+      await vscode.commands.executeCommand('notifications.clearAll');
+    }
   });
 
   test("the tab's menu: Export to Markdown opens the tab's conversation as a Markdown document", async function () {
