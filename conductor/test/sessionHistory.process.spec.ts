@@ -111,6 +111,8 @@ describe('ElizACP session history through the conductor (process)', function () 
     );
     second.h.takeText(sessionId);
     assert.equal((await prompt(second.h, sessionId, 'session info')).text, `Session ${sessionId}, prompt 3.`);
+    // The conductor injected the component's MCP server into the loaded session too.
+    assert.match((await prompt(second.h, sessionId, 'use tool symposium::symposium_info with {}')).text, new RegExp(sessionId));
   });
 
   it('an unknown session is not found (never a fresh one in its place)', async () => {
