@@ -84,6 +84,8 @@ export interface Conversation {
   attached?: ContextRef[];
   /** Output of terminals the editor runs for the agent, by terminal ID (shown in tool cards). */
   terminals?: Record<string, TerminalView>;
+  /** A past conversation the agent did not continue: no prompts until a new session is ready. */
+  readOnly?: boolean;
   /** The block holding this session's Sparkle embodiment section (a new session starts a new one). */
   embodimentBlock?: MessageId;
 }
@@ -170,6 +172,7 @@ export function applyEntry(c: Conversation, e: ConversationEntry): string[] {
       c.cwd = e.cwd;
       if (e.controls) c.controls = e.controls;
       c.embodimentBlock = undefined; // a new session is embodied anew
+      c.readOnly = undefined;
       return [];
     case 'controls-changed':
       c.controls = { ...c.controls, ...e.controls };
@@ -217,6 +220,7 @@ export function applyEntry(c: Conversation, e: ConversationEntry): string[] {
         resolved: true,
         ...(e.offer ? { offer: e.offer } : {}),
       };
+      if (e.offer) c.readOnly = true;
       c.blocks.push(n);
       return [blockId(n)];
     }

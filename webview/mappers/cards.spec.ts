@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { addUpdate, applyEntry, emptyConversation, type PermissionCard } from '../conversation';
-import { turnToChatItems } from './chatItems';
+import { blockToChatItems, turnToChatItems } from './chatItems';
 import { unifiedDiff } from './diffText';
 import { describeDecision, parsePermissionButton, permissionToChatItem } from './permission';
 import { planToChatItem } from './plan';
@@ -255,5 +255,22 @@ describe('tab controls: slash commands and pickers', () => {
     );
     assert.equal(store.loadingChat, false);
     assert.equal(store.promptInputInfo, 'A · /w');
+  });
+
+  it('a past conversation the agent did not continue is read-only until a new session is ready; its notice offers the new session', () => {
+    const c = emptyConversation();
+    applyEntry(c, { type: 'session-ready', agentName: 'A', cwd: '/w' });
+    applyEntry(c, { type: 'tab-notice', level: 'warning', text: 'A cannot continue old sessions…', offer: 'continue-in-new-session' });
+    assert.equal(tabStoreFor(c).promptInputDisabledState, true);
+    assert.match(String(tabStoreFor(c).promptInputInfo), /Read-only/);
+    const notice = c.blocks.at(-1);
+    assert.ok(notice?.kind === 'notice');
+    assert.deepEqual(
+      blockToChatItems(notice)[0]?.buttons?.map((b) => b.id),
+      ['continue-in-new-session'],
+    );
+    applyEntry(c, { type: 'session-ready', agentName: 'A', cwd: '/w' });
+    assert.equal(tabStoreFor(c).promptInputDisabledState, false);
+    assert.equal(tabStoreFor(c).promptInputInfo, 'A · /w');
   });
 });

@@ -123,9 +123,15 @@ export function tabStoreFor(c: Conversation, contextItems?: ContextRef[], workin
       : 'Starting the agent…';
   const busy = isBusy(c);
   return {
+    // A past conversation the agent did not continue: the card's button starts a new session.
+    promptInputDisabledState: !!c.readOnly,
     loadingChat: busy,
     cancelButtonWhenLoading: true,
-    promptInputInfo: busy && workingSeconds !== undefined ? `Working… ${workingSeconds} s · ${where}` : where,
+    promptInputInfo: c.readOnly
+      ? 'Read-only: the agent did not continue this conversation'
+      : busy && workingSeconds !== undefined
+        ? `Working… ${workingSeconds} s · ${where}`
+        : where,
     quickActionCommands: slashCommandsFor(c),
     promptInputOptions: pickersFor(c.controls),
     contextCommands: contextCommandsFor(contextItems),

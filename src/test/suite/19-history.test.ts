@@ -11,7 +11,20 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RenderedItem } from '../../protocol/webview';
-import { answerText, cmd, expectedReply, extension, newTab, openChat, rendered, screenshot, sleep, waitFor, waitForIdle } from '../helpers';
+import {
+  answerText,
+  cmd,
+  expectedReply,
+  extension,
+  newTab,
+  openChat,
+  rendered,
+  renderedTabStore,
+  screenshot,
+  sleep,
+  waitFor,
+  waitForIdle,
+} from '../helpers';
 
 interface Meta {
   id: string;
@@ -167,6 +180,7 @@ suite('conversation history', () => {
     const notice = notices(items).at(-1);
     assert.match(notice?.body ?? '', /cannot continue old sessions, so this conversation is read-only/);
     assert.deepEqual(notice?.buttons, ['Continue in a new session with the transcript as context']);
+    assert.match((await renderedTabStore(tabId))?.info ?? '', /Read-only/, 'the prompt line says so');
     const refused = await cmd<string>('sendPrompt', tabId, 'Hello');
     await waitForIdle(tabId);
     const failed = ((await rendered(tabId)) ?? []).find((i) => i.messageId === `${refused}:end`);
@@ -174,6 +188,7 @@ suite('conversation history', () => {
 
     await cmd('postFromWebview', { type: 'continue-in-new-session', tabId });
     await waitForIdle(tabId);
+    assert.doesNotMatch((await renderedTabStore(tabId))?.info ?? '', /Read-only/);
     assert.match(await ask(tabId, 'what did i attach'), new RegExp(`resource symposium-history:/${id}\\.md`));
     const [, newSession] = sessionInfo.exec(await ask(tabId, 'session info')) ?? [];
     assert.ok(newSession && newSession !== oldSession, 'a new session, not passed off as the old one');
