@@ -54,7 +54,18 @@ describe('settings changes that need Restart Agent', () => {
     const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as {
       contributes: { configuration: { properties: Record<string, unknown> } };
     };
-    const perUse = ['allowedFolders', 'enableExperimentalLM', 'maxImageBytes', 'openctx', 'registry.urls', 'reviewAgentEdits'];
+    const perUse = [
+      'allowedFolders',
+      'enableExperimentalLM',
+      'history.maxConversations',
+      'lm.maxInputTokens',
+      'lm.maxOutputTokens',
+      'maxImageBytes',
+      'openctx',
+      'registry.urls',
+      'restoreTabs',
+      'reviewAgentEdits',
+    ];
     // symposium.sparkle.* are read together, as `sparkle`; openctx.* and symposium.openctx.* live, as `openctx`.
     const names = new Set(
       Object.keys(pkg.contributes.configuration.properties).map((k) =>
