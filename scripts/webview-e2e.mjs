@@ -439,6 +439,84 @@ try {
     },
   );
 
+  await step(
+    'the chat keeps pace: send → first chunk over 20 prompts, a 5000-chunk reply (figures in test-results/bench/ui.json)',
+    async () => {
+      // Timed inside the page: from the Enter keydown on the prompt to the reply's first text on
+      // screen. Recorded for the bench (issue 20), not asserted: timings are not pass/fail here.
+      const watchReply = (mid, until) =>
+        f.evaluate(
+          ({ mid, until }) => {
+            const w = document.querySelector(`.mynah-chat-wrapper[mynah-tab-id="${mid}"]`);
+            const cards = () =>
+              [...w.querySelectorAll('[data-testid="chat-item-answer"], [data-testid="chat-item-answer-stream"]')].filter(
+                (e) => !e.parentElement?.closest('[data-testid^="chat-item-answer"]'),
+              );
+            const before = cards().length;
+            const longTasks = [];
+            const perf = new PerformanceObserver((list) => list.getEntries().forEach((e) => longTasks.push(e.duration)));
+            perf.observe({ type: 'longtask' });
+            window.__reply = new Promise((resolve) => {
+              let t0 = 0;
+              let first = 0;
+              const input = w.querySelector('[data-testid="prompt-input-textarea"]');
+              const onKey = (e) => {
+                if (e.key !== 'Enter') return;
+                t0 = performance.now();
+                input.removeEventListener('keydown', onKey, true);
+              };
+              input.addEventListener('keydown', onKey, true);
+              const check = () => {
+                const list = cards();
+                const last = list.length > before ? list[list.length - 1].textContent : '';
+                window.__seen = { before, now: list.length, last: last.replace(/\s+/g, ' ').slice(-300), ms: performance.now() - t0 };
+                if (t0 && !first && /chunk/.test(last)) first = performance.now();
+                if (last.includes(until)) {
+                  observer.disconnect();
+                  perf.disconnect();
+                  resolve({ firstMs: first - t0, doneMs: performance.now() - t0, longTasks });
+                }
+              };
+              const observer = new MutationObserver(check);
+              observer.observe(w, { subtree: true, childList: true, characterData: true });
+            });
+          },
+          { mid, until },
+        );
+      const mid = await selectedTab(f); // the tab on screen (earlier steps opened others)
+      const ask = async (text, until, timeoutMs = 60_000) => {
+        await watchReply(mid, until);
+        await inputOf(f, mid).click();
+        await page.keyboard.type(text);
+        await page.keyboard.press('Enter');
+        const timeout = sleep(timeoutMs).then(async () => {
+          const seen = await f.evaluate(() => window.__seen);
+          throw new Error(`no reply with ${JSON.stringify(until)} after ${timeoutMs / 1000} s; last card: ${JSON.stringify(seen)}`);
+        });
+        return Promise.race([f.evaluate(() => window.__reply), timeout]);
+      };
+      const first = [];
+      for (let i = 0; i < 20; i++) first.push((await ask('stream 2 chunks', 'chunk 2')).firstMs);
+      const heapBefore = await f.evaluate(() => performance.memory?.usedJSHeapSize ?? 0);
+      const big = await ask('stream 5000 chunks', 'chunk 5000', 300_000);
+      const heapAfter = await f.evaluate(() => performance.memory?.usedJSHeapSize ?? 0);
+      const sorted = [...first].sort((a, b) => a - b);
+      const ui = {
+        firstChunkMs: { median: sorted[Math.floor(sorted.length / 2)], max: sorted.at(-1), samples: first.map((x) => Math.round(x)) },
+        reply5000: {
+          firstMs: Math.round(big.firstMs),
+          renderedMs: Math.round(big.doneMs),
+          longTasks: big.longTasks.length,
+          longestTaskMs: Math.round(Math.max(0, ...big.longTasks)),
+          heapGrowthMb: Math.round(((heapAfter - heapBefore) / 1024 / 1024) * 10) / 10,
+        },
+      };
+      fs.mkdirSync(path.join(RESULTS_DIR, 'bench'), { recursive: true });
+      fs.writeFileSync(path.join(RESULTS_DIR, 'bench', 'ui.json'), JSON.stringify(ui, null, 2));
+      console.log(`    ui: ${JSON.stringify(ui)}`);
+    },
+  );
+
   await step('no Content Security Policy violations', async () => {
     if (cspViolations.length) throw new Error(cspViolations.join('\n'));
   });
