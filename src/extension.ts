@@ -46,7 +46,12 @@ export interface SymposiumApi {
   /** The activation session ID embedded in the webview HTML. */
   sessionId: string;
   /** The experimental LM provider's state (tests: registered only with the setting on). */
-  lm: { readonly registered: boolean; readonly processRunning: boolean; readonly processPid: number | undefined };
+  lm: {
+    readonly registered: boolean;
+    readonly processRunning: boolean;
+    readonly processPid: number | undefined;
+    readonly models: vscode.LanguageModelChatInformation[];
+  };
   /** How long activate() took, in ms (the bench records it; issue 20's goal is ≤ 50 ms). */
   activationMs: number;
 }
@@ -265,12 +270,23 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
         return { agents, components: s.components };
       },
       tokenLimits: () => settings.lmTokenLimits({ maxInputTokens: DEFAULT_MAX_INPUT_TOKENS, maxOutputTokens: DEFAULT_MAX_OUTPUT_TOKENS }),
+      acceptsImages: (name) => {
+        const running = pool.all().filter((a) => a.agentName === name && a.currentState === 'running');
+        const actor = running[running.length - 1];
+        return actor ? actor.promptCapabilities.image === true : undefined;
+      },
     },
     runtime,
     log: logger,
     onStderrLine: (line) => agentChannel.info(`[lm] ${line}`),
   });
-  context.subscriptions.push(lm);
+  context.subscriptions.push(
+    lm,
+    // An agent that starts in the chat tells what it accepts: the models say so from then on.
+    pool.onDidChangeActorState((a) => {
+      if (a.currentState === 'running') lm.refreshModels();
+    }),
+  );
   if (testMode) {
     const inspector = new ChatInspector({ chat, sessions, pool, messages, permissions, fromWebview: provider.onDidReceiveMessage });
     context.subscriptions.push(

@@ -20,6 +20,8 @@ export interface LmAgents {
   agents(): { agents: Record<string, SettingsAgent>; components: string[] | null };
   /** The token limits to announce (settings, else the defaults above). */
   tokenLimits(): { maxInputTokens: number; maxOutputTokens: number };
+  /** Whether the agent said it takes images (its `promptCapabilities` once it ran); undefined: not known yet. */
+  acceptsImages(agentName: string): boolean | undefined;
 }
 
 export const modelIdOf = (agentName: string): string =>
@@ -53,8 +55,9 @@ export class SymposiumLmProvider implements vscode.LanguageModelChatProvider {
       tooltip: name === BUILTIN_AGENT_NAME ? 'ElizACP, the deterministic test agent' : `The ACP agent "${name}" through Symposium`,
       maxInputTokens,
       maxOutputTokens,
-      // Every agent may get images in prompts; one that cannot takes them as the chat does (dropped).
-      capabilities: { toolCalling: true, imageInput: name === BUILTIN_AGENT_NAME },
+      // Known once the agent has run in this window (the chat's `initialize`); until then not
+      // announced (the models are announced again when an agent becomes ready).
+      capabilities: { toolCalling: true, imageInput: name === BUILTIN_AGENT_NAME || this.source.acceptsImages(name) === true },
     }));
   }
 

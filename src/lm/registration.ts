@@ -54,6 +54,16 @@ export class LmRegistration implements vscode.Disposable {
     return this.active?.process.running === true;
   }
 
+  /** What the provider announces now (tests: VS Code's API does not show consumers the capabilities). */
+  get models(): vscode.LanguageModelChatInformation[] {
+    return this.active?.provider.provideLanguageModelChatInformation() ?? [];
+  }
+
+  /** Announces the models again (an agent's capabilities became known). */
+  refreshModels(): void {
+    this.active?.provider.refresh();
+  }
+
   /** The `vscodelm` process's id while it runs (tests: kill it, the next request recovers). */
   get processPid(): number | undefined {
     return this.active?.process.pid;

@@ -10,7 +10,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { expectedReply, extension, waitFor } from '../helpers';
+import { expectedReply, extension, newTab, openChat, waitFor } from '../helpers';
 
 const M = vscode.LanguageModelChatMessage;
 type Part = vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart;
@@ -209,6 +209,35 @@ suite('language model provider (experimental)', () => {
     }
     await waitFor('the extra model gone', async () => !(await ids()).includes('symposium-agent-extra'));
     assert.ok((await ids()).includes('symposium-eliza'));
+  });
+
+  test("another agent's image input is announced once it has run in the chat (its promptCapabilities)", async function () {
+    this.timeout(60_000);
+    const api = await extension().activate();
+    const ext = extension();
+    const images = () => api.lm.models.find((m) => m.id === 'symposium-agent-Eliza images')?.capabilities.imageInput;
+    await config().update(
+      'agents',
+      {
+        'Eliza images': {
+          command: process.execPath,
+          args: [`${ext.extensionPath}/out/conductor.js`, 'eliza', '--deterministic'],
+          env: { ELECTRON_RUN_AS_NODE: '1' },
+        },
+      },
+      vscode.ConfigurationTarget.Global,
+    );
+    try {
+      await waitFor('the model', () => images() !== undefined);
+      assert.equal(images(), false, 'not known before the agent ran');
+      await config().update('currentAgent', 'Eliza images', vscode.ConfigurationTarget.Global);
+      await openChat();
+      await newTab();
+      await waitFor('image input announced', () => images() === true, 30_000);
+    } finally {
+      await config().update('currentAgent', undefined, vscode.ConfigurationTarget.Global);
+      await config().update('agents', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   test('the LM process killed mid-stream: that request fails with the exit reason, the next one gets a new process', async () => {
