@@ -14,7 +14,8 @@ interface Rendered {
   rows: RenderedTrafficRow[];
 }
 
-const rendered = (until?: string): Thenable<Rendered | undefined> => cmd<Rendered | undefined>('getTrafficRendered', until, 2_000);
+// A first webview panel can take seconds to load in a fresh host (the fresh-clone CI run took over 2 s).
+const rendered = (until?: string): Thenable<Rendered | undefined> => cmd<Rendered | undefined>('getTrafficRendered', until, 20_000);
 
 /** The text of the agent_message_chunk updates a row list shows at one hop, in order. */
 function chunkText(rows: RenderedTrafficRow[], hop: string): string {
