@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { withOpenCtxSessionConfig, type OpenCtxSessionConfig } from '../../src/protocol/openctx';
+import { TOOL_PROGRESS_METHOD } from '../../src/protocol/symposium-ext';
 import { startHttpProviders, type HttpProviders, type ProviderModule } from '../../src/test/openctxHttpProvider';
 import { conductorArgs, initialize, prompt, startProcess, tempDir, type Harness } from './harness';
 
@@ -129,6 +130,38 @@ describe('openctx component (conductor + ElizACP processes)', function () {
       sent.every((r) => JSON.stringify(r.body.settings) === '{"team":"core-secret-team"}'),
       'exactly its own settings',
     );
+  });
+
+  it('a call that waits on a slow provider shows progress on its tool card, then answers with the others (issue 21)', async () => {
+    h = startProcess(conductorArgs({ log: 'warn' }));
+    await initialize(h);
+    const sessionId = await sessionWith(h, tempDir(), {
+      providers: [
+        { uri: moduleUri('sample-provider.mjs'), settings: {} },
+        { uri: moduleUri('hanging-provider.mjs'), settings: {} },
+      ],
+      allowModules: true,
+    });
+    const found = toolJson((await prompt(h, sessionId, 'use tool openctx::openctx_mentions with {"query": "release"}')).text);
+    assert.deepEqual(
+      (found.mentions as { title: string }[]).map((m) => m.title),
+      ['Release checklist'],
+    );
+    assert.match(JSON.stringify(found.problems), /hanging-provider\.mjs/);
+    const progress = h.notifications
+      .filter((n) => n.method === TOOL_PROGRESS_METHOD)
+      .map((n) => n.params as { sessionId: string; server: string; tool: string; message: string });
+    assert.ok(progress.length >= 2, `progress while waiting: ${JSON.stringify(progress)}`);
+    for (const p of progress) {
+      assert.equal(p.sessionId, sessionId);
+      assert.equal(p.server, 'openctx');
+      assert.equal(p.tool, 'openctx_mentions');
+      assert.match(p.message, /^Waiting for OpenCtx providers… \d+ s$/);
+    }
+    // A quick call shows none.
+    const before = h.notifications.length;
+    await prompt(h, sessionId, 'use tool openctx::openctx_providers');
+    assert.equal(h.notifications.slice(before).filter((n) => n.method === TOOL_PROGRESS_METHOD).length, 0);
   });
 
   it('loads no module provider for an untrusted workspace; HTTP providers still answer', async () => {

@@ -6,10 +6,14 @@
 // same client and timeout as the editor's (src/node/openctxClient.ts).
 import { takeOpenCtxSessionConfig, type OpenCtxSessionConfig } from '../../../src/protocol/openctx';
 import { isSessionSetup } from '../../chain/acpGuards';
-import type { Component, ComponentContext, ComponentFactory, IncomingRequest } from '../../chain/component';
+import type { Component, ComponentContext, ComponentFactory, IncomingRequest, McpSessionInfo } from '../../chain/component';
 import { SessionMcpServers } from '../sessionMcp';
 import { OpenCtxClient } from '../../../src/node/openctxClient';
-import { createOpenCtxServer } from './tools';
+import { ToolProgress } from '../toolProgress';
+import { createOpenCtxServer, type ToolCallExtra } from './tools';
+
+/** A tool call that waits this long on providers shows progress on its card (issue 21). */
+export const SLOW_CALL_MS = 1_000;
 
 class OpenCtxComponent implements Component {
   readonly name = 'openctx';
@@ -18,7 +22,10 @@ class OpenCtxComponent implements Component {
   /** Clients by configuration, shared by sessions configured alike (their meta cache too). */
   private readonly clients = new Map<string, { client: OpenCtxClient; sinks: Set<(provider: string, message: string) => void> }>();
 
-  constructor(private readonly timeoutMs?: number) {}
+  constructor(
+    private readonly timeoutMs?: number,
+    private readonly slowCallMs = SLOW_CALL_MS,
+  ) {}
 
   onRequest(request: IncomingRequest, cx: ComponentContext): void {
     if (request.direction !== 'toAgent') return request.forward();
@@ -30,8 +37,53 @@ class OpenCtxComponent implements Component {
     const { params, config, problem } = takeOpenCtxSessionConfig(request.params);
     if (problem) cx.log.warn(`${request.method}: ${problem}; no openctx server for this session`);
     if (!config || config.providers.length === 0) return request.forward(params);
-    const spec = { name: 'openctx', create: () => createOpenCtxServer({ withClient: (run) => this.run(config, cx, run) }) };
+    const spec = {
+      name: 'openctx',
+      create: (session: McpSessionInfo) =>
+        createOpenCtxServer({
+          withClient: (tool, extra, run) => this.withProgress(session, cx, tool, extra, () => this.run(config, cx, run)),
+        }),
+    };
     this.servers.handle(withParams(request, params), cx, [spec]);
+  }
+
+  /**
+   * Runs one tool call; past SLOW_CALL_MS it reports, once a second, how long it has waited for
+   * the providers (each has its own timeout, so the wait is bounded), on the caller's tool card.
+   */
+  private async withProgress<T>(
+    session: McpSessionInfo,
+    cx: ComponentContext,
+    tool: string,
+    extra: ToolCallExtra,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    const started = Date.now();
+    let progress: ToolProgress | undefined;
+    const tick = async (): Promise<void> => {
+      progress ??= new ToolProgress({
+        cx,
+        sessionId: await session.sessionId,
+        server: 'openctx',
+        tool,
+        mcp: { progressToken: extra._meta?.progressToken, sendNotification: (n) => extra.sendNotification(n) },
+      });
+      progress.report(`Waiting for OpenCtx providers… ${Math.round((Date.now() - started) / 1000)} s`);
+    };
+    let timer: NodeJS.Timeout | undefined;
+    const schedule = (ms: number): void => {
+      timer = setTimeout(() => {
+        void tick();
+        schedule(1_000);
+      }, ms);
+    };
+    schedule(this.slowCallMs);
+    try {
+      return await work();
+    } finally {
+      clearTimeout(timer);
+      progress?.done();
+    }
   }
 
   /** Runs one tool call's requests, collecting the problems reported meanwhile for its answer (and the log). */

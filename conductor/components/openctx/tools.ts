@@ -12,9 +12,21 @@ import { CONDUCTOR_VERSION } from '../../version';
 /** Problems reported while one tool call ran (several calls may run at once: each gets its own list). */
 export type ProblemSink = (provider: string, message: string) => void;
 
+/** The MCP request's `extra` as far as progress goes (its token and how to notify the caller). */
+export interface ToolCallExtra {
+  _meta?: { progressToken?: string | number };
+  sendNotification(n: {
+    method: 'notifications/progress';
+    params: { progressToken: string | number; progress: number; message: string };
+  }): Promise<void>;
+}
+
 export interface OpenCtxTools {
-  /** The client for the session's providers; `problems` collects what goes wrong during one call. */
-  withClient<T>(run: (client: OpenCtxClient) => Promise<T>): Promise<{ value: T; problems: string[] }>;
+  /**
+   * The client for the session's providers; `problems` collects what goes wrong during one call.
+   * `tool` and `extra` let a call that waits on slow providers show progress on its tool card.
+   */
+  withClient<T>(tool: string, extra: ToolCallExtra, run: (client: OpenCtxClient) => Promise<T>): Promise<{ value: T; problems: string[] }>;
 }
 
 const json = (v: unknown): CallToolResult => ({ content: [{ type: 'text', text: JSON.stringify(v, null, 2) }] });
@@ -35,8 +47,8 @@ export function createOpenCtxServer(tools: OpenCtxTools): McpServer {
         'Lists the OpenCtx context providers the user configured (docs, tickets, dashboards, code hosts…): name, uri, and whether each offers mentions and items.',
       inputSchema: {},
     },
-    async () => {
-      const { value, problems } = await tools.withClient((c) => c.meta());
+    async (_args, extra) => {
+      const { value, problems } = await tools.withClient('openctx_providers', extra, (c) => c.meta());
       return json({
         providers: value.map(({ provider: uri, meta }) => ({ uri, name: meta.name, mentions: meta.mentions, items: meta.items })),
         ...(problems.length ? { problems } : {}),
@@ -52,8 +64,10 @@ export function createOpenCtxServer(tools: OpenCtxTools): McpServer {
         'Searches the OpenCtx providers for things that can be mentioned (documents, tickets, pages…) matching a query. Pass a result to openctx_items to read it.',
       inputSchema: { provider, query: z.string().max(1_000).describe('What to search for (may be empty: everything the providers offer)') },
     },
-    async ({ provider: only, query }) => {
-      const { value, problems } = await tools.withClient((c) => c.mentions(query, only ? { provider: only } : {}));
+    async ({ provider: only, query }, extra) => {
+      const { value, problems } = await tools.withClient('openctx_mentions', extra, (c) =>
+        c.mentions(query, only ? { provider: only } : {}),
+      );
       return json({
         mentions: value.map(({ provider: uri, mention }) => ({ provider: uri, ...mention })),
         ...(problems.length ? { problems } : {}),
@@ -76,7 +90,7 @@ export function createOpenCtxServer(tools: OpenCtxTools): McpServer {
         message: z.string().max(10_000).optional().describe('A question or text the providers find relevant items for'),
       },
     },
-    async ({ provider: only, mention, message }) => {
+    async ({ provider: only, mention, message }, extra) => {
       if (!mention && message === undefined) return { isError: true, content: [{ type: 'text', text: 'Give a mention or a message.' }] };
       const params = {
         ...(mention
@@ -84,7 +98,7 @@ export function createOpenCtxServer(tools: OpenCtxTools): McpServer {
           : {}),
         ...(message !== undefined ? { message } : {}),
       };
-      const { value, problems } = await tools.withClient((c) => c.items(params, only ? { provider: only } : {}));
+      const { value, problems } = await tools.withClient('openctx_items', extra, (c) => c.items(params, only ? { provider: only } : {}));
       return json({
         items: value.map(({ provider: uri, item }) => ({
           provider: uri,
