@@ -10,6 +10,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { measure, type Sample } from './measureHop';
+import { median } from './stats';
 
 const OUT = resolve(__dirname, '..');
 const CONDUCTOR = resolve(OUT, 'conductor.js');
@@ -34,12 +35,6 @@ const pick = <T extends string>(names: T[], env: string | undefined): T[] =>
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 20000);
 const PROMPTS = Number(process.env.BENCH_PROMPTS ?? 150);
-
-const quantile = (xs: number[], q: number): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
-};
-const median = (xs: number[]): number => quantile(xs, 0.5);
 
 interface Row {
   agent: string;

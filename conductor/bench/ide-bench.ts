@@ -17,6 +17,7 @@ import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import type * as TS from 'typescript';
 import { columnToUtf16, ideMethod, snippetOf, utf16ToColumn, type IdeLocation, type IdePosition } from '../../src/protocol/ideOperations';
+import { quantile } from './stats';
 
 const ts = createRequire(__filename)('typescript') as typeof TS;
 const ROOT = resolve(__dirname, '../..');
@@ -137,8 +138,6 @@ function direct(count: number): number[] {
   }
   return times;
 }
-
-const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 
 async function main(): Promise<void> {
   const expected = references(TARGET);

@@ -30,6 +30,7 @@ import { LspIde } from '../components/ide-lsp/answers';
 import { resolveServer, BUILTIN_SERVERS } from '../components/ide-lsp/servers';
 import { ServerPool } from '../components/ide-lsp/supervisor';
 import { createLogger } from '../log';
+import { quantile } from './stats';
 
 const ROOT = resolve(__dirname, '../..');
 const PROJECT = join(ROOT, 'test-workspace/ts-project');
@@ -204,8 +205,6 @@ async function startAdapter() {
   };
   return { coldMs, answer: (n: number) => time(answer, n), raw: (n: number) => time(raw, n), close: () => pool.dispose() };
 }
-
-const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 
 async function main(): Promise<void> {
   const { direct, coldMs: directCold } = await startDirect();

@@ -6,7 +6,7 @@
 // still located, without their text.
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { nameRangeIn, snippetOf, SYMBOL_KIND_NAMES, utf16ToColumn, type IdeLocation } from '../protocol/ideOperations';
+import { ideLocation, joinHoverParts, nameRangeIn, SYMBOL_KIND_NAMES, type IdeLocation } from '../protocol/ideOperations';
 
 /** VS Code's SymbolKind as the lower-case names results use ("class", "typeParameter" → "type parameter"). */
 export function symbolKindName(kind: vscode.SymbolKind): string {
@@ -41,18 +41,8 @@ export class DocumentTexts {
   /** An IdeLocation for `range` in `uri`, with `extra` (name, kind, …) and a snippet where allowed. */
   async location(uri: vscode.Uri, range: vscode.Range, extra: Partial<IdeLocation> = {}): Promise<IdeLocation> {
     const lines = await this.linesOf(uri);
-    const lineText = (n: number): string => lines?.[n] ?? '';
     const file = uri.scheme === 'file' ? uri.fsPath : uri.toString();
-    const readable = uri.scheme === 'file' && this.mayRead(file);
-    return {
-      file,
-      line: range.start.line + 1,
-      column: utf16ToColumn(lineText(range.start.line), range.start.character),
-      endLine: range.end.line + 1,
-      endColumn: utf16ToColumn(lineText(range.end.line), range.end.character),
-      ...extra,
-      ...(readable && lines ? { snippet: snippetOf(lineText(range.start.line)) } : {}),
-    };
+    return ideLocation(file, lines, range, extra, uri.scheme === 'file' && this.mayRead(file));
   }
 
   /**
@@ -77,8 +67,5 @@ export function hoverText(hovers: readonly vscode.Hover[]): string {
       else parts.push(String((c as { value?: unknown }).value ?? ''));
     }
   }
-  return parts
-    .map((p) => p.trim())
-    .filter((p) => p !== '')
-    .join('\n\n');
+  return joinHoverParts(parts);
 }

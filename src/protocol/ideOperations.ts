@@ -232,6 +232,39 @@ export function utf16ToColumn(lineText: string, character: number): number {
   return column + Math.max(0, end - Math.max(i, lineText.length));
 }
 
+/**
+ * The IdeLocation of a 0-based UTF-16 `range` in a file whose `lines` are known (undefined: not
+ * readable; columns then count from an empty line): 1-based lines, code-point columns, `extra`
+ * (name, kind, …), and a snippet of the first line when `quotable`. One shaping for every
+ * answerer (VS Code's providers in src/ide/, language servers in conductor/components/ide-lsp/).
+ */
+export function ideLocation(
+  file: string,
+  lines: readonly string[] | undefined,
+  range: Utf16Range,
+  extra: Partial<IdeLocation>,
+  quotable: boolean,
+): IdeLocation {
+  const lineText = (n: number): string => lines?.[n] ?? '';
+  return {
+    file,
+    line: range.start.line + 1,
+    column: utf16ToColumn(lineText(range.start.line), range.start.character),
+    endLine: range.end.line + 1,
+    endColumn: utf16ToColumn(lineText(range.end.line), range.end.character),
+    ...extra,
+    ...(quotable && lines ? { snippet: snippetOf(lineText(range.start.line)) } : {}),
+  };
+}
+
+/** Hover contents (markdown or code blocks) as one text: trimmed, empty parts dropped. */
+export function joinHoverParts(parts: readonly string[]): string {
+  return parts
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
+    .join('\n\n');
+}
+
 /** 0-based UTF-16 offset of the 1-based code-point `column` in `lineText` (past the end: clamped). */
 export function columnToUtf16(lineText: string, column: number): number {
   let i = 0;

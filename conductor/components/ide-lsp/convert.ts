@@ -11,10 +11,10 @@ import { fileURLToPath } from 'node:url';
 import type { DocumentSymbol, Hover, Location, LocationLink, SymbolInformation, WorkspaceSymbol } from 'vscode-languageserver-protocol';
 import {
   bareSymbolName,
+  ideLocation,
+  joinHoverParts,
   nameRangeIn,
-  snippetOf,
   SYMBOL_KIND_NAMES,
-  utf16ToColumn,
   type IdeLocation,
   type Utf16Range,
 } from '../../../src/protocol/ideOperations';
@@ -63,18 +63,8 @@ export class Locator {
 
   async location(uri: string, range: Utf16Range, extra: Partial<IdeLocation> = {}): Promise<IdeLocation> {
     const lines = await this.linesOf(uri);
-    const lineText = (n: number): string => lines?.[n] ?? '';
     const file = fileOfUri(uri);
-    const quotable = uri.startsWith('file:') && lines !== undefined && this.mayQuote(file);
-    return {
-      file,
-      line: range.start.line + 1,
-      column: utf16ToColumn(lineText(range.start.line), range.start.character),
-      endLine: range.end.line + 1,
-      endColumn: utf16ToColumn(lineText(range.end.line), range.end.character),
-      ...extra,
-      ...(quotable ? { snippet: snippetOf(lineText(range.start.line)) } : {}),
-    };
+    return ideLocation(file, lines, range, extra, uri.startsWith('file:') && lines !== undefined && this.mayQuote(file));
   }
 
   /** Definitions, references…: whatever shape the server chose. */
@@ -145,10 +135,7 @@ export function hoverText(hover: Hover | null | undefined): string {
   const contents: unknown = hover.contents;
   if (Array.isArray(contents)) contents.forEach(add);
   else add(contents);
-  return parts
-    .map((p) => p.trim())
-    .filter((p) => p !== '')
-    .join('\n\n');
+  return joinHoverParts(parts);
 }
 
 /** The 0-based UTF-16 range of the word at `character` (a hover without a range). */

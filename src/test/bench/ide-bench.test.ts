@@ -10,10 +10,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { answerText, cmd, extension, newTab, openChat, rendered, waitFor, waitForIdle } from '../helpers';
+import { quantile } from '../../../conductor/bench/stats';
 
 const CALLS = Number(process.env.BENCH_IDE_CALLS ?? 100);
 const ROUNDS = 3;
-const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 
 suite('IDE operations bench (host)', () => {
   test("findReferences: VS Code's command directly vs through the chain", async function () {
