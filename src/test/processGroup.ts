@@ -20,14 +20,18 @@ export function groupMembers(pgid: number): number[] {
     .map(Number);
 }
 
+/** The direct children of `pid` (of its main thread, which is where Node spawns). */
+export function childrenOf(pid: number): number[] {
+  if (process.platform !== 'linux') return [];
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return []; // gone already
+  }
+}
+
 /** The process group of `pid` (a group leader) plus the live groups its children lead (the agent's). */
 export function groupsUnder(pid: number): number[] {
   if (process.platform !== 'linux') return [];
-  let children: number[] = [];
-  try {
-    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    /* gone already */
-  }
-  return [pid, ...children.filter((c) => groupMembers(c).length > 0)];
+  return [pid, ...childrenOf(pid).filter((c) => groupMembers(c).length > 0)];
 }

@@ -2,22 +2,18 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { childrenOf } from '../processGroup';
 import { captureLog, cmd, extension, openChat, sleep, tabs, viewState, waitFor, waitForIdle } from '../helpers';
 
 /** The extension host's child processes running our conductor (read from /proc). */
 function conductorChildren(): number[] {
-  const pids: number[] = [];
-  for (const d of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
+  return childrenOf(process.pid).filter((pid) => {
     try {
-      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === process.pid && fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').includes('conductor.js')) pids.push(Number(d));
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('conductor.js');
     } catch {
-      // gone meanwhile
+      return false; // gone meanwhile
     }
-  }
-  return pids;
+  });
 }
 
 suite('activation', () => {
