@@ -60,10 +60,13 @@ class OpenCtxComponent implements Component {
   ): Promise<T> {
     const started = Date.now();
     let progress: ToolProgress | undefined;
+    let finished = false;
     const tick = async (): Promise<void> => {
+      const sessionId = await session.sessionId;
+      if (finished) return; // the call ended while the session id was awaited: nothing to report
       progress ??= new ToolProgress({
         cx,
-        sessionId: await session.sessionId,
+        sessionId,
         server: 'openctx',
         tool,
         mcp: { progressToken: extra._meta?.progressToken, sendNotification: (n) => extra.sendNotification(n) },
@@ -81,6 +84,7 @@ class OpenCtxComponent implements Component {
     try {
       return await work();
     } finally {
+      finished = true;
       clearTimeout(timer);
       progress?.done();
     }
