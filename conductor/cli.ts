@@ -6,7 +6,7 @@ import { externalProxyFactory } from './components/external-proxy/externalProxy'
 import { placeProxies, takeProxyEnv } from './components/external-proxy/placement';
 import { parseProxyOption, uniqueNames, type ProxySpec } from './components/external-proxy/proxySpec';
 import { takeTraceFd, teeTrace, TracePipe, TraceWriter, type TraceSink } from './trace';
-import { componentRegistry, componentRegistryWith, DEFAULT_COMPONENTS } from './components/registry';
+import { COMPONENT_NAMES, DEFAULT_COMPONENTS, loadComponents } from './components/registry';
 import { applySparkleFlag, isSparkleFlag, SPARKLE_USAGE, type SparkleOptions } from './components/sparkle/options';
 import { readLanguageServersOption, type LanguageServerSpec } from './components/ide-lsp/servers';
 import { createLogger, isLogLevel, type LogLevel } from './log';
@@ -108,8 +108,8 @@ export function parseProxyArgs(argv: readonly string[]): ProxyArgs {
         throw new Error(`unknown option "${String(flag)}"\n${USAGE}`);
     }
   }
-  args.proxies = uniqueNames(args.proxies, new Set(componentRegistry.keys()));
-  const known = new Set([...componentRegistry.keys(), ...args.proxies.map((p) => p.name)]);
+  args.proxies = uniqueNames(args.proxies, new Set(COMPONENT_NAMES));
+  const known = new Set([...COMPONENT_NAMES, ...args.proxies.map((p) => p.name)]);
   const unknown = args.components.filter((c) => !known.has(c));
   if (unknown.length) throw new Error(`unknown component(s): ${unknown.join(', ')}; known: ${[...known].join(', ')}`);
   args.components = placeProxies(args.components, args.proxies, componentsGiven);
@@ -142,10 +142,11 @@ export async function runProxyCli(argv: string[]): Promise<void> {
     agentArgs: args.agentArgs,
     agentEnv,
     components: args.components,
-    registry: new Map([
-      ...componentRegistryWith({ sparkle: args.sparkle, ...(args.languageServers ? { languageServers: args.languageServers } : {}) }),
-      ...proxies,
-    ]),
+    // Loaded while the agent starts: the modules evaluate after start() below has spawned it.
+    registry: loadComponents(args.components, {
+      sparkle: args.sparkle,
+      ...(args.languageServers ? { languageServers: args.languageServers } : {}),
+    }).then((builtIn) => new Map([...builtIn, ...proxies])),
     log,
     trace,
     // How the MCP stdio shim re-runs this very file; ELECTRON_RUN_AS_NODE lets Electron's

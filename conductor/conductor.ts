@@ -39,7 +39,11 @@ export interface ConductorOptions {
   /** Added to the agent's environment only (the conductor's own stays as it is). */
   agentEnv?: Record<string, string>;
   components: string[];
-  registry: ReadonlyMap<string, ComponentFactory>;
+  /**
+   * The component factories by name, or their loading (cli.ts loads them while the agent starts):
+   * until it settles the editor is not read, so `initialize` always finds them.
+   */
+  registry: ReadonlyMap<string, ComponentFactory> | Promise<ReadonlyMap<string, ComponentFactory>>;
   log: Logger;
   trace?: TraceSink;
   self: SelfCommand;
@@ -84,6 +88,7 @@ export class Conductor {
   private readonly agentOutput: Holds;
   /** The chain's components that own an input of their own (external proxies). */
   private inputs: Component[] = [];
+  private registry: ReadonlyMap<string, ComponentFactory> | undefined;
   readonly done: Promise<number>;
   private resolveDone!: (code: number) => void;
 
@@ -101,6 +106,8 @@ export class Conductor {
       backpressure: (full) => this.outputFull(full, 'editor'),
       end: () => void this.stop('the editor closed stdin', 0),
     });
+    if (options.registry instanceof Map) this.registry = options.registry;
+    else this.awaitRegistry(Promise.resolve(options.registry));
     this.agent = new AgentProcess(
       options.agentCommand,
       options.agentArgs,
@@ -118,6 +125,27 @@ export class Conductor {
 
   start(): void {
     this.agent.start();
+  }
+
+  private loadedRegistry(): ReadonlyMap<string, ComponentFactory> {
+    // Cannot happen while the editor is not read (awaitRegistry); a clear error if it ever does.
+    if (!this.registry) throw new Error('the components are still loading');
+    return this.registry;
+  }
+
+  private awaitRegistry(loading: Promise<ReadonlyMap<string, ComponentFactory>>): void {
+    const reason = 'loading components';
+    this.editorInput.set(reason, true);
+    loading.then(
+      (registry) => {
+        this.registry = registry;
+        this.editorInput.set(reason, false);
+      },
+      (err: unknown) => {
+        this.options.log.error(`the components could not be loaded: ${errorText(err)}`);
+        void this.stop(`the components could not be loaded: ${errorText(err)}`, 1);
+      },
+    );
   }
 
   private makeAgentEdge(): AgentEdge {
@@ -219,7 +247,7 @@ export class Conductor {
     this.initialize = 'pending';
     const caps = isObject(initializeParams) ? initializeParams.clientCapabilities : undefined;
     this.clientCapabilities = isObject(caps) ? caps : {};
-    const { components, skipped } = assembleChain(this.options.components, this.options.registry, this.clientCapabilities);
+    const { components, skipped } = assembleChain(this.options.components, this.loadedRegistry(), this.clientCapabilities);
     this.skipped = skipped;
     for (const s of skipped) this.options.log.info(`component "${s.name}" left out: ${s.reason}`);
     const describe = (): SymposiumCapabilitiesMeta => ({

@@ -1,30 +1,41 @@
 // Every component the conductor knows, by the name used in `--components`.
+//
+// A component's code loads only when a chain uses it: each entry is a dynamic import, which
+// esbuild keeps in the one bundle but evaluates only when called. Most components serve MCP
+// (the MCP SDK, zod and ajv come with them), and evaluating all of that at start was about half
+// of the conductor's start-up time; loading only what `--components` names, after the agent has
+// been spawned (cli.ts), lets the agent's own start-up run meanwhile (issue 20: cold start, idle
+// memory). Names are known without loading anything, for validating the command line.
 import type { ComponentFactory } from '../chain/component';
-import { crateSourcesFactory } from './crate-sources/component';
-import { fsAdapterFactory } from './fsAdapter';
-import { mcpOverAcpFactory } from './external-proxy/mcpOverAcp';
-import { ideLspFactory, defaultIdeLspOptions } from './ide-lsp/component';
 import type { LanguageServerSpec } from './ide-lsp/servers';
-import { ideOperationsFactory } from './ide-operations/component';
-import { openctxFactory } from './openctx/component';
-import { passthroughFactory } from './passthrough';
-import { sparkleFactory } from './sparkle/component';
 import type { SparkleOptions } from './sparkle/options';
-import { symposiumInfoFactory } from './symposiumInfo';
 
-export const componentRegistry: ReadonlyMap<string, ComponentFactory> = new Map(
-  [
-    symposiumInfoFactory,
-    sparkleFactory(),
-    crateSourcesFactory,
-    fsAdapterFactory,
-    ideLspFactory(),
-    ideOperationsFactory,
-    passthroughFactory,
-    mcpOverAcpFactory,
-    openctxFactory,
-  ].map((f) => [f.name, f]),
-);
+/** Settings some components take from the conductor's command line (cli.ts). */
+export interface ComponentOptions {
+  sparkle?: Partial<SparkleOptions>;
+  /** The language-server table with `--language-servers FILE` applied. */
+  languageServers?: LanguageServerSpec[];
+}
+
+type Loader = (options: ComponentOptions) => Promise<ComponentFactory>;
+
+const LOADERS: Readonly<Record<string, Loader>> = {
+  'symposium-info': async () => (await import('./symposiumInfo')).symposiumInfoFactory,
+  sparkle: async (o) => (await import('./sparkle/component')).sparkleFactory(o.sparkle),
+  'crate-sources': async () => (await import('./crate-sources/component')).crateSourcesFactory,
+  'fs-adapter': async () => (await import('./fsAdapter')).fsAdapterFactory,
+  'ide-lsp': async (o) => {
+    const { ideLspFactory, defaultIdeLspOptions } = await import('./ide-lsp/component');
+    return o.languageServers ? ideLspFactory(defaultIdeLspOptions(o.languageServers)) : ideLspFactory();
+  },
+  'ide-operations': async () => (await import('./ide-operations/component')).ideOperationsFactory,
+  passthrough: async () => (await import('./passthrough')).passthroughFactory,
+  'mcp-over-acp': async () => (await import('./external-proxy/mcpOverAcp')).mcpOverAcpFactory,
+  openctx: async () => (await import('./openctx/component')).openctxFactory,
+};
+
+/** The names of the built-in components (nothing is loaded to list them). */
+export const COMPONENT_NAMES: readonly string[] = Object.keys(LOADERS);
 
 /**
  * Used when `--components` is not given. Adapters sit upstream of the components that rely on
@@ -36,18 +47,23 @@ export const componentRegistry: ReadonlyMap<string, ComponentFactory> = new Map(
  */
 export const DEFAULT_COMPONENTS = ['symposium-info', 'sparkle', 'crate-sources', 'fs-adapter', 'openctx', 'ide-lsp', 'ide-operations'];
 
-/** Settings some components take from the conductor's command line (cli.ts). */
-export interface ComponentOptions {
-  sparkle?: Partial<SparkleOptions>;
-  /** The language-server table with `--language-servers FILE` applied. */
-  languageServers?: LanguageServerSpec[];
-}
-
-/** The registry with the components that take options configured from `options`. */
-export function componentRegistryWith(options: ComponentOptions): ReadonlyMap<string, ComponentFactory> {
-  return new Map([
-    ...componentRegistry,
-    ['sparkle', sparkleFactory(options.sparkle)],
-    ...(options.languageServers ? [['ide-lsp', ideLspFactory(defaultIdeLspOptions(options.languageServers))] as const] : []),
-  ]);
+/**
+ * Loads the factories of `names` and of the adapters they rely on (`adapters`), configured from
+ * `options`. Names that are not built-in components are left out: assembly reports them.
+ */
+export async function loadComponents(names: readonly string[], options: ComponentOptions = {}): Promise<Map<string, ComponentFactory>> {
+  const loading = new Map<string, Promise<void>>();
+  const factories = new Map<string, ComponentFactory>();
+  const load = (name: string): Promise<void> => {
+    const loader = LOADERS[name];
+    if (!loader || loading.has(name)) return loading.get(name) ?? Promise.resolve();
+    const done = loader(options).then(async (factory) => {
+      factories.set(name, factory);
+      await Promise.all((factory.adapters ?? []).map(load));
+    });
+    loading.set(name, done);
+    return done;
+  };
+  await Promise.all(names.map(load));
+  return factories;
 }

@@ -9,7 +9,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { AGENT_EXITED_METHOD, sparkleMarkOf } from '../../src/protocol/symposium-ext';
 import type { AgentDefinition } from '../../src/protocol/lm';
 import { Conductor } from '../conductor';
-import { componentRegistryWith, DEFAULT_COMPONENTS } from '../components/registry';
+import { DEFAULT_COMPONENTS, loadComponents } from '../components/registry';
 import type { Logger } from '../log';
 
 export interface SessionListener {
@@ -39,7 +39,7 @@ export class Downstream {
       agentArgs: args,
       agentEnv: env,
       components: components ?? DEFAULT_COMPONENTS,
-      registry: componentRegistryWith({}),
+      registry: loadComponents(components ?? DEFAULT_COMPONENTS),
       log: log.child('conductor'),
       self: { command: process.execPath, args: [self], env: [{ name: 'ELECTRON_RUN_AS_NODE', value: '1' }] },
       input: toConductor,
