@@ -13,7 +13,7 @@ import type { Component, ComponentContext, IncomingRequest } from '../chain/comp
 import { defaultIdeLspOptions, ideLspFactory } from '../components/ide-lsp/component';
 import type { RpcOutcome } from '../jsonrpc/message';
 import { createLogger } from '../log';
-import { serverPids } from './languageServerLog';
+import { serverPids, testWorkspaceServers } from './languageServerLog';
 import { tempDir } from './harness';
 
 const WORKSPACE = resolve(__dirname, '../../test-workspace');
@@ -92,7 +92,7 @@ describe('ide-lsp: concurrent requests and changing files (real servers)', funct
         serverPids(log.join('\n'))
           .map((s) => s.name)
           .sort(),
-        ['pyright-langserver', 'typescript-language-server'],
+        testWorkspaceServers(),
       );
     } finally {
       await adapter.dispose?.();

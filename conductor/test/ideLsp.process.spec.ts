@@ -11,10 +11,12 @@ import { groupAlive } from '../../src/node/processGroup';
 import { IDE_OPERATIONS, withIdeCapability } from '../../src/protocol/ideOperations';
 import { SYMPOSIUM_META_KEY } from '../../src/protocol/symposium-ext';
 import { mismatches, PYTHON_EXPECTATIONS, TYPESCRIPT_EXPECTATIONS } from '../../src/test/ideExpectations';
-import { serverPids } from './languageServerLog';
+import { serverPids, testWorkspaceServers } from './languageServerLog';
 import { conductorArgs, initialize, newSession, prompt, startProcess, waitFor, type Harness } from './harness';
 
 const WORKSPACE = resolve(__dirname, '../../test-workspace');
+/** Workspace-wide questions start the server of every language present (gopls too, for go-module/). */
+const SERVERS = testWorkspaceServers();
 
 describe('ide-lsp: language servers answer the ide tools when the editor does not', function () {
   this.timeout(120_000);
@@ -54,7 +56,7 @@ describe('ide-lsp: language servers answer the ide tools when the editor does no
       serverPids(h.stderr())
         .map((s) => s.name)
         .sort(),
-      ['pyright-langserver', 'typescript-language-server'],
+      SERVERS,
     );
   });
 
@@ -84,7 +86,7 @@ describe('ide-lsp: language servers answer the ide tools when the editor does no
 
   it('no language-server process is left after the conductor exits', async () => {
     const pids = serverPids(h.stderr());
-    assert.equal(pids.length, 2);
+    assert.equal(pids.length, SERVERS.length);
     for (const { pid } of pids) assert.ok(groupAlive(pid), `server ${pid} runs while the conductor does`);
     await h.close();
     for (const { name, pid } of pids) await waitFor(() => !groupAlive(pid), 5000, `${name} (${pid}) and its children to be gone`);

@@ -178,6 +178,60 @@ export const PYTHON_EXPECTATIONS: readonly IdeExpectation[] = [
   },
 ];
 
+const go = (name: string): string => `go-module/${name}`;
+
+/**
+ * Go (test-workspace/go-module, no dependencies): gopls in the fallback (Debian's gopls package;
+ * .ci/run installs it). code-server has no Go extension, so the host suite cannot ask VS Code these.
+ */
+export const GO_EXPECTATIONS: readonly IdeExpectation[] = [
+  {
+    title: 'find definition of a struct type',
+    prompt: 'find definition of Square',
+    locations: [`${go('shapes.go')}:5:6-5:12`],
+    fields: [{ name: 'Square', snippet: 'type Square struct {' }],
+  },
+  {
+    title: 'Go to Definition at a use in another file (after a tab)',
+    prompt: tool('find_definitions', { file: go('report.go'), line: 7, column: 8 }),
+    locations: [`${go('shapes.go')}:5:6-5:12`],
+  },
+  {
+    title: 'references of a type across files, the declaration included',
+    prompt: program('findReferences(findDefinitions("Square")[0])'),
+    locations: [
+      `${go('report.go')}:7:8-7:14`,
+      `${go('shapes.go')}:5:6-5:12`,
+      `${go('shapes.go')}:10:9-10:15`,
+      `${go('shapes.go')}:15:24-15:30`,
+    ],
+  },
+  {
+    title: 'references of a function at a use',
+    prompt: tool('find_references', { file: go('report.go'), line: 8, column: 47 }),
+    locations: [`${go('report.go')}:8:47-8:58`, `${go('shapes.go')}:15:6-15:17`],
+  },
+  {
+    title: 'hover of a function: its signature',
+    prompt: tool('hover', { file: go('shapes.go'), line: 15, column: 6 }),
+    at: `${go('shapes.go')}:15:6-15:17`,
+    contents: /func PerimeterOf\(shape Square\) float64/,
+  },
+  {
+    title: 'workspace symbols: the function, with its kind',
+    prompt: program('symbols("PerimeterOf")'),
+    includes: [{ at: `${go('shapes.go')}:15:6-15:17`, fields: { name: 'PerimeterOf', kind: 'function' } }],
+  },
+  {
+    title: 'document symbols: the outline',
+    prompt: tool('document_symbols', { file: go('shapes.go') }),
+    includes: [
+      { at: `${go('shapes.go')}:5:6-5:12`, fields: { name: 'Square' } },
+      { at: `${go('shapes.go')}:15:6-15:17`, fields: { name: 'PerimeterOf', kind: 'function' } },
+    ],
+  },
+];
+
 /**
  * What differs between `reply` (the tool's text, JSON) and `e`; empty when it matches. Both
  * suites assert `deepEqual(mismatches(e, reply), [])`, so a failure shows every difference.

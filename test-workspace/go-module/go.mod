@@ -1,0 +1,3 @@
+module example.com/geometry
+
+go 1.19
