@@ -11,7 +11,13 @@
 import type { Readable, Writable } from 'node:stream';
 import { ErrorCodes } from '../src/protocol/errorCodes';
 import { isObject } from '../src/protocol/guards';
-import { AGENT_EXITED_METHOD, type AgentExitedParams, type SymposiumCapabilitiesMeta } from '../src/protocol/symposium-ext';
+import {
+  AGENT_EXITED_METHOD,
+  COMPONENT_EXITED_METHOD,
+  type AgentExitedParams,
+  type ComponentExitedParams,
+  type SymposiumCapabilitiesMeta,
+} from '../src/protocol/symposium-ext';
 import { LineChannel } from './jsonrpc/lineChannel';
 import {
   isRequest,
@@ -337,22 +343,30 @@ export class Conductor {
   }
 
   /**
-   * A component the chain cannot work without is gone (an external proxy process exited). Like
-   * the agent's exit: what waited on it has failed with `error` (the component did that), the
-   * editor is told why, and the conductor ends; the chat's Restart builds a new chain.
+   * A component the chain cannot work without is gone (an external proxy process exited). What
+   * waited on it has failed with `error`, and it answers whatever reaches it later with the same
+   * error (the component does both). Once the chain is running, the conductor stays up: the
+   * editor is told which component ended and why (`_symposium/component_exited`), every session
+   * that goes through it fails cleanly, and the chat's Restart builds a new chain. Before
+   * `initialize` was accepted (a proxy that cannot start) there is no chain to keep: the conductor
+   * ends, like when the agent cannot start.
    */
   private onComponentExit(chain: Chain, component: Component, error: RpcError): void {
     if (this.stopping || this.chain !== chain) return;
     this.options.log.error(`component "${component.name}" is gone: ${error.message}`);
     const data = isObject(error.data) ? error.data : {};
-    const params: AgentExitedParams = {
+    const exit: AgentExitedParams = {
       message: error.message,
       exitCode: typeof data.exitCode === 'number' ? data.exitCode : null,
       signal: typeof data.signal === 'string' ? data.signal : null,
       stderrTail: typeof data.stderrTail === 'string' ? data.stderrTail : '',
     };
-    this.editor.send({ jsonrpc: '2.0', method: AGENT_EXITED_METHOD, params });
-    void this.stop(`component "${component.name}" exited`, 1);
+    if (this.initialize !== 'accepted') {
+      this.editor.send({ jsonrpc: '2.0', method: AGENT_EXITED_METHOD, params: exit });
+      return void this.stop(`component "${component.name}" exited before the chain was running`, 1);
+    }
+    const params: ComponentExitedParams = { ...exit, component: component.name };
+    this.editor.send({ jsonrpc: '2.0', method: COMPONENT_EXITED_METHOD, params });
   }
 
   private contextFor(component: Component, chain: Chain): ComponentContext {

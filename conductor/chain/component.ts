@@ -115,7 +115,8 @@ export interface Component {
   dispose?(): void | Promise<void>;
   /**
    * For a component the chain cannot work without once it is gone (an external proxy process):
-   * settles with the reason when it ends by itself. The conductor then ends the whole chain.
+   * settles with the reason when it ends by itself. It must then refuse what reaches it with that
+   * reason; the conductor tells the editor (`_symposium/component_exited`) and keeps running.
    */
   readonly exited?: Promise<RpcError>;
   /** For a component that reads a peer of its own: stop (or resume) reading it, for `reason` (backpressure). */

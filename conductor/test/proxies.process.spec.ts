@@ -1,13 +1,19 @@
 // External proxies in the chain: the conductor (real process) runs the SDK-written proxy fixtures
 // (conductor/test/fixtures/proxies/, real processes) between built-in components, in front of
 // ElizACP, in both wire dialects (`proxy/*` and `_proxy/*`). Checked like the in-process chain:
-// order, losslessness, cancellation, MCP over ACP bridged to the agent, and a proxy crash.
+// order, losslessness, cancellation, MCP over ACP bridged to the agent, and a proxy crash (the
+// conductor stays up and refuses what needs the proxy with its exit reason).
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { SYMPOSIUM_META_KEY, AGENT_EXITED_METHOD } from '../../src/protocol/symposium-ext';
+import {
+  SYMPOSIUM_META_KEY,
+  AGENT_EXITED_METHOD,
+  COMPONENT_EXITED_METHOD,
+  type ComponentExitedParams,
+} from '../../src/protocol/symposium-ext';
 import { rssOf } from './rawClient';
 import { CONDUCTOR_JS, elizaCommand, initialize, newSession, prompt, startProcess, tempDir, waitFor, type Harness } from './harness';
 
@@ -175,10 +181,23 @@ for (const dialect of ['proxy', '_proxy'] as const) {
       });
     }
 
-    it('a proxy that crashes fails the prompt it was serving with its exit reason, and the conductor ends', async () => {
-      h = startProcess(conductorWith([rewriter('rewrite-a', dialect)], ['rewrite-a', 'symposium-info']));
+    it('a proxy that crashes fails the sessions it served with its exit reason; the conductor keeps answering, then ends cleanly', async () => {
+      const marker = `marker-${randomUUID()}`;
+      h = startProcess(
+        conductorWith(
+          [rewriter('rewrite-a', dialect), rewriter('rewrite-b', dialect, `${marker}=meta`)],
+          ['rewrite-a', 'symposium-info', 'rewrite-b'],
+        ),
+      );
       await initialize(h);
       const sessionId = await newSession(h, tempDir());
+      const other = await newSession(h, tempDir());
+      // A long prompt in the other session, running when the proxy dies: it fails too, at once.
+      const running = h.conn.agent.request('session/prompt', {
+        sessionId: other,
+        prompt: [{ type: 'text', text: 'tell me a long story' }],
+      });
+      await waitFor(() => h!.updates.some((u) => u.sessionId === other), 5000, 'first chunk of the other session');
       const started = Date.now();
       const failure = await h.conn.agent
         .request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'please crash the proxy' }] })
@@ -190,9 +209,38 @@ for (const dialect of ['proxy', '_proxy'] as const) {
       assert.equal(failure.code, -32099);
       assert.match(failure.message, /proxy "rewrite-a" exited with code 7/);
       assert.match(failure.message, /rewrite-a: crashing as asked/);
-      const exited = await waitFor(() => h!.notifications.find((n) => n.method === AGENT_EXITED_METHOD), 3000, 'agent_exited');
-      assert.match((exited.params as { message: string }).message, /proxy "rewrite-a" exited with code 7/);
-      assert.equal(await h.exited, 1);
+      const runningFailure = await running.then(
+        () => assert.fail('the running prompt should fail'),
+        (e: { message: string }) => e,
+      );
+      assert.match(runningFailure.message, /proxy "rewrite-a" exited with code 7/);
+      const exited = await waitFor(() => h!.notifications.find((n) => n.method === COMPONENT_EXITED_METHOD), 3000, 'component_exited');
+      const params = exited.params as ComponentExitedParams;
+      assert.equal(params.component, 'rewrite-a');
+      assert.equal(params.exitCode, 7);
+      assert.match(params.stderrTail, /crashing as asked/);
+      assert.ok(!h.notifications.some((n) => n.method === AGENT_EXITED_METHOD), 'the agent did not exit');
+      // The conductor keeps running and answers: new prompts and sessions are refused with the same reason.
+      for (const refused of [
+        h.conn.agent.request('session/prompt', { sessionId: other, prompt: [{ type: 'text', text: 'hello' }] }),
+        h.conn.agent.request('session/new', { cwd: tempDir(), mcpServers: [] }),
+      ]) {
+        const e = await refused.then(
+          () => assert.fail('should be refused'),
+          (err: { code: number; message: string }) => err,
+        );
+        assert.equal(e.code, -32099);
+        assert.match(e.message, /proxy "rewrite-a" exited with code 7/);
+      }
+      const stillRunning = await Promise.race([h.exited.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 300))]);
+      assert.ok(stillRunning, 'the conductor is still running');
+      const agentPid = Number(/started agent: .* \(pid (\d+)\)/.exec(h.stderr())?.[1]);
+      assert.ok(agentPid > 0 && processesWith('').includes(agentPid), 'the agent is running');
+      assert.equal(processesWith(marker).length, 2, 'the conductor and the other proxy run');
+      // Its own stdin closed: the conductor ends cleanly, and with it the agent and the other proxy.
+      await h.close();
+      assert.equal(await h.exited, 0);
+      await waitFor(() => processesWith(marker).length === 0 && !processesWith('').includes(agentPid), 3000, 'no process left');
     });
   });
 }

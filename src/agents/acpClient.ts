@@ -20,10 +20,13 @@ import type { Log } from '../log/logEvent';
 import type { LegacyModels, SessionControls } from '../protocol/webview';
 import {
   AGENT_EXITED_METHOD,
+  COMPONENT_EXITED_METHOD,
+  parseComponentExited,
   parseToolProgress,
   SYMPOSIUM_META_KEY,
   TOOL_PROGRESS_METHOD,
   type AgentExitedParams,
+  type ComponentExitedParams,
   type ToolProgressParams,
 } from '../protocol/symposium-ext';
 import { IDE_OPERATIONS, ideMethod, withIdeCapability } from '../protocol/ideOperations';
@@ -43,6 +46,8 @@ export interface AcpClientOptions {
   /** Every request to the agent is passed through this (the actor races it with the process exit). */
   guard: <T>(request: Promise<T>) => Promise<T>;
   onSessionUpdate: (e: SessionUpdateEvent) => void;
+  /** The conductor's `_symposium/component_exited`: a proxy in its chain ended; the chain cannot serve any more. */
+  onComponentExited?: (p: ComponentExitedParams) => void;
   /** The conductor's `_symposium/tool_progress` (an in-process MCP tool's progress; toolProgress.ts). */
   onToolProgress?: (p: ToolProgressParams) => void;
   /** Answers session/request_permission; the agent waits on the promise, `signal` aborts when it withdraws. */
@@ -75,6 +80,15 @@ export class AcpClient {
         (raw: unknown) => raw as AgentExitedParams,
         ({ params }) => {
           this.exitReport = params;
+        },
+      )
+      .onNotification(
+        COMPONENT_EXITED_METHOD,
+        (raw: unknown) => raw,
+        ({ params }) => {
+          const p = parseComponentExited(params);
+          if (p) options.onComponentExited?.(p);
+          else options.log.warn('agent', `malformed ${COMPONENT_EXITED_METHOD} ignored`);
         },
       )
       .onNotification(

@@ -25,6 +25,7 @@ import type { SpawnSpec } from './agentConfiguration';
 import type { ClientHandlers } from './clientHandlers';
 import { ConductorProcess, type ProcessExit } from './conductorProcess';
 import { ToolProgressMapper } from './toolProgress';
+import type { ComponentExitedParams } from '../protocol/symposium-ext';
 
 export interface AgentActorOptions {
   /** The configuration key; also part of every session reference. */
@@ -76,6 +77,9 @@ export class AgentActor {
   private prompts = 0;
   private readonly toolProgress = new ToolProgressMapper();
   private crashed = false;
+  /** Set when a proxy in the conductor's chain ended: the process lives on, but serves nothing. */
+  private chainBroken: ((failure: AgentFailure) => void) | undefined;
+  private readonly whenChainBroken = new Promise<AgentFailure>((resolve) => (this.chainBroken = resolve));
 
   /** ACP session/update notifications, in arrival order. */
   readonly onSessionUpdate = this.updates.event;
@@ -155,6 +159,7 @@ export class AgentActor {
         if (update) this.updates.fire({ sessionId: p.sessionId, update });
       },
       onPermissionRequest: this.options.onPermissionRequest,
+      onComponentExited: (p) => this.onChainBroken(p),
       client: this.options.client,
       authTerminal: this.options.authTerminal,
     });
@@ -271,9 +276,46 @@ export class AgentActor {
     });
   }
 
+  /**
+   * The conductor reports that a proxy of its chain ended. The conductor keeps running and refuses
+   * everything with that reason; for the chat this is a crash of this agent configuration (the
+   * tabs show the reason and offer Restart, which starts a new conductor).
+   */
+  private onChainBroken(p: ComponentExitedParams): void {
+    if (this.crashed || this.state === 'stopping' || this.state === 'exited') return;
+    const failure: AgentFailure = {
+      agentName: this.agentName,
+      message:
+        p.message
+          .split('\n')[0]
+          ?.replace(/\s*Last stderr:\s*$/i, '')
+          .trim() || `proxy "${p.component}" exited`,
+      exitCode: p.exitCode,
+      signal: p.signal,
+      stderrTail: p.stderrTail.trim().split('\n').slice(-12).join('\n'),
+    };
+    this.failureInfo = failure;
+    this.crashed = true;
+    this.options.log.error('agent', 'a proxy in the chain exited', { agent: this.agentName, proxy: p.component, failure });
+    this.chainBroken?.(failure);
+    this.options.onStateChange?.();
+    this.failures.fire(failure);
+  }
+
   private onExit(exit: ProcessExit): void {
     const { expected, ...info } = exit;
     this.state = 'exited';
+    if (this.crashed) {
+      // Already reported (its chain broke); this is the end of that conductor.
+      this.options.log[expected ? 'info' : 'error']('agent', expected ? 'exited' : 'exited unexpectedly', {
+        agent: this.agentName,
+        ...info,
+        after: 'a proxy in its chain exited',
+      });
+      this.options.onStateChange?.();
+      this.acp?.close();
+      return;
+    }
     const failure = this.makeFailure();
     this.failureInfo = failure;
     this.crashed = !expected;
@@ -334,7 +376,15 @@ export class AgentActor {
         this.process.exitInfo !== undefined ||
         this.acp?.closed === true ||
         (e as { code?: unknown } | null)?.code === ErrorCodes.agentExited;
-      if (dying && (await this.process.exitedWithin(3_000))) throw new AgentExitedError(this.failureInfo ?? this.makeFailure());
+      if (this.crashed && this.failureInfo) throw new AgentExitedError(this.failureInfo);
+      if (dying) {
+        // The process going away, or (conductor still up) the report that its chain broke.
+        const broken = await Promise.race([
+          this.process.exitedWithin(3_000).then((exited) => (exited ? (this.failureInfo ?? this.makeFailure()) : undefined)),
+          this.whenChainBroken,
+        ]);
+        if (broken) throw new AgentExitedError(broken);
+      }
       throw e;
     }
   }

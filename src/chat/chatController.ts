@@ -487,6 +487,9 @@ export class ChatController {
       const tab = this.tabs.get(tabId);
       if (tab) this.failTab(tab, failure);
     }
+    // A conductor whose chain broke (a proxy exited) still runs but serves nothing: out of the
+    // pool, nobody else would end it. Restart starts a new one.
+    if (actor.currentState !== 'exited') void actor.stop('a proxy in its chain exited');
   }
 
   private failTab(tab: ChatTab, failure: AgentFailure): void {

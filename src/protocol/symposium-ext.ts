@@ -24,6 +24,32 @@ export interface AgentExitedParams {
 }
 
 /**
+ * Notification conductor → editor: a component the chain cannot work without (an external proxy
+ * process) ended. Unlike the agent's exit, the conductor keeps running: every request that
+ * needs the chain is answered with `message` (code agentExited) until the editor restarts it.
+ */
+export const COMPONENT_EXITED_METHOD = '_symposium/component_exited';
+
+export interface ComponentExitedParams extends AgentExitedParams {
+  /** The component's name in the chain (the proxy's name). */
+  component: string;
+}
+
+/** `_symposium/component_exited` params as received (validated), or undefined. */
+export function parseComponentExited(raw: unknown): ComponentExitedParams | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const p = raw as Record<string, unknown>;
+  if (typeof p.component !== 'string' || typeof p.message !== 'string') return undefined;
+  return {
+    component: p.component,
+    message: p.message,
+    exitCode: typeof p.exitCode === 'number' ? p.exitCode : null,
+    signal: typeof p.signal === 'string' ? p.signal : null,
+    stderrTail: typeof p.stderrTail === 'string' ? p.stderrTail : '',
+  };
+}
+
+/**
  * `session/new` params `_meta.symposium.research`: set by the crate-sources component on the
  * sessions it opens for a crate researcher. Other components (the fs adapter) must not serve such
  * a session with the user's workspace: it may read only the crate sources, which crate-sources

@@ -10,8 +10,9 @@
 // answer never overtakes the updates the proxy sent before it.
 //
 // The process is owned like the agent's (AgentProcess: own process group, stderr tail, no
-// orphans). If it exits, everything waiting on it fails with its exit reason and `exited` settles;
-// the conductor then ends the chain (the chat's Restart builds a new one).
+// orphans). If it exits, everything waiting on it fails with its exit reason, every later request
+// that reaches it is refused with that reason, and `exited` settles: the conductor tells the editor
+// and keeps answering (the chat's Restart builds a new chain).
 import { ErrorCodes } from '../../../src/protocol/errorCodes';
 import { AgentProcess, agentExitError, type AgentExit } from '../../agentProcess';
 import { Holds } from '../../holds';
@@ -46,6 +47,8 @@ export class ExternalProxy implements Component {
   /** Requests of the proxy's still running on our side, by its id. */
   private readonly running = new Map<string, AbortController>();
   private exitError: RpcError | undefined;
+  /** Notifications that reached the proxy after it ended (logged once, then counted). */
+  private droppedNotifications = 0;
   private disposed = false;
   /** Why the proxy's stdout is not being read just now (an output it feeds is full). */
   private readonly output = new Holds((held) => this.process.pauseOutput(held));
@@ -110,10 +113,15 @@ export class ExternalProxy implements Component {
 
   onNotification(notification: IncomingNotification, cx: ComponentContext): void {
     this.cx = cx;
-    if (this.exitError) return this.log.warn(`${notification.method} dropped: the proxy is gone`);
+    if (this.exitError) return this.droppedAfterExit(notification.method);
     if (notification.direction === 'toAgent')
       return this.send({ jsonrpc: '2.0', method: notification.method, params: notification.params });
     this.send({ jsonrpc: '2.0', method: PROXY_DIALECTS[this.dialect].successor, params: wrap(notification.method, notification.params) });
+  }
+
+  /** The sessions it served end here: their notifications (updates, cancels) have nowhere to go. */
+  private droppedAfterExit(method: string): void {
+    if (this.droppedNotifications++ === 0) this.log.warn(`${method} dropped: the proxy is gone (later notifications are dropped silently)`);
   }
 
   holdInput(reason: string, held: boolean): void {

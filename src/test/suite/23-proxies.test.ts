@@ -72,14 +72,27 @@ suite('external proxies', () => {
   });
 
   test("a proxy that crashes fails the tab with the proxy's exit reason; Restart builds the chain again", async () => {
+    const log = captureLog(await extension().activate());
     const tabId = await cmd<string>('simulateNewTab');
-    await cmd('sendPrompt', tabId, 'please crash the proxy');
-    await waitFor('the tab to fail', async () => (await tabs()).find((t) => t.tabId === tabId)?.failed === true);
-    await waitForIdle(tabId);
-    const card = (await rendered(tabId))!.find((i) => i.messageId.startsWith('notice:'));
-    assert.ok(card, 'the tab shows the failure');
-    assert.match(card.body, /proxy "rewriter" exited with code 7/);
-    assert.match(card.body, /rewriter: crashing as asked/, "the proxy's stderr tail is shown");
+    try {
+      await cmd('sendPrompt', tabId, 'please crash the proxy');
+      await waitFor('the tab to fail', async () => (await tabs()).find((t) => t.tabId === tabId)?.failed === true);
+      await waitForIdle(tabId);
+      const card = (await rendered(tabId))!.find((i) => i.messageId.startsWith('notice:'));
+      assert.ok(card, 'the tab shows the failure');
+      assert.match(card.body, /proxy "rewriter" exited with code 7/);
+      assert.match(card.body, /rewriter: crashing as asked/, "the proxy's stderr tail is shown");
+      // The conductor did not die with its proxy: it reported the proxy's exit and was then ended by the extension.
+      const broken = log.events.find((e) => e.category === 'agent' && e.message === 'a proxy in the chain exited');
+      assert.ok(broken, 'the conductor reported the proxy exit (_symposium/component_exited)');
+      assert.equal((broken.data as { proxy?: string }).proxy, 'rewriter');
+      await waitFor('the broken conductor to be ended', () =>
+        Promise.resolve(log.events.some((e) => e.category === 'agent' && e.message === 'exited')),
+      );
+      assert.ok(!log.events.some((e) => e.message === 'exited unexpectedly'), 'the conductor itself never crashed');
+    } finally {
+      log.dispose();
+    }
 
     await cmd('postFromWebview', { type: 'restart-agent', tabId });
     await waitFor('the tab to recover', async () => {
