@@ -338,6 +338,34 @@ try {
       throw new Error(`unexpected reply: ${text.slice(-300)}`);
   });
 
+  await step("typing after @ in a provider's open menu shows that query's mentions; the picked one reaches the agent", async () => {
+    // The sample provider lists its archived documents only for a search (docs/openctx.md).
+    const pick = (text) => f.locator('[data-testid="prompt-input-quick-pick-item"]', { hasText: text }).first();
+    await inputOf(f, tab1).click();
+    await page.keyboard.type('what did i attach ');
+    await page.keyboard.type('@');
+    await pick('Sample docs').click();
+    await pick('Release checklist').waitFor();
+    if (await pick('Incident review').count()) throw new Error('the archived document is listed before any search');
+    await page.keyboard.type('incid');
+    // The menu stays open: the provider's answer to "incid" joins it (after the host's debounce).
+    await pick('Incident review: search outage').waitFor({ timeout: 10_000 });
+    const typed = await inputOf(f, tab1).innerText();
+    if (!/what did i attach\s@incid$/.test(typed.replace(/\u00a0/g, ' ')))
+      throw new Error(`the typed text changed: ${JSON.stringify(typed)}`);
+    await shot('openctx-query');
+    // The keyboard works on the refreshed list as on any list mynah-ui filtered: down to the entry, Enter.
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await waitForText(inputOf(f, tab1), 'Incident review: search outage');
+    // Typing on ends the query (the menu no longer lists the mention); it is still sent.
+    await page.keyboard.type(' please');
+    await page.keyboard.press('Enter');
+    const text = await waitForText(answersOf(f, tab1), 'resource https://docs.example/incident-review');
+    if (!/You attached 1 item:\s*(- )?resource https:\/\/docs\.example\/incident-review/.test(text))
+      throw new Error(`unexpected reply: ${text.slice(-300)}`);
+  });
+
   // Pasted and dropped images: a PNG `File` in a real paste / drop event on the prompt.
   /** Dispatches a paste or drop of an image of `size` bytes (a real PNG header) on the tab's prompt input. */
   const putImage = (kind, name, size) =>

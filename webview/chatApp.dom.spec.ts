@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { withSparkleMark } from '../src/protocol/symposium-ext';
-import type { HostToWebview, TabId } from '../src/protocol/webview';
+import type { ContextRef, HostToWebview, TabId } from '../src/protocol/webview';
 import type { ChatApp as ChatAppClass } from './chatApp';
 import type { Host as HostClass } from './host';
 import { FakeVsCodeApi, JsdomPage } from './jsdomPage';
@@ -259,5 +259,69 @@ describe('chat webview in a DOM (jsdom + mynah-ui)', function () {
     page.type(input(tabId), ' now');
     await settle();
     assert.deepEqual(api.sent('context-query').at(-1), { type: 'context-query', query: '' }, 'the @ word ended');
+  });
+
+  it("an open @ menu shows the providers' answers to the typed query, and the picked one is sent", async () => {
+    const { api, tabId } = startApp();
+    page.fromHost({ type: 'session-ready', tabId, index: 1, agentName: 'ElizACP', cwd: '/work' });
+    const provider = 'file:///ws/openctx/sample-provider.mjs';
+    const mention = (name: string, slug: string): ContextRef => ({
+      kind: 'openctx',
+      uri: `https://docs.example/${slug}`,
+      name,
+      provider,
+      providerName: 'Sample docs',
+    });
+    const file: ContextRef = { kind: 'file', uri: 'file:///ws/a.ts', name: 'a.ts' };
+    const listed = [file, mention('Greeting guide', 'greeting-guide'), mention('Release checklist', 'release-checklist')];
+    page.fromHost({ type: 'context-items', items: listed });
+    await settle();
+    const el = input(tabId);
+    const items = (): string[] =>
+      [...page.document.querySelectorAll('[data-testid="prompt-input-quick-pick-item"]')].map((e) => page.text(e));
+    page.key(el, '@');
+    await settle();
+    assert.ok(
+      items().some((t) => t.startsWith('Sample docs')),
+      `the provider's entry: ${items().join(' | ')}`,
+    );
+    [...page.document.querySelectorAll<HTMLElement>('[data-testid="prompt-input-quick-pick-item"]')]
+      .find((e) => page.text(e).startsWith('Sample docs'))!
+      .click();
+    await settle();
+    assert.deepEqual(
+      items().map((t) => t.split(' ')[0]),
+      ['Greeting', 'Release'],
+    );
+    for (const ch of 'inc') page.key(el, ch);
+    await settle();
+    assert.deepEqual(api.sent('context-query').at(-1), { type: 'context-query', query: 'inc' });
+    assert.deepEqual(items(), [], 'nothing listed matches yet');
+    // An older query's answer, then the newest: the menu shows what the host lists now.
+    page.fromHost({ type: 'context-items', items: [...listed, mention('Includes guide', 'includes')] });
+    page.fromHost({ type: 'context-items', items: [...listed, mention('Incident review: search outage', 'incident-review')] });
+    await settle();
+    assert.deepEqual(
+      items().map((t) => t.replace(/https:.*/, '')),
+      ['Incident review: search outage'],
+    );
+    assert.equal(page.text(el), '@inc', 'the typed text stays');
+    // The keyboard picks it from the refreshed list (as from any list mynah-ui filtered: down to the
+    // first entry, Enter); typing on ends the query and the menu stops listing it: it is still sent.
+    page.key(el, 'ArrowDown');
+    page.key(el, 'Enter');
+    await settle();
+    assert.match(page.text(el), /^@Incident review: search outage/, 'the mention is in the prompt');
+    for (const ch of ' ok') page.key(el, ch);
+    await settle();
+    page.fromHost({ type: 'context-items', items: listed });
+    page.pressEnter(el);
+    await settle();
+    const sent = api.sent('prompt').at(-1);
+    assert.deepEqual(
+      sent?.context?.map((r) => r.uri),
+      ['https://docs.example/incident-review'],
+      JSON.stringify(sent),
+    );
   });
 });

@@ -18,6 +18,7 @@ import { EXPORT_CONVERSATION_BUTTON_ID, pickerChanges, promptWithCommand, tabSto
 import { OPEN_DIFF_PREFIX } from './mappers/toolCall';
 import { chosenContext } from './mappers/contextMenu';
 import { WebviewModel, type ModelChange } from './model';
+import { OpenContextMenus } from './openContextMenu';
 import { toolCallOf } from './toolCalls';
 import { TabRenderer } from './renderer';
 import { persistedState, restoreState, type PersistedState } from './state';
@@ -56,6 +57,8 @@ export class ChatApp {
   private readonly saveDraft: DelayedCall;
   /** The last `@` query sent to the host (OpenCtx mentions). */
   private lastContextQuery = '';
+  /** Puts new `@` menu entries (a typed query's OpenCtx answers) into a menu that is open. */
+  private readonly openMenus: OpenContextMenus;
   private lastAck = '';
   private readonly maxImageBytes: number;
   /** Tabs with a running turn, and since when (for "Working… 12 s"). */
@@ -72,6 +75,7 @@ export class ChatApp {
     this.maxImageBytes = options.maxImageBytes ?? 5 * 1024 * 1024;
     this.saveSoon = new DelayedCall(() => this.persistNow(), SAVE_DELAY_MS, false, options.timers);
     this.saveDraft = new DelayedCall(() => this.persistNow(), DRAFT_SAVE_DELAY_MS, true, options.timers);
+    this.openMenus = new OpenContextMenus((message) => this.host.log('warn', message));
   }
 
   start(): void {
@@ -208,6 +212,7 @@ export class ChatApp {
 
   private onTabRemove(mid: string): void {
     const tabId = this.ids.deleteMynah(mid);
+    this.openMenus.forget(mid);
     if (!tabId) return;
     this.model.closeTab(tabId);
     this.renderers.delete(tabId);
@@ -265,7 +270,7 @@ export class ChatApp {
     const tabId = this.ids.tabId(mid);
     if (!tabId) return;
     const text = promptWithCommand(prompt.command, prompt.prompt ?? '');
-    const context = this.model.promptContext(tabId, chosenContext(this.model.contextItems, prompt.context));
+    const context = this.model.promptContext(tabId, chosenContext(this.model.offeredContext, prompt.context));
     if (text.trim() === '' && context.length === 0) return;
     // Not shown here: the host's prompt-started echo (one source, replayed like everything else)
     // shows it, at once when the tab is idle, else when it starts, below the answer it waited for.
@@ -410,6 +415,7 @@ export class ChatApp {
     if (this.storeShown.get(tabId) === json) return;
     this.storeShown.set(tabId, json);
     this.mynah.updateStore(mid, store);
+    this.openMenus.updated(this.mynah, mid, store.contextCommands ?? []);
   }
 
   // ---- persistence ----------------------------------------------------------------------------

@@ -106,6 +106,8 @@ export class JsdomPage {
         this.textContent = v;
       },
     });
+    // No layout either: mynah-ui scrolls a menu entry the keyboard moves to into view.
+    this.dom.window.HTMLElement.prototype.scrollIntoView ??= function scrollIntoView(): void {};
     for (const name of [...GLOBALS, 'ResizeObserver', 'IntersectionObserver', 'matchMedia']) {
       this.previous.set(name, Object.getOwnPropertyDescriptor(globalThis, name));
       Object.defineProperty(globalThis, name, { value: name === 'self' ? w : w[name], configurable: true, writable: true });
@@ -151,6 +153,32 @@ export class JsdomPage {
       input.textContent = (input.textContent ?? '') + ch;
       input.dispatchEvent(new this.dom.window.InputEvent('input', { bubbles: true, data: ch, inputType: 'insertText' }));
     }
+  }
+
+  /**
+   * One key pressed in a contenteditable prompt input, as a browser delivers it: keydown (mynah-ui's
+   * menus listen there), then, unless a listener prevented it, a character key's text goes in at
+   * the end with the caret after it and an input event; then keyup.
+   */
+  key(input: HTMLElement, key: string): void {
+    const w = this.dom.window;
+    input.focus();
+    const caretAtEnd = (): void => {
+      const range = this.document.createRange();
+      range.selectNodeContents(input);
+      range.collapse(false);
+      w.getSelection()?.removeAllRanges();
+      w.getSelection()?.addRange(range);
+    };
+    caretAtEnd();
+    const down = new w.KeyboardEvent('keydown', { key, bubbles: true, cancelable: true });
+    input.dispatchEvent(down);
+    if (!down.defaultPrevented && key.length === 1) {
+      input.append(this.document.createTextNode(key));
+      caretAtEnd();
+      input.dispatchEvent(new w.InputEvent('input', { bubbles: true, data: key, inputType: 'insertText' }));
+    }
+    input.dispatchEvent(new w.KeyboardEvent('keyup', { key, bubbles: true }));
   }
 
   pressEnter(input: HTMLElement): void {

@@ -23,6 +23,8 @@ export type ModelChange =
   | { kind: 'query-rendered'; tabId: TabId; requestId: string };
 
 const NONE: ModelChange = { kind: 'none' };
+/** Entries kept choosable after the menu stopped listing them (the host lists up to a few thousand). */
+const MAX_OFFERED = 10_000;
 
 export class WebviewModel {
   private readonly seen: SeenIndex;
@@ -31,6 +33,12 @@ export class WebviewModel {
   private readonly drafts: Map<TabId, string>;
   /** What the `@` menu offers (the same for every tab; sent again on every webview-ready). */
   private contextMenu: ContextRef[] | undefined;
+  /**
+   * Every entry the menu offered lately, by key, newest last: a mention a typed query found stays
+   * choosable when the query changes (typing on after picking it ends the query, and the menu then
+   * no longer lists it), so a chosen entry is never dropped on send.
+   */
+  private readonly offered = new Map<string, ContextRef>();
 
   /** `saved.conversations` names the open tabs; indices and drafts of other tabs are dropped. */
   constructor(saved?: ModelState) {
@@ -78,6 +86,11 @@ export class WebviewModel {
     return this.contextMenu;
   }
 
+  /** What the `@` menu offers now or offered lately (what a chosen entry is looked up in). */
+  get offeredContext(): ContextRef[] {
+    return [...this.offered.values()];
+  }
+
   /** The context a prompt carries: what was attached to the tab, then what was chosen in the `@` menu. */
   promptContext(tabId: TabId, chosen: ContextRef[]): ContextRef[] {
     return [...(this.conversations.get(tabId)?.attached ?? []), ...chosen];
@@ -101,6 +114,14 @@ export class WebviewModel {
     if (m.type === 'context-items') {
       // Global, not part of a tab's sequence.
       this.contextMenu = m.items;
+      for (const r of m.items) {
+        this.offered.delete(contextKey(r));
+        this.offered.set(contextKey(r), r);
+      }
+      for (const key of this.offered.keys()) {
+        if (this.offered.size <= MAX_OFFERED) break;
+        this.offered.delete(key);
+      }
       return { kind: 'context-items' };
     }
     // Only open-tab and resync open a tab; the rest for a tab that is not open (closed here, the

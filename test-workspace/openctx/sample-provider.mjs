@@ -1,6 +1,8 @@
 // A sample OpenCtx provider (the current protocol's meta shape), used by the tests and by
 // `npm start`: a few team documents to @-mention, and annotations on TypeScript lines that call
-// or define `greet`. No network, no state.
+// or define `greet`. Archived documents are not listed for the empty query, only found by a search
+// (as a real provider lists recent things and searches the rest): the `@` menu must show a typed
+// query's answers. No network, no state.
 const DOCS = [
   {
     title: 'Greeting guide',
@@ -20,6 +22,13 @@ const DOCS = [
     description: 'Naming and comments',
     content: 'Names say what a thing is. Comments explain why.',
   },
+  {
+    title: 'Incident review: search outage',
+    uri: 'https://docs.example/incident-review',
+    description: 'Archived: why search was down',
+    content: 'The search index filled the disk. We now alert at 80% disk use.',
+    archived: true,
+  },
 ];
 
 export default {
@@ -34,7 +43,7 @@ export default {
 
   mentions(params) {
     const q = (params.query ?? '').toLowerCase();
-    return DOCS.filter((d) => d.title.toLowerCase().includes(q)).map(({ title, uri, description }) => ({
+    return DOCS.filter((d) => (q !== '' || !d.archived) && d.title.toLowerCase().includes(q)).map(({ title, uri, description }) => ({
       title,
       uri,
       description,
