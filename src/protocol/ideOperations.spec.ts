@@ -7,9 +7,12 @@ import {
   ideCapabilityOf,
   ideOperationOf,
   IdeParamsError,
+  ideProgressTokenOf,
   parseIdeParams,
+  parseIdeProgress,
   utf16ToColumn,
   withIdeCapability,
+  withIdeProgressToken,
 } from './ideOperations';
 
 describe('IDE operations protocol (src/protocol/ideOperations.ts)', () => {
@@ -83,5 +86,28 @@ describe('IDE operations protocol (src/protocol/ideOperations.ts)', () => {
     assert.equal(ideOperationOf('_symposium/ide/references'), 'references');
     assert.equal(ideOperationOf('_symposium/ide/nope'), undefined);
     assert.equal(ideOperationOf('fs/read_text_file'), undefined);
+  });
+
+  it('carries a progress token in _meta.symposium and checks _symposium/ide/progress params', () => {
+    const params = withIdeProgressToken({ sessionId: 's', query: 'P', _meta: { other: 1, symposium: { keep: true } } }, 'tok-1');
+    assert.deepEqual(params._meta, { other: 1, symposium: { keep: true, progressToken: 'tok-1' } });
+    assert.equal(ideProgressTokenOf(params), 'tok-1');
+    assert.deepEqual(parseIdeParams('workspaceSymbols', params), { sessionId: 's', query: 'P' }, 'answerers ignore _meta');
+    for (const bad of [{}, { _meta: { symposium: { progressToken: 3 } } }, { _meta: { symposium: { progressToken: '' } } }, null])
+      assert.equal(ideProgressTokenOf(bad), undefined);
+    assert.deepEqual(parseIdeProgress({ token: 't', message: 'tsserver: loading', percentage: 40, finished: true, extra: 1 }), {
+      token: 't',
+      message: 'tsserver: loading',
+      percentage: 40,
+      finished: true,
+    });
+    assert.deepEqual(
+      parseIdeProgress({ token: 't', message: 'm', percentage: 140 }),
+      { token: 't', message: 'm' },
+      'a bad percentage is left out',
+    );
+    for (const bad of [{ token: 't' }, { token: 1, message: 'm' }, { token: 't', message: '' }, 'x'])
+      assert.equal(parseIdeProgress(bad), undefined, JSON.stringify(bad));
+    assert.equal(parseIdeProgress({ token: 't', message: 'x'.repeat(1000) })?.message.length, 300);
   });
 });

@@ -127,6 +127,55 @@ export function ideOperationOf(method: string): IdeOperation | undefined {
   return (IDE_OPERATIONS as readonly string[]).includes(op) ? (op as IdeOperation) : undefined;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Progress of a pending request (issue 21): the ide-operations component puts a token in the
+// request's `_meta.symposium.progressToken`; an answerer that has something to say while the
+// request waits (the ide-lsp adapter: a language server starting, or its `$/progress` while it
+// loads or indexes the project) sends `_symposium/ide/progress` with that token back toward the
+// agent, and the component shows it on the tool call's card. Answerers that do not know the
+// token (the VS Code extension) simply ignore `_meta`.
+
+/** Notification answerer → ide-operations (toward the agent): progress of the request holding `token`. */
+export const IDE_PROGRESS_METHOD = '_symposium/ide/progress';
+
+export interface IdeProgressParams {
+  token: string;
+  /** Short text for the card, e.g. "typescript-language-server: Initializing JS/TS language features — 40%". */
+  message: string;
+  /** 0–100, when the answerer knows it. */
+  percentage?: number;
+  /** The work the message names is over ("…: done"); the request may still wait for something else. */
+  finished?: true;
+}
+
+/** `params` of an IDE request with `_meta.symposium.progressToken` set (other `_meta` kept). */
+export function withIdeProgressToken<T extends Record<string, unknown>>(params: T, token: string): T & { _meta: Record<string, unknown> } {
+  const meta = isObject(params._meta) ? params._meta : {};
+  const ours = isObject(meta.symposium) ? meta.symposium : {};
+  return { ...params, _meta: { ...meta, symposium: { ...ours, progressToken: token } } };
+}
+
+/** The progress token of an IDE request's params, if it carries one. */
+export function ideProgressTokenOf(params: unknown): string | undefined {
+  const meta = isObject(params) && isObject(params._meta) ? params._meta : undefined;
+  const ours = meta && isObject(meta.symposium) ? meta.symposium : undefined;
+  const token = ours?.progressToken;
+  return typeof token === 'string' && token !== '' && token.length <= 200 ? token : undefined;
+}
+
+/** Checks `_symposium/ide/progress` params; undefined when malformed. */
+export function parseIdeProgress(raw: unknown): IdeProgressParams | undefined {
+  if (!isObject(raw) || typeof raw.token !== 'string' || typeof raw.message !== 'string' || raw.message === '') return undefined;
+  const p = raw.percentage;
+  const percentage = typeof p === 'number' && Number.isFinite(p) && p >= 0 && p <= 100 ? p : undefined;
+  return {
+    token: raw.token,
+    message: raw.message.slice(0, 300),
+    ...(percentage !== undefined ? { percentage } : {}),
+    ...(raw.finished === true ? { finished: true as const } : {}),
+  };
+}
+
 /** What an editor advertises in `clientCapabilities._meta.symposium.ide`. */
 export interface IdeCapability {
   /** The operations it answers. */

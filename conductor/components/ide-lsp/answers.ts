@@ -80,7 +80,7 @@ class Scope {
   }
 }
 
-function realRoot(cwd: string): string {
+export function realRoot(cwd: string): string {
   try {
     return realpathSync.native(cwd);
   } catch {

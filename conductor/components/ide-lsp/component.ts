@@ -9,11 +9,19 @@
 import { OutsideWorkspaceError } from '../../../src/node/confinement';
 import { SearchError } from '../../../src/node/textSearch';
 import { ErrorCodes } from '../../../src/protocol/errorCodes';
-import { ideCapabilityOf, ideOperationOf, IdeParamsError, type IdeOperation } from '../../../src/protocol/ideOperations';
+import {
+  IDE_PROGRESS_METHOD,
+  ideCapabilityOf,
+  ideOperationOf,
+  IdeParamsError,
+  ideProgressTokenOf,
+  type IdeOperation,
+  type IdeProgressParams,
+} from '../../../src/protocol/ideOperations';
 import { isObject } from '../../../src/protocol/guards';
 import { asSessionLoad, asSessionNew, asSessionResume, sessionIdOf } from '../../chain/acpGuards';
 import type { Component, ComponentContext, ComponentFactory, IncomingRequest } from '../../chain/component';
-import { LspIde } from './answers';
+import { LspIde, realRoot } from './answers';
 import { DocumentError } from './documents';
 import { DEFAULT_TIMEOUTS } from './lspClient';
 import { BUILTIN_SERVERS, type LanguageServerSpec } from './servers';
@@ -76,7 +84,7 @@ export class IdeLspAdapter implements Component {
       const pool = new ServerPool(cx.log, this.options.supervisor);
       this.state = { pool, ide: new LspIde({ ...this.options, pool, log: cx.log }) };
     }
-    void this.serve(this.state.ide, operation, request, cx);
+    void this.serve(this.state, operation, request, cx);
   }
 
   async dispose(): Promise<void> {
@@ -102,11 +110,29 @@ export class IdeLspAdapter implements Component {
     request.forward();
   }
 
-  private async serve(ide: LspIde, operation: IdeOperation, request: IncomingRequest, cx: ComponentContext): Promise<void> {
+  private async serve(
+    { ide, pool }: { pool: ServerPool; ide: LspIde },
+    operation: IdeOperation,
+    request: IncomingRequest,
+    cx: ComponentContext,
+  ): Promise<void> {
     const sessionId = isObject(request.params) ? request.params.sessionId : undefined;
     const cwd = typeof sessionId === 'string' ? this.cwdBySession.get(sessionId) : undefined;
     if (!cwd) return request.fail({ code: ErrorCodes.invalidParams, message: `${request.method}: unknown session ${String(sessionId)}` });
     const started = Date.now();
+    // While the request waits, what its folder's servers are doing (starting, loading or
+    // indexing the project: their `$/progress`) goes back to the tool call's card.
+    const token = ideProgressTokenOf(request.params);
+    const stopReporting = token
+      ? pool.onActivity(realRoot(cwd), (a) =>
+          cx.notify('toAgent', IDE_PROGRESS_METHOD, {
+            token,
+            message: `${a.server}: ${a.message}`,
+            ...(a.percentage !== undefined ? { percentage: a.percentage } : {}),
+            ...(a.finished ? { finished: true as const } : {}),
+          } satisfies IdeProgressParams),
+        )
+      : undefined;
     try {
       const result: unknown = await ide.answer(operation, request.params, cwd, request.signal);
       const total = isObject(result) && typeof result.total === 'number' ? result.total : undefined;
@@ -116,6 +142,8 @@ export class IdeLspAdapter implements Component {
       const message = err instanceof Error ? err.message : String(err);
       cx.log.warn(`${operation} failed: ${message}`);
       request.fail({ code: isRequestProblem(err) ? ErrorCodes.invalidParams : ErrorCodes.internalError, message });
+    } finally {
+      stopReporting?.();
     }
   }
 }

@@ -30,6 +30,9 @@ import { StderrTail } from '../../../src/node/stderrTail';
 import type { Logger } from '../../log';
 import { DocumentSync } from './documents';
 import type { ServerLaunch } from './servers';
+import { WorkDoneProgress, type ServerActivity } from './workDone';
+
+export type { ServerActivity };
 
 /** Per-method time limits (ms), agent-lsp's table scaled to fit inside one tool call's budget. */
 export interface LspTimeouts {
@@ -77,7 +80,7 @@ export class LanguageServerClient {
   private connection: ProtocolConnection | undefined;
   private readonly stderr = new StderrTail(40, 500, 4096);
   private readonly pending = new Set<Pending>();
-  private readonly progress = new Set<string | number>();
+  private readonly progress: WorkDoneProgress;
   private readonly listeners = new Set<() => void>();
   private exitInfo: ServerExit | undefined;
   private resolveExited: (exit: ServerExit) => void = () => undefined;
@@ -92,6 +95,7 @@ export class LanguageServerClient {
   ) {
     this.name = path.basename(launch.spec.command);
     this.documents = new DocumentSync(this, launch.spec);
+    this.progress = new WorkDoneProgress(this.name);
     this.exited = new Promise((r) => (this.resolveExited = r));
   }
 
@@ -215,9 +219,19 @@ export class LanguageServerClient {
     return () => this.listeners.delete(listener);
   }
 
+  /** Calls `listener` with each work-done progress step of the server; returns the unsubscribe. */
+  onActivity(listener: (activity: ServerActivity) => void): () => void {
+    return this.progress.onStep(listener);
+  }
+
+  /** The latest work-done progress in flight, if any. */
+  get activity(): ServerActivity | undefined {
+    return this.progress.latest;
+  }
+
   /** Whether work-done progress (a project load, indexing) is under way. */
   get busy(): boolean {
-    return this.progress.size > 0;
+    return this.progress.busy;
   }
 
   /** Resolves when no progress is in flight, or after `ms`. */
@@ -281,11 +295,8 @@ export class LanguageServerClient {
       this.changed();
     });
     connection.onNotification('$/progress', (params: unknown) => {
-      const p = params as { token?: unknown; value?: { kind?: unknown } } | undefined;
-      const token = p?.token;
-      if (typeof token !== 'string' && typeof token !== 'number') return;
-      if (p?.value?.kind === 'begin') this.progress.add(token);
-      else if (p?.value?.kind === 'end') this.progress.delete(token);
+      const activity = this.progress.update(params);
+      if (activity) this.log.trace(`progress: ${activity.message}`);
       this.changed();
     });
     for (const method of ['window/logMessage', 'window/showMessage'])

@@ -5,7 +5,7 @@
 // `crashWindowMs` it is given up on, and requests say so instead of starting it again and again.
 import * as path from 'node:path';
 import type { Logger } from '../../log';
-import { DEFAULT_TIMEOUTS, LanguageServerClient, LanguageServerError, type LspTimeouts } from './lspClient';
+import { DEFAULT_TIMEOUTS, LanguageServerClient, LanguageServerError, type LspTimeouts, type ServerActivity } from './lspClient';
 import { resolveServer, type LanguageServerSpec } from './servers';
 
 export interface SupervisorOptions {
@@ -40,7 +40,15 @@ export class ServerSupervisor {
     readonly root: string,
     private readonly log: Logger,
     private readonly options: SupervisorOptions,
+    /** Where the server's start and `$/progress` are told (the pool, for waiting tool calls). */
+    private readonly report: (activity: ServerActivity) => void = () => undefined,
   ) {}
+
+  /** What the server is doing now: starting, or its latest `$/progress` in flight. */
+  get activity(): ServerActivity | undefined {
+    if (this.starting) return { server: path.basename(this.spec.command), message: 'starting…' };
+    return this.current?.alive ? this.current.activity : undefined;
+  }
 
   /** The running server, if there is one (workspace-wide queries ask only servers that run or can start). */
   get running(): LanguageServerClient | undefined {
@@ -74,6 +82,7 @@ export class ServerSupervisor {
       const delay = Math.min(this.options.backoffMaxMs, this.options.backoffBaseMs * 2 ** (recent.length - 1));
       const wait = last.at + delay - now;
       if (wait > 0) {
+        this.report({ server: path.basename(this.spec.command), message: `restarting after a crash, in ${Math.ceil(wait / 100) / 10} s` });
         this.log.info(
           `restarting ${path.basename(this.spec.command)} in ${wait} ms (crash ${recent.length} of at most ${this.options.maxCrashes})`,
         );
@@ -83,6 +92,8 @@ export class ServerSupervisor {
     // Missing program or TypeScript: a ServerUnavailableError naming what to install (not a crash).
     const launch = resolveServer(this.spec, this.root);
     const client = new LanguageServerClient(launch, this.root, this.log.child(this.spec.language), this.options.timeouts);
+    client.onActivity(this.report);
+    this.report({ server: client.name, message: 'starting…' });
     try {
       await client.start();
     } catch (err) {
@@ -95,6 +106,7 @@ export class ServerSupervisor {
       throw new LanguageServerError(`the ${this.spec.language} language server is shutting down`);
     }
     this.current = client;
+    this.report({ server: client.name, message: 'started', finished: true });
     void client.exited.then((exit) => {
       if (!exit.expected) this.crashes.push({ at: Date.now(), reason: exit.reason });
     });
@@ -111,14 +123,33 @@ export class ServerPool {
     private readonly options: SupervisorOptions = DEFAULT_SUPERVISOR_OPTIONS,
   ) {}
 
+  /** Listeners for what the servers of a root are doing (ide-lsp's waiting requests). */
+  private readonly activityListeners = new Set<{ root: string; listener: (activity: ServerActivity) => void }>();
+
   supervisor(spec: LanguageServerSpec, root: string): ServerSupervisor {
     const key = `${root}\0${spec.language}`;
     let s = this.supervisors.get(key);
     if (!s) {
-      s = new ServerSupervisor(spec, root, this.log, this.options);
+      s = new ServerSupervisor(spec, root, this.log, this.options, (activity) => {
+        for (const l of [...this.activityListeners]) if (l.root === root) l.listener(activity);
+      });
       this.supervisors.set(key, s);
     }
     return s;
+  }
+
+  /**
+   * Calls `listener` with what the servers of `root` are doing (starting, `$/progress`) from now
+   * on, and at once with what they are doing already; returns the unsubscribe.
+   */
+  onActivity(root: string, listener: (activity: ServerActivity) => void): () => void {
+    const entry = { root, listener };
+    this.activityListeners.add(entry);
+    for (const s of this.supervisors.values()) {
+      const now = s.root === root ? s.activity : undefined;
+      if (now) listener(now);
+    }
+    return () => this.activityListeners.delete(entry);
   }
 
   /** The servers started for `root` that are running now. */

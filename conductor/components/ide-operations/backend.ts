@@ -13,8 +13,10 @@ import {
   type IdeOperation,
   type IdeParams,
   type IdeResult,
+  withIdeProgressToken,
 } from '../../../src/protocol/ideOperations';
 import type { ComponentContext } from '../../chain/component';
+import type { IdeCallProgress } from './callProgress';
 import { IdeCallError, type IdeBackend } from './values';
 
 export interface ChainBackendOptions {
@@ -24,6 +26,8 @@ export interface ChainBackendOptions {
   signal?: AbortSignal;
   /** Remarks for the result, e.g. that the IDE cut a list short. */
   notes: string[];
+  /** The tool call's progress: each request carries a token the answerer may report progress with. */
+  progress?: IdeCallProgress;
 }
 
 /** Operations whose result is a (capped) list; the others answer one value. */
@@ -41,14 +45,18 @@ export class ChainIdeBackend implements IdeBackend {
     const timeout = AbortSignal.timeout(this.options.timeoutMs);
     const signal = this.options.signal ? AbortSignal.any([this.options.signal, timeout]) : timeout;
     let result: unknown;
+    const tracked = this.options.progress?.openRequest();
+    const sent = { ...params, sessionId: this.options.sessionId };
     try {
-      result = await this.cx.request('toClient', method, { ...params, sessionId: this.options.sessionId }, { signal });
+      result = await this.cx.request('toClient', method, tracked ? withIdeProgressToken(sent, tracked.token) : sent, { signal });
     } catch (err) {
       if (timeout.aborted) throw new IdeCallError(`the IDE did not answer ${method} within ${Math.round(this.options.timeoutMs / 1000)} s`);
       if (this.options.signal?.aborted) throw new IdeCallError(`${method} was cancelled`);
       const code = (err as { error?: { code?: unknown } }).error?.code;
       if (code === ErrorCodes.methodNotFound) throw new IdeCallError(this.unavailable(operation), true);
       throw new IdeCallError((err as Error).message);
+    } finally {
+      tracked?.release();
     }
     if (LIST_OPERATIONS.has(operation)) {
       if (!isObject(result) || !Array.isArray(result.items))

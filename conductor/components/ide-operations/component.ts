@@ -8,11 +8,19 @@
 // only this component speaks that protocol, on behalf of its tools.
 import { ErrorCodes } from '../../../src/protocol/errorCodes';
 import { isObject } from '../../../src/protocol/guards';
-import { IDE_METHOD_PREFIX } from '../../../src/protocol/ideOperations';
+import { IDE_METHOD_PREFIX, IDE_PROGRESS_METHOD, ideCapabilityOf, parseIdeProgress } from '../../../src/protocol/ideOperations';
 import { researchSessionMeta } from '../../../src/protocol/symposium-ext';
-import type { Component, ComponentContext, ComponentFactory, IncomingRequest, McpSessionInfo } from '../../chain/component';
+import type {
+  Component,
+  ComponentContext,
+  ComponentFactory,
+  IncomingNotification,
+  IncomingRequest,
+  McpSessionInfo,
+} from '../../chain/component';
 import { SessionMcpServers } from '../sessionMcp';
 import { ChainIdeBackend } from './backend';
+import { IdeCallProgress, type ProgressTokens } from './callProgress';
 import { DEFAULT_MAX_RESULTS, sessionRoots } from './results';
 import { createIdeServer } from './tools';
 
@@ -21,6 +29,8 @@ export interface IdeOperationsOptions {
   timeoutMs: number;
   /** Items of a list result shown to the agent; the total is always reported. */
   maxResults: number;
+  /** After how long a waiting call says so on its card (when the answerer reports nothing itself). */
+  slowCallMs: number;
 }
 
 const positive = (raw: string | undefined, fallback: number): number => {
@@ -32,6 +42,7 @@ export function defaultIdeOperationsOptions(env: NodeJS.ProcessEnv = process.env
   return {
     timeoutMs: positive(env.SYMPOSIUM_IDE_TIMEOUT_MS, 30_000),
     maxResults: positive(env.SYMPOSIUM_IDE_MAX_RESULTS, DEFAULT_MAX_RESULTS),
+    slowCallMs: positive(env.SYMPOSIUM_IDE_SLOW_CALL_MS, 1_000),
   };
 }
 
@@ -39,6 +50,8 @@ export class IdeOperations implements Component {
   readonly name = 'ide-operations';
   private cx: ComponentContext | undefined;
   private readonly mcp = new SessionMcpServers([{ name: 'ide', create: (session) => this.createServer(session) }]);
+  /** Progress tokens of the requests in flight, to their tool calls. */
+  private readonly progressTokens: ProgressTokens = new Map();
 
   constructor(private readonly options: IdeOperationsOptions = defaultIdeOperationsOptions()) {}
 
@@ -62,6 +75,17 @@ export class IdeOperations implements Component {
     request.forward();
   }
 
+  /** `_symposium/ide/progress` from the answerer: shown on its call's card, never passed to the agent. */
+  onNotification(notification: IncomingNotification, cx: ComponentContext): void {
+    if (notification.method !== IDE_PROGRESS_METHOD) return notification.forward();
+    if (notification.direction !== 'toAgent') return cx.log.warn(`dropped ${IDE_PROGRESS_METHOD} from the agent`);
+    const progress = parseIdeProgress(notification.params);
+    if (!progress) return cx.log.warn(`dropped malformed ${IDE_PROGRESS_METHOD}`, { params: notification.params });
+    const call = this.progressTokens.get(progress.token);
+    if (call) call.upstream(progress);
+    else cx.log.trace(`${IDE_PROGRESS_METHOD} for a request already answered`);
+  }
+
   dispose(): Promise<void> {
     return this.mcp.dispose();
   }
@@ -71,12 +95,27 @@ export class IdeOperations implements Component {
     return createIdeServer({
       maxResults: this.options.maxResults,
       log: (m) => this.cx?.log.debug(`ide ${m}`),
-      scope: async (signal) => {
+      scope: async (tool, extra) => {
         const cx = this.cx;
         if (!cx) throw new Error('the ide-operations component is not ready');
         const notes: string[] = [];
         const sessionId = await session.sessionId;
-        return { backend: new ChainIdeBackend(cx, { sessionId, timeoutMs: this.options.timeoutMs, signal, notes }), roots, notes };
+        // The editor answers when it advertises `ide`; otherwise the ide-lsp adapter's servers do.
+        const answerer = ideCapabilityOf(cx.info.clientCapabilities) ? "the editor's language features" : 'the language servers';
+        const progress = new IdeCallProgress(
+          {
+            cx,
+            sessionId,
+            server: 'ide',
+            tool,
+            mcp: { progressToken: extra._meta?.progressToken, sendNotification: (n) => extra.sendNotification(n) },
+          },
+          this.progressTokens,
+          `Waiting for ${answerer}`,
+          this.options.slowCallMs,
+        );
+        const backend = new ChainIdeBackend(cx, { sessionId, timeoutMs: this.options.timeoutMs, signal: extra.signal, notes, progress });
+        return { backend, roots, notes, finish: () => progress.finish() };
       },
     });
   }

@@ -17,12 +17,24 @@ export interface ToolCallScope {
   backend: IdeBackend;
   roots: string[];
   notes: string[];
+  /** Ends the call's progress reporting (called once the call has its result). */
+  finish?(): void;
+}
+
+/** The MCP request's `extra` as far as a tool call uses it: its signal, progress token and notifications. */
+export interface ToolCallExtra {
+  signal: AbortSignal;
+  _meta?: { progressToken?: string | number };
+  sendNotification(n: {
+    method: 'notifications/progress';
+    params: { progressToken: string | number; progress: number; message: string };
+  }): Promise<void>;
 }
 
 export interface IdeServerOptions {
   maxResults: number;
-  /** Makes the scope of one call (the backend is bound to the session and the call's signal). */
-  scope(signal: AbortSignal): Promise<ToolCallScope>;
+  /** Makes the scope of one call (the backend is bound to the session, the call's signal and its progress). */
+  scope(tool: string, extra: ToolCallExtra): Promise<ToolCallScope>;
   log?: (message: string) => void;
 }
 
@@ -50,13 +62,14 @@ export function createIdeServer(options: IdeServerOptions): McpServer {
   /** Runs `work` with a fresh scope and turns its value (or failure) into the tool result. */
   const run = async (
     tool: string,
-    signal: AbortSignal,
+    extra: ToolCallExtra,
     work: (scope: ToolCallScope) => Promise<Value>,
     onEmpty?: string,
   ): Promise<CallToolResult> => {
     const started = Date.now();
+    let scope: ToolCallScope | undefined;
     try {
-      const scope = await options.scope(signal);
+      scope = await options.scope(tool, extra);
       const value = await work(scope);
       if (onEmpty && Array.isArray(value) && value.length === 0) scope.notes.push(onEmpty);
       const { text: t, structured } = formatResult(value, scope.roots, options.maxResults, scope.notes);
@@ -67,6 +80,8 @@ export function createIdeServer(options: IdeServerOptions): McpServer {
       options.log?.(`${tool} failed after ${Date.now() - started} ms: ${(err as Error).message}`);
       if (err instanceof ArgumentError || err instanceof IdeCallError) return text(`${tool}: ${err.message}`, true);
       return text(`${tool} failed: ${(err as Error).message}`, true);
+    } finally {
+      scope?.finish?.();
     }
   };
   /** A typed tool that calls one language function with positional arguments. */
@@ -105,7 +120,7 @@ export function createIdeServer(options: IdeServerOptions): McpServer {
         throw err;
       }
       try {
-        return await run('ide_operation', extra.signal, (scope) => evaluate(expr, { src: program, backend: scope.backend }));
+        return await run('ide_operation', extra, (scope) => evaluate(expr, { src: program, backend: scope.backend }));
       } catch (err) {
         if (err instanceof DialectError) return text(describeError(program, err), true);
         throw err;
@@ -123,7 +138,7 @@ export function createIdeServer(options: IdeServerOptions): McpServer {
     (a, extra) =>
       run(
         'find_definitions',
-        extra.signal,
+        extra,
         (scope) => call('findDefinitions', symbolOrPosition(a), scope),
         a.symbol !== undefined ? `no symbol named ${JSON.stringify(a.symbol)} was found among the workspace symbols` : undefined,
       ),
@@ -137,7 +152,7 @@ export function createIdeServer(options: IdeServerOptions): McpServer {
       inputSchema: symbolOrPositionSchema,
     },
     (a, extra) =>
-      run('find_references', extra.signal, async (scope) => {
+      run('find_references', extra, async (scope) => {
         if (a.symbol !== undefined && (await definitionsByName(a.symbol, scope.backend)).length === 0) {
           scope.notes.push(`no symbol named ${JSON.stringify(a.symbol)} was found among the workspace symbols`);
           return [];
@@ -153,7 +168,7 @@ export function createIdeServer(options: IdeServerOptions): McpServer {
       description: `Symbols whose name matches a query, across the workspace (like Go to Symbol in Workspace; fuzzy). ${RESULTS}`,
       inputSchema: { query: z.string().describe('Part of a symbol name') },
     },
-    ({ query }, extra) => run('workspace_symbols', extra.signal, (scope) => call('symbols', [query], scope)),
+    ({ query }, extra) => run('workspace_symbols', extra, (scope) => call('symbols', [query], scope)),
   );
 
   server.registerTool(
@@ -163,7 +178,7 @@ export function createIdeServer(options: IdeServerOptions): McpServer {
       description: `The outline of one file: its classes, functions, members (members carry containerName). ${RESULTS}`,
       inputSchema: { file: position.file },
     },
-    ({ file }, extra) => run('document_symbols', extra.signal, (scope) => call('documentSymbols', [file], scope)),
+    ({ file }, extra) => run('document_symbols', extra, (scope) => call('documentSymbols', [file], scope)),
   );
 
   server.registerTool(
@@ -173,7 +188,7 @@ export function createIdeServer(options: IdeServerOptions): McpServer {
       description: `The hover text at a position: the type, signature and documentation of the symbol there. ${POSITIONS}`,
       inputSchema: position,
     },
-    ({ file, line, column }, extra) => run('hover', extra.signal, (scope) => call('hover', [file, line, column], scope)),
+    ({ file, line, column }, extra) => run('hover', extra, (scope) => call('hover', [file, line, column], scope)),
   );
 
   server.registerTool(
@@ -183,7 +198,7 @@ export function createIdeServer(options: IdeServerOptions): McpServer {
       description: `Errors and warnings the IDE reports (the Problems view), of one file or of the whole workspace. ${RESULTS}`,
       inputSchema: { file: position.file.optional() },
     },
-    ({ file }, extra) => run('diagnostics', extra.signal, (scope) => call('diagnostics', file === undefined ? [] : [file], scope)),
+    ({ file }, extra) => run('diagnostics', extra, (scope) => call('diagnostics', file === undefined ? [] : [file], scope)),
   );
 
   server.registerTool(
@@ -198,9 +213,7 @@ export function createIdeServer(options: IdeServerOptions): McpServer {
       },
     },
     ({ path, regex, extension }, extra) =>
-      run('search_text', extra.signal, (scope) =>
-        call('search', extension === undefined ? [path, regex] : [path, regex, extension], scope),
-      ),
+      run('search_text', extra, (scope) => call('search', extension === undefined ? [path, regex] : [path, regex, extension], scope)),
   );
 
   return server;

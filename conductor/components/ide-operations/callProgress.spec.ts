@@ -1,0 +1,64 @@
+// One ide tool call's progress (pure logic with a recording context): the answerer's steps are
+// shown as they come, an unfinished one repeated with the elapsed time, a silent answerer gets
+// "Waiting for …" past the slow threshold, and nothing is sent after the call finished.
+import * as assert from 'node:assert/strict';
+import { TOOL_PROGRESS_METHOD, type ToolProgressParams } from '../../../src/protocol/symposium-ext';
+import type { ComponentContext } from '../../chain/component';
+import { IdeCallProgress, type ProgressTokens } from './callProgress';
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+function recording(): { cx: ComponentContext; sent: ToolProgressParams[] } {
+  const sent: ToolProgressParams[] = [];
+  const cx = {
+    notify: (_direction: string, method: string, params: unknown) =>
+      method === TOOL_PROGRESS_METHOD && sent.push(params as ToolProgressParams),
+  } as unknown as ComponentContext;
+  return { cx, sent };
+}
+
+describe('ide tool call progress', () => {
+  it("routes the answerer's steps by token, repeats an unfinished one with the time, stops when finished", async () => {
+    const { cx, sent } = recording();
+    const tokens: ProgressTokens = new Map();
+    const call = new IdeCallProgress({ cx, sessionId: 's1', server: 'ide', tool: 'hover', intervalMs: 0 }, tokens, 'Waiting for X', 50);
+    const req = call.openRequest();
+    assert.equal(tokens.get(req.token), call);
+    tokens.get(req.token)!.upstream({ token: req.token, message: 'tsls: Initializing…', percentage: 40 });
+    await sleep(1100);
+    tokens.get(req.token)!.upstream({ token: req.token, message: 'tsls: Initializing: done', finished: true });
+    req.release();
+    assert.equal(tokens.size, 0);
+    call.finish();
+    await sleep(1100);
+    assert.deepEqual(
+      sent.map((p) => [p.message, p.progress, p.total]),
+      [
+        ['tsls: Initializing…', 40, 100],
+        ['tsls: Initializing… 0 s', 40, 100],
+        ['tsls: Initializing… 1 s', 40, 100],
+        ['tsls: Initializing: done', undefined, undefined],
+      ],
+    );
+    assert.ok(sent.every((p) => p.sessionId === 's1' && p.server === 'ide' && p.tool === 'hover'));
+  });
+
+  it('a silent answerer: "Waiting for …" past the threshold, nothing for a quick answer', async () => {
+    const { cx, sent } = recording();
+    const tokens: ProgressTokens = new Map();
+    const quick = new IdeCallProgress({ cx, sessionId: 's', server: 'ide', tool: 'hover', intervalMs: 0 }, tokens, 'Waiting for X', 100);
+    quick.openRequest().release();
+    quick.finish();
+    await sleep(150);
+    assert.equal(sent.length, 0);
+    const slow = new IdeCallProgress({ cx, sessionId: 's', server: 'ide', tool: 'hover', intervalMs: 0 }, tokens, 'Waiting for X', 100);
+    const req = slow.openRequest();
+    await sleep(180);
+    req.release();
+    slow.finish();
+    assert.deepEqual(
+      sent.map((p) => p.message),
+      ['Waiting for X… 0 s'],
+    );
+  });
+});
