@@ -24,6 +24,9 @@ const PATHS: { name: string; hop: (agent: string[]) => string[] | undefined }[] 
   { name: 'byte relay', hop: (a) => [resolve(__dirname, 'byteRelay.js'), node, ...a] },
   { name: 'thinkwell 0.5.7', hop: (a) => [resolve(__dirname, 'thinkwellRunner.js'), node, ...a] },
   { name: 'symposium, 0 components', hop: (a) => [CONDUCTOR, '--log', 'warn', '--components', '', '--', node, ...a] },
+  // As the extension runs it: every default component (their MCP servers are injected into the
+  // bench's session; neither agent uses them).
+  { name: 'symposium, default chain', hop: (a) => [CONDUCTOR, '--log', 'warn', '--', node, ...a] },
   {
     name: 'symposium, 3 pass-through',
     hop: (a) => [CONDUCTOR, '--log', 'warn', '--components', 'passthrough,passthrough,passthrough', '--', node, ...a],
@@ -98,11 +101,29 @@ async function main(): Promise<void> {
       (r) =>
         `| ${r.agent} | ${r.path} | ${f(r.chunksPerSecond, 0)} | ${f(r.throughputRatio, 2)} | ${f(r.p50, 3)} | ${f(r.addedP50, 3)} | ${f(r.coldStartMs, 0)} | ${f(r.addedColdStartMs, 0)} | ${f(r.rssMb, 1)} |`,
     ),
+    '',
+    ...goalLines(rows),
   ];
   console.log(lines.join('\n'));
   mkdirSync(OUT, { recursive: true });
   writeFileSync(resolve(__dirname, 'results.json'), JSON.stringify({ when: new Date().toISOString(), rounds: ROUNDS, rows }, null, 2));
   writeFileSync(resolve(__dirname, 'results.md'), `${lines.join('\n')}\n`);
+}
+
+/** Issue 20's goals, per agent and path of ours: met or not, with the figure. */
+function goalLines(rows: Row[]): string[] {
+  const goals: { name: string; met: (r: Row) => boolean; show: (r: Row) => string }[] = [
+    { name: 'throughput ≥ 0.95× direct', met: (r) => r.throughputRatio >= 0.95, show: (r) => `${r.throughputRatio.toFixed(2)}×` },
+    { name: 'added p50 ≤ 0.10 ms', met: (r) => r.addedP50 <= 0.1, show: (r) => `${r.addedP50.toFixed(3)} ms` },
+    { name: 'cold start ≤ +100 ms', met: (r) => r.addedColdStartMs <= 100, show: (r) => `+${r.addedColdStartMs.toFixed(0)} ms` },
+    { name: 'idle RSS ≤ 60 MB', met: (r) => (r.rssMb ?? Infinity) <= 60, show: (r) => `${r.rssMb?.toFixed(1) ?? '—'} MB` },
+  ];
+  const ours = rows.filter((r) => r.path.startsWith('symposium'));
+  return [
+    `| goal | ${ours.map((r) => `${r.agent}, ${r.path.replace('symposium, ', '')}`).join(' | ')} |`,
+    `|---|${ours.map(() => '---').join('|')}|`,
+    ...goals.map((g) => `| ${g.name} | ${ours.map((r) => `${g.show(r)} ${g.met(r) ? 'met' : '**not met**'}`).join(' | ')} |`),
+  ];
 }
 
 main().catch((err: unknown) => {
