@@ -54,6 +54,9 @@ export async function openWorkbench({ testsPath, env = {}, workspace, viewport =
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      // The chat bench (webview-e2e "keeps pace") reads the heap retained after a collection.
+      '--js-flags=--expose-gc',
+      '--enable-precise-memory-info',
     ],
   });
   const page = ctx.pages()[0] ?? (await ctx.newPage());

@@ -484,6 +484,11 @@ try {
             const longTasks = [];
             const perf = new PerformanceObserver((list) => list.getEntries().forEach((e) => longTasks.push(e.duration)));
             perf.observe({ type: 'longtask' });
+            // When the host's messages arrive: the stream as the webview receives it, to compare
+            // the time the reply is fully on screen with.
+            let lastMessage = 0;
+            const onMessage = () => (lastMessage = performance.now());
+            window.addEventListener('message', onMessage);
             window.__reply = new Promise((resolve) => {
               let t0 = 0;
               let first = 0;
@@ -502,7 +507,8 @@ try {
                 if (last.includes(until)) {
                   observer.disconnect();
                   perf.disconnect();
-                  resolve({ firstMs: first - t0, doneMs: performance.now() - t0, longTasks });
+                  window.removeEventListener('message', onMessage);
+                  resolve({ firstMs: first - t0, doneMs: performance.now() - t0, streamMs: lastMessage - t0, longTasks });
                 }
               };
               const observer = new MutationObserver(check);
@@ -525,18 +531,31 @@ try {
       };
       const first = [];
       for (let i = 0; i < 20; i++) first.push((await ask('stream 2 chunks', 'chunk 2')).firstMs);
-      const heapBefore = await f.evaluate(() => performance.memory?.usedJSHeapSize ?? 0);
+      // Heap retained (after a full collection: chromium runs with --expose-gc), and the heap
+      // right after the reply, garbage included.
+      const heap = (collect) =>
+        f.evaluate((collect) => {
+          if (collect) window.gc?.();
+          return performance.memory?.usedJSHeapSize ?? 0;
+        }, collect);
+      const heapBefore = await heap(true);
       const big = await ask('stream 5000 chunks', 'chunk 5000', 300_000);
-      const heapAfter = await f.evaluate(() => performance.memory?.usedJSHeapSize ?? 0);
+      const heapAfter = await heap(false);
+      const heapRetained = await heap(true);
+      const mb = (bytes) => Math.round((bytes / 1024 / 1024) * 10) / 10;
       const sorted = [...first].sort((a, b) => a - b);
       const ui = {
         firstChunkMs: { median: sorted[Math.floor(sorted.length / 2)], max: sorted.at(-1), samples: first.map((x) => Math.round(x)) },
         reply5000: {
           firstMs: Math.round(big.firstMs),
           renderedMs: Math.round(big.doneMs),
+          // Enter → the host's last message for the reply reached the webview.
+          receivedMs: Math.round(big.streamMs),
+          renderedPerReceived: Math.round((big.doneMs / big.streamMs) * 100) / 100,
           longTasks: big.longTasks.length,
           longestTaskMs: Math.round(Math.max(0, ...big.longTasks)),
-          heapGrowthMb: Math.round(((heapAfter - heapBefore) / 1024 / 1024) * 10) / 10,
+          heapGrowthMb: mb(heapAfter - heapBefore),
+          heapRetainedMb: mb(heapRetained - heapBefore),
         },
       };
       fs.mkdirSync(path.join(RESULTS_DIR, 'bench'), { recursive: true });

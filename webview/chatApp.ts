@@ -8,6 +8,7 @@ import { MynahUI, type ChatPrompt, type MynahUIDataModel, type MynahUITabStoreMo
 import type { TabId } from '../src/protocol/webview';
 import { blockId, emptyConversation, isBusy } from './conversation';
 import { DelayedCall, type Timers } from './delayedCall';
+import { FrameBatch } from './frameBatch';
 import { Host, isHostMessage } from './host';
 import { listenForImages } from './imagePaste';
 import { listenToPage } from './pageLifecycle';
@@ -50,6 +51,8 @@ export class ChatApp {
   private model = new WebviewModel();
   private readonly renderers = new Map<TabId, TabRenderer>();
   private readonly storeShown = new Map<TabId, string>();
+  /** What host messages changed, drawn once per animation frame (frameBatch.ts). */
+  private readonly frames = new FrameBatch<TabId>((tabId, blockIds) => this.draw(tabId, blockIds));
   private mynah!: MynahUI;
   /** Set while we create a tab for the host, so onTabAdd takes the host's tab ID. */
   private adopting: TabId | undefined;
@@ -95,6 +98,9 @@ export class ChatApp {
     this.mynah = new MynahUI({
       rootSelector: '#mynah-root',
       config: {
+        // Text is drawn once per frame (frameBatch.ts); mynah's word-by-word animation of each
+        // update would re-pace large updates and fall behind a fast stream.
+        disableTypewriterAnimation: true,
         // Tests open many tabs in one window; people rarely want more than 20.
         test: this.testMode,
         maxTabs: this.testMode ? 100 : 20,
@@ -322,6 +328,16 @@ export class ChatApp {
   }
 
   /** Puts what a host message changed in the model on screen. */
+  /** Puts on screen what changed in a tab since the last frame (the model has it all). */
+  private draw(tabId: TabId, blockIds: ReadonlySet<string>): void {
+    const conv = this.model.conversation(tabId);
+    const renderer = this.rendererFor(tabId);
+    if (renderer && blockIds.size > 0) {
+      for (const b of conv.blocks) if (blockIds.has(blockId(b))) renderer.render(blockToChatItems(b, conv));
+    }
+    this.updateTabStore(tabId);
+  }
+
   private show(change: ModelChange): void {
     switch (change.kind) {
       case 'none':
@@ -335,6 +351,7 @@ export class ChatApp {
       case 'rebuilt': {
         // The host had to drop buffered messages (or the webview lost the tab): redraw all of it.
         if (!this.ensureTab(change.tabId, change.title)) return;
+        this.frames.drop(change.tabId);
         const renderer = this.rendererFor(change.tabId);
         renderer?.clear();
         renderer?.render(conversationToChatItems(this.model.conversation(change.tabId)));
@@ -342,17 +359,11 @@ export class ChatApp {
         this.updateTabStore(change.tabId);
         return;
       }
-      case 'changed': {
-        const conv = this.model.conversation(change.tabId);
-        const changed = new Set(change.blockIds);
-        const renderer = this.rendererFor(change.tabId);
-        if (renderer && changed.size > 0) {
-          for (const b of conv.blocks) if (changed.has(blockId(b))) renderer.render(blockToChatItems(b, conv));
-        }
-        this.updateTabStore(change.tabId);
+      case 'changed':
+        this.frames.add(change.tabId, change.blockIds);
         return;
-      }
       case 'query-rendered':
+        this.frames.flush();
         this.host.post({
           type: 'rendered',
           tabId: change.tabId,

@@ -1,12 +1,13 @@
 // Puts ChatItems on screen through mynah-ui: adds a card the first time its messageId appears and
 // updates it afterwards (mynah wants the whole body every time; it does not append). Remembers
-// what each card last showed, so unchanged cards are left alone.
+// what each card last showed, so unchanged cards are left alone (compared in place: serializing a
+// long answer on every update to compare it was most of a long stream's garbage).
 import type { ChatItem, MynahUI } from '@aws/mynah-ui';
 import type { RenderedItem } from '../src/protocol/webview';
 import { ItemType } from './mappers/chatItems';
 
 export class TabRenderer {
-  private readonly shown = new Map<string, { json: string; item: ChatItem }>();
+  private readonly shown = new Map<string, { item: ChatItem }>();
 
   constructor(
     private readonly mynah: MynahUI,
@@ -15,16 +16,15 @@ export class TabRenderer {
 
   /** Records items mynah already shows (restored from saved tabs) without touching the screen. */
   adopt(items: ChatItem[]): void {
-    for (const item of items) if (item.messageId) this.shown.set(item.messageId, { json: JSON.stringify(item), item });
+    for (const item of items) if (item.messageId) this.shown.set(item.messageId, { item });
   }
 
   render(items: ChatItem[]): void {
     for (const item of items) {
       const id = item.messageId;
       if (!id) continue;
-      const json = JSON.stringify(item);
       const prev = this.shown.get(id);
-      if (prev?.json === json) continue;
+      if (prev && sameValue(prev.item, item)) continue;
       if (!prev) {
         this.mynah.addChatItem(this.mynahTabId, item);
       } else if (prev.item.type === ItemType.ANSWER_STREAM && item.type !== ItemType.ANSWER_STREAM) {
@@ -33,7 +33,7 @@ export class TabRenderer {
       } else {
         this.mynah.updateChatAnswerWithMessageId(this.mynahTabId, id, item);
       }
-      this.shown.set(id, { json, item });
+      this.shown.set(id, { item });
     }
   }
 
@@ -64,4 +64,15 @@ export class TabRenderer {
       return r;
     });
   }
+}
+
+/** Deep equality of JSON-like values (what a ChatItem holds), without serializing either. */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
