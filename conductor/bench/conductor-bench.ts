@@ -7,13 +7,16 @@
 // - thinkwell: @thinkwell/conductor 0.5.7, the TypeScript conductor a user would pick instead;
 // - symposium: our conductor with no components, and with three pass-through components.
 // Goals (issue 20) are checked and printed; results go to out/bench/results.json.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { measure, type Sample } from './measureHop';
 import { median } from './stats';
 
 const OUT = resolve(__dirname, '..');
-const CONDUCTOR = resolve(OUT, 'conductor.js');
+// The bundle the .vsix ships (minified: `npm run bench` builds it into out/shipped) when it is
+// there, else the development build next to this file.
+const SHIPPED = resolve(OUT, 'shipped', 'conductor.js');
+const CONDUCTOR = existsSync(SHIPPED) ? SHIPPED : resolve(OUT, 'conductor.js');
 const AGENTS: Record<string, string[]> = {
   ElizACP: [CONDUCTOR, 'eliza', '--deterministic'],
   'raw writer': [resolve(__dirname, 'rawAgent.js')],
@@ -93,7 +96,7 @@ async function main(): Promise<void> {
   }
   const f = (x: number | undefined, d: number): string => (x === undefined || Number.isNaN(x) ? '—' : x.toFixed(d));
   const lines = [
-    `Conductor benchmark: ${ROUNDS} rounds interleaved, ${CHUNKS} chunks, ${PROMPTS} prompts per round; node ${process.version}; medians of rounds`,
+    `Conductor benchmark: ${ROUNDS} rounds interleaved, ${CHUNKS} chunks, ${PROMPTS} prompts per round; node ${process.version}; medians of rounds; ${CONDUCTOR === SHIPPED ? 'the shipped (minified) conductor' : 'the development build'}`,
     '',
     '| agent | path | chunks/s | ratio | p50 ms | added p50 ms | cold start ms | added cold ms | hop RSS MB |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|',
