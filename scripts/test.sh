@@ -3,7 +3,8 @@
 #  1. build all bundles, 2. typecheck, 3. static checks (ESLint layer zones, Prettier, test names),
 #  4. plain-Node mocha suites (`*.spec.ts`: unit + real-process conductor and ElizACP tests),
 #  5. extension-host suites in a real VS Code host (code-server): the single-folder suites, then the
-#  multi-root suite on a two-folder workspace, 6. real-browser webview tests (Playwright + chromium).
+#  multi-root suite on a two-folder workspace, 6. real-browser webview tests (Playwright + chromium),
+#  then the history's real-reload and two-window test.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"; cd "$ROOT"
 mkdir -p test-results
@@ -29,6 +30,10 @@ if [ -f scripts/run-ext-tests.mjs ]; then
 fi
 if [ -f scripts/webview-e2e.mjs ]; then
   bash scripts/vscode-host-run.sh scripts/webview-e2e.mjs || status=1
+fi
+# The history across real window reloads and two windows (its own code-server: reloads end its windows).
+if [ -f scripts/history-e2e.mjs ]; then
+  bash scripts/vscode-host-run.sh scripts/history-e2e.mjs || status=1
 fi
 node scripts/summarize-results.mjs || status=1
 exit $status

@@ -151,6 +151,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   const chat = new ChatController({
     history: {
       adopt: (tabId, id) => history.recorder.adopt(tabId, id),
+      fork: (tabId, conversation) => void history.recorder.fork(tabId, conversation),
       replaced: (tabId, entries) => history.recorder.replaced(tabId, entries),
       close: (tabId) => history.recorder.close(tabId),
       exportTab: (tabId) => void historyUi?.exportTab(tabId),

@@ -67,7 +67,10 @@ export interface ChatControllerDeps {
   runSignInTerminal?: SignInDeps['runInTerminal'];
   /** The conversation history (src/history/): which stored conversation a reopened tab continues. */
   history?: {
-    adopt(tabId: TabId, conversationId: string): void;
+    /** Whether this window now owns the conversation (false: open live in another window). */
+    adopt(tabId: TabId, conversationId: string): boolean;
+    /** The tab's read-only copy goes on as a new conversation (a new file, the transcript copied). */
+    fork(tabId: TabId, conversation: PastConversation): void;
     replaced(tabId: TabId, entries: ConversationEntry[]): void;
     close(tabId: TabId): void;
     /** The tab's menu: Export to Markdown. */
@@ -227,7 +230,7 @@ export class ChatController {
     const tab: ChatTab = { tabId, title, queue: Promise.resolve(), queued: 0, closed: false, controls: {}, past };
     this.tabs.set(tabId, tab);
     this.messages.openTab(tabId, title);
-    this.deps.history?.adopt(tabId, conversation.meta.id);
+    if (this.deps.history && !this.deps.history.adopt(tabId, conversation.meta.id)) past.elsewhere = true;
     if (announce) this.send({ type: 'open-tab', tabId, title });
     this.messages.restore(tabId, title, conversation.entries);
     this.log.info('session', 'past conversation reopened', { tabId, conversation: conversation.meta.id });
@@ -261,6 +264,8 @@ export class ChatController {
     if (!tab?.past?.readOnly) return;
     tab.past.readOnly = false;
     tab.past.contextPending = true;
+    // Open live in another window: never append to its file; this becomes a conversation of its own.
+    if (tab.past.elsewhere) this.deps.history?.fork(tabId, tab.past.conversation);
     this.send({
       type: 'tab-notice',
       tabId,

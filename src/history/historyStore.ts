@@ -6,8 +6,9 @@
 //
 // Crash safety: a line is one `write` with O_APPEND, so a crash leaves at most a torn last line,
 // which reading skips. Two windows of one workspace share the folder: each conversation has one
-// writer (the window showing it), appends never interleave within a line, index files are
-// replaced whole, and pruning tolerates files another window already removed.
+// writer (the window holding its ownership lock, `<id>.lock`: ownership.ts), appends never
+// interleave within a line, index files are replaced whole, and pruning keeps what a window has
+// open and tolerates files another window already removed.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -48,6 +49,8 @@ export interface HistoryStoreOptions {
   maxConversations: () => number;
   /** Image and blob bytes above this are not stored (symposium.maxImageBytes). */
   maxImageBytes: () => number;
+  /** Whether a window has the conversation open live (its ownership lock): pruning keeps those. */
+  isLive?: (id: string) => boolean;
 }
 
 const META_SUFFIX = '.meta.json';
@@ -169,7 +172,7 @@ export class HistoryStore {
 
   delete(id: string): void {
     if (!ID_PATTERN.test(id)) return;
-    for (const suffix of [META_SUFFIX, '.jsonl']) fs.rmSync(this.file(id, suffix), { force: true });
+    for (const suffix of [META_SUFFIX, '.jsonl', '.lock']) fs.rmSync(this.file(id, suffix), { force: true });
   }
 
   clear(): void {
@@ -183,7 +186,7 @@ export class HistoryStore {
     const removed: string[] = [];
     for (let i = all.length - 1; i >= 0 && all.length - removed.length > max; i--) {
       const m = all[i]!;
-      if (keep.has(m.id)) continue;
+      if (keep.has(m.id) || this.options.isLive?.(m.id)) continue;
       this.delete(m.id);
       removed.push(m.id);
     }

@@ -32,6 +32,8 @@ export interface HistoryUiDeps {
   reopen: (conversation: PastConversation) => Promise<TabId>;
   /** The current agent's own sessions per workspace folder (session/list; empty if it cannot). */
   agentSessions: () => Promise<{ agentName: string; folder: string; sessions: SessionInfo[] }[]>;
+  /** Open live in another window (it holds the conversation's lock): not deleted from here. */
+  isLiveElsewhere: (id: string) => boolean;
   restoreTabs: () => 'never' | 'ask' | 'always';
   openTabsState: vscode.Memento;
 }
@@ -133,15 +135,23 @@ export class HistoryUi {
   async deleteOne(id: string, confirm = true): Promise<boolean> {
     const meta = this.deps.store.meta(id);
     if (!meta) return false;
+    if (this.deps.isLiveElsewhere(id)) {
+      void vscode.window.showInformationMessage(`“${meta.title}” is open in another window; close it there to delete it.`);
+      return false;
+    }
     if (confirm && !(await this.confirm(`Delete the conversation “${meta.title}”?`, 'Delete'))) return false;
     this.deps.store.delete(id);
     return true;
   }
 
   async clearAll(confirm = true): Promise<boolean> {
-    if (confirm && !(await this.confirm('Delete every past conversation of this workspace?', 'Clear All'))) return false;
+    if (
+      confirm &&
+      !(await this.confirm('Delete every past conversation of this workspace? Conversations open in a chat tab are kept.', 'Clear All'))
+    )
+      return false;
     const open = new Set(this.deps.recorder.openConversations());
-    for (const m of this.deps.store.list()) if (!open.has(m.id)) this.deps.store.delete(m.id);
+    for (const m of this.deps.store.list()) if (!open.has(m.id) && !this.deps.isLiveElsewhere(m.id)) this.deps.store.delete(m.id);
     return true;
   }
 
@@ -235,7 +245,10 @@ export class HistoryUi {
   }
 
   private async confirm(text: string, action: string): Promise<boolean> {
-    return (await vscode.window.showWarningMessage(text, { modal: true }, action)) === action;
+    // A modal dialog: what a user expects before something is deleted for good (the e2e clicks its buttons).
+    const answer = await vscode.window.showWarningMessage(text, { modal: true }, action);
+    this.deps.log.info('history', answer === action ? 'confirmed' : 'not confirmed', { action });
+    return answer === action;
   }
 }
 

@@ -4,11 +4,16 @@
 // do not fill the history (what came before is kept until then); a reopened tab continues its
 // stored conversation. Streamed chunks are merged while
 // they stream and written at least every FLUSH_MS, so a crash loses at most that much of a reply.
-// Also keeps the list of conversations open in tabs (for symposium.restoreTabs). vscode-free.
+// Also keeps the list of conversations open in tabs (for symposium.restoreTabs). A conversation has
+// one writer: the window holding its ownership lock (ownership.ts); a tab showing a conversation
+// another window holds is a read-only view whose entries are not written, until it forks into a
+// conversation of its own. vscode-free.
 import type { Log } from '../log/logEvent';
 import { coalesce } from '../protocol/coalesce';
 import { isConversationPayload, type ConversationEntry, type TabId, type TabPayload } from '../protocol/webview';
 import type { HistoryLine, HistoryStore } from './historyStore';
+import type { OwnershipLocks } from './ownership';
+import type { PastConversation } from './reopen';
 
 const FLUSH_MS = 300;
 const TITLE_CHARS = 80;
@@ -18,11 +23,15 @@ interface TabRecord {
   /** The last streamed entry, not yet written (it may still merge with the next). */
   pending?: ConversationEntry;
   timer?: NodeJS.Timeout;
+  /** Another window holds the conversation: nothing is written for this tab. */
+  viewOnly?: boolean;
 }
 
 export interface RecorderDeps {
   log: Log;
   store: HistoryStore;
+  /** Which window writes which conversation (absent: this window writes every conversation). */
+  locks?: OwnershipLocks;
   /** The agent session a tab shows now (read when the tab says `session-ready`). */
   sessionIdOf: (tabId: TabId) => string | undefined;
   /** The conversations open in tabs changed (persisted for restoreTabs). */
@@ -59,15 +68,60 @@ export class HistoryRecorder {
       }
       return;
     }
+    if (rec.viewOnly) return;
     this.record(rec, entry);
     this.updateIndex(tabId, rec, entry);
   }
 
-  /** A reopened tab continues a stored conversation. */
-  adopt(tabId: TabId, conversationId: string): void {
+  /**
+   * A reopened tab continues a stored conversation, if this window can own it; false when another
+   * window has it open (the tab is then a read-only view: nothing is written for it).
+   */
+  adopt(tabId: TabId, conversationId: string): boolean {
     this.close(tabId);
+    const ownership = this.deps.locks?.acquire(conversationId) ?? { owned: true };
+    if (!ownership.owned) {
+      this.deps.log.info('history', 'conversation open in another window: read-only here', {
+        tabId,
+        conversationId,
+        holderPid: ownership.holder?.pid,
+      });
+      this.tabs.set(tabId, { conversationId, viewOnly: true });
+      return false;
+    }
     this.tabs.set(tabId, { conversationId });
     this.openChanged();
+    return true;
+  }
+
+  /**
+   * A read-only view goes on as a conversation of its own: a new file that starts with the old
+   * transcript (what the tab shows), written by this window from now on.
+   */
+  fork(tabId: TabId, past: PastConversation): string | undefined {
+    const rec = this.tabs.get(tabId);
+    if (!rec?.viewOnly) return rec?.conversationId;
+    try {
+      const { meta } = past;
+      const fork = this.deps.store.create(
+        { agentName: meta.agentName, folder: meta.folder, title: meta.title },
+        new Set(this.openConversations()),
+      );
+      this.deps.locks?.acquire(fork.id);
+      this.deps.store.append(
+        fork.id,
+        past.entries.map((e): HistoryLine => ({ t: 'entry', e })),
+      );
+      this.deps.store.update(fork.id, { turns: meta.turns, lastActivity: new Date().toISOString() });
+      this.tabs.set(tabId, { conversationId: fork.id });
+      this.deps.log.info('history', 'forked a conversation open in another window', { tabId, from: meta.id, to: fork.id });
+      this.openChanged();
+      return fork.id;
+    } catch (e) {
+      this.deps.log.error('history', 'could not fork the conversation', e);
+      this.tabs.delete(tabId);
+      return undefined;
+    }
   }
 
   /** The agent's replay replaced the tab's conversation: the stored one starts over with it. */
@@ -85,6 +139,8 @@ export class HistoryRecorder {
     if (!rec) return;
     this.flush(rec);
     this.tabs.delete(tabId);
+    if (rec.viewOnly) return;
+    this.deps.locks?.release(rec.conversationId);
     if (!this.openListFrozen) this.openChanged();
   }
 
@@ -97,8 +153,9 @@ export class HistoryRecorder {
     return undefined;
   }
 
+  /** The conversations this window writes (read-only views of another window's are not among them). */
   openConversations(): string[] {
-    return [...this.tabs.values()].map((r) => r.conversationId);
+    return [...this.tabs.values()].flatMap((r) => (r.viewOnly ? [] : [r.conversationId]));
   }
 
   /** Runs `f` (closing every tab as a window close does) without forgetting which tabs were open. */
@@ -115,13 +172,16 @@ export class HistoryRecorder {
     for (const rec of this.tabs.values()) this.flush(rec);
   }
 
+  /** The window goes away: everything written, every conversation given up. */
   dispose(): void {
     this.flushAll();
+    this.deps.locks?.dispose();
   }
 
   private begin(tabId: TabId, agentName: string, folder: string): TabRecord | undefined {
     try {
       const meta = this.deps.store.create({ agentName, folder }, new Set(this.openConversations()));
+      this.deps.locks?.acquire(meta.id); // a new id: nobody else has it
       const rec = { conversationId: meta.id };
       this.tabs.set(tabId, rec);
       this.openChanged();

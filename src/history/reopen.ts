@@ -26,6 +26,8 @@ export interface PastConversation {
 export interface PastState {
   conversation: PastConversation;
   readOnly: boolean;
+  /** Open live in another window (it holds the conversation's lock): shown here read-only only. */
+  elsewhere?: boolean;
   /** Continued in a new session: the next prompt carries the old transcript. */
   contextPending?: boolean;
 }
@@ -55,8 +57,18 @@ export async function continuePastSession(cx: ReopenContext, tabId: TabId, past:
   const { meta } = past.conversation;
   const notice = (level: 'info' | 'warning' | 'error', text: string, offer = false): void =>
     cx.send({ type: 'tab-notice', tabId, level, text, ...(offer ? { offer: 'continue-in-new-session' as const } : {}) });
+  if (past.elsewhere) {
+    // Resuming the same agent session from two windows would interleave its turns too.
+    cx.log.info('history', 'past conversation open in another window', { tabId, conversation: meta.id });
+    notice(
+      'warning',
+      'This conversation is open in another window, so it is read-only here. You can continue it here as a new conversation that gets the transcript as context; the other window keeps the original.',
+      true,
+    );
+  }
   const config = await cx.configure(meta.folder, meta.agentName);
   if (cx.gone()) return undefined;
+  if (past.elsewhere) return config;
   if (!config) {
     notice('error', 'No workspace folder for this conversation; it stays read-only.', true);
     return undefined;

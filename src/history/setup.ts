@@ -12,6 +12,7 @@ import type { Log } from '../log/logEvent';
 import type { TabId } from '../protocol/webview';
 import { HistoryStore } from './historyStore';
 import { HistoryUi } from './historyUi';
+import { OwnershipLocks } from './ownership';
 import { HistoryRecorder } from './recorder';
 
 export interface HistorySetupDeps {
@@ -27,15 +28,20 @@ export interface HistorySetupDeps {
 /** Before the chat controller: the store and the recorder it reports reopened tabs to. */
 export function createHistory(deps: HistorySetupDeps): { store: HistoryStore; recorder: HistoryRecorder; ui: (more: UiDeps) => HistoryUi } {
   const base = deps.context.storageUri ?? vscode.Uri.joinPath(deps.context.globalStorageUri, 'no-workspace');
-  const store = new HistoryStore(path.join(base.fsPath, 'history'), {
+  const dir = path.join(base.fsPath, 'history');
+  // This window's claim on the conversations it has open (released when it closes or goes away).
+  const locks = new OwnershipLocks(dir);
+  const store = new HistoryStore(dir, {
     log: deps.log,
     maxConversations: deps.maxConversations,
     maxImageBytes: deps.maxImageBytes,
+    isLive: (id) => locks.isLive(id),
   });
   let ui: HistoryUi | undefined;
   const recorder = new HistoryRecorder({
     log: deps.log,
     store,
+    locks,
     sessionIdOf: deps.sessionIdOf,
     onOpenChanged: (ids) => ui?.saveOpenTabs(ids),
   });
@@ -51,6 +57,7 @@ export function createHistory(deps: HistorySetupDeps): { store: HistoryStore; re
         log: deps.log,
         store,
         recorder,
+        isLiveElsewhere: (id) => !recorder.openConversations().includes(id) && locks.isLive(id),
         restoreTabs: deps.restoreTabs,
         openTabsState: deps.context.workspaceState,
         reopen: async (conversation) => {

@@ -1,6 +1,7 @@
 // Conversations that last: every chat is recorded in the workspace's storage, survives a window
 // reload (stood in for by symposium.test.simulateWindowReload: every tab closes, every agent
-// process stops, symposium.restoreTabs applies), is listed, searched and exported, and reopens by
+// process stops, symposium.restoreTabs applies; the real reload, a new extension host, is
+// scripts/history-e2e.mjs's), is listed, searched and exported, and reopens by
 // the agent's capabilities: ElizACP `--resume` continues the same session (its `session info`
 // reply names it), `--load-session` replays it (shown once), neither gives the honest read-only
 // notice and "Continue in a new session" (the transcript goes with the next prompt). ElizACP keeps

@@ -1,0 +1,336 @@
+// Real-browser test of the conversation history across real window reloads and two windows
+// (docs/history.md), run through scripts/vscode-host-run.sh like webview-e2e.mjs. In code-server a
+// page reload is a new window: the extension host process ends (deactivate) and a new one starts
+// (activate); the test checks that the process really changed. Then:
+//  - with symposium.restoreTabs: always the open chat comes back and the history lists it;
+//  - a second window (a second page on the same folder: its own extension host, the same workspace
+//    storage) reopening that live conversation gets it read-only ("open in another window") and
+//    continues it as a new conversation (a new file), never appending to the first window's file;
+//  - Delete and Clear all in the history quick pick ask first: Cancel keeps everything, the
+//    confirming button deletes (the real dialog's buttons are clicked).
+// Writes test-results/e2e-history.json and screenshots test-results/e2e-history-*.png.
+import fs from 'node:fs';
+import path from 'node:path';
+import { tsImport } from 'tsx/esm/api';
+import { openWorkbench, writeResults, RESULTS_DIR, sleep } from './browser.mjs';
+
+const { respond } = await tsImport('../conductor/eliza/engine.ts', import.meta.url);
+const expected = (prompt) => respond(prompt, { deterministic: true });
+
+const runDir = process.env.VSCODE_HOST_RUN_DIR;
+if (!runDir) throw new Error('run me through scripts/vscode-host-run.sh');
+// The user's settings (written by vscode-host-run.sh): restore the open chats after a restart.
+const settingsFile = path.join(runDir, 'ud', 'User', 'settings.json');
+fs.writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(fs.readFileSync(settingsFile, 'utf8')), 'symposium.restoreTabs': 'always' }));
+// The conversations' files: the extension's workspace storage (one folder per workspace).
+const historyDirs = () => {
+  const root = path.join(runDir, 'ud', 'User', 'workspaceStorage');
+  const dirs = [];
+  for (const d of fs.existsSync(root) ? fs.readdirSync(root) : []) {
+    const h = path.join(root, d, 'symposium-dev.symposium', 'history');
+    if (fs.existsSync(h)) dirs.push(h);
+  }
+  return dirs;
+};
+const conversationFiles = () =>
+  historyDirs().flatMap((d) =>
+    fs
+      .readdirSync(d)
+      .filter((f) => f.endsWith('.jsonl'))
+      .map((f) => path.join(d, f)),
+  );
+
+const globalConversationFiles = () => {
+  const d = path.join(runDir, 'ud', 'User', 'globalStorage', 'symposium-dev.symposium', 'no-workspace', 'history');
+  return fs.existsSync(d)
+    ? fs
+        .readdirSync(d)
+        .filter((f) => f.endsWith('.jsonl'))
+        .map((f) => path.join(d, f))
+    : [];
+};
+const lockFiles = () => historyDirs().flatMap((d) => fs.readdirSync(d).filter((f) => f.endsWith('.lock')));
+
+fs.mkdirSync(RESULTS_DIR, { recursive: true });
+const results = { passes: [], failures: [] };
+const { ctx, page } = await openWorkbench({ log: false });
+page.setDefaultTimeout(20_000);
+
+async function step(title, fn) {
+  const t0 = Date.now();
+  try {
+    await fn();
+    results.passes.push(title);
+    console.log(`  ✔ ${title} (${Date.now() - t0} ms)`);
+  } catch (e) {
+    results.failures.push({ title, err: e?.stack ?? String(e) });
+    console.log(
+      `  ✘ ${title}\n    ${String(e?.message ?? e)
+        .split('\n')
+        .join('\n    ')}`,
+    );
+    for (const [i, p] of ctx.pages().entries())
+      await p.screenshot({ path: path.join(RESULTS_DIR, `e2e-history-failure${i ? `-window${i + 1}` : ''}.png`) }).catch(() => {});
+    throw e;
+  }
+}
+
+/** The extension host processes of this run (code-server starts one per window). */
+function extensionHosts() {
+  const marker = `SYMPOSIUM_HOST_RUN=${runDir}`;
+  const pids = [];
+  for (const d of fs.readdirSync('/proc')) {
+    const pid = Number(d);
+    if (!pid) continue;
+    try {
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+      if (!cmd.includes('--type=extensionHost')) continue;
+      if (!fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(marker)) continue;
+      pids.push(pid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids.sort();
+}
+
+async function chatFrame(p) {
+  for (let i = 0; i < 300; i++) {
+    for (const f of p.frames()) {
+      if (
+        await f
+          .locator('#mynah-root .mynah-chat-wrapper')
+          .count()
+          .catch(() => 0)
+      )
+        return f;
+    }
+    await sleep(100);
+  }
+  throw new Error('chat webview not found');
+}
+const selectedTab = async (f) => f.locator('[selected-tab]').first().getAttribute('selected-tab');
+const wrapperOf = (f, mid) => f.locator(`.mynah-chat-wrapper[mynah-tab-id="${mid}"]`);
+const inputOf = (f, mid) => wrapperOf(f, mid).locator('[data-testid="prompt-input-textarea"]');
+const answersOf = (f, mid) => wrapperOf(f, mid).locator('[data-testid="chat-item-answer"], [data-testid="chat-item-answer-stream"]');
+const visibleTab = (f) => f.locator('.mynah-chat-wrapper:not([hidden])');
+async function waitForText(locator, text, timeout = 30_000) {
+  const end = Date.now() + timeout;
+  let last = '';
+  while (Date.now() < end) {
+    last = (await locator.allInnerTexts().catch(() => [])).join('\n');
+    if (last.includes(text)) return last;
+    await sleep(100);
+  }
+  throw new Error(`timed out waiting for ${JSON.stringify(text.slice(0, 60))}…; saw ${JSON.stringify(last.slice(-300))}`);
+}
+async function waitUntil(what, f, timeout = 30_000) {
+  const end = Date.now() + timeout;
+  while (Date.now() < end) {
+    if (await f()) return;
+    await sleep(200);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Opens the Symposium sidebar of a window; returns the chat frame. */
+async function openChat(p) {
+  const item = p.locator('.activitybar [aria-label^="Symposium"]').first();
+  await item.waitFor({ timeout: 90_000 });
+  if (
+    !(await p
+      .locator('.pane-header .action-label[aria-label^="Chat History"], .title-actions .action-label[aria-label^="Chat History"]')
+      .count())
+  )
+    await item.click();
+  return chatFrame(p);
+}
+async function ask(p, f, mid, text) {
+  await inputOf(f, mid).click();
+  await p.keyboard.type(text);
+  await p.keyboard.press('Enter');
+  await waitForText(answersOf(f, mid), expected(text));
+}
+async function newTab(f) {
+  const before = await selectedTab(f);
+  await f.locator('[data-testid="tab-bar-tab-add-button"]').click();
+  let mid;
+  for (let i = 0; i < 50 && (mid = await selectedTab(f)) === before; i++) await sleep(100);
+  return mid;
+}
+async function closeTab(f, mid) {
+  await f.locator(`label[for="mynah-main-tabs-${mid}"] .mynah-tabs-close-button`).click({ force: true });
+  const confirm = f.locator('[data-testid="tab-bar-tab-close-confirmation-accept-button"]');
+  if (await confirm.isVisible().catch(() => false)) await confirm.click();
+}
+/** The History button in the chat's title bar; resolves once the quick pick lists `text`. */
+async function showHistory(p, text) {
+  await p
+    .locator('.pane-header .action-label[aria-label^="Chat History"], .title-actions .action-label[aria-label^="Chat History"]')
+    .first()
+    .click();
+  const row = historyRow(p, text);
+  await row.waitFor({ timeout: 20_000 });
+  return row;
+}
+const historyRow = (p, text) => p.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
+const historyRows = (p, text) => p.locator('.quick-input-list .monaco-list-row', { hasText: text }).count();
+const dialogButton = (p, label) => p.locator('.monaco-dialog-box .monaco-button', { hasText: label }).first();
+
+const kept = 'My notebook remembers everything';
+const doomed = 'Delete this chat later';
+let exitCode = 0;
+try {
+  let f;
+  let hostsBefore;
+  await step('a conversation, then a real window reload: a new extension host; restoreTabs: always brings the tab back', async () => {
+    f = await openChat(page);
+    const tab1 = await selectedTab(f);
+    await inputOf(f, tab1).waitFor();
+    await ask(page, f, tab1, kept);
+    const tab2 = await newTab(f);
+    await ask(page, f, tab2, doomed);
+    await closeTab(f, tab2);
+    // The host has handled the close once it gave the conversation up (its lock file is gone).
+    await waitUntil('one open conversation', () => lockFiles().length === 1);
+    await sleep(1500); // and its list of open tabs reached the window's storage (a user does not reload within a second)
+    hostsBefore = extensionHosts();
+    if (hostsBefore.length !== 1) throw new Error(`expected one extension host, found ${JSON.stringify(hostsBefore)}`);
+    await page.reload();
+    f = await openChat(page);
+    await waitForText(visibleTab(f), 'cannot continue old sessions', 60_000);
+    await waitForText(visibleTab(f), kept); // the transcript
+    const hostsAfter = extensionHosts();
+    if (hostsAfter.length !== 1 || hostsAfter[0] === hostsBefore[0])
+      throw new Error(`expected a new extension host: before ${JSON.stringify(hostsBefore)}, after ${JSON.stringify(hostsAfter)}`);
+    await sleep(600);
+    await page.screenshot({ path: path.join(RESULTS_DIR, 'e2e-history-after-reload.png') });
+  });
+  console.log(`hosts: ${JSON.stringify(hostsBefore)} -> ${JSON.stringify(extensionHosts())}`);
+  await step('after the reload the history lists both earlier conversations', async () => {
+    await showHistory(page, kept);
+    await historyRow(page, doomed).waitFor();
+    await page.screenshot({ path: path.join(RESULTS_DIR, 'e2e-history-listed-after-reload.png') });
+    await page.keyboard.press('Escape');
+  });
+
+  const cleared = 'Clear this chat too';
+  await step('Delete in the history asks first: Cancel keeps the conversation, Delete removes it', async () => {
+    const tab = await newTab(f);
+    await ask(page, f, tab, cleared);
+    await closeTab(f, tab);
+    const count = () => conversationFiles().length;
+    const files = count();
+    const trash = async () => {
+      const row = await showHistory(page, doomed);
+      await row.hover();
+      await row
+        .locator('.action-label[aria-label^="Delete this conversation"], .action-label[title^="Delete this conversation"]')
+        .first()
+        .click();
+      await dialogButton(page, 'Cancel').waitFor();
+    };
+    await trash();
+    await page.screenshot({ path: path.join(RESULTS_DIR, 'e2e-history-delete-confirm.png') });
+    await dialogButton(page, 'Cancel').click();
+    await sleep(500);
+    if (count() !== files) throw new Error('Cancel deleted something');
+    await page.keyboard.press('Escape');
+    await showHistory(page, doomed);
+    await page.keyboard.press('Escape');
+    await trash();
+    await dialogButton(page, 'Delete').click();
+    await waitUntil('the conversation file to go', () => count() === files - 1);
+    await page.keyboard.press('Escape');
+    await showHistory(page, kept);
+    await waitUntil('the deleted conversation to leave the list', async () => (await historyRows(page, doomed)) === 0, 10_000);
+    await page.keyboard.press('Escape');
+  });
+
+  await step('Clear all asks first: Cancel keeps everything; Clear All keeps only what a window has open', async () => {
+    const count = () => conversationFiles().length;
+    const files = count();
+    const clear = async () => {
+      await showHistory(page, cleared);
+      await page
+        .locator('.quick-input-titlebar .action-label[aria-label^="Clear all"], .quick-input-titlebar .action-label[title^="Clear all"]')
+        .first()
+        .click();
+      await dialogButton(page, 'Cancel').waitFor();
+    };
+    await clear();
+    await page.screenshot({ path: path.join(RESULTS_DIR, 'e2e-history-clear-confirm.png') });
+    await dialogButton(page, 'Cancel').click();
+    await sleep(500);
+    if (count() !== files) throw new Error('Cancel deleted something');
+    await page.keyboard.press('Escape');
+    await clear();
+    await dialogButton(page, 'Clear All').click();
+    // Left: the conversation open in a tab.
+    await waitUntil('the closed conversations to go', () => count() === 1);
+    if (!fs.readFileSync(conversationFiles()[0], 'utf8').includes(kept))
+      throw new Error('Clear All removed the conversation open in a tab');
+    await page.keyboard.press('Escape');
+  });
+
+  // VS Code gives a second window on the same folder its own workspace storage (`<id>-1`), so two
+  // windows meet the same conversations where they share storage: windows without a folder (the
+  // global storage's no-workspace/history).
+  const shared = 'Two windows share this chat';
+  const forked = 'Continued in the second window';
+  await step(
+    'two windows without a folder: the second gets the live conversation read-only ("open in another window"); continuing forks it',
+    async () => {
+      const empty = new URL(page.url());
+      empty.searchParams.delete('folder');
+      empty.searchParams.set('ew', 'true');
+      await page.goto(empty.toString());
+      f = await openChat(page);
+      const tab = await selectedTab(f);
+      await inputOf(f, tab).waitFor();
+      await ask(page, f, tab, shared);
+      let original;
+      await waitUntil(
+        'the conversation file',
+        () => (original = globalConversationFiles().find((file) => fs.readFileSync(file, 'utf8').includes(shared))),
+      );
+      const originalText = fs.readFileSync(original, 'utf8');
+      const before = globalConversationFiles();
+
+      const page2 = await ctx.newPage();
+      page2.setDefaultTimeout(20_000);
+      await page2.goto(empty.toString());
+      const f2 = await openChat(page2);
+      await (await showHistory(page2, shared)).click();
+      await waitForText(visibleTab(f2), 'open in another window', 60_000);
+      await waitForText(visibleTab(f2), shared); // the transcript
+      const hosts = extensionHosts();
+      if (hosts.length !== 2) throw new Error(`expected two extension hosts (two windows), found ${JSON.stringify(hosts)}`);
+      await sleep(600);
+      await page2.screenshot({ path: path.join(RESULTS_DIR, 'e2e-history-open-elsewhere.png') });
+      const mid = await selectedTab(f2);
+      await wrapperOf(f2, mid).locator('button', { hasText: 'Continue in a new session' }).last().click();
+      await waitForText(answersOf(f2, mid), 'does not remember this conversation');
+      await ask(page2, f2, mid, forked);
+      // The first window goes on in its own file meanwhile.
+      await ask(page, f, tab, 'And the first window goes on');
+      let fork;
+      await waitUntil('the fork’s own file', () => {
+        fork = globalConversationFiles().find((file) => !before.includes(file) && fs.readFileSync(file, 'utf8').includes(forked));
+        return fork;
+      });
+      if (!fs.readFileSync(fork, 'utf8').includes(shared)) throw new Error('the fork does not start with the transcript');
+      const now = fs.readFileSync(original, 'utf8');
+      if (!now.startsWith(originalText) || now.includes(forked))
+        throw new Error('the second window wrote into the first window’s conversation');
+      if (!now.includes('And the first window goes on')) throw new Error('the first window’s next turn is missing');
+      await page2.close();
+    },
+  );
+} catch {
+  exitCode = 1;
+}
+writeResults('e2e-history', results);
+console.log(`e2e-history: ${results.passes.length} passed, ${results.failures.length} failed`);
+await ctx.close().catch(() => {});
+process.exit(exitCode);
