@@ -7,6 +7,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CreateMessageRequestSchema, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import { respond } from './engine';
 import { logDebug } from './log';
 import { ELIZA_NAME, ELIZA_VERSION } from './version';
 
@@ -20,6 +22,28 @@ export interface ToolResult {
   /** Text content blocks joined with '\n' (or the structured content as JSON if there is no text). */
   text: string;
   structured?: unknown;
+  /** The progress notifications the server sent while the tool ran (`progress/total message`). */
+  progress: string[];
+}
+
+/**
+ * ElizACP's answer to an MCP server's `sampling/createMessage`: its deterministic ELIZA reply to
+ * the last user message, so tests can check that a server's request reached the agent and came back.
+ */
+export function sampleWithEliza(messages: readonly { role: string; content: unknown }[]): CreateMessageResult {
+  const last = [...messages].reverse().find((m) => m.role === 'user');
+  const blocks = Array.isArray(last?.content) ? (last.content as unknown[]) : [last?.content];
+  const text = blocks
+    .map((b) =>
+      typeof b === 'object' && b !== null && (b as { type?: unknown }).type === 'text' ? String((b as { text?: unknown }).text) : '',
+    )
+    .join(' ');
+  return {
+    role: 'assistant',
+    model: 'elizacp',
+    stopReason: 'endTurn',
+    content: { type: 'text', text: respond(text, { deterministic: true }) },
+  };
 }
 
 // Stdio servers are our children. If the process dies abruptly (the `crash` hook calls
@@ -97,7 +121,12 @@ export class McpPool {
 
   private async open(name: string, signal: AbortSignal): Promise<{ client: Client; transport: Transport }> {
     const transport = this.transport(this.config(name));
-    const client = new Client({ name: ELIZA_NAME, version: ELIZA_VERSION });
+    // ElizACP is a model too: servers may ask it to sample (answered with its ELIZA reply).
+    const client = new Client({ name: ELIZA_NAME, version: ELIZA_VERSION }, { capabilities: { sampling: {} } });
+    client.setRequestHandler(CreateMessageRequestSchema, (request) => {
+      logDebug(`MCP server '${name}' asked to sample`);
+      return sampleWithEliza(request.params.messages);
+    });
     try {
       await client.connect(transport, { signal, timeout: MCP_TIMEOUT_MS });
     } catch (err) {
@@ -138,7 +167,12 @@ export class McpPool {
 
   async callTool(server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
     const client = await this.client(server, signal);
-    const result = await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: MCP_TIMEOUT_MS });
+    const progress: string[] = [];
+    const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+      signal,
+      timeout: MCP_TIMEOUT_MS,
+      onprogress: (p) => progress.push(`${p.progress}${p.total === undefined ? '' : `/${p.total}`}${p.message ? ` ${p.message}` : ''}`),
+    });
     const content = Array.isArray(result.content) ? (result.content as Array<{ type: string; text?: unknown }>) : [];
     const texts = content.filter((c) => c.type === 'text' && typeof c.text === 'string').map((c) => c.text as string);
     const structured = result.structuredContent;
@@ -146,6 +180,7 @@ export class McpPool {
       isError: result.isError === true,
       text: texts.length > 0 ? texts.join('\n') : structured !== undefined ? JSON.stringify(structured) : '',
       ...(structured !== undefined ? { structured } : {}),
+      progress,
     };
   }
 

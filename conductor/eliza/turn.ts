@@ -179,7 +179,9 @@ async function useTool(turn: Turn, server: string, tool: string, argsJson: strin
   try {
     const result = await turn.session.mcp.callTool(server, tool, args as Record<string, unknown>, turn.signal);
     // The files a result names (the `ide` tools' definitions and references) become the card's locations.
-    return await finish(result.text, !result.isError, result.isError ? [] : locationsFromResult(result.structured, turn.session.cwd));
+    // Progress the server reported during the call is shown after the result (MCP progress relayed end to end).
+    const text = result.progress.length > 0 ? `${result.text}\n(progress: ${result.progress.join(', ')})` : result.text;
+    return await finish(text, !result.isError, result.isError ? [] : locationsFromResult(result.structured, turn.session.cwd));
   } catch (err) {
     if (turn.signal.aborted) throw new CancelledError();
     if (err instanceof UnknownServerError) return finish(err.message, false).then(() => err.message);

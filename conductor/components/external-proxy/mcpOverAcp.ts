@@ -3,22 +3,24 @@
 //   `{type: "acp", name, serverId}`         → `mcp/connect {serverId}` → `{connectionId}`,
 //                                             `mcp/message {connectionId, method, params}`,
 //                                             `mcp/disconnect {connectionId}` (notification);
+//                                             or, when the proxy does not know `mcp/connect`, the
+//                                             ACP SDK 2.4 schema's connectionless form:
+//                                             `mcp/message {serverId, requestId, method, params}`;
 //   `{type: "http", name, url: "acp:<id>"}` → `_mcp/connect {acp_url}` → `{connection_id}`,
 //                                             `_mcp/message {connectionId, …}`, `_mcp/disconnect {connection_id}`
 //                                             (proxies built on sacp, e.g. sparkle-mcp --acp).
 // Sitting next to the agent, this component replaces each such declaration in `session/new|load|
 // resume` with one the agent can use: the conductor's loopback Streamable HTTP route (or the stdio
 // shim), the same bridges in-process components use (conductor/mcp/). When the agent's MCP client
-// connects, the component plays the agent's part of MCP over ACP: it sends `mcp/connect` upstream
-// (the way the agent would), where the proxy that declared the server answers it, then relays
-// every MCP message both ways. Agents advertising `mcpCapabilities.acp` get the declarations as
-// they are. Everyone upstream is told `mcpCapabilities.acp: true`: the chain supports it.
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+// connects, the component plays the agent's part of MCP over ACP (acpRelay.ts): it sends
+// `mcp/connect` upstream (the way the agent would), where the proxy that declared the server
+// answers it, then relays every MCP message both ways, the server's own requests (sampling)
+// included. Agents advertising `mcpCapabilities.acp` get the declarations as they are. Everyone
+// upstream is told `mcpCapabilities.acp: true`: the chain supports it.
 import { ErrorCodes } from '../../../src/protocol/errorCodes';
-import { isObject, type JsonObject } from '../../../src/protocol/guards';
-import { RpcCallError } from '../../chain/chain';
+import { isObject } from '../../../src/protocol/guards';
 import { isSessionSetup, sessionIdOf } from '../../chain/acpGuards';
+import { AcpRelay, type AcpServerDeclaration, type McpDialect, type RelayDirectory } from './acpRelay';
 import type {
   Component,
   ComponentContext,
@@ -31,15 +33,6 @@ import type { RpcOutcome } from '../../jsonrpc/message';
 
 export const MCP_OVER_ACP = 'mcp-over-acp';
 
-interface McpDialect {
-  readonly connect: string;
-  readonly message: string;
-  readonly disconnect: string;
-  connectParams(declaration: AcpServerDeclaration): Record<string, unknown>;
-  connectionIdOf(result: unknown): string | undefined;
-  disconnectParams(connectionId: string): Record<string, unknown>;
-}
-
 const MCP_DIALECTS = {
   acp: {
     connect: 'mcp/connect',
@@ -48,6 +41,7 @@ const MCP_DIALECTS = {
     connectParams: (d) => ({ serverId: d.id }),
     connectionIdOf: (r) => (isObject(r) && typeof r.connectionId === 'string' ? r.connectionId : undefined),
     disconnectParams: (connectionId) => ({ connectionId }),
+    mayBeConnectionless: true,
   },
   sacp: {
     connect: '_mcp/connect',
@@ -56,15 +50,9 @@ const MCP_DIALECTS = {
     connectParams: (d) => ({ acp_url: d.id }),
     connectionIdOf: (r) => (isObject(r) && typeof r.connection_id === 'string' ? r.connection_id : undefined),
     disconnectParams: (connection_id) => ({ connection_id }),
+    mayBeConnectionless: false,
   },
 } satisfies Record<string, McpDialect>;
-
-interface AcpServerDeclaration {
-  name: string;
-  /** `serverId` (acp) or the whole `acp:` URL (sacp). */
-  id: string;
-  dialect: McpDialect;
-}
 
 /** The MCP-over-ACP server a declaration names, if it is one. */
 export function acpServerOf(declaration: unknown): AcpServerDeclaration | undefined {
@@ -82,15 +70,26 @@ const agentSpeaksMcpOverAcp = (caps: Record<string, unknown> | undefined): boole
 class McpOverAcpBridge implements Component {
   readonly name = MCP_OVER_ACP;
   private readonly bySession = new Map<string, McpInjection[]>();
-  /** Open relays by connection id: where a proxy's server-to-client MCP messages go. */
-  private readonly relays = new Map<string, AcpRelay>();
+  /** Where a proxy's server-to-client MCP messages go. */
+  private readonly relays: RelayDirectory = { byConnection: new Map(), byRequest: new Map() };
 
   onRequest(request: IncomingRequest, cx: ComponentContext): void {
     if (request.direction === 'toClient') return request.forward();
     if (request.method === 'initialize') return request.forwardThen(undefined, advertiseMcpOverAcp);
     if (isSessionSetup(request.method)) return void this.bridge(request, cx);
-    const relay = this.relayFor(request.method, request.params);
-    if (relay) return request.fail({ code: ErrorCodes.methodNotFound, message: 'server-to-client MCP requests are not bridged' });
+    const target = this.relayFor(request.method, request.params);
+    if (target?.connectionless)
+      return request.fail({
+        code: ErrorCodes.methodNotFound,
+        message: 'the connectionless mcp/message form (ACP SDK 2.4 schema) has no requests from the MCP server to the agent',
+      });
+    if (target) {
+      // A request of the proxy's server (sampling, elicitation, roots) for the agent's MCP client.
+      const p = request.params as { method: string; params?: unknown };
+      return void target.relay
+        .requestMcpClient(p.method, p.params, request.signal)
+        .then((outcome) => ('error' in outcome ? request.fail(outcome.error) : request.respond(outcome.result)));
+    }
     if (request.method === 'session/close') {
       const sessionId = sessionIdOf(request.params);
       if (sessionId) void this.closeSession(sessionId);
@@ -99,10 +98,10 @@ class McpOverAcpBridge implements Component {
   }
 
   onNotification(notification: IncomingNotification): void {
-    const relay = notification.direction === 'toAgent' ? this.relayFor(notification.method, notification.params) : undefined;
-    if (!relay) return notification.forward();
-    const p = notification.params as JsonObject;
-    relay.toMcpClient({ jsonrpc: '2.0', method: String(p.method), ...(isObject(p.params) ? { params: p.params } : {}) } as JSONRPCMessage);
+    const target = notification.direction === 'toAgent' ? this.relayFor(notification.method, notification.params) : undefined;
+    if (!target) return notification.forward();
+    const p = notification.params as { method: string; params?: unknown; requestId?: string };
+    target.relay.notifyMcpClient(p.method, p.params, target.connectionless ? p.requestId : undefined);
   }
 
   async dispose(): Promise<void> {
@@ -111,10 +110,17 @@ class McpOverAcpBridge implements Component {
     await Promise.allSettled(all.map((i) => i.close()));
   }
 
-  /** A relay's connection named by an `mcp/message` a proxy sends toward the agent. */
-  private relayFor(method: string, params: unknown): AcpRelay | undefined {
+  /**
+   * The relay an `mcp/message` a proxy sends toward the agent is for: by its connection id, or
+   * (connectionless) by the requestId of the agent's request it belongs to.
+   */
+  private relayFor(method: string, params: unknown): { relay: AcpRelay; connectionless: boolean } | undefined {
     if (method !== MCP_DIALECTS.acp.message && method !== MCP_DIALECTS.sacp.message) return undefined;
-    return isObject(params) && typeof params.connectionId === 'string' ? this.relays.get(params.connectionId) : undefined;
+    if (!isObject(params) || typeof params.method !== 'string') return undefined;
+    const byConnection = typeof params.connectionId === 'string' ? this.relays.byConnection.get(params.connectionId) : undefined;
+    if (byConnection) return { relay: byConnection, connectionless: false };
+    const byRequest = typeof params.requestId === 'string' ? this.relays.byRequest.get(params.requestId) : undefined;
+    return byRequest ? { relay: byRequest, connectionless: true } : undefined;
   }
 
   private async bridge(request: IncomingRequest, cx: ComponentContext): Promise<void> {
@@ -173,79 +179,6 @@ function advertiseMcpOverAcp(outcome: RpcOutcome): RpcOutcome {
       },
     },
   };
-}
-
-/**
- * One MCP client session of the agent, relayed to the proxy's server over ACP. Stands where an
- * `McpServer` would on the loopback host: it is given the session's transport.
- */
-class AcpRelay {
-  private transport: Transport | undefined;
-  private connection: Promise<string> | undefined;
-  private connectionId: string | undefined;
-  private closed = false;
-
-  constructor(
-    private readonly server: AcpServerDeclaration,
-    private readonly cx: ComponentContext,
-    private readonly relays: Map<string, AcpRelay>,
-  ) {}
-
-  async connect(transport: Transport): Promise<void> {
-    this.transport = transport;
-    transport.onmessage = (message) => void this.fromMcpClient(message);
-    transport.onclose = () => this.close();
-    await transport.start();
-  }
-
-  /** A message of the proxy's server for the agent's MCP client. */
-  toMcpClient(message: JSONRPCMessage): void {
-    void this.transport?.send(message).catch((err: unknown) => this.cx.log.warn(`MCP message for the agent lost`, err));
-  }
-
-  private openConnection(): Promise<string> {
-    const { dialect } = this.server;
-    this.connection ??= this.cx.request('toClient', dialect.connect, dialect.connectParams(this.server)).then((result) => {
-      const id = dialect.connectionIdOf(result);
-      if (!id) throw new Error(`${dialect.connect} answered without a connection id`);
-      this.connectionId = id;
-      if (this.closed) this.disconnect();
-      else this.relays.set(id, this);
-      return id;
-    });
-    return this.connection;
-  }
-
-  private async fromMcpClient(message: JSONRPCMessage): Promise<void> {
-    const request = 'method' in message && 'id' in message ? message : undefined;
-    try {
-      const connectionId = await this.openConnection();
-      if (!('method' in message)) return; // answers to server-to-client requests: none are bridged
-      const params = { connectionId, method: message.method, ...(message.params === undefined ? {} : { params: message.params }) };
-      if (!request) return this.cx.notify('toClient', this.server.dialect.message, params);
-      const result = await this.cx.request('toClient', this.server.dialect.message, params);
-      await this.transport?.send({ jsonrpc: '2.0', id: request.id, result: (result ?? {}) as Record<string, unknown> });
-    } catch (err) {
-      if (!request) return this.cx.log.warn(`MCP notification for "${this.server.name}" lost`, err);
-      const error =
-        err instanceof RpcCallError
-          ? err.error
-          : { code: ErrorCodes.internalError, message: err instanceof Error ? err.message : String(err) };
-      await this.transport?.send({ jsonrpc: '2.0', id: request.id, error }).catch(() => undefined);
-    }
-  }
-
-  private close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    if (this.connectionId) this.disconnect();
-  }
-
-  private disconnect(): void {
-    const id = this.connectionId!;
-    this.relays.delete(id);
-    this.cx.notify('toClient', this.server.dialect.disconnect, this.server.dialect.disconnectParams(id));
-  }
 }
 
 export const mcpOverAcpFactory: ComponentFactory = {
