@@ -13,7 +13,7 @@
 import { createWriteStream, mkdirSync, openSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { isObject } from '../src/protocol/guards';
-import type { RpcMessage } from './jsonrpc/message';
+import { rawTextOf, type RpcMessage } from './jsonrpc/message';
 
 export const REDACTED = '[redacted]';
 const BEARER = /\b(Bearer)\s+[A-Za-z0-9\-._~+/]+=*/gi;
@@ -35,8 +35,16 @@ function mask(key: string, value: unknown): unknown {
 }
 
 /** The trace line for one message, credentials masked. */
-export function traceLine(from: string, to: string, message: RpcMessage, timestamp = new Date().toISOString()): string {
-  return `{"timestamp":${JSON.stringify(timestamp)},"from":${JSON.stringify(from, mask)},"to":${JSON.stringify(to, mask)},"message":${maskedJson(message)}}`;
+export function traceLine(from: string, to: string, message: RpcMessage, timestamp = isoNow()): string {
+  return `{"timestamp":"${timestamp}","from":${nameJson(from)},"to":${nameJson(to)},"message":${maskedJson(message)}}`;
+}
+
+/** A hop's end as JSON: "editor", "agent" or a component's name (ours; nothing to mask). */
+const namesJson = new Map<string, string>();
+function nameJson(name: string): string {
+  let json = namesJson.get(name);
+  if (json === undefined) namesJson.set(name, (json = JSON.stringify(name)));
+  return json;
 }
 
 /**
@@ -49,10 +57,54 @@ const serialized = new WeakMap<RpcMessage, string>();
 function maskedJson(message: RpcMessage): string {
   let text = serialized.get(message);
   if (text === undefined) {
-    text = JSON.stringify(message, mask);
+    // Most messages hold nothing mask() would change: their plain JSON (for a message forwarded
+    // as it arrived, the very line it came in) is the masked JSON, without a replacer call per
+    // value (which cost the extension's always-on tracing several times the forwarding itself).
+    const plain = rawTextOf(message) ?? JSON.stringify(message);
+    text = MAYBE_SECRET.test(plain) ? JSON.stringify(message, mask) : plain;
     serialized.set(message, text);
   }
   return text;
+}
+
+/**
+ * Whether a message's JSON may hold anything mask() changes: a secret-looking name or key, a
+ * bearer token, an OpenCtx settings object, or a \u escape (which could spell any of these).
+ * False positives only cost the slower, masking serialization.
+ */
+const MAYBE_SECRET = new RegExp(`bearer|settings|\\\\u|${SECRET_NAME.source}`, 'i');
+
+let lastMs = 0;
+let lastIso = '';
+/** The current time as an ISO string, made once per millisecond (a stream traces many per ms). */
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}
+
+/**
+ * Trace lines written to a stream once per tick, together: a stream traces a line per message
+ * per hop, and one write per line (a queued request and a buffer each) cost more than the lines.
+ */
+class TickBatchedWrites {
+  private text = '';
+
+  constructor(private readonly stream: WriteStream) {}
+
+  write(line: string): void {
+    if (this.text === '') process.nextTick(this.flush);
+    this.text += line + '\n';
+  }
+
+  readonly flush = (): void => {
+    const text = this.text;
+    this.text = '';
+    if (text !== '' && !this.stream.destroyed) this.stream.write(text);
+  };
 }
 
 /** Where trace lines go: a file, the editor's pipe, or both. */
@@ -63,6 +115,7 @@ export interface TraceSink {
 
 export class TraceWriter implements TraceSink {
   private readonly stream: WriteStream;
+  private readonly out: TickBatchedWrites;
   readonly path: string;
 
   constructor(dir: string) {
@@ -70,13 +123,15 @@ export class TraceWriter implements TraceSink {
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     this.path = join(dir, `conductor-${stamp}-${process.pid}.jsonl`);
     this.stream = createWriteStream('', { fd: openSync(this.path, 'wx', 0o600) });
+    this.out = new TickBatchedWrites(this.stream);
   }
 
   record(from: string, to: string, message: RpcMessage): void {
-    this.stream.write(traceLine(from, to, message) + '\n');
+    this.out.write(traceLine(from, to, message));
   }
 
   close(): Promise<void> {
+    this.out.flush();
     return new Promise((resolve) => this.stream.end(() => resolve()));
   }
 }
@@ -97,10 +152,12 @@ export function takeTraceFd(env: NodeJS.ProcessEnv): number | undefined {
  */
 export class TracePipe implements TraceSink {
   private readonly stream: WriteStream;
+  private readonly out: TickBatchedWrites;
   private broken = false;
 
   constructor(fd: number, onError: (err: Error) => void) {
     this.stream = createWriteStream('', { fd, autoClose: true });
+    this.out = new TickBatchedWrites(this.stream);
     this.stream.on('error', (err) => {
       if (this.broken) return;
       this.broken = true;
@@ -109,10 +166,11 @@ export class TracePipe implements TraceSink {
   }
 
   record(from: string, to: string, message: RpcMessage): void {
-    if (!this.broken) this.stream.write(traceLine(from, to, message) + '\n');
+    if (!this.broken) this.out.write(traceLine(from, to, message));
   }
 
   close(): Promise<void> {
+    if (!this.broken) this.out.flush();
     return new Promise((resolve) => (this.broken ? resolve() : this.stream.end(() => resolve())));
   }
 }

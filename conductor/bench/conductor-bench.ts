@@ -7,8 +7,9 @@
 // - thinkwell: @thinkwell/conductor 0.5.7, the TypeScript conductor a user would pick instead;
 // - symposium: our conductor with no components, and with three pass-through components.
 // Goals (issue 20) are checked and printed; results go to out/bench/results.json.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { measure, type Sample } from './measureHop';
 import { median } from './stats';
 
@@ -22,6 +23,7 @@ const AGENTS: Record<string, string[]> = {
   'raw writer': [resolve(__dirname, 'rawAgent.js')],
 };
 const node = process.execPath;
+const TRACE_DIR = mkdtempSync(join(tmpdir(), 'symposium-bench-trace-'));
 const PATHS: { name: string; hop: (agent: string[]) => string[] | undefined }[] = [
   { name: 'direct', hop: () => undefined },
   { name: 'byte relay', hop: (a) => [resolve(__dirname, 'byteRelay.js'), node, ...a] },
@@ -30,6 +32,8 @@ const PATHS: { name: string; hop: (agent: string[]) => string[] | undefined }[] 
   // As the extension runs it: every default component (their MCP servers are injected into the
   // bench's session; neither agent uses them).
   { name: 'symposium, default chain', hop: (a) => [CONDUCTOR, '--log', 'warn', '--', node, ...a] },
+  // The extension also traces every message at every hop (its traffic viewer reads the trace).
+  { name: 'symposium, default chain, traced', hop: (a) => [CONDUCTOR, '--log', 'warn', '--trace-dir', TRACE_DIR, '--', node, ...a] },
   {
     name: 'symposium, 3 pass-through',
     hop: (a) => [CONDUCTOR, '--log', 'warn', '--components', 'passthrough,passthrough,passthrough', '--', node, ...a],
@@ -65,6 +69,7 @@ async function main(): Promise<void> {
         const argv = AGENTS[agent]!;
         const hop = p.hop(argv);
         const s = await measure(hop ?? argv, { chunks: CHUNKS, prompts: PROMPTS, isHop: hop !== undefined });
+        for (const f of readdirSync(TRACE_DIR)) rmSync(join(TRACE_DIR, f)); // a traced stream writes ~100 MB
         const k = key(agent, p.name);
         samples.set(k, [...(samples.get(k) ?? []), s]);
       }
@@ -129,7 +134,9 @@ function goalLines(rows: Row[]): string[] {
   ];
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+main()
+  .finally(() => rmSync(TRACE_DIR, { recursive: true, force: true }))
+  .catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
