@@ -97,6 +97,8 @@ export class LspIde {
   async answer<O extends IdeOperation>(operation: O, raw: unknown, cwd: string, signal: AbortSignal): Promise<IdeResult<O>> {
     const params = parseIdeParams(operation, raw);
     const root = realRoot(cwd);
+    // Changes on disk already seen reach the servers before the question does.
+    await this.options.pool.flushChanges(root);
     const scope = new Scope(cwd, (uri: string): string | undefined => this.openText(root, uri));
     return (await this.run(operation, params, scope, signal)) as IdeResult<O>;
   }
@@ -226,9 +228,11 @@ export class LspIde {
     if (file !== undefined) {
       const confined = scope.confine(file);
       const client = await this.serverFor(confined, scope);
-      const since = Date.now();
       const doc = client.documents.sync(confined);
-      if (doc.changed || !client.diagnostics.has(doc.uri)) {
+      // This version's diagnostics: it may have been sent just now, or by the file watcher.
+      const since = doc.sentAt;
+      const publishedAt = client.diagnosticsAt.get(doc.uri) ?? 0;
+      if (doc.changed || publishedAt < since || Date.now() - publishedAt < this.options.diagnosticsQuietMs) {
         // A question about the document returns once the server has the project loaded (its
         // first diagnostics may be the syntax-only ones); the wait for settled diagnostics
         // starts from there.

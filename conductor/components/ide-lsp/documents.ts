@@ -22,6 +22,8 @@ export interface SyncedDocument {
   uri: string;
   version: number;
   text: string;
+  /** When this version was sent to the server (ms since the epoch). */
+  sentAt: number;
 }
 
 export class DocumentError extends Error {}
@@ -58,12 +60,12 @@ export class DocumentSync {
       this.open.delete(uri);
       this.open.set(uri, known); // most recently used
       if (known.text === text) return { ...known, changed: false };
-      const updated = { uri, version: known.version + 1, text };
+      const updated = { uri, version: known.version + 1, text, sentAt: Date.now() };
       this.open.set(uri, updated);
       this.server.notify('textDocument/didChange', { textDocument: { uri, version: updated.version }, contentChanges: [{ text }] });
       return { ...updated, changed: true };
     }
-    const opened = { uri, version: 1, text };
+    const opened = { uri, version: 1, text, sentAt: Date.now() };
     this.open.set(uri, opened);
     this.server.notify('textDocument/didOpen', { textDocument: { uri, languageId: languageIdOf(file, this.spec), version: 1, text } });
     for (const oldest of this.open.keys()) {
@@ -71,6 +73,19 @@ export class DocumentSync {
       this.close(oldest);
     }
     return { ...opened, changed: true };
+  }
+
+  /**
+   * A file changed on disk (the workspace watcher): if the server has it open, it gets the new
+   * text (`didChange`), or `didClose` when it is gone or unreadable. Others are left alone.
+   */
+  refresh(file: string): void {
+    if (!this.open.has(pathToFileURL(file).href)) return;
+    try {
+      this.sync(file);
+    } catch {
+      // closed by sync: the file is gone or unreadable
+    }
   }
 
   /** The text the server has for `uri`, if it is open. */

@@ -30,6 +30,7 @@ import { StderrTail } from '../../../src/node/stderrTail';
 import type { Logger } from '../../log';
 import { DocumentSync } from './documents';
 import type { ServerLaunch } from './servers';
+import { WatchedFiles, type FileChange } from './watchedFiles';
 import { WorkDoneProgress, type ServerActivity } from './workDone';
 
 export type { ServerActivity };
@@ -81,6 +82,8 @@ export class LanguageServerClient {
   private readonly stderr = new StderrTail(40, 500, 4096);
   private readonly pending = new Set<Pending>();
   private readonly progress: WorkDoneProgress;
+  /** The file changes the server registered for (`workspace/didChangeWatchedFiles`). */
+  private readonly watched: WatchedFiles;
   private readonly listeners = new Set<() => void>();
   private exitInfo: ServerExit | undefined;
   private resolveExited: (exit: ServerExit) => void = () => undefined;
@@ -96,6 +99,7 @@ export class LanguageServerClient {
     this.name = path.basename(launch.spec.command);
     this.documents = new DocumentSync(this, launch.spec);
     this.progress = new WorkDoneProgress(this.name);
+    this.watched = new WatchedFiles(launch.spec.extensions);
     this.exited = new Promise((r) => (this.resolveExited = r));
   }
 
@@ -137,7 +141,12 @@ export class LanguageServerClient {
         // project loads knows only the open file (an import instead of the definition behind it).
         // No completions are asked, so no auto-import project (it loads every dependency's types).
         ...(this.launch.tsserver
-          ? { tsserver: { path: this.launch.tsserver, useSyntaxServer: 'never' }, preferences: { includePackageJsonAutoImports: 'off' } }
+          ? {
+              // File changes come from this client's watcher (didChangeWatchedFiles), one per
+              // folder for every server, rather than from tsserver's own watching.
+              tsserver: { path: this.launch.tsserver, useSyntaxServer: 'never', useClientFileWatcher: true },
+              preferences: { includePackageJsonAutoImports: 'off' },
+            }
           : {}),
         ...this.launch.spec.initializationOptions,
       },
@@ -219,6 +228,18 @@ export class LanguageServerClient {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * Files changed on disk (the folder's watcher): open documents get their new text first, then
+   * the server hears of the changes it registered for (all of its own files when it registered none).
+   */
+  filesChanged(changes: readonly FileChange[]): void {
+    if (!this.alive) return;
+    for (const c of changes) this.documents.refresh(c.file);
+    const wanted = changes.filter((c) => this.watched.wants(c));
+    if (wanted.length > 0)
+      this.notify('workspace/didChangeWatchedFiles', { changes: wanted.map((c) => ({ uri: pathToFileURL(c.file).href, type: c.type })) });
+  }
+
   /** Calls `listener` with each work-done progress step of the server; returns the unsubscribe. */
   onActivity(listener: (activity: ServerActivity) => void): () => void {
     return this.progress.onStep(listener);
@@ -272,10 +293,16 @@ export class LanguageServerClient {
       'workspace/workspaceFolders': () => [{ uri: rootUri, name: path.basename(this.root) }],
       'workspace/applyEdit': () => ({ applied: false, failureReason: 'this client does not edit files' }),
     };
+    answers['client/registerCapability'] = (params) => {
+      this.watched.register(params);
+      return null;
+    };
+    answers['client/unregisterCapability'] = (params) => {
+      this.watched.unregister(params);
+      return null;
+    };
     for (const method of [
       'window/workDoneProgress/create',
-      'client/registerCapability',
-      'client/unregisterCapability',
       'window/showMessageRequest',
       'workspace/semanticTokens/refresh',
       'workspace/codeLens/refresh',
@@ -346,7 +373,12 @@ const SYMBOL_KINDS = { valueSet: Array.from({ length: 26 }, (_, i) => i + 1) };
 const CLIENT_CAPABILITIES = {
   general: { positionEncodings: ['utf-16'] },
   window: { workDoneProgress: true },
-  workspace: { configuration: true, workspaceFolders: true, symbol: { symbolKind: SYMBOL_KINDS } },
+  workspace: {
+    configuration: true,
+    workspaceFolders: true,
+    symbol: { symbolKind: SYMBOL_KINDS },
+    didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true },
+  },
   textDocument: {
     synchronization: { dynamicRegistration: false, didSave: false, willSave: false },
     definition: { linkSupport: true },

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import type { Logger } from '../../log';
 import { DEFAULT_TIMEOUTS, LanguageServerClient, LanguageServerError, type LspTimeouts, type ServerActivity } from './lspClient';
 import { resolveServer, type LanguageServerSpec } from './servers';
+import { WorkspaceWatcher } from './workspaceWatcher';
 
 export interface SupervisorOptions {
   timeouts: LspTimeouts;
@@ -123,6 +124,8 @@ export class ServerPool {
     private readonly options: SupervisorOptions = DEFAULT_SUPERVISOR_OPTIONS,
   ) {}
 
+  /** One file watcher per folder with servers, shared by them. */
+  private readonly watchers = new Map<string, WorkspaceWatcher>();
   /** Listeners for what the servers of a root are doing (ide-lsp's waiting requests). */
   private readonly activityListeners = new Set<{ root: string; listener: (activity: ServerActivity) => void }>();
 
@@ -134,6 +137,13 @@ export class ServerPool {
         for (const l of [...this.activityListeners]) if (l.root === root) l.listener(activity);
       });
       this.supervisors.set(key, s);
+      if (!this.watchers.has(root))
+        this.watchers.set(
+          root,
+          new WorkspaceWatcher(root, this.log.child('watch'), (changes) => {
+            for (const client of this.runningFor(root)) client.filesChanged(changes);
+          }),
+        );
     }
     return s;
   }
@@ -152,12 +162,19 @@ export class ServerPool {
     return () => this.activityListeners.delete(entry);
   }
 
+  /** Tells the servers of `root` about the file changes seen so far (before a question). */
+  async flushChanges(root: string): Promise<void> {
+    await this.watchers.get(root)?.flush();
+  }
+
   /** The servers started for `root` that are running now. */
   runningFor(root: string): LanguageServerClient[] {
     return [...this.supervisors.values()].filter((s) => s.root === root).flatMap((s) => (s.running ? [s.running] : []));
   }
 
   async dispose(): Promise<void> {
+    for (const w of this.watchers.values()) w.dispose();
+    this.watchers.clear();
     await Promise.allSettled([...this.supervisors.values()].map((s) => s.dispose()));
   }
 }
