@@ -14,7 +14,7 @@ import { listenForImages } from './imagePaste';
 import { listenToPage } from './pageLifecycle';
 import { blockToChatItems, CONTINUE_IN_NEW_SESSION_BUTTON_ID, conversationToChatItems, RESTART_BUTTON_ID } from './mappers/chatItems';
 import { parsePermissionButton } from './mappers/permission';
-import { signInChoice } from './mappers/signIn';
+import { signInChoice, signInDismissal } from './mappers/signIn';
 import { EXPORT_CONVERSATION_BUTTON_ID, pickerChanges, promptWithCommand, tabStoreFor } from './mappers/tabStore';
 import { OPEN_DIFF_PREFIX } from './mappers/toolCall';
 import { chosenContext } from './mappers/contextMenu';
@@ -238,6 +238,8 @@ export class ChatApp {
     }
     const signIn = signInChoice(this.model.conversation(tabId), tabId, id);
     if (signIn) return this.host.post(signIn);
+    const dismissal = signInDismissal(this.model.conversation(tabId), tabId, id);
+    if (dismissal) return this.host.post(dismissal);
     const perm = parsePermissionButton(id);
     if (perm) {
       const card = this.model

@@ -38,7 +38,10 @@ export function createElizaAgent(options: AgentOptions): ElizaAgent {
   const persist = (s: Session): void => stateDir?.save(s.saved());
   let clientCapabilities: acp.ClientCapabilities | undefined;
   const canContinue = !!(options.loadSession || options.resume);
-  const auth = new ElizaAuth(!!options.requireAuth, options.authFile ?? defaultAuthFile());
+  const auth = new ElizaAuth(
+    options.requireAuth ? 'required' : options.offerAuth ? 'offered' : 'none',
+    options.authFile ?? defaultAuthFile(),
+  );
 
   /** A session to continue: this process's, else one a previous ElizACP saved in --state-dir. */
   const reopen = async (params: { sessionId: string; cwd: string; mcpServers?: acp.McpServer[] | null }): Promise<Session> => {
@@ -195,6 +198,7 @@ export function createElizaAgent(options: AgentOptions): ElizaAgent {
             text,
             options,
             clientCapabilities,
+            signInStatus: () => auth.status(),
           }),
         )
         .finally(() => persist(s));

@@ -1,6 +1,6 @@
 // ElizACP --require-auth as a real process: session/new refused with -32000 until signed in, by
 // `authenticate` (agent-handled), by the terminal login run (`--terminal-login` writes the auth
-// file) or by ELIZACP_API_KEY in its environment.
+// file) or by ELIZACP_API_KEY in its environment; --offer-auth: the same methods, nothing refused.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -55,6 +55,23 @@ describe('ElizACP --require-auth', function () {
     const eliza = await ElizaHarness.start(['--deterministic', '--require-auth', '--auth-file', authFile]);
     try {
       await eliza.newSession(dir);
+    } finally {
+      await eliza.close();
+    }
+  });
+
+  it('--offer-auth advertises the same methods but refuses nothing; authenticate is recorded (sign-in status)', async () => {
+    const eliza = await ElizaHarness.start(['--deterministic', '--offer-auth', '--auth-file', join(dir, 'never-written')]);
+    try {
+      const methods = eliza.initializeResponse.authMethods ?? [];
+      assert.deepEqual(
+        methods.map((m) => m.id),
+        [AGENT_METHOD_ID, ENV_METHOD_ID],
+      );
+      const { sessionId } = await eliza.newSession(dir);
+      assert.equal((await eliza.prompt(sessionId, 'sign-in status')).text, 'Not signed in.');
+      assert.deepEqual(await eliza.agent.request('authenticate', { methodId: AGENT_METHOD_ID }), {});
+      assert.equal((await eliza.prompt(sessionId, 'sign-in status')).text, `Signed in with ${AGENT_METHOD_ID}.`);
     } finally {
       await eliza.close();
     }

@@ -1,6 +1,8 @@
 // ElizACP's sign-in (`--require-auth`), so a client's every sign-in path can be tested against a
 // real agent. It advertises three ACP auth methods and refuses `session/new` with the ACP
-// auth-required error (-32000) until one of them worked:
+// auth-required error (-32000) until one of them worked (`--offer-auth`: the same methods, but
+// nothing is refused: sign-in is optional, as for agents with a free tier). The prompt
+// `sign-in status` says how the client signed in:
 // - `eliza-login` (agent-handled): the client calls `authenticate {methodId}`; signed in for the
 //   life of this process.
 // - `eliza-terminal` (`type: "terminal"`, only when the client said `auth.terminal`): the client
@@ -25,17 +27,25 @@ export const TERMINAL_LOGIN_FLAG = '--terminal-login';
 /** Where the terminal login leaves its token unless `--auth-file` says otherwise. */
 export const defaultAuthFile = (): string => join(tmpdir(), `elizacp-auth-${process.getuid?.() ?? 'user'}.token`);
 
+/** `none`: no methods; `required`: `--require-auth`; `offered`: `--offer-auth`. */
+export type ElizaAuthMode = 'none' | 'required' | 'offered';
+
 export class ElizaAuth {
-  private signedIn = false;
+  /** The agent-handled method the client authenticated with, in this process. */
+  private signedInWith: string | undefined;
 
   constructor(
-    private readonly required: boolean,
+    private readonly mode: ElizaAuthMode,
     private readonly authFile: string,
   ) {}
 
-  /** `initialize`'s authMethods: none unless sign-in is required; the terminal one only for clients that can run it. */
+  private get required(): boolean {
+    return this.mode === 'required';
+  }
+
+  /** `initialize`'s authMethods: none unless sign-in is required or offered; the terminal one only for clients that can run it. */
   methods(caps: acp.ClientCapabilities | undefined): acp.AuthMethod[] {
-    if (!this.required) return [];
+    if (this.mode === 'none') return [];
     const methods: acp.AuthMethod[] = [
       { id: AGENT_METHOD_ID, name: 'Sign in to ElizACP', description: 'ElizACP signs you in by itself (no browser needed).' },
     ];
@@ -60,16 +70,24 @@ export class ElizaAuth {
 
   /** `authenticate {methodId}`: only the agent-handled method is answered here. */
   authenticate(methodId: string): void {
-    if (!this.required) return;
+    if (this.mode === 'none') return;
     if (methodId === TERMINAL_METHOD_ID || methodId === ENV_METHOD_ID)
       throw acp.RequestError.invalidParams({ methodId }, `${methodId} is not sent to authenticate (ACP: the client handles it)`);
     if (methodId !== AGENT_METHOD_ID) throw acp.RequestError.invalidParams({ methodId }, `unknown auth method '${methodId}'`);
-    this.signedIn = true;
+    this.signedInWith = methodId;
+  }
+
+  /** How the client is signed in, if it is (never the key's value). */
+  status(): string {
+    if (this.signedInWith) return `Signed in with ${this.signedInWith}.`;
+    if (existsSync(this.authFile)) return `Signed in with ${TERMINAL_METHOD_ID} (token file).`;
+    if ((process.env[API_KEY_VAR] ?? '') !== '') return `Signed in with ${ENV_METHOD_ID}.`;
+    return 'Not signed in.';
   }
 
   /** Throws the ACP auth-required error unless one of the methods has worked. */
   requireSignedIn(): void {
-    if (!this.required || this.signedIn || existsSync(this.authFile) || (process.env[API_KEY_VAR] ?? '') !== '') return;
+    if (!this.required || this.signedInWith || existsSync(this.authFile) || (process.env[API_KEY_VAR] ?? '') !== '') return;
     throw acp.RequestError.authRequired(undefined, 'ElizACP needs you to sign in first');
   }
 }

@@ -16,6 +16,7 @@ export type Hook =
   /** Several MCP calls at once (one line each), as an agent calling tools in parallel does. */
   | { kind: 'use-tools'; calls: { server: string; tool: string; argsJson: string }[] }
   | { kind: 'session-info' }
+  | { kind: 'sign-in-status' }
   | { kind: 'permission'; title: string; toolKind: ToolKind }
   | { kind: 'read-file'; path: string; line?: number; limit?: number }
   | { kind: 'write-file'; path: string; content: string }
@@ -173,6 +174,7 @@ const HOOKS: ReadonlyArray<readonly [RegExp, Matcher]> = [
   ],
   [/^what mode\b/i, () => ({ kind: 'what-mode' })],
   [/^session info\b/i, () => ({ kind: 'session-info' })],
+  [/^sign-?in status\b/i, () => ({ kind: 'sign-in-status' })],
   [
     // `use tools` then one `<server>::<tool> [with {json}]` per line: all calls start together.
     /^use tools\s*\n([\s\S]+)$/i,

@@ -13,7 +13,7 @@ export type { AgentOptions, ElizaAgent } from './agent';
 export { respond } from './engine';
 
 export const USAGE =
-  'usage: conductor eliza [--deterministic] [--no-http-mcp] [--legacy-models] [--load-session] [--resume] [--state-dir D] [--require-auth [--auth-file F]]';
+  'usage: conductor eliza [--deterministic] [--no-http-mcp] [--legacy-models] [--load-session] [--resume] [--state-dir D] [--require-auth | --offer-auth [--auth-file F]]';
 
 /** Parses ElizACP's flags. Unknown flags are an error so typos in test setups fail loudly. */
 export function parseElizaArgs(argv: readonly string[]): AgentOptions {
@@ -28,6 +28,7 @@ export function parseElizaArgs(argv: readonly string[]): AgentOptions {
       if (!dir) throw new Error(`eliza: --state-dir needs a folder\n${USAGE}`);
       options.stateDir = dir;
     } else if (arg === '--require-auth') options.requireAuth = true;
+    else if (arg === '--offer-auth') options.offerAuth = true;
     else if (arg === '--auth-file') {
       const file = argv[++i];
       if (!file) throw new Error(`eliza: --auth-file needs a file\n${USAGE}`);

@@ -23,6 +23,8 @@ export interface AgentOptions {
   stateDir?: string;
   /** `--require-auth`: advertise auth methods and refuse session/new until signed in (auth.ts). */
   requireAuth?: boolean;
+  /** `--offer-auth`: advertise the same auth methods, but work without them (sign-in is optional). */
+  offerAuth?: boolean;
   /** `--auth-file F`: where the terminal sign-in leaves its token. */
   authFile?: string;
   /** `--terminal-login` (added by the terminal sign-in method): sign in, then exit instead of serving ACP. */
@@ -39,6 +41,8 @@ export interface Turn {
   readonly text: string;
   readonly options: AgentOptions;
   readonly clientCapabilities: acp.ClientCapabilities | undefined;
+  /** How the client signed in (the `sign-in status` hook reports it). */
+  readonly signInStatus?: () => string;
 }
 
 export function throwIfCancelled(turn: Turn): void {

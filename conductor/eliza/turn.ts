@@ -93,6 +93,9 @@ async function runHook(turn: Turn, hook: Hook): Promise<HookOutcome> {
     case 'session-info':
       // Lets the LM provider's tests prove that a follow-up reused the ACP session (or did not).
       return `Session ${turn.session.id}, prompt ${turn.session.prompts}.`;
+    case 'sign-in-status':
+      // Lets the sign-in tests prove that the client's authenticate reached the agent.
+      return turn.signInStatus?.() ?? 'Not signed in.';
     case 'use-tools': {
       const results = await Promise.all(hook.calls.map((c) => useTool(turn, c.server, c.tool, c.argsJson)));
       return results.map((r, i) => `${hook.calls[i]?.tool ?? '?'}: ${r}`).join('\n');

@@ -193,6 +193,9 @@ export class ChatController {
       case 'sign-in':
         void this.signIn.choose(m);
         return;
+      case 'sign-in-dismiss':
+        this.signIn.dismiss(m);
+        return;
       case 'permission-answer':
       case 'set-mode':
       case 'set-config-option':
@@ -421,7 +424,9 @@ export class ChatController {
     this.sessions.bind(tab.tabId, { actorKey: actor.key, sessionId }, { cwd: config.workspaceFolder, agentName: config.agent.name });
     tab.controls = controls;
     this.send({ type: 'session-ready', tabId: tab.tabId, agentName: actor.agentName, cwd: config.workspaceFolder, controls });
-    this.signIn.sessionStarted(tab.tabId);
+    this.signIn.sessionStarted(tab.tabId, actor);
+    // Methods the agent lists without requiring them: offered once per process, without blocking.
+    this.signIn.offerOnStart(tab.tabId, actor, config.agent);
     for (const u of this.early.take(actor.key, sessionId)) this.onSessionUpdate(actor, sessionId, u);
   }
 

@@ -110,6 +110,52 @@ describe('agent sign-in', () => {
     assert.equal((sent.at(-1) as { state: string }).state, 'signed-in');
   });
 
+  it('methods listed at initialize: an optional card once per process, kept when the session starts, gone when dismissed, not offered again', () => {
+    const sent: TabPayload[] = [];
+    const flow = new SignInFlow({ log: quiet, send: (p) => sent.push(p), retry: () => undefined });
+    const agent = { authMethods: METHODS, authenticate: async () => undefined };
+    assert.equal(
+      flow.offerOnStart(TAB, { authMethods: [], authenticate: async () => undefined }, definition),
+      false,
+      'no methods, no card',
+    );
+    assert.equal(flow.offerOnStart(TAB, agent, definition), true);
+    const card = sent[0] as Extract<TabPayload, { type: 'sign-in-required' }>;
+    assert.deepEqual([card.optional, card.message], [true, 'Optional: the chat works without it.']);
+    assert.equal(flow.offerOnStart(TAB, agent, definition), false, 'once per process');
+    flow.sessionStarted(TAB, agent);
+    assert.equal(sent.length, 1, 'a session starting on the same process leaves it open');
+    assert.ok(parseWebviewMessage({ type: 'sign-in-dismiss', tabId: TAB, requestId: card.requestId }).ok);
+    assert.ok(!parseWebviewMessage({ type: 'sign-in-dismiss', tabId: TAB, requestId: 'x' }).ok);
+    flow.dismiss({ type: 'sign-in-dismiss', tabId: TAB, requestId: card.requestId });
+    assert.deepEqual(sent.at(-1), {
+      type: 'sign-in-update',
+      tabId: TAB,
+      requestId: card.requestId,
+      state: 'closed',
+      text: 'Not now. Sign In to the Agent… offers it again.',
+    });
+    const restarted = { authMethods: METHODS, authenticate: async () => undefined };
+    assert.equal(flow.offerOnStart(TAB, restarted, definition), false, 'answered: not offered again for this agent');
+    assert.ok(flow.offer(TAB, restarted, definition, 'Agent offers these ways to sign in.', true), 'the command still offers it');
+  });
+
+  it('an optional card of an earlier process closes when the agent restarts', () => {
+    const sent: TabPayload[] = [];
+    const flow = new SignInFlow({ log: quiet, send: (p) => sent.push(p), retry: () => undefined });
+    const first = { authMethods: METHODS, authenticate: async () => undefined };
+    flow.offerOnStart(TAB, first, definition);
+    const card = sent[0] as Extract<TabPayload, { type: 'sign-in-required' }>;
+    flow.sessionStarted(TAB, { authMethods: METHODS, authenticate: async () => undefined });
+    assert.deepEqual(sent.at(-1), {
+      type: 'sign-in-update',
+      tabId: TAB,
+      requestId: card.requestId,
+      state: 'closed',
+      text: 'Agent restarted.',
+    });
+  });
+
   it('no usable method: no card (terminal methods need a terminal)', () => {
     const flow = new SignInFlow({ log: quiet, send: () => assert.fail('no card'), retry: () => undefined });
     const agent = { authMethods: [METHODS[1]], authenticate: async () => undefined };

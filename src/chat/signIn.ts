@@ -5,12 +5,15 @@
 // again; terminal methods run the agent's own command line with the method's args and env in an
 // editor terminal, and once it exits 0 the agent process is restarted (a fresh process reads the
 // new credentials) and the tab's session started again. Env-var methods only say what to set.
+// An agent whose `initialize` lists methods without requiring them gets an optional card once per
+// process (the first tab whose session starts on it): it blocks nothing, ends when signed in or
+// dismissed ("Not now"), and is not offered again for that agent in this window once answered.
 // Nothing here logs an env value: only names. vscode-free (the terminal runs through `runInTerminal`).
 import { randomUUID } from 'node:crypto';
 import type { Log } from '../log/logEvent';
 import type { AgentDefinition } from '../agents/agentConfiguration';
 import { ErrorCodes } from '../protocol/errorCodes';
-import { signInMethods, type SignInChoice, type SignInMethod, type SignInUpdate } from '../protocol/signIn';
+import { signInMethods, type SignInChoice, type SignInDismiss, type SignInMethod, type SignInUpdate } from '../protocol/signIn';
 import type { TabId, TabPayload } from '../protocol/webview';
 
 /** The actor as sign-in needs it. */
@@ -59,6 +62,10 @@ export function isAuthRequired(e: unknown, agent: SignInAgent | undefined): bool
 
 export class SignInFlow {
   private readonly pending = new Map<string, Pending>();
+  /** Agent processes whose methods were offered on start already (once per process). */
+  private readonly offeredOnStart = new WeakSet<SignInAgent>();
+  /** Agents (by name) whose optional card the user answered: signed in, or "Not now". */
+  private readonly answered = new Set<string>();
 
   constructor(private readonly deps: SignInDeps) {}
 
@@ -71,7 +78,7 @@ export class SignInFlow {
       (m) => m.kind !== 'terminal' || this.deps.runInTerminal,
     );
     if (methods.length === 0) return false;
-    this.close(tabId, 'Still not signed in: see the newer card.');
+    this.close(tabId, optional ? 'See the newer card.' : 'Still not signed in: see the newer card.');
     const requestId = randomUUID();
     this.pending.set(requestId, { tabId, agent, definition, raw: agent.authMethods, methods, busy: false, optional });
     const message = error instanceof Error ? error.message : String((error as { message?: unknown } | null)?.message ?? error);
@@ -88,13 +95,44 @@ export class SignInFlow {
     return true;
   }
 
-  /** The tab's session started: its sign-in card (if any) is done. */
-  sessionStarted(tabId: TabId): void {
-    for (const [requestId, p] of this.pending)
-      if (p.tabId === tabId) {
-        this.pending.delete(requestId);
-        this.update(p, requestId, 'signed-in', `Signed in to ${p.definition.name}.`);
-      }
+  /**
+   * The tab's session started (on `agent`): a card that waited for it is done. An optional card
+   * stays, unless it was for an earlier process of the agent (a restart): then it closes.
+   */
+  sessionStarted(tabId: TabId, agent?: SignInAgent): void {
+    for (const [requestId, p] of this.pending) {
+      if (p.tabId !== tabId) continue;
+      if (p.optional && (agent === undefined || p.agent === agent)) continue;
+      this.pending.delete(requestId);
+      // An optional card still open here after its terminal sign-in worked: that restart was ours.
+      if (p.optional && this.answered.has(p.definition.name)) this.update(p, requestId, 'signed-in', `Signed in to ${p.definition.name}.`);
+      else if (p.optional) this.update(p, requestId, 'closed', `${p.definition.name} restarted.`);
+      else this.update(p, requestId, 'signed-in', `Signed in to ${p.definition.name}.`);
+    }
+  }
+
+  /**
+   * A session started on `agent`: if its `initialize` listed sign-in methods (it did not require
+   * them, or the session would not have started), offer them once for this process, as an optional
+   * card in that tab. Not after the user answered such a card for this agent (signed in, Not now).
+   */
+  offerOnStart(tabId: TabId, agent: SignInAgent, definition: AgentDefinition): boolean {
+    if (agent.authMethods.length === 0 || this.offeredOnStart.has(agent) || this.answered.has(definition.name)) return false;
+    this.offeredOnStart.add(agent);
+    return this.offer(tabId, agent, definition, 'Optional: the chat works without it.', true);
+  }
+
+  /** "Not now" on an optional card. */
+  dismiss(m: SignInDismiss): void {
+    const p = this.pending.get(m.requestId);
+    if (!p || p.tabId !== m.tabId || !p.optional || p.busy) {
+      this.deps.log.warn('auth', 'dismissal of no open optional card; ignored', { tabId: m.tabId });
+      return;
+    }
+    this.pending.delete(m.requestId);
+    this.answered.add(p.definition.name);
+    this.deps.log.info('auth', 'sign-in dismissed', { tabId: p.tabId, agent: p.definition.name });
+    this.update(p, m.requestId, 'closed', 'Not now. Sign In to the Agent… offers it again.');
   }
 
   /** The tab closed: forget its cards. */
@@ -120,6 +158,7 @@ export class SignInFlow {
         if (p.optional) {
           // The session works already: nothing to start again.
           this.pending.delete(m.requestId);
+          this.answered.add(p.definition.name);
           this.update(p, m.requestId, 'signed-in', `Signed in to ${p.definition.name}.`);
           return;
         }
@@ -132,6 +171,7 @@ export class SignInFlow {
           this.update(p, m.requestId, 'failed', `The sign-in terminal ended ${how}. Try again, or another method.`);
           return;
         }
+        if (p.optional) this.answered.add(p.definition.name);
         this.update(p, m.requestId, 'working', `Signed in from the terminal; restarting ${p.definition.name}…`);
         this.deps.retry(p.tabId, 'restart');
       }

@@ -23,7 +23,10 @@ export interface SignInRequired {
   /** The agent's own words (its error message), or why the card is offered. */
   message: string;
   methods: SignInMethod[];
-  /** Offered on request while the session works (Sign In to the Agent…), not because the agent refused. */
+  /**
+   * Offered while the session works (the agent's `initialize` listed methods, or Sign In to the
+   * Agent…), not because the agent refused: nothing waits on it, and it can be dismissed.
+   */
   optional?: true;
 }
 
@@ -34,6 +37,13 @@ export interface SignInUpdate {
   requestId: string;
   state: 'working' | 'failed' | 'signed-in' | 'closed';
   text: string;
+}
+
+/** Webview → host: the user pressed "Not now" on an optional card. */
+export interface SignInDismiss {
+  type: 'sign-in-dismiss';
+  tabId: string;
+  requestId: string;
 }
 
 /** Webview → host: the user pressed a method's button. */

@@ -14,7 +14,7 @@ import type {
   StopReason,
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk';
-import type { SignInChoice, SignInRequired, SignInUpdate } from './signIn';
+import type { SignInChoice, SignInDismiss, SignInRequired, SignInUpdate } from './signIn';
 
 /** UUID v4, made by the webview (or by a test command standing in for it). */
 export type TabId = string;
@@ -429,7 +429,8 @@ export type WebviewToHost =
   | OpenLocation
   | AttachImage
   | ContextQuery
-  | SignInChoice;
+  | SignInChoice
+  | SignInDismiss;
 
 /** Omit that distributes over a union (plain Omit collapses the union into one object type). */
 export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -175,6 +175,8 @@ export function parseWebviewMessage(raw: unknown): ParseResult {
         return ok({ type, query: str(o, 'query', 200) });
       case 'sign-in':
         return ok({ type, tabId: uuid(o, 'tabId'), requestId: uuid(o, 'requestId'), methodId: str(o, 'methodId', 200) });
+      case 'sign-in-dismiss':
+        return ok({ type, tabId: uuid(o, 'tabId'), requestId: uuid(o, 'requestId') });
       case 'log': {
         const level = o.level;
         if (level !== 'info' && level !== 'warn' && level !== 'error') throw new Invalid('level must be info, warn or error');

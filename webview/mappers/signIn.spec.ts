@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { applyEntry, emptyConversation } from '../conversation';
-import { signInChoice, signInToChatItem } from './signIn';
+import { signInChoice, signInDismissal, signInToChatItem } from './signIn';
 import { tabStoreFor } from './tabStore';
 
 const TAB = '6f1c1d3e-8a2b-4c5d-9e0f-1a2b3c4d5e6f';
@@ -36,5 +36,34 @@ describe('sign-in card', () => {
     const done = signInToChatItem(n.signIn, 'A', 'm');
     assert.deepEqual([done.buttons, n.resolved], [[], true]);
     assert.match(done.body ?? '', /Signed in to A\./);
+  });
+
+  it('an optional card is compact: the methods as buttons (descriptions as tooltips) and Not now; only env-var methods in the text', () => {
+    const c = emptyConversation();
+    applyEntry(c, { type: 'sign-in-required', requestId: REQ, agentName: 'A', message: 'A offers sign-in.', methods, optional: true });
+    const n = c.blocks[0]!;
+    assert.ok(n.kind === 'notice' && n.signIn);
+    const item = signInToChatItem(n.signIn, 'A', 'notice:x');
+    const buttons = [...(item.buttons ?? [])].reverse();
+    assert.deepEqual(
+      buttons.map((b) => b.text),
+      ['Log in', 'Terminal', 'Not now'],
+    );
+    assert.equal(buttons[1]?.description, 'runs the CLI');
+    assert.doesNotMatch(item.body ?? '', /runs the CLI/);
+    assert.match((item.body ?? '').replace(/\\/g, ''), /You can sign in to A\.\*\* A offers sign-in\./);
+    assert.match(item.body ?? '', /- Or: Set AGENT\\_KEY/);
+    assert.equal(item.header?.status?.text, 'Optional');
+    assert.doesNotMatch(tabStoreFor(c).promptInputInfo ?? '', /sign in/, 'nothing waits on it');
+    assert.deepEqual(signInDismissal(c, TAB, `signin-dismiss:${REQ}`), { type: 'sign-in-dismiss', tabId: TAB, requestId: REQ });
+    assert.equal(signInDismissal(c, TAB, `signin:${REQ}:0`), undefined);
+    applyEntry(c, { type: 'sign-in-update', requestId: REQ, state: 'closed', text: 'Not now.' });
+    assert.deepEqual(signInToChatItem(n.signIn, 'A', 'm').buttons, []);
+  });
+
+  it('a required card has no Not now', () => {
+    const c = emptyConversation();
+    applyEntry(c, { type: 'sign-in-required', requestId: REQ, agentName: 'A', message: 'Sign in first', methods });
+    assert.equal(signInDismissal(c, TAB, `signin-dismiss:${REQ}`), undefined);
   });
 });

@@ -2,7 +2,9 @@
 // the tab shows a sign-in card with the agent's methods. The agent-handled one calls authenticate
 // and the session starts; the terminal one runs ElizACP's command line + --terminal-login in a real
 // VS Code terminal, and after it exits 0 the agent restarts and the session starts; the env-var
-// one says which variable to set and where, and setting it needs no card at all.
+// one says which variable to set and where, and setting it needs no card at all. An agent that lists
+// methods without requiring them (ElizACP --offer-auth) gets a compact optional card once per
+// process: it blocks nothing, signs in (agent-handled or terminal) or goes with “Not now”.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -25,6 +27,13 @@ suite('agent sign-in', () => {
     env: { ELECTRON_RUN_AS_NODE: '1', ...env },
   });
 
+  /** An ElizACP that lists the same methods at initialize but works without them (--offer-auth). */
+  const offering = (authFile: string): unknown => ({
+    command: process.execPath,
+    args: [`${extension().extensionPath}/out/conductor.js`, 'eliza', '--deterministic', '--offer-auth', '--auth-file', authFile],
+    env: { ELECTRON_RUN_AS_NODE: '1' },
+  });
+
   suiteSetup(async function () {
     this.timeout(30_000);
     log = captureLog(await openChat());
@@ -34,6 +43,9 @@ suite('agent sign-in', () => {
         'Eliza Auth': agent(path.join(dir, 'agent-token')),
         'Eliza Terminal': agent(path.join(dir, 'terminal-token')),
         'Eliza Key': agent(path.join(dir, 'key-token'), { ELIZACP_API_KEY: 'sk-test-not-logged' }),
+        'Eliza Offer': offering(path.join(dir, 'offer-token')),
+        'Eliza Offer Terminal': offering(path.join(dir, 'offer-terminal-token')),
+        'Eliza Offer Later': offering(path.join(dir, 'offer-later-token')),
       },
       vscode.ConfigurationTarget.Global,
     );
@@ -127,7 +139,8 @@ suite('agent sign-in', () => {
     await config().update('currentAgent', 'Eliza Key', vscode.ConfigurationTarget.Global);
     const tabId = await cmd<string>('simulateNewTab');
     await chatWorks(tabId);
-    assert.ok(!(await rendered(tabId))?.some((i) => i.header?.includes('Sign in')));
+    // Nothing blocked it: at most the optional card its initialize's methods bring, never "needs you to sign in".
+    assert.ok(!(await rendered(tabId))?.some((i) => i.header?.includes('Sign in') && /needs you to sign in/.test(i.body)));
     assert.ok(!JSON.stringify(log.events).includes('sk-test-not-logged'));
 
     // Signing in without being asked: the methods as a card in the working tab; no new session.
@@ -135,7 +148,7 @@ suite('agent sign-in', () => {
     await vscode.commands.executeCommand('symposium.signIn');
     let card: RenderedItem | undefined;
     await waitFor('the sign-in card', async () => {
-      card = (await rendered(tabId))?.find((i) => i.header?.includes('Sign in to Eliza Key'));
+      card = (await rendered(tabId))?.find((i) => i.header?.includes('Sign in to Eliza Key') && /offers these ways/.test(i.body));
       return card !== undefined;
     });
     assert.match(card!.body.replace(/\\/g, ''), /You can sign in to Eliza Key\.\*\* Eliza Key offers these ways to sign in\./);
@@ -145,6 +158,108 @@ suite('agent sign-in', () => {
     const sessionAfter = (await cmd<{ tabId: string; sessionId?: string }[]>('getTabs')).find((t) => t.tabId === tabId)?.sessionId;
     assert.ok(sessionBefore && sessionBefore === sessionAfter, 'the same session goes on');
     await chatWorks(tabId);
+    await cmd('closeTab', tabId);
+  });
+
+  /** The optional card an agent's start brings to `tabId`, once shown. */
+  async function offeredCard(tabId: string, agentName: string): Promise<{ card: RenderedItem; requestId: string }> {
+    let card: RenderedItem | undefined;
+    await waitFor('the optional sign-in card', async () => {
+      card = (await rendered(tabId))?.find((i) => i.header?.includes(`Sign in to ${agentName}`));
+      return card !== undefined;
+    });
+    return { card: card!, requestId: card!.messageId.replace(/^notice:/, '') };
+  }
+
+  const signInCards = async (tabId: string): Promise<RenderedItem[]> =>
+    ((await rendered(tabId)) ?? []).filter((i) => i.header?.includes('Sign in to'));
+
+  async function answer(tabId: string, prompt: string): Promise<string> {
+    await waitForIdle(tabId, 30_000);
+    await cmd('startCapturingResponses', tabId);
+    await cmd('sendPrompt', tabId, prompt);
+    await waitForIdle(tabId);
+    return cmd<string>('stopCapturingResponses', tabId);
+  }
+
+  test('initialize lists methods the agent does not require: a compact card on start, once per process, that blocks nothing; the agent method signs in', async function () {
+    this.timeout(60_000);
+    await config().update('currentAgent', 'Eliza Offer', vscode.ConfigurationTarget.Global);
+    const tabId = await cmd<string>('simulateNewTab');
+    const { card, requestId } = await offeredCard(tabId, 'Eliza Offer');
+    assert.deepEqual(card.buttons, ['Sign in to ElizACP', 'Sign in from a terminal', 'Not now']);
+    assert.match(
+      card.body.replace(/\\/g, ''),
+      /You can sign in to Eliza Offer\.\*\* Optional: the chat works without it\.\n- Or: Set ELIZACP_API_KEY in symposium\.agents\.Eliza Offer\.env/,
+    );
+    assert.doesNotMatch(card.body, /ElizACP signs you in by itself/, 'compact: the buttons carry the methods');
+    assert.equal(card.status, 'Optional');
+    await screenshot('sign-in-offered');
+    // It blocks nothing: the chat works under it, and it stays.
+    assert.equal(await answer(tabId, 'Hello!'), expectedReply('Hello!'));
+    assert.equal(await answer(tabId, 'sign-in status'), 'Not signed in.');
+    assert.deepEqual((await cardOf(tabId, requestId))?.buttons, card.buttons, 'still offered');
+    // Once per process: a second tab on the same agent gets no card.
+    const second = await cmd<string>('simulateNewTab');
+    assert.equal(await answer(second, 'Hello!'), expectedReply('Hello!'));
+    assert.deepEqual(await signInCards(second), []);
+
+    const sessionBefore = (await cmd<{ tabId: string; sessionId?: string }[]>('getTabs')).find((t) => t.tabId === tabId)?.sessionId;
+    await cmd('postFromWebview', { type: 'sign-in', tabId, requestId, methodId: 'eliza-login' });
+    await waitFor('signed in', async () => (await cardOf(tabId, requestId))?.status === 'Signed in');
+    assert.deepEqual((await cardOf(tabId, requestId))?.buttons ?? [], [], 'gone once signed in');
+    // authenticate reached the agent, in the same session.
+    assert.equal(await answer(tabId, 'sign-in status'), 'Signed in with eliza-login.');
+    const sessionAfter = (await cmd<{ tabId: string; sessionId?: string }[]>('getTabs')).find((t) => t.tabId === tabId)?.sessionId;
+    assert.ok(sessionBefore && sessionBefore === sessionAfter, 'the same session goes on');
+    assert.equal((await signInCards(tabId)).length, 1);
+    await cmd('closeTab', second);
+    await cmd('closeTab', tabId);
+  });
+
+  test('the optional card’s terminal method runs the terminal sign-in, restarts the agent, and is not offered again', async function () {
+    this.timeout(60_000);
+    const token = path.join(dir, 'offer-terminal-token');
+    await config().update('currentAgent', 'Eliza Offer Terminal', vscode.ConfigurationTarget.Global);
+    const tabId = await cmd<string>('simulateNewTab');
+    const { requestId } = await offeredCard(tabId, 'Eliza Offer Terminal');
+    const opened: string[] = [];
+    const sub = vscode.window.onDidOpenTerminal((t) => opened.push(t.name));
+    try {
+      await cmd('postFromWebview', { type: 'sign-in', tabId, requestId, methodId: 'eliza-terminal' });
+      await waitFor('signed in', async () => (await cardOf(tabId, requestId))?.status === 'Signed in', 30_000);
+    } finally {
+      sub.dispose();
+    }
+    assert.deepEqual(opened, ['Sign in: Eliza Offer Terminal']);
+    assert.ok(fs.existsSync(token), 'the terminal login wrote its token');
+    assert.equal(await answer(tabId, 'sign-in status'), 'Signed in with eliza-terminal (token file).');
+    assert.equal((await signInCards(tabId)).length, 1, 'the restarted agent is not offered again');
+    await cmd('closeTab', tabId);
+  });
+
+  test('“Not now” closes the optional card; the agent is not offered again after a restart, and stays usable', async function () {
+    this.timeout(60_000);
+    await config().update('currentAgent', 'Eliza Offer Later', vscode.ConfigurationTarget.Global);
+    const tabId = await cmd<string>('simulateNewTab');
+    const { requestId } = await offeredCard(tabId, 'Eliza Offer Later');
+    await cmd('postFromWebview', { type: 'sign-in-dismiss', tabId, requestId });
+    await waitFor('closed', async () => (await cardOf(tabId, requestId))?.status === 'Closed');
+    assert.deepEqual((await cardOf(tabId, requestId))?.buttons ?? [], []);
+    const restarts = (): number => log.events.filter((e) => e.category === 'agent' && e.message === 'restart').length;
+    const before = restarts();
+    const sessionOf = async (): Promise<string | undefined> =>
+      (await cmd<{ tabId: string; sessionId?: string }[]>('getTabs')).find((t) => t.tabId === tabId)?.sessionId;
+    const oldSession = await sessionOf();
+    await cmd('postFromWebview', { type: 'restart-agent', tabId });
+    await waitFor('the restart', () => restarts() > before);
+    await waitFor('the new session', async () => {
+      const now = await sessionOf();
+      return now !== undefined && now !== oldSession;
+    });
+    assert.equal(await answer(tabId, 'sign-in status'), 'Not signed in.');
+    assert.equal((await signInCards(tabId)).length, 1, 'no new card after the restart');
+    assert.ok(log.events.some((e) => e.category === 'auth' && e.message === 'sign-in dismissed'));
     await cmd('closeTab', tabId);
   });
 });
