@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { groupAlive } from '../../src/node/processGroup';
 import { CONDUCTOR_JS, tempDir } from './harness';
+import { toolReplyJson } from '../../src/test/ideExpectations';
 
 // Installed by scripts/test-tools-install.sh (outside devDependencies: see its header).
 const ACPX = resolve(__dirname, '../../.test-tools/node_modules/acpx/dist/cli.js');
@@ -74,7 +75,7 @@ describe('IDE operations through a third-party ACP client (acpx) and the languag
       .filter((l) => l.method === 'session/update' && l.params?.update?.sessionUpdate === 'agent_message_chunk')
       .map((l) => l.params?.update?.content?.text ?? '')
       .join('');
-    const parsed = JSON.parse(answer) as { results: { file: string; line: number; column: number; name: string; kind: string }[] };
+    const parsed = toolReplyJson(answer) as { results: { file: string; line: number; column: number; name: string; kind: string }[] };
     assert.deepEqual(
       parsed.results.map((r) => [r.file, r.line, r.column, r.name, r.kind]),
       [['ts-project/src/parser.ts', 4, 14, 'Parser', 'class']],

@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { groupAlive } from '../../src/node/processGroup';
 import { IDE_OPERATIONS, withIdeCapability } from '../../src/protocol/ideOperations';
 import { SYMPOSIUM_META_KEY } from '../../src/protocol/symposium-ext';
-import { mismatches, PYTHON_EXPECTATIONS, TYPESCRIPT_EXPECTATIONS } from '../../src/test/ideExpectations';
+import { mismatches, PYTHON_EXPECTATIONS, toolReplyJson, TYPESCRIPT_EXPECTATIONS } from '../../src/test/ideExpectations';
 import { serverPids, testWorkspaceServers } from './languageServerLog';
 import { conductorArgs, initialize, newSession, prompt, startProcess, waitFor, type Harness } from './harness';
 
@@ -65,7 +65,7 @@ describe('ide-lsp: language servers answer the ide tools when the editor does no
       (await prompt(h, sessionId, 'use tool ide::ide_operation with {"program":"getSelection()"}')).text,
       '{\n  "result": null\n}',
     );
-    const lines = JSON.parse(
+    const lines = toolReplyJson(
       (await prompt(h, sessionId, 'use tool ide::ide_operation with {"program":"lines(\\"ts-project/src/main.ts\\", 7, 8)"}')).text,
     );
     assert.deepEqual(lines, {
@@ -77,7 +77,7 @@ describe('ide-lsp: language servers answer the ide tools when the editor does no
     const outside = await prompt(h, sessionId, `use tool ide::hover with ${JSON.stringify({ file: '/etc/hostname', line: 1, column: 1 })}`);
     assert.match(outside.text, /^Tool error: hover: \/etc\/hostname is outside the session's folder/);
     const none = await prompt(h, sessionId, 'use tool ide::find_definitions with {"symbol": "NoSuchSymbolAnywhere"}');
-    assert.deepEqual(JSON.parse(none.text), {
+    assert.deepEqual(toolReplyJson(none.text), {
       total: 0,
       results: [],
       notes: ['no symbol named "NoSuchSymbolAnywhere" was found among the workspace symbols'],

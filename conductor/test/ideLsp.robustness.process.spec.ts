@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { groupAlive } from '../../src/node/processGroup';
 import { CONDUCTOR_JS, elizaCommand, initialize, newSession, prompt, startProcess, tempDir, waitFor, type Harness } from './harness';
 import { serverPids } from './languageServerLog';
+import { toolReplyJson } from '../../src/test/ideExpectations';
 
 const FAKE = resolve(__dirname, 'fixtures/fakeLanguageServer.mjs');
 const WORKSPACE = resolve(__dirname, '../../test-workspace');
@@ -81,7 +82,9 @@ describe('ide-lsp robustness: servers that hang, crash, write garbage or are mis
       text,
       /^Tool error: find_definitions: fakeLanguageServer\.mjs exited with code 3 before answering textDocument\/definition; its last stderr: fake server ready \| fake server: crashing on purpose/,
     );
-    const again = JSON.parse((await prompt(h, sessionId, definitionAt('a.crash1'))).text) as { results: { file: string; line: number }[] };
+    const again = toolReplyJson((await prompt(h, sessionId, definitionAt('a.crash1'))).text) as {
+      results: { file: string; line: number }[];
+    };
     assert.deepEqual(
       again.results.map((r) => [r.file, r.line]),
       [['a.crash1', 1]],

@@ -8,14 +8,14 @@
 import * as assert from 'node:assert/strict';
 import { cpSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { brief, type Located } from '../../src/test/ideExpectations';
+import { brief, toolReplyJson, type Located } from '../../src/test/ideExpectations';
 import { conductorArgs, initialize, newSession, prompt, startProcess, tempDir, type Harness } from './harness';
 
 const TS_PROJECT = resolve(__dirname, '../../test-workspace/ts-project');
 
 const located = (text: string): string[] => {
   try {
-    return (JSON.parse(text) as { results: Located[] }).results.map(brief);
+    return (toolReplyJson(text) as { results: Located[] }).results.map(brief);
   } catch {
     throw new Error(`not a list answer: ${text}`);
   }

@@ -233,13 +233,22 @@ export const GO_EXPECTATIONS: readonly IdeExpectation[] = [
 ];
 
 /**
+ * The JSON of an `ide` tool's reply as ElizACP words it: the tool's text, followed by
+ * `\n(progress: …)` when the call reported progress on its way (a cold language server, an editor
+ * slow to answer), which is left out here.
+ */
+export function toolReplyJson(reply: string): unknown {
+  return JSON.parse(reply.replace(/\n\(progress: [^\n]*\)$/, ''));
+}
+
+/**
  * What differs between `reply` (the tool's text, JSON) and `e`; empty when it matches. Both
  * suites assert `deepEqual(mismatches(e, reply), [])`, so a failure shows every difference.
  */
 export function mismatches(e: IdeExpectation, reply: string): string[] {
   let value: unknown;
   try {
-    value = JSON.parse(reply);
+    value = toolReplyJson(reply);
   } catch {
     return [`${e.title}: the reply is not JSON: ${reply.slice(0, 300)}`];
   }

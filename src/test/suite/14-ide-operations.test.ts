@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { utf16ToColumn } from '../../protocol/ideOperations';
-import { mismatches, TYPESCRIPT_EXPECTATIONS } from '../ideExpectations';
+import { mismatches, toolReplyJson, TYPESCRIPT_EXPECTATIONS } from '../ideExpectations';
 import { answerText, cmd, newTab, openChat, rendered, toolCards, waitFor, waitForIdle } from '../helpers';
 
 const root = (): string => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
@@ -99,7 +99,7 @@ suite("IDE operations: the editor's code intelligence as agent tools", () => {
   const tool = async (name: string, args: Record<string, unknown>): Promise<string> =>
     (await ask(`use tool ide::${name} with ${JSON.stringify(args)}`)).reply;
   const program = (p: string): Promise<string> => tool('ide_operation', { program: p });
-  const list = async (reply: Promise<string>): Promise<ListResult> => JSON.parse(await reply) as ListResult;
+  const list = async (reply: Promise<string>): Promise<ListResult> => toolReplyJson(await reply) as ListResult;
 
   test('the agent lists the ide tools', async () => {
     assert.equal(
@@ -138,7 +138,7 @@ suite("IDE operations: the editor's code intelligence as agent tools", () => {
     assert.deepEqual(atUse.results.map(brief), [`${rel('parser.ts')}:4:14-4:20`, `${rel('parser.ts')}:5:3-5:51`]);
 
     const { reply, messageId } = await ask('find definition of Parser');
-    assert.deepEqual((JSON.parse(reply) as ListResult).results.map(brief), [`${rel('parser.ts')}:4:14-4:20`]);
+    assert.deepEqual((toolReplyJson(reply) as ListResult).results.map(brief), [`${rel('parser.ts')}:4:14-4:20`]);
     const card = toolCards((await rendered(tabId))!, messageId)[0]!;
     assert.match(card.header ?? '', /ide::find\\_definitions/);
     assert.equal(card.status, 'Completed');
@@ -187,11 +187,11 @@ suite("IDE operations: the editor's code intelligence as agent tools", () => {
 
   test('hover, typeDefinition, implementations, symbols and documentSymbols', async function () {
     this.timeout(60_000);
-    const hover = JSON.parse(await tool('hover', { file: rel('main.ts'), line: 4, column: 46 })) as Loc & { contents: string };
+    const hover = toolReplyJson(await tool('hover', { file: rel('main.ts'), line: 4, column: 46 })) as Loc & { contents: string };
     assert.equal(brief(hover), `${rel('main.ts')}:4:46-4:52`);
     assert.match(hover.contents, /new Parser\(strict: boolean\): Parser/);
     assert.match(
-      JSON.parse(await program('hover(findDefinitions("makeParser")[0])')).contents as string,
+      (toolReplyJson(await program('hover(findDefinitions("makeParser")[0])')) as { contents: string }).contents,
       /function makeParser\(\): Parser/,
     );
     assert.deepEqual((await list(program(`typeDefinition("${rel('main.ts')}", 8, 10)`))).results.map(brief), [
@@ -265,7 +265,7 @@ suite("IDE operations: the editor's code intelligence as agent tools", () => {
     ]);
     const py = await list(tool('search_text', { path: 'py-package', regex: 'TODO\\(', extension: 'py' }));
     assert.deepEqual(py.results.map(brief), ['py-package/geometry/report.py:10:31-10:36']);
-    const lines = JSON.parse(await program(`lines("${rel('main.ts')}", 7, 8)`)) as {
+    const lines = toolReplyJson(await program(`lines("${rel('main.ts')}", 7, 8)`)) as {
       file: string;
       line: number;
       endLine: number;
@@ -282,7 +282,7 @@ suite("IDE operations: the editor's code intelligence as agent tools", () => {
   test("getSelection: the active editor's file, range (characters) and text", async () => {
     const editor = await vscode.window.showTextDocument(vscode.Uri.file(tsFile('main.ts')));
     editor.selection = new vscode.Selection(3, 47, 3, 53);
-    const sel = JSON.parse(await program('getSelection()')) as Loc & { text: string };
+    const sel = toolReplyJson(await program('getSelection()')) as Loc & { text: string };
     assert.deepEqual([brief(sel), sel.text], [`${rel('main.ts')}:4:46-4:52`, 'Parser']);
   });
 
