@@ -6,20 +6,23 @@
 //     (`mcp/message {connectionId}` and sacp's `_mcp/message`), answered by ElizACP's model;
 // over the bridge's Streamable HTTP route and over its stdio shim.
 import * as assert from 'node:assert/strict';
-import { resolve } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { respond } from '../eliza/engine';
-import { CONDUCTOR_JS, elizaCommand, initialize, newSession, prompt, startProcess, tempDir, type Harness } from './harness';
+import { CONDUCTOR_JS, elizaCommand, initialize, newSession, prompt, startProcess, tempDir, waitFor, type Harness } from './harness';
 
 const INJECTOR = resolve(__dirname, '../../out/fixtures/proxies/mcpInjector.js');
 
-function conductorWithInjector(injectorArgs: string[], transport: 'http' | 'stdio'): string[] {
+function conductorWithInjector(injectorArgs: string[], transport: 'http' | 'stdio', traceDir?: string): string[] {
   const proxy = JSON.stringify({ name: 'mcp-injector', command: process.execPath, args: [INJECTOR, ...injectorArgs] });
   const agent = elizaCommand(transport === 'stdio' ? ['--no-http-mcp'] : []);
+  const trace = traceDir ? ['--trace-dir', traceDir] : [];
   return [
     process.execPath,
     CONDUCTOR_JS,
     '--log',
     'debug',
+    ...trace,
     '--proxy',
     proxy,
     '--components',
@@ -27,6 +30,16 @@ function conductorWithInjector(injectorArgs: string[], transport: 'http' | 'stdi
     '--',
     ...agent,
   ];
+}
+
+/** The messages the conductor traced from `from` to `to`. */
+function traced(traceDir: string, from: string, to: string): { method?: string; params?: Record<string, unknown> }[] {
+  return readdirSync(traceDir)
+    .flatMap((f) => readFileSync(join(traceDir, f), 'utf8').trim().split('\n'))
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as { from: string; to: string; message: { method?: string; params?: Record<string, unknown> } })
+    .filter((l) => l.from === from && l.to === to)
+    .map((l) => l.message);
 }
 
 describe('MCP over ACP through the bridge: connectionless form, progress, sampling (real processes)', function () {
@@ -54,6 +67,38 @@ describe('MCP over ACP through the bridge: connectionless form, progress, sampli
       const sampled = (await prompt(h, sessionId, 'use tool proxy-tools::ask_agent with {"question": "I am sad"}')).text;
       assert.match(sampled, /^Tool error: /);
       assert.match(sampled, /sampling/i);
+    });
+
+    it(`connectionless: the agent cancelling its MCP call cancels the outer mcp/message request at the proxy (${transport})`, async () => {
+      const traceDir = tempDir('symposium-mcp-cancel-');
+      h = startProcess(conductorWithInjector(['--dialect', 'proxy', '--mcp', 'connectionless'], transport, traceDir));
+      await initialize(h);
+      const sessionId = await newSession(h, tempDir());
+      // 100 progress steps 30 ms apart: the call runs for 3 s unless cancelled.
+      const running = h.conn.agent.request('session/prompt', {
+        sessionId,
+        prompt: [{ type: 'text', text: 'use tool proxy-tools::count with {"n": 100}' }],
+      });
+      const wire = (): ReturnType<typeof traced> => traced(traceDir, 'mcp-injector', 'mcp-injector (process)');
+      await waitFor(
+        () =>
+          wire().some(
+            (m) =>
+              m.method === 'proxy/successor' &&
+              m.params?.method === 'mcp/message' &&
+              (m.params.params as { method?: string }).method === 'tools/call',
+          ),
+        5000,
+        'the tool call at the proxy',
+      );
+      await h.conn.agent.notify('session/cancel', { sessionId });
+      assert.equal((await running).stopReason, 'cancelled');
+      await waitFor(() => wire().some((m) => m.method === '$/cancel_request'), 3000, 'the $/cancel_request sent to the proxy');
+      assert.equal(
+        (await prompt(h, sessionId, 'use tool proxy-tools::reverse with {"text": "stressed"}')).text,
+        'desserts',
+        'the server goes on',
+      );
     });
 
     for (const dialect of ['proxy', '_proxy'] as const) {
