@@ -1,7 +1,8 @@
 // The webview ⇄ extension-host message protocol: one typed union per direction, shared by both
 // bundles. This folder imports nothing from vscode, the DOM or Node (type-only ACP imports are
 // erased at build time), so the webview bundle and plain-Node unit tests can use it. The
-// validation of webview → host messages is in webviewMessages.ts.
+// webview → host half is in webviewToHost.ts (re-exported here), its validation in
+// webviewMessages.ts.
 //
 // Identity: tab IDs and message IDs are UUID v4 generated in the webview;
 // session IDs belong to the agent and never reach the webview. Every host→webview message carries
@@ -14,7 +15,7 @@ import type {
   StopReason,
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk';
-import type { SignInChoice, SignInDismiss, SignInRequired, SignInUpdate } from './signIn';
+import type { SignInRequired, SignInUpdate } from './signIn';
 
 /** UUID v4, made by the webview (or by a test command standing in for it). */
 export type TabId = string;
@@ -273,164 +274,7 @@ const NOT_CONVERSATION = new Set<TabPayload['type']>(['open-tab', 'resync', 'que
 export const isConversationPayload = <T extends { type: string }>(p: T): p is Extract<T, { type: ConversationPayload['type'] }> =>
   !NOT_CONVERSATION.has(p.type as TabPayload['type']);
 
-// ---------------------------------------------------------------------------------------------
-// Webview → host. Every message is checked by `parseWebviewMessage` before the host acts on it.
-
-/** Sent once mynah-ui is built (and again whenever the page becomes visible). */
-export interface WebviewReady {
-  type: 'webview-ready';
-  lastSeenIndex: Record<TabId, number>;
-  /** Tabs currently open in the webview (restored or fresh). */
-  openTabs: TabId[];
-}
-export interface NewTab {
-  type: 'new-tab';
-  tabId: TabId;
-}
-export interface Prompt {
-  type: 'prompt';
-  tabId: TabId;
-  messageId: MessageId;
-  text: string;
-  context?: ContextRef[];
-}
-export interface Cancel {
-  type: 'cancel';
-  tabId: TabId;
-}
-export interface CloseTab {
-  type: 'close-tab';
-  tabId: TabId;
-}
-export interface RestartAgent {
-  type: 'restart-agent';
-  tabId: TabId;
-}
-/** The tab's menu: "Export to Markdown" (the host opens the tab's conversation as Markdown). */
-export interface ExportConversation {
-  type: 'export-conversation';
-  tabId: TabId;
-}
-/** The button of a read-only past conversation: a fresh session, the old transcript as context. */
-export interface ContinueInNewSession {
-  type: 'continue-in-new-session';
-  tabId: TabId;
-}
-/** Indices the webview has durably saved (setState); the host may forget those messages. */
-export interface Ack {
-  type: 'ack';
-  lastSeenIndex: Record<TabId, number>;
-}
-/** What one card shows, flattened to text for tests: header, status, buttons and collapsed details. */
-export interface RenderedItem {
-  type: string;
-  messageId: string;
-  body: string;
-  header?: string;
-  status?: string;
-  buttons?: string[];
-  details?: string;
-  files?: string[];
-}
-export interface Rendered {
-  type: 'rendered';
-  tabId: TabId;
-  requestId: string;
-  items: RenderedItem[];
-}
-/** The user's answer on a permission card: one of the agent's options, or "Bypass Permissions". */
-export interface PermissionAnswer {
-  type: 'permission-answer';
-  tabId: TabId;
-  requestId: string;
-  optionId?: string;
-  bypass?: true;
-}
-export interface SetMode {
-  type: 'set-mode';
-  tabId: TabId;
-  modeId: string;
-}
-export interface SetConfigOption {
-  type: 'set-config-option';
-  tabId: TabId;
-  configId: string;
-  value: string;
-}
-export interface SetModel {
-  type: 'set-model';
-  tabId: TabId;
-  modelId: string;
-}
-/** Opens VS Code's diff view for a `diff` content item of a tool call the host routed to this tab. */
-export interface OpenDiff {
-  type: 'open-diff';
-  tabId: TabId;
-  toolCallId: string;
-  path: string;
-}
-/** Reveals a file (and line) a tool call pointed at. */
-export interface OpenLocation {
-  type: 'open-location';
-  tabId: TabId;
-  path: string;
-  line?: number;
-}
-/**
- * An image pasted or dropped onto a tab's prompt. `data` is the base64 of exactly `size` bytes; the
- * webview leaves it out when the image is over the limit it was given, so the host can say so. The
- * host checks the limit again (symposium.maxImageBytes) and answers `attach-context` or a notice.
- */
-/**
- * What the user typed after `@` in a prompt (empty when the menu closes): the host asks OpenCtx
- * providers for mentions matching it and sends a new `context-items` (debounced; a newer query
- * cancels an older one).
- */
-export interface ContextQuery {
-  type: 'context-query';
-  query: string;
-}
-export interface AttachImage {
-  type: 'attach-image';
-  tabId: TabId;
-  name: string;
-  mimeType: string;
-  size: number;
-  data?: string;
-}
-/** Images an agent may get pasted: what ACP `image` blocks commonly carry. */
-export const IMAGE_MIME_TYPES: readonly string[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
-/** The URI scheme of a pasted image's context item (the host keeps the bytes under this id). */
-export const PASTED_IMAGE_SCHEME = 'symposium-image:';
-/** Webview-side errors, forwarded to the extension log. */
-export interface WebviewLog {
-  type: 'log';
-  level: 'info' | 'warn' | 'error';
-  message: string;
-}
-
-export type WebviewToHost =
-  | WebviewReady
-  | NewTab
-  | Prompt
-  | Cancel
-  | CloseTab
-  | RestartAgent
-  | ContinueInNewSession
-  | ExportConversation
-  | Ack
-  | Rendered
-  | WebviewLog
-  | PermissionAnswer
-  | SetMode
-  | SetConfigOption
-  | SetModel
-  | OpenDiff
-  | OpenLocation
-  | AttachImage
-  | ContextQuery
-  | SignInChoice
-  | SignInDismiss;
+export * from './webviewToHost';
 
 /** Omit that distributes over a union (plain Omit collapses the union into one object type). */
 export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -1,0 +1,162 @@
+// The webview → extension-host half of the message protocol (webview.ts has the host → webview
+// half and the shared identities, and re-exports this file, so both directions are imported from
+// one place). Every message is checked by `parseWebviewMessage` (webviewMessages.ts) before the
+// host acts on it. Pure: no vscode, DOM or Node imports.
+import type { ContextRef, MessageId, TabId } from './webview';
+import type { SignInChoice, SignInDismiss } from './signIn';
+
+/** Sent once mynah-ui is built (and again whenever the page becomes visible). */
+export interface WebviewReady {
+  type: 'webview-ready';
+  lastSeenIndex: Record<TabId, number>;
+  /** Tabs currently open in the webview (restored or fresh). */
+  openTabs: TabId[];
+}
+export interface NewTab {
+  type: 'new-tab';
+  tabId: TabId;
+}
+export interface Prompt {
+  type: 'prompt';
+  tabId: TabId;
+  messageId: MessageId;
+  text: string;
+  context?: ContextRef[];
+}
+export interface Cancel {
+  type: 'cancel';
+  tabId: TabId;
+}
+export interface CloseTab {
+  type: 'close-tab';
+  tabId: TabId;
+}
+export interface RestartAgent {
+  type: 'restart-agent';
+  tabId: TabId;
+}
+/** The tab's menu: "Export to Markdown" (the host opens the tab's conversation as Markdown). */
+export interface ExportConversation {
+  type: 'export-conversation';
+  tabId: TabId;
+}
+/** The button of a read-only past conversation: a fresh session, the old transcript as context. */
+export interface ContinueInNewSession {
+  type: 'continue-in-new-session';
+  tabId: TabId;
+}
+/** Indices the webview has durably saved (setState); the host may forget those messages. */
+export interface Ack {
+  type: 'ack';
+  lastSeenIndex: Record<TabId, number>;
+}
+/** What one card shows, flattened to text for tests: header, status, buttons and collapsed details. */
+export interface RenderedItem {
+  type: string;
+  messageId: string;
+  body: string;
+  header?: string;
+  status?: string;
+  buttons?: string[];
+  details?: string;
+  files?: string[];
+}
+export interface Rendered {
+  type: 'rendered';
+  tabId: TabId;
+  requestId: string;
+  items: RenderedItem[];
+}
+/** The user's answer on a permission card: one of the agent's options, or "Bypass Permissions". */
+export interface PermissionAnswer {
+  type: 'permission-answer';
+  tabId: TabId;
+  requestId: string;
+  optionId?: string;
+  bypass?: true;
+}
+export interface SetMode {
+  type: 'set-mode';
+  tabId: TabId;
+  modeId: string;
+}
+export interface SetConfigOption {
+  type: 'set-config-option';
+  tabId: TabId;
+  configId: string;
+  value: string;
+}
+export interface SetModel {
+  type: 'set-model';
+  tabId: TabId;
+  modelId: string;
+}
+/** Opens VS Code's diff view for a `diff` content item of a tool call the host routed to this tab. */
+export interface OpenDiff {
+  type: 'open-diff';
+  tabId: TabId;
+  toolCallId: string;
+  path: string;
+}
+/** Reveals a file (and line) a tool call pointed at. */
+export interface OpenLocation {
+  type: 'open-location';
+  tabId: TabId;
+  path: string;
+  line?: number;
+}
+/**
+ * An image pasted or dropped onto a tab's prompt. `data` is the base64 of exactly `size` bytes; the
+ * webview leaves it out when the image is over the limit it was given, so the host can say so. The
+ * host checks the limit again (symposium.maxImageBytes) and answers `attach-context` or a notice.
+ */
+/**
+ * What the user typed after `@` in a prompt (empty when the menu closes): the host asks OpenCtx
+ * providers for mentions matching it and sends a new `context-items` (debounced; a newer query
+ * cancels an older one).
+ */
+export interface ContextQuery {
+  type: 'context-query';
+  query: string;
+}
+export interface AttachImage {
+  type: 'attach-image';
+  tabId: TabId;
+  name: string;
+  mimeType: string;
+  size: number;
+  data?: string;
+}
+/** Images an agent may get pasted: what ACP `image` blocks commonly carry. */
+export const IMAGE_MIME_TYPES: readonly string[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+/** The URI scheme of a pasted image's context item (the host keeps the bytes under this id). */
+export const PASTED_IMAGE_SCHEME = 'symposium-image:';
+/** Webview-side errors, forwarded to the extension log. */
+export interface WebviewLog {
+  type: 'log';
+  level: 'info' | 'warn' | 'error';
+  message: string;
+}
+
+export type WebviewToHost =
+  | WebviewReady
+  | NewTab
+  | Prompt
+  | Cancel
+  | CloseTab
+  | RestartAgent
+  | ContinueInNewSession
+  | ExportConversation
+  | Ack
+  | Rendered
+  | WebviewLog
+  | PermissionAnswer
+  | SetMode
+  | SetConfigOption
+  | SetModel
+  | OpenDiff
+  | OpenLocation
+  | AttachImage
+  | ContextQuery
+  | SignInChoice
+  | SignInDismiss;
