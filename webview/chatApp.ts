@@ -2,8 +2,8 @@
 // session ID matches), turns UI events into protocol messages, hands host messages to the model
 // (model.ts: applied once per index) and puts what they changed on screen, and saves its state
 // soon after every change so hide/show or re-creation loses nothing, drafts included.
-// (A little over 400 lines: it is the one place where mynah-ui's events meet the model; the pure
-// parts already live in model.ts, mappers/, imagePaste.ts and pageLifecycle.ts.)
+// The pure parts live beside it: model.ts, mappers/, cardActions.ts (what a click sends),
+// frameBatch.ts (drawing per frame), imagePaste.ts, openContextMenu.ts and pageLifecycle.ts.
 import { MynahUI, type ChatPrompt, type MynahUIDataModel, type MynahUITabStoreModel } from '@aws/mynah-ui';
 import type { TabId } from '../src/protocol/webview';
 import { blockId, emptyConversation, isBusy } from './conversation';
@@ -12,15 +12,12 @@ import { FrameBatch } from './frameBatch';
 import { Host, isHostMessage } from './host';
 import { listenForImages } from './imagePaste';
 import { listenToPage } from './pageLifecycle';
-import { blockToChatItems, CONTINUE_IN_NEW_SESSION_BUTTON_ID, conversationToChatItems, RESTART_BUTTON_ID } from './mappers/chatItems';
-import { parsePermissionButton } from './mappers/permission';
-import { signInChoice, signInDismissal } from './mappers/signIn';
+import { buttonAction, fileClickAction } from './cardActions';
+import { blockToChatItems, conversationToChatItems } from './mappers/chatItems';
 import { EXPORT_CONVERSATION_BUTTON_ID, pickerChanges, promptWithCommand, tabStoreFor } from './mappers/tabStore';
-import { OPEN_DIFF_PREFIX } from './mappers/toolCall';
 import { chosenContext } from './mappers/contextMenu';
 import { WebviewModel, type ModelChange } from './model';
 import { OpenContextMenus } from './openContextMenu';
-import { toolCallOf } from './toolCalls';
 import { TabRenderer } from './renderer';
 import { persistedState, restoreState, type PersistedState } from './state';
 import { newUuid, TabIdMap } from './tabIds';
@@ -228,50 +225,13 @@ export class ChatApp {
   }
 
   private onButton(tabId: TabId, messageId: string | undefined, id: string): void {
-    if (id === RESTART_BUTTON_ID) {
-      this.host.post({ type: 'restart-agent', tabId });
-      return;
-    }
-    if (id === CONTINUE_IN_NEW_SESSION_BUTTON_ID) {
-      this.host.post({ type: 'continue-in-new-session', tabId });
-      return;
-    }
-    const signIn = signInChoice(this.model.conversation(tabId), tabId, id);
-    if (signIn) return this.host.post(signIn);
-    const dismissal = signInDismissal(this.model.conversation(tabId), tabId, id);
-    if (dismissal) return this.host.post(dismissal);
-    const perm = parsePermissionButton(id);
-    if (perm) {
-      const card = this.model
-        .conversation(tabId)
-        .blocks.flatMap((b) => (b.kind === 'turn' ? b.permissions : []))
-        .find((p) => p.requestId === perm.requestId);
-      if (!card) return;
-      if (perm.choice === 'bypass') {
-        this.host.post({ type: 'permission-answer', tabId, requestId: perm.requestId, bypass: true });
-        return;
-      }
-      const option = card.options[perm.choice];
-      if (option) this.host.post({ type: 'permission-answer', tabId, requestId: perm.requestId, optionId: option.optionId });
-      return;
-    }
-    if (id.startsWith(OPEN_DIFF_PREFIX) && messageId) {
-      const tool = toolCallOf(this.model.conversation(tabId), messageId);
-      const item = tool?.content?.[Number(id.slice(OPEN_DIFF_PREFIX.length))];
-      if (tool && item?.type === 'diff') this.host.post({ type: 'open-diff', tabId, toolCallId: tool.toolCallId, path: item.path });
-      // "Open diff" can be used again and again.
-      this.rendererFor(tabId)?.reenableButtons(messageId);
-    }
+    const action = buttonAction(this.model.conversation(tabId), tabId, messageId, id);
+    if (action.post) this.host.post(action.post);
+    if (action.reenable && messageId) this.rendererFor(tabId)?.reenableButtons(messageId);
   }
 
   private onFileClick(tabId: TabId, filePath: string, messageId: string | undefined, data: Record<string, string> | undefined): void {
-    const tool = messageId ? toolCallOf(this.model.conversation(tabId), messageId) : undefined;
-    if (data?.action === 'diff' && tool) {
-      this.host.post({ type: 'open-diff', tabId, toolCallId: tool.toolCallId, path: filePath });
-      return;
-    }
-    const line = Number(data?.line);
-    this.host.post({ type: 'open-location', tabId, path: filePath, ...(Number.isSafeInteger(line) && line > 0 ? { line } : {}) });
+    this.host.post(fileClickAction(this.model.conversation(tabId), tabId, filePath, messageId, data));
   }
 
   private onChatPrompt(mid: string, prompt: ChatPrompt): void {

@@ -1,0 +1,54 @@
+// What a click in a card asks of the host: a button (restart, continue in a new session, sign in
+// or not now, a permission choice, open a diff) or a file in a file list (its diff, or the file at
+// a line). Pure: the conversation model in, the message to post out, so each is unit-testable.
+import type { TabId, WebviewToHost } from '../src/protocol/webview';
+import type { Conversation } from './conversation';
+import { CONTINUE_IN_NEW_SESSION_BUTTON_ID, RESTART_BUTTON_ID } from './mappers/chatItems';
+import { parsePermissionButton } from './mappers/permission';
+import { signInChoice, signInDismissal } from './mappers/signIn';
+import { OPEN_DIFF_PREFIX } from './mappers/toolCall';
+import { toolCallOf } from './toolCalls';
+
+export interface ButtonAction {
+  /** What to send to the host; none when the button names nothing the tab still has. */
+  post?: WebviewToHost;
+  /** The card keeps its buttons usable ("Open diff" can be used again and again). */
+  reenable?: boolean;
+}
+
+export function buttonAction(conv: Conversation, tabId: TabId, messageId: string | undefined, id: string): ButtonAction {
+  if (id === RESTART_BUTTON_ID) return { post: { type: 'restart-agent', tabId } };
+  if (id === CONTINUE_IN_NEW_SESSION_BUTTON_ID) return { post: { type: 'continue-in-new-session', tabId } };
+  const signIn = signInChoice(conv, tabId, id) ?? signInDismissal(conv, tabId, id);
+  if (signIn) return { post: signIn };
+  const perm = parsePermissionButton(id);
+  if (perm) {
+    const card = conv.blocks.flatMap((b) => (b.kind === 'turn' ? b.permissions : [])).find((p) => p.requestId === perm.requestId);
+    if (!card) return {};
+    if (perm.choice === 'bypass') return { post: { type: 'permission-answer', tabId, requestId: perm.requestId, bypass: true } };
+    const option = card.options[perm.choice];
+    return option ? { post: { type: 'permission-answer', tabId, requestId: perm.requestId, optionId: option.optionId } } : {};
+  }
+  if (id.startsWith(OPEN_DIFF_PREFIX) && messageId) {
+    const tool = toolCallOf(conv, messageId);
+    const item = tool?.content?.[Number(id.slice(OPEN_DIFF_PREFIX.length))];
+    return {
+      ...(tool && item?.type === 'diff' ? { post: { type: 'open-diff', tabId, toolCallId: tool.toolCallId, path: item.path } } : {}),
+      reenable: true,
+    };
+  }
+  return {};
+}
+
+export function fileClickAction(
+  conv: Conversation,
+  tabId: TabId,
+  filePath: string,
+  messageId: string | undefined,
+  data: Record<string, string> | undefined,
+): WebviewToHost {
+  const tool = messageId ? toolCallOf(conv, messageId) : undefined;
+  if (data?.action === 'diff' && tool) return { type: 'open-diff', tabId, toolCallId: tool.toolCallId, path: filePath };
+  const line = Number(data?.line);
+  return { type: 'open-location', tabId, path: filePath, ...(Number.isSafeInteger(line) && line > 0 ? { line } : {}) };
+}
