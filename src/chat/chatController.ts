@@ -8,7 +8,7 @@
 // vscode-free: settings and the folder picker come in as `configure`, the editor as `EditorActions`.
 // A session the agent refuses until the user signs in becomes a sign-in card (signIn.ts). Reopened past
 // conversations (reopenTab) share the tab lifecycle; their logic is in src/history/reopen.ts.
-// (Over 400 lines: the session lifecycle reads best in one place.)
+// Where each webview message goes is in webviewInbox.ts.
 import { randomUUID } from 'node:crypto';
 import type { ContentBlock, NewSessionRequest, PromptCapabilities, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
@@ -31,7 +31,8 @@ import { DiffStore } from './diffStore';
 import { EarlyUpdates } from './earlyUpdates';
 import type { SessionDirectory } from './sessionDirectory';
 import { applyControlUpdate } from './sessionControls';
-import { handleTabRequest, type EditorActions, type TabRequestContext } from './tabRequests';
+import { type EditorActions, type TabRequestContext } from './tabRequests';
+import { routeWebviewMessage } from './webviewInbox';
 import { isAuthRequired, SignInFlow, type SignInAgent, type SignInDeps } from './signIn';
 import type { TabMessages } from './tabMessages';
 import { continuePastSession, READ_ONLY_PROMPT_ERROR, transcriptContext, type PastConversation, type PastState } from '../history/reopen';
@@ -144,67 +145,20 @@ export class ChatController {
     });
   }
 
-  /** A validated message from the webview. */
+  /** A validated message from the webview (webviewInbox.ts says where each goes). */
   handle(m: WebviewToHost): void {
     if (this.disposed) return;
-    switch (m.type) {
-      case 'webview-ready': {
-        this.log.info('webview', 'ready', { lastSeenIndex: m.lastSeenIndex, openTabs: m.openTabs });
-        this.messages.webviewReady(m.lastSeenIndex, m.openTabs);
-        // Tabs the webview has and we do not (a fresh webview's first tab): give them sessions.
-        for (const tabId of m.openTabs) if (!this.tabs.has(tabId)) this.openTab(tabId, 'Chat', false);
-        return;
-      }
-      case 'new-tab':
-        this.openTab(m.tabId, 'Chat', false);
-        return;
-      case 'prompt':
-        this.prompt(m.tabId, m.messageId, m.text, m.context);
-        return;
-      case 'cancel':
-        this.cancel(m.tabId);
-        return;
-      case 'close-tab':
-        this.closeTab(m.tabId);
-        return;
-      case 'restart-agent':
-        void this.restartTabConfiguration(m.tabId);
-        return;
-      case 'continue-in-new-session':
-        this.continueInNewSession(m.tabId);
-        return;
-      case 'export-conversation':
-        this.deps.history?.exportTab(m.tabId);
-        return;
-      case 'ack':
-        this.messages.ack(m.lastSeenIndex);
-        return;
-      case 'rendered':
-        return; // answers a test query; read by the test inspector (src/testing/)
-      case 'log':
-        this.log[m.level]('webview', m.message);
-        return;
-      case 'attach-image':
-        this.deps.attachImage?.(m);
-        return;
-      case 'context-query':
-        this.deps.onContextQuery?.(m.query);
-        return;
-      case 'sign-in':
-        void this.signIn.choose(m);
-        return;
-      case 'sign-in-dismiss':
-        this.signIn.dismiss(m);
-        return;
-      case 'permission-answer':
-      case 'set-mode':
-      case 'set-config-option':
-      case 'set-model':
-      case 'open-diff':
-      case 'open-location':
-        handleTabRequest(this.tabRequests, m);
-        return;
-    }
+    routeWebviewMessage(m, {
+      log: this.log,
+      messages: this.messages,
+      tabs: this,
+      knowsTab: (tabId) => this.tabs.has(tabId),
+      signIn: this.signIn,
+      tabRequests: this.tabRequests,
+      exportTab: (tabId) => this.deps.history?.exportTab(tabId),
+      attachImage: (msg) => this.deps.attachImage?.(msg),
+      contextQuery: (query) => this.deps.onContextQuery?.(query),
+    });
   }
 
   /**

@@ -1,0 +1,92 @@
+// Where each validated webview → host message goes: the tab lifecycle (the chat controller), the
+// per-tab message channel (ready, acks), sign-in, the tab's own requests (permissions, pickers,
+// diffs, locations: tabRequests.ts), and the editor-side features (history export, pasted images,
+// OpenCtx @-queries). Only routing: no message is interpreted here. vscode-free.
+import type { Log } from '../log/logEvent';
+import type { AttachImage, MessageId, TabId, WebviewToHost, ContextRef } from '../protocol/webview';
+import type { SignInFlow } from './signIn';
+import { handleTabRequest, type TabRequestContext } from './tabRequests';
+import type { TabMessages } from './tabMessages';
+
+/** What the chat controller does for the tabs. */
+export interface TabLifecycle {
+  openTab(tabId: TabId, title: string, announce: boolean): void;
+  prompt(tabId: TabId, messageId: MessageId, text: string, context?: ContextRef[]): void;
+  cancel(tabId: TabId): void;
+  closeTab(tabId: TabId): void;
+  restartTabConfiguration(tabId: TabId): Promise<void>;
+  continueInNewSession(tabId: TabId): void;
+}
+
+export interface WebviewInbox {
+  log: Log;
+  messages: TabMessages;
+  tabs: TabLifecycle;
+  knowsTab(tabId: TabId): boolean;
+  signIn: SignInFlow;
+  tabRequests: TabRequestContext;
+  exportTab(tabId: TabId): void;
+  attachImage(m: AttachImage): void;
+  contextQuery(query: string): void;
+}
+
+export function routeWebviewMessage(m: WebviewToHost, to: WebviewInbox): void {
+  switch (m.type) {
+    case 'webview-ready': {
+      to.log.info('webview', 'ready', { lastSeenIndex: m.lastSeenIndex, openTabs: m.openTabs });
+      to.messages.webviewReady(m.lastSeenIndex, m.openTabs);
+      // Tabs the webview has and we do not (a fresh webview's first tab): give them sessions.
+      for (const tabId of m.openTabs) if (!to.knowsTab(tabId)) to.tabs.openTab(tabId, 'Chat', false);
+      return;
+    }
+    case 'new-tab':
+      to.tabs.openTab(m.tabId, 'Chat', false);
+      return;
+    case 'prompt':
+      to.tabs.prompt(m.tabId, m.messageId, m.text, m.context);
+      return;
+    case 'cancel':
+      to.tabs.cancel(m.tabId);
+      return;
+    case 'close-tab':
+      to.tabs.closeTab(m.tabId);
+      return;
+    case 'restart-agent':
+      void to.tabs.restartTabConfiguration(m.tabId);
+      return;
+    case 'continue-in-new-session':
+      to.tabs.continueInNewSession(m.tabId);
+      return;
+    case 'export-conversation':
+      to.exportTab(m.tabId);
+      return;
+    case 'ack':
+      to.messages.ack(m.lastSeenIndex);
+      return;
+    case 'rendered':
+      return; // answers a test query; read by the test inspector (src/testing/)
+    case 'log':
+      to.log[m.level]('webview', m.message);
+      return;
+    case 'attach-image':
+      to.attachImage(m);
+      return;
+    case 'context-query':
+      to.contextQuery(m.query);
+      return;
+    case 'sign-in':
+      void to.signIn.choose(m);
+      return;
+    case 'sign-in-dismiss':
+      to.signIn.dismiss(m);
+      return;
+    case 'permission-answer':
+    case 'set-mode':
+    case 'set-config-option':
+    case 'set-model':
+    case 'open-diff':
+    case 'open-location':
+      handleTabRequest(to.tabRequests, m);
+      return;
+  }
+}
