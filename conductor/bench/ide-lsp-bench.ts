@@ -64,9 +64,13 @@ async function startDirect(): Promise<{ direct: Direct; coldMs: number }> {
     processId: process.pid,
     rootUri: uri,
     workspaceFolders: [{ uri, name: 'ts-project' }],
-    capabilities: { textDocument: { references: {}, publishDiagnostics: {} }, window: { workDoneProgress: true } },
+    capabilities: {
+      textDocument: { references: {}, publishDiagnostics: {} },
+      window: { workDoneProgress: true },
+      workspace: { didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true } },
+    },
     initializationOptions: {
-      tsserver: { path: launch.tsserver, useSyntaxServer: 'never' },
+      tsserver: { path: launch.tsserver, useSyntaxServer: 'never', useClientFileWatcher: true },
       preferences: { includePackageJsonAutoImports: 'off' },
     },
   });
@@ -126,7 +130,12 @@ const chunks: { sessionId: string; text: string }[] = [];
 async function startFallback(): Promise<Fallback> {
   const child = spawn(
     process.execPath,
-    [CONDUCTOR, '--log', process.env.BENCH_LOG ?? 'warn', '--components', 'ide-operations', '--', process.execPath, AGENT],
+    [
+      // BENCH_CPU_PROF=<dir>: a CPU profile of the conductor (where the fallback path's time goes).
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+      CONDUCTOR,
+      ...['--log', process.env.BENCH_LOG ?? 'warn', '--components', 'ide-operations', '--', process.execPath, AGENT],
+    ],
     {
       stdio: ['pipe', 'pipe', 'inherit'],
     },
@@ -154,9 +163,22 @@ async function startFallback(): Promise<Fallback> {
   };
 }
 
-/** One prompt = `count` timed find_references calls; the agent's reply carries the times and the last answer. */
-async function timeFallback(f: Fallback, count: number): Promise<{ times: number[]; last: string }> {
-  const order = JSON.stringify({ tool: 'find_references', args: { file: 'src/parser.ts', line: 4, column: 14 }, count });
+const FIND_REFERENCES = { tool: 'find_references', args: { file: 'src/parser.ts', line: 4, column: 14 } };
+/** The hops of the whole path, each order stopping one hop earlier (see docs/benchmarks.md). */
+const HOPS = {
+  /** agent → loopback MCP → the `ide` tool, which evaluates a literal: no IDE request at all. */
+  mcp: { tool: 'ide_operation', args: { program: '1' } },
+  /** … → ide-operations → `_symposium/ide/selection` through the chain → ide-lsp, which answers without a server. */
+  chain: { tool: 'ide_operation', args: { program: 'getSelection()' } },
+};
+
+/** One prompt = `count` timed calls of one tool; the agent's reply carries the times and the last answer. */
+async function timeFallback(
+  f: Fallback,
+  count: number,
+  call: { tool: string; args: Record<string, unknown> } = FIND_REFERENCES,
+): Promise<{ times: number[]; last: string }> {
+  const order = JSON.stringify({ ...call, count });
   const before = chunks.length;
   await f.conn.agent.request('session/prompt', { sessionId: f.sessionId, prompt: [{ type: 'text', text: order }] });
   await new Promise((r) => setImmediate(r));
@@ -220,12 +242,23 @@ async function main(): Promise<void> {
   await timeFallback(fallback, 30);
   await adapter.raw(30);
   await adapter.answer(30);
-  const samples: Record<'direct' | 'fallback' | 'raw' | 'adapter', number[]> = { direct: [], fallback: [], raw: [], adapter: [] };
+  await timeFallback(fallback, 30, HOPS.mcp);
+  await timeFallback(fallback, 30, HOPS.chain);
+  const samples: Record<'direct' | 'fallback' | 'raw' | 'adapter' | 'mcp' | 'chain', number[]> = {
+    direct: [],
+    fallback: [],
+    raw: [],
+    adapter: [],
+    mcp: [],
+    chain: [],
+  };
   for (let round = 0; round < ROUNDS; round++) {
     samples.direct.push(...(await timeDirect(direct, CALLS)));
     samples.fallback.push(...(await timeFallback(fallback, CALLS)).times);
     samples.raw.push(...(await adapter.raw(CALLS)));
     samples.adapter.push(...(await adapter.answer(CALLS)));
+    samples.mcp.push(...(await timeFallback(fallback, CALLS, HOPS.mcp)).times);
+    samples.chain.push(...(await timeFallback(fallback, CALLS, HOPS.chain)).times);
   }
   await direct.close();
   await adapter.close();
@@ -243,6 +276,10 @@ async function main(): Promise<void> {
     row('same server, bare request', samples.raw, NaN),
     row('same server, the adapter answering', samples.adapter, adapter.coldMs),
   ];
+  const hops = [
+    row('hop: agent → MCP → tool (no IDE request)', samples.mcp, NaN),
+    row('hop: … → chain → ide-lsp (no server)', samples.chain, NaN),
+  ];
   console.log(
     `\nLanguage-server fallback benchmark: findReferences("Parser") → 8 locations (${ROUNDS} rounds × ${CALLS} calls; node ${process.version})`,
   );
@@ -253,8 +290,19 @@ async function main(): Promise<void> {
       `${r.name.padEnd(38)} | ${r.p50.toFixed(3).padStart(6)} | ${r.p90.toFixed(3).padStart(6)} | ${r.p99.toFixed(3).padStart(6)} | ${(r.p50 / base).toFixed(2).padStart(9)} | ${Number.isNaN(r.coldMs) ? '     –' : r.coldMs.toFixed(0).padStart(6)}`,
     );
   }
+  // Where the whole path's time goes: each hop's p50 minus the previous one's.
+  const [mcp, chain] = hops.map((h) => h.p50) as [number, number];
+  const full = rows[1]!.p50;
+  for (const h of hops) console.log(`${h.name.padEnd(44)} | p50 ${h.p50.toFixed(3)} ms | p90 ${h.p90.toFixed(3)} ms`);
+  console.log(
+    `p50 split: MCP call ${mcp.toFixed(3)} ms, chain hop to ide-lsp and back +${(chain - mcp).toFixed(3)} ms, ` +
+      `the adapter + language server +${(full - chain).toFixed(3)} ms (bare request ${rows[0]!.p50.toFixed(3)} ms)`,
+  );
   mkdirSync(join(ROOT, 'test-results/bench'), { recursive: true });
-  writeFileSync(join(ROOT, 'test-results/bench/ide-lsp-results.json'), JSON.stringify({ when: new Date().toISOString(), rows }, null, 2));
+  writeFileSync(
+    join(ROOT, 'test-results/bench/ide-lsp-results.json'),
+    JSON.stringify({ when: new Date().toISOString(), loadAverage: (await import('node:os')).loadavg(), rows, hops }, null, 2),
+  );
 }
 
 void main().catch((err: unknown) => {

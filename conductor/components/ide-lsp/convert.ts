@@ -36,6 +36,7 @@ export function fileOfUri(uri: string): string {
 /** The lines of the files one request touched, and the conversion of ranges in them. */
 export class Locator {
   private readonly lines = new Map<string, Promise<string[] | undefined>>();
+  private readonly quotes = new Map<string, boolean>();
 
   /**
    * `openText(uri)`: the text a server has for an open document; `mayQuote(file)`: whether
@@ -64,7 +65,17 @@ export class Locator {
   async location(uri: string, range: Utf16Range, extra: Partial<IdeLocation> = {}): Promise<IdeLocation> {
     const lines = await this.linesOf(uri);
     const file = fileOfUri(uri);
-    return ideLocation(file, lines, range, extra, uri.startsWith('file:') && lines !== undefined && this.mayQuote(file));
+    return ideLocation(file, lines, range, extra, uri.startsWith('file:') && lines !== undefined && this.quotable(file));
+  }
+
+  /** `mayQuote` once per file of the request (it resolves links: several system calls). */
+  private quotable(file: string): boolean {
+    let ok = this.quotes.get(file);
+    if (ok === undefined) {
+      ok = this.mayQuote(file);
+      this.quotes.set(file, ok);
+    }
+    return ok;
   }
 
   /** Definitions, references…: whatever shape the server chose. */
@@ -148,9 +159,28 @@ export function wordRangeAt(lineText: string, line: number, character: number): 
 }
 
 /** A file's text, read synchronously (see documents.ts), or undefined when missing or too big. */
+/**
+ * Texts of files answers point into, by path, kept while the file's size and modification time
+ * stay the same: one `stat` instead of open/read/close for the files every answer about the same
+ * symbol quotes again (the references of a class are in the same few files each time).
+ */
+const recentTexts = new Map<string, { mtimeMs: number; size: number; text: string }>();
+const MAX_RECENT_TEXTS = 64;
+
 function readSmall(file: string): string | undefined {
   try {
-    return statSync(file).size > MAX_READ_BYTES ? undefined : readFileSync(file, 'utf8');
+    const info = statSync(file);
+    if (info.size > MAX_READ_BYTES) return undefined;
+    const known = recentTexts.get(file);
+    if (known && known.mtimeMs === info.mtimeMs && known.size === info.size) return known.text;
+    const text = readFileSync(file, 'utf8');
+    recentTexts.delete(file);
+    recentTexts.set(file, { mtimeMs: info.mtimeMs, size: info.size, text });
+    for (const oldest of recentTexts.keys()) {
+      if (recentTexts.size <= MAX_RECENT_TEXTS) break;
+      recentTexts.delete(oldest);
+    }
+    return text;
   } catch {
     return undefined;
   }

@@ -2,7 +2,8 @@
 // they were told about (before `didOpen` both TypeScript and pyright answer `null`, not an
 // error), so every file a request touches is opened first with its current text on disk. A file
 // read again is compared with what the server has: unchanged → nothing is sent (cached by
-// version), changed → `didChange` with the full text and the next version, gone → `didClose`.
+// version; a file whose size and modification time did not change is not read again), changed →
+// `didChange` with the full text and the next version, gone → `didClose`.
 // The least recently used documents are closed beyond a bound, so a long session does not make
 // the server hold every file it was ever asked about. Files are read synchronously: source files
 // are small and in the page cache, and each asynchronous read is several thread-pool round trips,
@@ -31,6 +32,8 @@ export class DocumentError extends Error {}
 export class DocumentSync {
   /** By URI, least recently used first. */
   private readonly open = new Map<string, SyncedDocument>();
+  /** By URI: the file's modification time and size when its text was last read. */
+  private readonly stamps = new Map<string, string>();
 
   constructor(
     private readonly server: Notifier,
@@ -45,16 +48,26 @@ export class DocumentSync {
   sync(file: string): SyncedDocument & { changed: boolean } {
     const uri = pathToFileURL(file).href;
     let text: string;
+    let stamp: string;
     try {
       const info = statSync(file);
       if (!info.isFile()) throw new DocumentError(`${file} is not a file`);
       if (info.size > MAX_DOCUMENT_BYTES) throw new DocumentError(`${file} is too big for a language server (${info.size} bytes)`);
+      // Same size and modification time as when it was last read: the text is not read again.
+      stamp = `${info.mtimeMs}:${info.size}`;
+      const same = this.open.get(uri);
+      if (same && this.stamps.get(uri) === stamp) {
+        this.open.delete(uri);
+        this.open.set(uri, same); // most recently used
+        return { ...same, changed: false };
+      }
       text = readFileSync(file, 'utf8');
     } catch (err) {
       this.close(uri);
       if (err instanceof DocumentError) throw err;
       throw new DocumentError(`${file} cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }
+    this.stamps.set(uri, stamp);
     const known = this.open.get(uri);
     if (known) {
       this.open.delete(uri);
@@ -94,6 +107,7 @@ export class DocumentSync {
   }
 
   close(uri: string): void {
+    this.stamps.delete(uri);
     if (!this.open.delete(uri)) return;
     this.server.notify('textDocument/didClose', { textDocument: { uri } });
   }

@@ -40,10 +40,12 @@ export class WorkspaceWatcher {
     this.ready = this.enqueue(() => this.walk(root, []));
   }
 
-  /** Handles every change seen so far, now (before a question is asked). */
-  async flush(): Promise<void> {
-    // One turn of the event loop: a change the kernel has already queued is read in it.
-    await new Promise((r) => setImmediate(r));
+  /**
+   * Handles every change seen so far, now (before a question is asked). A change the kernel has
+   * not delivered yet is not waited for: the files a question names are checked on disk anyway
+   * (documents.ts), and this runs on every question.
+   */
+  flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.pending.size === 0) return this.queue;
