@@ -3,12 +3,11 @@
 // (model.ts: applied once per index) and puts what they changed on screen, and saves its state
 // soon after every change so hide/show or re-creation loses nothing, drafts included.
 // The pure parts live beside it: model.ts, mappers/, cardActions.ts (what a click sends),
-// frameBatch.ts (drawing per frame), imagePaste.ts, openContextMenu.ts and pageLifecycle.ts.
+// imagePaste.ts, openContextMenu.ts and pageLifecycle.ts.
 import { MynahUI, type ChatPrompt, type MynahUIDataModel, type MynahUITabStoreModel } from '@aws/mynah-ui';
 import type { TabId } from '../src/protocol/webview';
 import { blockId, emptyConversation, isBusy } from './conversation';
 import { DelayedCall, type Timers } from './delayedCall';
-import { FrameBatch } from './frameBatch';
 import { Host, isHostMessage } from './host';
 import { listenForImages } from './imagePaste';
 import { listenToPage } from './pageLifecycle';
@@ -48,8 +47,6 @@ export class ChatApp {
   private model = new WebviewModel();
   private readonly renderers = new Map<TabId, TabRenderer>();
   private readonly storeShown = new Map<TabId, string>();
-  /** What host messages changed, drawn once per animation frame (frameBatch.ts). */
-  private readonly frames = new FrameBatch<TabId>((tabId, blockIds) => this.draw(tabId, blockIds));
   private mynah!: MynahUI;
   /** Set while we create a tab for the host, so onTabAdd takes the host's tab ID. */
   private adopting: TabId | undefined;
@@ -95,9 +92,6 @@ export class ChatApp {
     this.mynah = new MynahUI({
       rootSelector: '#mynah-root',
       config: {
-        // Text is drawn once per frame (frameBatch.ts); mynah's word-by-word animation of each
-        // update would re-pace large updates and fall behind a fast stream.
-        disableTypewriterAnimation: true,
         // Tests open many tabs in one window; people rarely want more than 20.
         test: this.testMode,
         maxTabs: this.testMode ? 100 : 20,
@@ -290,7 +284,7 @@ export class ChatApp {
   }
 
   /** Puts what a host message changed in the model on screen. */
-  /** Puts on screen what changed in a tab since the last frame (the model has it all). */
+  /** Puts on screen the blocks of a tab a host message changed (the model has it all). */
   private draw(tabId: TabId, blockIds: ReadonlySet<string>): void {
     const conv = this.model.conversation(tabId);
     const renderer = this.rendererFor(tabId);
@@ -313,7 +307,6 @@ export class ChatApp {
       case 'rebuilt': {
         // The host had to drop buffered messages (or the webview lost the tab): redraw all of it.
         if (!this.ensureTab(change.tabId, change.title)) return;
-        this.frames.drop(change.tabId);
         const renderer = this.rendererFor(change.tabId);
         renderer?.clear();
         renderer?.render(conversationToChatItems(this.model.conversation(change.tabId)));
@@ -322,10 +315,12 @@ export class ChatApp {
         return;
       }
       case 'changed':
-        this.frames.add(change.tabId, change.blockIds);
+        // Drawn per host message: mynah-ui's typewriter queue already paces a fast stream (its
+        // updates coalesce there); drawing once per frame instead measured slower with long
+        // tasks (docs/benchmarks.md).
+        this.draw(change.tabId, new Set(change.blockIds));
         return;
       case 'query-rendered':
-        this.frames.flush();
         this.host.post({
           type: 'rendered',
           tabId: change.tabId,
