@@ -170,6 +170,8 @@ const HOPS = {
   mcp: { tool: 'ide_operation', args: { program: '1' } },
   /** … → ide-operations → `_symposium/ide/selection` through the chain → ide-lsp, which answers without a server. */
   chain: { tool: 'ide_operation', args: { program: 'getSelection()' } },
+  /** … and an answer of about the same size (8 locations with snippets) from the text search: no server. */
+  payload: { tool: 'search_text', args: { path: 'src', regex: 'Parser\\b', extension: '.ts' } },
 };
 
 /** One prompt = `count` timed calls of one tool; the agent's reply carries the times and the last answer. */
@@ -244,13 +246,16 @@ async function main(): Promise<void> {
   await adapter.answer(30);
   await timeFallback(fallback, 30, HOPS.mcp);
   await timeFallback(fallback, 30, HOPS.chain);
-  const samples: Record<'direct' | 'fallback' | 'raw' | 'adapter' | 'mcp' | 'chain', number[]> = {
+  const sample = JSON.parse((await timeFallback(fallback, 1, HOPS.payload)).last) as { total: number };
+  if (sample.total < 6) throw new Error(`the text search found ${sample.total} lines, expected about 8`);
+  const samples: Record<'direct' | 'fallback' | 'raw' | 'adapter' | 'mcp' | 'chain' | 'payload', number[]> = {
     direct: [],
     fallback: [],
     raw: [],
     adapter: [],
     mcp: [],
     chain: [],
+    payload: [],
   };
   for (let round = 0; round < ROUNDS; round++) {
     samples.direct.push(...(await timeDirect(direct, CALLS)));
@@ -259,6 +264,7 @@ async function main(): Promise<void> {
     samples.adapter.push(...(await adapter.answer(CALLS)));
     samples.mcp.push(...(await timeFallback(fallback, CALLS, HOPS.mcp)).times);
     samples.chain.push(...(await timeFallback(fallback, CALLS, HOPS.chain)).times);
+    samples.payload.push(...(await timeFallback(fallback, CALLS, HOPS.payload)).times);
   }
   await direct.close();
   await adapter.close();
@@ -279,6 +285,7 @@ async function main(): Promise<void> {
   const hops = [
     row('hop: agent → MCP → tool (no IDE request)', samples.mcp, NaN),
     row('hop: … → chain → ide-lsp (no server)', samples.chain, NaN),
+    row('hop: … an 8-line answer (text search)', samples.payload, NaN),
   ];
   console.log(
     `\nLanguage-server fallback benchmark: findReferences("Parser") → 8 locations (${ROUNDS} rounds × ${CALLS} calls; node ${process.version})`,
@@ -291,12 +298,13 @@ async function main(): Promise<void> {
     );
   }
   // Where the whole path's time goes: each hop's p50 minus the previous one's.
-  const [mcp, chain] = hops.map((h) => h.p50) as [number, number];
+  const [mcp, chain, payload] = hops.map((h) => h.p50) as [number, number, number];
   const full = rows[1]!.p50;
   for (const h of hops) console.log(`${h.name.padEnd(44)} | p50 ${h.p50.toFixed(3)} ms | p90 ${h.p90.toFixed(3)} ms`);
   console.log(
     `p50 split: MCP call ${mcp.toFixed(3)} ms, chain hop to ide-lsp and back +${(chain - mcp).toFixed(3)} ms, ` +
-      `the adapter + language server +${(full - chain).toFixed(3)} ms (bare request ${rows[0]!.p50.toFixed(3)} ms)`,
+      `the adapter + language server +${(full - chain).toFixed(3)} ms (bare request ${rows[0]!.p50.toFixed(3)} ms); ` +
+      `an answer of that size without a server ${payload.toFixed(3)} ms`,
   );
   mkdirSync(join(ROOT, 'test-results/bench'), { recursive: true });
   writeFileSync(
