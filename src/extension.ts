@@ -71,7 +71,11 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
   logger.info('activation', 'activated', { sessionId, mode: vscode.ExtensionMode[context.extensionMode], version, vscode: vscode.version });
 
-  const runtime: Runtime = { execPath: process.execPath, extensionPath: context.extensionPath };
+  const runtime: Runtime = {
+    execPath: process.execPath,
+    extensionPath: context.extensionPath,
+    compileCacheDir: vscode.Uri.joinPath(context.globalStorageUri, 'compile-cache').fsPath,
+  };
   // Every symposium.* setting; the security-relevant ones from user settings only (a workspace's
   // are ignored, with a notice).
   const settings = new Settings(logger);

@@ -24,6 +24,10 @@ const AGENTS: Record<string, string[]> = {
 };
 const node = process.execPath;
 const TRACE_DIR = mkdtempSync(join(tmpdir(), 'symposium-bench-trace-'));
+// Our conductor runs as the extension spawns it: with a compile cache for its bundle
+// (NODE_COMPILE_CACHE, used by Node 22.1 and later; the conductor keeps it from the agent).
+const COMPILE_CACHE = mkdtempSync(join(tmpdir(), 'symposium-bench-compile-cache-'));
+const OURS_ENV = { NODE_COMPILE_CACHE: COMPILE_CACHE };
 const PATHS: { name: string; hop: (agent: string[]) => string[] | undefined }[] = [
   { name: 'direct', hop: () => undefined },
   { name: 'byte relay', hop: (a) => [resolve(__dirname, 'byteRelay.js'), node, ...a] },
@@ -68,7 +72,8 @@ async function main(): Promise<void> {
       for (const p of paths) {
         const argv = AGENTS[agent]!;
         const hop = p.hop(argv);
-        const s = await measure(hop ?? argv, { chunks: CHUNKS, prompts: PROMPTS, isHop: hop !== undefined });
+        const env = p.name.startsWith('symposium') ? OURS_ENV : undefined;
+        const s = await measure(hop ?? argv, { chunks: CHUNKS, prompts: PROMPTS, isHop: hop !== undefined, ...(env ? { env } : {}) });
         for (const f of readdirSync(TRACE_DIR)) rmSync(join(TRACE_DIR, f)); // a traced stream writes ~100 MB
         const k = key(agent, p.name);
         samples.set(k, [...(samples.get(k) ?? []), s]);
@@ -135,7 +140,10 @@ function goalLines(rows: Row[]): string[] {
 }
 
 main()
-  .finally(() => rmSync(TRACE_DIR, { recursive: true, force: true }))
+  .finally(() => {
+    rmSync(TRACE_DIR, { recursive: true, force: true });
+    rmSync(COMPILE_CACHE, { recursive: true, force: true });
+  })
   .catch((err: unknown) => {
     console.error(err);
     process.exit(1);

@@ -23,6 +23,8 @@ export interface MeasureOptions {
   prompts: number;
   /** The spawned process is a hop in front of the agent (its RSS is reported). */
   isHop: boolean;
+  /** Added to the spawned process's environment. */
+  env?: Record<string, string>;
 }
 
 function rssMbOf(pid: number | undefined): number | undefined {
@@ -37,7 +39,7 @@ function rssMbOf(pid: number | undefined): number | undefined {
 
 export async function measure(argv: string[], o: MeasureOptions): Promise<Sample> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, argv, { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, argv, { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...o.env } });
   let chunks = 0;
   const conn = acp
     .client()

@@ -39,6 +39,12 @@ export interface SpawnSpec {
 export interface Runtime {
   execPath: string;
   extensionPath: string;
+  /**
+   * Where Node may keep the conductor bundle compiled between starts (NODE_COMPILE_CACHE: Node
+   * 22.1 and later, which VS Code's Electron and code-server run; older Node ignores it). Cuts
+   * the conductor's (and the built-in agent's) start-up: compiling the bundle is most of it.
+   */
+  compileCacheDir?: string;
 }
 
 export const BUILTIN_AGENT_NAME = 'ElizACP';
@@ -48,6 +54,12 @@ export const BUILTIN_AGENT_NAME = 'ElizACP';
  * Harmless under code-server, whose host runs on real Node.
  */
 const AS_NODE = { ELECTRON_RUN_AS_NODE: '1' };
+
+/** The environment our own bundle runs with: as Node, with the compile cache when there is one. */
+const bundleEnv = (rt: Runtime): Record<string, string> => ({
+  ...AS_NODE,
+  ...(rt.compileCacheDir ? { NODE_COMPILE_CACHE: rt.compileCacheDir } : {}),
+});
 
 const conductorScript = (rt: Runtime): string => `${rt.extensionPath}/out/conductor.js`;
 
@@ -65,7 +77,7 @@ const CONDUCTOR_UNSET_ENV = ['NODE_OPTIONS', 'NODE_PATH'];
 
 /** The embedded test agent: deterministic ELIZA, served by the conductor bundle itself. */
 export function builtinAgent(rt: Runtime): AgentDefinition {
-  return { name: BUILTIN_AGENT_NAME, command: rt.execPath, args: [conductorScript(rt), 'eliza', '--deterministic'], env: { ...AS_NODE } };
+  return { name: BUILTIN_AGENT_NAME, command: rt.execPath, args: [conductorScript(rt), 'eliza', '--deterministic'], env: bundleEnv(rt) };
 }
 
 /** Equal keys ⇔ equal configurations ⇔ one shared conductor process. */
@@ -103,7 +115,7 @@ export function conductorSpawnSpec(c: AgentConfiguration, rt: Runtime): SpawnSpe
     // The agent's env (NODE_OPTIONS, LD_PRELOAD… included) is for the agent: the conductor
     // applies it to the agent process only, never to itself or its other children. Likewise
     // each proxy's env (proxySettings.ts).
-    env: { ...AS_NODE, [AGENT_ENV_VAR]: JSON.stringify(c.agent.env), ...proxies.env },
+    env: { ...bundleEnv(rt), [AGENT_ENV_VAR]: JSON.stringify(c.agent.env), ...proxies.env },
     unsetEnv: CONDUCTOR_UNSET_ENV,
     cwd: c.workspaceFolder,
   };
@@ -111,7 +123,7 @@ export function conductorSpawnSpec(c: AgentConfiguration, rt: Runtime): SpawnSpe
 
 /** The window's language-model process (docs/language-model.md): `conductor vscodelm`, in the folder given. */
 export function vscodelmSpawnSpec(rt: Runtime, cwd: string): SpawnSpec {
-  return { command: rt.execPath, args: [conductorScript(rt), 'vscodelm'], env: { ...AS_NODE }, unsetEnv: CONDUCTOR_UNSET_ENV, cwd };
+  return { command: rt.execPath, args: [conductorScript(rt), 'vscodelm'], env: bundleEnv(rt), unsetEnv: CONDUCTOR_UNSET_ENV, cwd };
 }
 
 /** The environment a spawn spec gets: the inherited one without `unsetEnv`, plus `env`. */

@@ -1,0 +1,47 @@
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { AGENT_ENV_VAR, builtinAgent, conductorSpawnSpec, vscodelmSpawnSpec, type AgentConfiguration } from './agentConfiguration';
+
+const ROOT = path.resolve(__dirname, '../..');
+const rt = { execPath: '/bin/node', extensionPath: '/ext', compileCacheDir: '/storage/compile-cache' };
+const config = (agent: AgentConfiguration['agent']): AgentConfiguration => ({ agent, components: null, workspaceFolder: '/w' });
+
+describe('the compile cache for our own bundle (NODE_COMPILE_CACHE)', () => {
+  it('is given to the conductor, the LM process and the built-in agent, not to other agents', () => {
+    assert.equal(conductorSpawnSpec(config(builtinAgent(rt)), rt).env.NODE_COMPILE_CACHE, rt.compileCacheDir);
+    assert.equal(vscodelmSpawnSpec(rt, '/w').env.NODE_COMPILE_CACHE, rt.compileCacheDir);
+    const builtin = conductorSpawnSpec(config(builtinAgent(rt)), rt).env[AGENT_ENV_VAR]!;
+    assert.equal((JSON.parse(builtin) as Record<string, string>).NODE_COMPILE_CACHE, rt.compileCacheDir);
+    const other = conductorSpawnSpec(config({ name: 'X', command: 'x-agent', args: [], env: { TOKEN: 't' } }), rt).env[AGENT_ENV_VAR]!;
+    assert.deepEqual(JSON.parse(other), { TOKEN: 't' });
+    assert.equal(
+      conductorSpawnSpec(config(builtinAgent({ execPath: '/bin/node', extensionPath: '/ext' })), rt).env.NODE_COMPILE_CACHE,
+      rt.compileCacheDir,
+    );
+  });
+
+  it('the conductor keeps it from the processes it starts (a real conductor and agent)', async function () {
+    const bundle = path.join(ROOT, 'out/conductor.js');
+    if (!fs.existsSync(bundle)) this.skip();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'compile-cache-'));
+    const seen = path.join(dir, 'agent-env.txt');
+    // The "agent" writes what it got, then waits for the conductor to end it.
+    const agent = `require('fs').writeFileSync(${JSON.stringify(seen)}, String(process.env.NODE_COMPILE_CACHE)); process.stdin.resume()`;
+    const conductor = spawn(process.execPath, [bundle, '--log', 'error', '--components', '', '--', process.execPath, '-e', agent], {
+      env: { ...process.env, NODE_COMPILE_CACHE: path.join(dir, 'cache') },
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
+    const exited = new Promise((resolve) => conductor.once('exit', resolve));
+    try {
+      for (let i = 0; i < 200 && !fs.existsSync(seen); i++) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(fs.readFileSync(seen, 'utf8'), 'undefined');
+    } finally {
+      conductor.stdin.end();
+      await exited;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
