@@ -58,7 +58,8 @@ export interface McpEndpoint {
 export interface McpServerSpec {
   /** The name the agent sees in `mcpServers`. */
   readonly name: string;
-  create(session: McpSessionInfo): McpEndpoint;
+  /** May answer with a promise: servers whose code loads on first use (mcp/serverKit.ts). */
+  create(session: McpSessionInfo): McpEndpoint | Promise<McpEndpoint>;
 }
 
 export interface McpSessionInfo {

@@ -1,7 +1,7 @@
 // The "symposium" MCP server, injected into every session: lets the agent (and the user, through
 // it) see what the conductor assembled, and check that injected MCP servers work at all.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { loadServerKit } from '../mcp/serverKit';
 import type { Component, ComponentContext, ComponentFactory, IncomingRequest, McpSessionInfo } from '../chain/component';
 import { CONDUCTOR_VERSION } from '../version';
 import { SessionMcpServers } from './sessionMcp';
@@ -20,7 +20,8 @@ class SymposiumInfo implements Component {
     return this.mcp.dispose();
   }
 
-  private createServer(session: McpSessionInfo): McpServer {
+  private async createServer(session: McpSessionInfo): Promise<McpServer> {
+    const { McpServer, z } = await loadServerKit();
     const server = new McpServer({ name: 'symposium', version: CONDUCTOR_VERSION });
     server.registerTool(
       'symposium_info',

@@ -10,7 +10,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isObject } from '../../src/protocol/guards';
 import type { Logger } from '../log';
 import type { McpServerSpec, McpSessionInfo } from '../chain/component';
@@ -152,8 +152,8 @@ export class LoopbackMcpHost {
         if (mcpSession) return jsonRpcHttpError(res, 404, -32001, 'unknown MCP session');
         if (req.method !== 'POST' || !isInitialize(body))
           return jsonRpcHttpError(res, 400, -32000, 'no MCP session: send initialize first');
-        transport = this.newTransport();
-        await this.spec.create(this.session).connect(transport);
+        transport = await this.newTransport();
+        await (await this.spec.create(this.session)).connect(transport);
       }
       await transport.handleRequest(req, res, body);
     } catch (err) {
@@ -164,7 +164,10 @@ export class LoopbackMcpHost {
     }
   }
 
-  private newTransport(): StreamableHTTPServerTransport {
+  private async newTransport(): Promise<StreamableHTTPServerTransport> {
+    // The MCP SDK's HTTP transport (and hono, zod) load when an agent first connects: a session
+    // whose agent never uses our servers does not pay for them.
+    const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableDnsRebindingProtection: true, // checked by the listener too; kept as a second line

@@ -6,8 +6,8 @@
 // inside the located crate sources are approved, everything else refused), and their file reads
 // are served here, read-only and confined to the crate sources they located. Everything else
 // passes through untouched.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { loadServerKit } from '../../mcp/serverKit';
 import { ErrorCodes } from '../../../src/protocol/errorCodes';
 import { asCancel, asPrompt, asReadTextFile, asRequestPermission, paramsProblem, sessionIdOf } from '../../chain/acpGuards';
 import type {
@@ -134,7 +134,8 @@ export class CrateSources implements Component {
     return confine(path, [...research.readableRoots], { scope: 'the crate sources this research session located' });
   }
 
-  private createUserServer(session: McpSessionInfo): McpServer {
+  private async createUserServer(session: McpSessionInfo): Promise<McpServer> {
+    const { McpServer, z } = await loadServerKit();
     const server = new McpServer({ name: 'rust-crate-sources', version: CONDUCTOR_VERSION });
     server.registerTool(
       'rust_crate_query',

@@ -95,7 +95,7 @@ describe('research sessions', () => {
       register: () => undefined,
       unregister: () => undefined,
     });
-    const server = session.createServer() as unknown as {
+    const server = (await session.createServer()) as unknown as {
       _registeredTools: Record<string, { handler: (a: unknown, e: unknown) => unknown }>;
     };
     await server._registeredTools.return_response_to_user!.handler({ response: 'serde derives Serialize' }, {});

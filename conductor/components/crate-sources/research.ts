@@ -4,8 +4,8 @@
 // them, the time limit passes, or the caller is cancelled — and is always cleaned up. The session
 // is marked as research in `session/new` `_meta` (so no other component serves it the user's
 // files) and put in the agent's read-only mode where the agent has one.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { loadServerKit } from '../../mcp/serverKit';
 import { sessionIdOf } from '../../chain/acpGuards';
 import type { ComponentContext, McpInjection } from '../../chain/component';
 import { isObject } from '../../../src/protocol/guards';
@@ -58,7 +58,8 @@ export class ResearchSession {
   }
 
   /** The MCP server only this research session sees. */
-  createServer(): McpServer {
+  async createServer(): Promise<McpServer> {
+    const { McpServer, z } = await loadServerKit();
     const server = new McpServer({ name: 'rust-crate-research', version: CONDUCTOR_VERSION });
     server.registerTool(
       'get_rust_crate_source',

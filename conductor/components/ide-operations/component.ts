@@ -22,7 +22,6 @@ import { SessionMcpServers } from '../sessionMcp';
 import { ChainIdeBackend } from './backend';
 import { IdeCallProgress, type ProgressTokens } from './callProgress';
 import { DEFAULT_MAX_RESULTS, sessionRoots } from './results';
-import { createIdeServer } from './tools';
 
 export interface IdeOperationsOptions {
   /** How long one `_symposium/ide/*` request may take (the first one may wait for a project load). */
@@ -90,7 +89,8 @@ export class IdeOperations implements Component {
     return this.mcp.dispose();
   }
 
-  private createServer(session: McpSessionInfo) {
+  private async createServer(session: McpSessionInfo) {
+    const { createIdeServer } = await import('./tools'); // the MCP SDK and zod: on first connect
     const roots = sessionRoots(session.cwd);
     return createIdeServer({
       maxResults: this.options.maxResults,

@@ -10,7 +10,7 @@ import type { Component, ComponentContext, ComponentFactory, IncomingRequest, Mc
 import { SessionMcpServers } from '../sessionMcp';
 import { OpenCtxClient } from '../../../src/node/openctxClient';
 import { ToolProgress } from '../toolProgress';
-import { createOpenCtxServer, type ToolCallExtra } from './tools';
+import type { ToolCallExtra } from './tools';
 
 /** A tool call that waits this long on providers shows progress on its card (issue 21). */
 export const SLOW_CALL_MS = 1_000;
@@ -39,8 +39,9 @@ class OpenCtxComponent implements Component {
     if (!config || config.providers.length === 0) return request.forward(params);
     const spec = {
       name: 'openctx',
-      create: (session: McpSessionInfo) =>
-        createOpenCtxServer({
+      // The MCP SDK and zod (./tools) load when the agent first connects.
+      create: async (session: McpSessionInfo) =>
+        (await import('./tools')).createOpenCtxServer({
           withClient: (tool, extra, run) => this.withProgress(session, cx, tool, extra, () => this.run(config, cx, run)),
         }),
     };

@@ -35,7 +35,6 @@ import { SparkleHome } from './homeStore';
 import { sparkleHomeDir } from './names';
 import { defaultSparkleOptions, type SparkleOptions } from './options';
 import { checkpointNudge } from './templates';
-import { createSparkleServer } from './tools';
 import { SparkleSpace } from './workspaceStore';
 
 interface HeldPrompt {
@@ -225,7 +224,8 @@ export class Sparkle implements Component {
     this.sparklers.delete(sessionId);
   }
 
-  private createServer(session: McpSessionInfo): McpServer {
+  private async createServer(session: McpSessionInfo): Promise<McpServer> {
+    const { createSparkleServer } = await import('./tools'); // the MCP SDK and zod: on first connect
     const space = this.options.mode === 'full' ? new SparkleSpace(session.cwd) : undefined;
     const configured = async (): Promise<string> => {
       try {
