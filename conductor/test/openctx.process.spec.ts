@@ -11,6 +11,7 @@ import { withOpenCtxSessionConfig, type OpenCtxSessionConfig } from '../../src/p
 import { TOOL_PROGRESS_METHOD } from '../../src/protocol/symposium-ext';
 import { startHttpProviders, type HttpProviders, type ProviderModule } from '../../src/test/openctxHttpProvider';
 import { conductorArgs, initialize, prompt, startProcess, tempDir, type Harness } from './harness';
+import { toolReplyJson } from '../../src/test/ideExpectations';
 
 const FIXTURES = join(__dirname, '..', '..', 'test-workspace', 'openctx');
 const moduleUri = (name: string): string => pathToFileURL(join(FIXTURES, name)).href;
@@ -31,7 +32,8 @@ async function sessionWith(h: Harness, cwd: string, config?: OpenCtxSessionConfi
   return r.sessionId;
 }
 
-const toolJson = (text: string): Record<string, unknown> => JSON.parse(text) as Record<string, unknown>;
+// ElizACP appends the progress a tool reported ('(progress: …)'); the reply's JSON is before it.
+const toolJson = (text: string): Record<string, unknown> => toolReplyJson(text) as Record<string, unknown>;
 
 describe('openctx component (conductor + ElizACP processes)', function () {
   this.timeout(60_000);

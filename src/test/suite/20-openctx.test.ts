@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ContextRef } from '../../protocol/webview';
 import { startHttpProviders, type HttpProviders } from '../openctxHttpProvider';
+import { toolReplyJson } from '../ideExpectations';
 import { answerText, captureLog, cmd, newTab, openChat, rendered, renderedTabStore, waitFor, waitForIdle } from '../helpers';
 
 const root = (): string => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
@@ -163,11 +164,12 @@ suite('OpenCtx providers', () => {
     this.timeout(60_000);
     const tabId = await newTab();
     const answer = await askWith(tabId, 'use tool openctx::openctx_mentions with {"query": "slow"}', []);
-    const result = JSON.parse(answer) as { mentions: { title: string; provider: string }[]; problems?: string[] };
+    // toolReplyJson: ElizACP appends the progress the call reported (the hanging provider takes 5 s).
+    const result = toolReplyJson(answer) as { mentions: { title: string; provider: string }[]; problems?: string[] };
     // The malformed provider's one good mention ignores the query; the sample docs have no match.
     assert.deepEqual(result.mentions.map((m) => m.title).sort(), ['Good mention', 'TICKET-2 Slow search']);
     assert.ok(result.problems?.some((p) => /hanging-provider\.mjs: mentions failed: no answer within 5000 ms/.test(p)));
-    const items = JSON.parse(
+    const items = toolReplyJson(
       await askWith(
         tabId,
         `use tool openctx::openctx_items with ${JSON.stringify({ provider: 'Loopback tickets', message: 'x', mention: { uri: 'https://tickets.example/2', title: 'TICKET-2 Slow search' } })}`,
