@@ -36,8 +36,27 @@ interface Outgoing {
 }
 
 interface Incoming {
-  readonly abort: AbortController;
+  /**
+   * Made when a handler first reads `request.signal`: most requests are forwarded without anyone
+   * looking, and an AbortController per request per hop was most of a forwarded request's cost.
+   */
+  abort?: AbortController;
+  /** Cancelled (or the chain disposed) before anyone asked for the signal. */
+  cancelled?: boolean;
   forwardedAs?: JsonRpcId;
+}
+
+function cancel(incoming: Incoming): void {
+  incoming.cancelled = true;
+  incoming.abort?.abort();
+}
+
+function signalOf(incoming: Incoming): AbortSignal {
+  if (!incoming.abort) {
+    incoming.abort = new AbortController();
+    if (incoming.cancelled) incoming.abort.abort();
+  }
+  return incoming.abort.signal;
 }
 
 const CANCEL_REQUEST = '$/cancel_request';
@@ -141,7 +160,7 @@ export class Chain {
     if (this.disposed) return;
     this.disposed = true;
     for (const node of this.nodes) {
-      for (const incoming of node.incoming.values()) incoming.abort.abort();
+      for (const incoming of node.incoming.values()) cancel(incoming);
       node.incoming.clear();
     }
     await Promise.allSettled(this.nodes.map(async (n) => n.component.dispose?.()));
@@ -238,12 +257,12 @@ export class Chain {
     if (incoming.forwardedAs !== undefined) {
       this.sendNotification(node, direction, { ...message, params: { ...params, requestId: incoming.forwardedAs } });
     }
-    incoming.abort.abort();
+    cancel(incoming);
   }
 
   private receiveRequest(node: Node, direction: Direction, message: RpcRequest): void {
     const key = `${direction}:${String(message.id)}`;
-    const state: Incoming = { abort: new AbortController() };
+    const state: Incoming = {};
     node.incoming.set(key, state);
     const back: Direction = direction === 'toAgent' ? 'toClient' : 'toAgent';
     let settled = false;
@@ -269,7 +288,9 @@ export class Chain {
       method: message.method,
       params: message.params,
       direction,
-      signal: state.abort.signal,
+      get signal() {
+        return signalOf(state);
+      },
       forward: (params?: unknown) => forwardWith(params, (o) => o),
       forwardThen: (params, map) => forwardWith(params, map),
       respond: (result) => settle({ result }),

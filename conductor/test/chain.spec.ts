@@ -94,6 +94,19 @@ describe('chain router', () => {
     assert.deepEqual(editor.sent, [{ jsonrpc: '2.0', id: 5, error: { code: -32800, message: 'cancelled' } }]);
   });
 
+  it('fires the abort event of a signal a handler is already listening to (signals are made when first read)', () => {
+    let aborted = 0;
+    const listening: Component = {
+      name: 'listening',
+      onRequest: (r) => r.signal.addEventListener('abort', () => void aborted++),
+    };
+    const { chain } = build([listening]);
+    chain.fromEditor({ jsonrpc: '2.0', id: 6, method: 'slow', params: {} });
+    assert.equal(aborted, 0);
+    chain.fromEditor({ jsonrpc: '2.0', method: '$/cancel_request', params: { requestId: 6 } });
+    assert.equal(aborted, 1);
+  });
+
   it('lets a component transform params, map responses, answer, and drop notifications', () => {
     const rewriting: Component = {
       name: 'rewriting',
