@@ -10,5 +10,6 @@ NODE="${BENCH_NODE:-$([ -x "$HOST_NODE" ] && echo "$HOST_NODE" || command -v nod
 echo "bench: $NODE ($("$NODE" --version))"
 cd "$ROOT"
 "$NODE" out/bench/conductor-bench.js
+"$NODE" out/bench/chain-bench.js
 "$NODE" out/bench/ide-bench.js
 "$NODE" out/bench/ide-lsp-bench.js
