@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { utf16ToColumn } from '../../protocol/ideOperations';
 import { mismatches, toolReplyJson, TYPESCRIPT_EXPECTATIONS } from '../ideExpectations';
-import { answerText, cmd, newTab, openChat, rendered, toolCards, waitFor, waitForIdle } from '../helpers';
+import { answerText, cmd, newTab, openChat, rendered, sleep, toolCards, waitFor, waitForIdle } from '../helpers';
 
 const root = (): string => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
 const tsFile = (name: string): string => path.join(root(), 'ts-project/src', name);
@@ -333,5 +333,39 @@ suite("IDE operations: the editor's code intelligence as agent tools", () => {
     this.timeout(120_000);
     // conductor/test/ideLsp.process.spec.ts asks typescript-language-server the same questions.
     for (const e of TYPESCRIPT_EXPECTATIONS) assert.deepEqual(mismatches(e, (await ask(e.prompt)).reply), [], e.title);
+  });
+
+  test("a slow answer from VS Code's language features: after 1 s the card says so, live, and ends completed (issue 21)", async function () {
+    this.timeout(60_000);
+    // A workspace-symbol provider that takes 3.5 s: VS Code's Go to Symbol in Workspace waits for every provider.
+    const slow = vscode.languages.registerWorkspaceSymbolProvider({
+      provideWorkspaceSymbols: async () => {
+        await sleep(3_500);
+        return [];
+      },
+    });
+    try {
+      const messageId = await cmd<string>('sendPrompt', tabId, 'use tool ide::workspace_symbols with {"query": "Parser"}');
+      const seen: string[] = [];
+      let maxCards = 0;
+      while (await cmd<boolean>('hasActivePrompt', tabId)) {
+        const cards = toolCards((await rendered(tabId)) ?? [], messageId);
+        maxCards = Math.max(maxCards, cards.length);
+        const line = /⏳ (.*)/.exec((cards[0]?.body ?? '').replace(/\\/g, ''))?.[1];
+        if (line && seen.at(-1) !== line) seen.push(line);
+        await sleep(150);
+      }
+      await waitForIdle(tabId, 30_000);
+      assert.ok(
+        seen.some((l) => /^Waiting for the editor's language features… [1-4] s/.test(l)),
+        `the card said it waits for VS Code: ${JSON.stringify(seen)}`,
+      );
+      assert.equal(maxCards, 1, 'progress updates the one card in place');
+      const card = toolCards((await rendered(tabId))!, messageId)[0]!;
+      assert.equal(card.status, 'Completed');
+      assert.doesNotMatch(card.body, /⏳/, 'no progress line once completed');
+    } finally {
+      slow.dispose();
+    }
   });
 });
