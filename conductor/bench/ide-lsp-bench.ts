@@ -127,14 +127,14 @@ interface Fallback {
 const chunks: { sessionId: string; text: string }[] = [];
 
 /** The conductor with ElizACP's bench twin as its agent; this client advertises no IDE, so ide-lsp answers. */
-async function startFallback(): Promise<Fallback> {
+async function startFallback(components = 'ide-operations'): Promise<Fallback> {
   const child = spawn(
     process.execPath,
     [
       // BENCH_CPU_PROF=<dir>: a CPU profile of the conductor (where the fallback path's time goes).
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
       CONDUCTOR,
-      ...['--log', process.env.BENCH_LOG ?? 'warn', '--components', 'ide-operations', '--', process.execPath, AGENT],
+      ...['--log', process.env.BENCH_LOG ?? 'warn', '--components', components, '--', process.execPath, AGENT],
     ],
     {
       stdio: ['pipe', 'pipe', 'inherit'],
@@ -174,11 +174,21 @@ const HOPS = {
   payload: { tool: 'search_text', args: { path: 'src', regex: 'Parser\\b', extension: '.ts' } },
 };
 
+/**
+ * The conductor + adapter without MCP: the bench agent sends `_symposium/ide/references` itself,
+ * as ide-operations does for a tool call, to a conductor whose chain is ide-lsp alone (with
+ * ide-operations, which refuses IDE requests that agents send, it would not pass): agent →
+ * conductor → ide-lsp → its typescript-language-server → back, over the conductor's stdio.
+ */
+const ACP_REFERENCES = {
+  acp: { method: '_symposium/ide/references', params: { position: { file: 'src/parser.ts', line: 4, column: 14 } } },
+};
+
 /** One prompt = `count` timed calls of one tool; the agent's reply carries the times and the last answer. */
 async function timeFallback(
   f: Fallback,
   count: number,
-  call: { tool: string; args: Record<string, unknown> } = FIND_REFERENCES,
+  call: { tool: string; args: Record<string, unknown> } | typeof ACP_REFERENCES = FIND_REFERENCES,
 ): Promise<{ times: number[]; last: string }> {
   const order = JSON.stringify({ ...call, count });
   const before = chunks.length;
@@ -234,6 +244,7 @@ async function main(): Promise<void> {
   const { direct, coldMs: directCold } = await startDirect();
   const adapter = await startAdapter();
   const fallback = await startFallback();
+  const adapterOnly = await startFallback('ide-lsp');
   const coldStart = performance.now();
   const first = await timeFallback(fallback, 1);
   const fallbackCold = performance.now() - coldStart;
@@ -244,13 +255,17 @@ async function main(): Promise<void> {
   await timeFallback(fallback, 30);
   await adapter.raw(30);
   await adapter.answer(30);
+  const viaAcp = JSON.parse((await timeFallback(adapterOnly, 1, ACP_REFERENCES)).last) as { total: number };
+  if (viaAcp.total !== 8) throw new Error(`the conductor + adapter found ${viaAcp.total} references to Parser, not 8`);
+  await timeFallback(adapterOnly, 30, ACP_REFERENCES);
   await timeFallback(fallback, 30, HOPS.mcp);
   await timeFallback(fallback, 30, HOPS.chain);
   const sample = JSON.parse((await timeFallback(fallback, 1, HOPS.payload)).last) as { total: number };
   if (sample.total < 6) throw new Error(`the text search found ${sample.total} lines, expected about 8`);
-  const samples: Record<'direct' | 'fallback' | 'raw' | 'adapter' | 'mcp' | 'chain' | 'payload', number[]> = {
+  const samples: Record<'direct' | 'fallback' | 'conductor' | 'raw' | 'adapter' | 'mcp' | 'chain' | 'payload', number[]> = {
     direct: [],
     fallback: [],
+    conductor: [],
     raw: [],
     adapter: [],
     mcp: [],
@@ -260,6 +275,7 @@ async function main(): Promise<void> {
   for (let round = 0; round < ROUNDS; round++) {
     samples.direct.push(...(await timeDirect(direct, CALLS)));
     samples.fallback.push(...(await timeFallback(fallback, CALLS)).times);
+    samples.conductor.push(...(await timeFallback(adapterOnly, CALLS, ACP_REFERENCES)).times);
     samples.raw.push(...(await adapter.raw(CALLS)));
     samples.adapter.push(...(await adapter.answer(CALLS)));
     samples.mcp.push(...(await timeFallback(fallback, CALLS, HOPS.mcp)).times);
@@ -269,6 +285,7 @@ async function main(): Promise<void> {
   await direct.close();
   await adapter.close();
   fallback.close();
+  adapterOnly.close();
   const row = (name: string, xs: number[], cold: number) => ({
     name,
     p50: quantile(xs, 0.5),
@@ -279,6 +296,7 @@ async function main(): Promise<void> {
   const rows = [
     row('direct typescript-language-server', samples.direct, directCold),
     row('fallback (agent → conductor → ide-lsp)', samples.fallback, fallbackCold),
+    row('conductor + adapter (agent → conductor → ide-lsp, no MCP)', samples.conductor, NaN),
     row('same server, bare request', samples.raw, NaN),
     row('same server, the adapter answering', samples.adapter, adapter.coldMs),
   ];
@@ -292,7 +310,7 @@ async function main(): Promise<void> {
   );
   console.log('path                                   | p50 ms | p90 ms | p99 ms | ratio p50 | cold start to first answer ms');
   for (const [i, r] of rows.entries()) {
-    const base = rows[i < 2 ? 0 : 2]!.p50;
+    const base = rows[i < 3 ? 0 : 3]!.p50;
     console.log(
       `${r.name.padEnd(38)} | ${r.p50.toFixed(3).padStart(6)} | ${r.p90.toFixed(3).padStart(6)} | ${r.p99.toFixed(3).padStart(6)} | ${(r.p50 / base).toFixed(2).padStart(9)} | ${Number.isNaN(r.coldMs) ? '     –' : r.coldMs.toFixed(0).padStart(6)}`,
     );
