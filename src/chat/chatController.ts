@@ -1,14 +1,18 @@
-// The chat controller: what happens to chat tabs and their agent sessions. It routes each message
-// from the webview (message protocol, webview → host) and runs the session lifecycle: a tab opens
-// and gets a session in the agent process for its configuration; prompts run one at a time within
-// a tab and concurrently across tabs; cancel, close, a crashing process (every tab it served is
-// told) and restart. It routes by ID without interpreting content. Its collaborators are created
-// before it, at activation, and shared with the editor side: the session directory (who shows
-// which session), the permission broker, the per-tab message channel and the agent pool.
-// vscode-free: settings and the folder picker come in as `configure`, the editor as `EditorActions`.
-// A session the agent refuses until the user signs in becomes a sign-in card (signIn.ts). Reopened past
-// conversations (reopenTab) share the tab lifecycle; their logic is in src/history/reopen.ts.
-// Where each webview message goes is in webviewInbox.ts.
+// The chat controller: what happens to chat tabs and their agent sessions. It owns the tabs (the
+// shape of one: chatTab.ts) and runs the session lifecycle: a tab opens and gets a session in the
+// agent process for its configuration; prompts queue, one at a time within a tab and concurrently
+// across tabs; cancel, close, a crashing process (every tab it served is told) and restart. It
+// routes by ID without interpreting content. Its collaborators are created before it, at activation,
+// and shared with the editor side: the session directory (who shows which session), the permission
+// broker, the per-tab message channel and the agent pool. vscode-free: settings and the folder picker
+// come in as `configure`, the editor as `EditorActions`. The parts around it, one job per file:
+//   webviewInbox.ts          where each webview message goes;
+//   promptTurn.ts            one prompt, when its turn in the tab's queue comes;
+//   pastConversationTabs.ts  tabs reopened from the history (read-only until continued);
+//   agentRestart.ts          which tabs a restart affects, and stopping their processes;
+//   tabFailures.ts           what a tab is told when no session starts or a prompt fails;
+//   signIn.ts                a session the agent refuses until the user signs in → a sign-in card;
+//   tabRequests.ts           approvals, pickers, opening diffs and locations.
 import { randomUUID } from 'node:crypto';
 import type { ContentBlock, NewSessionRequest, PromptCapabilities, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
@@ -24,18 +28,23 @@ import type {
   WebviewToHost,
 } from '../protocol/webview';
 import type { PermissionBroker } from '../permissions/permissionBroker';
-import { AgentExitedError, type AgentActor } from '../agents/agentActor';
-import { configurationKey, type AgentConfiguration } from '../agents/agentConfiguration';
+import type { AgentActor } from '../agents/agentActor';
+import type { AgentConfiguration } from '../agents/agentConfiguration';
 import type { AgentPool } from '../agents/agentPool';
+import type { PastConversation } from '../history/reopen';
+import { stopProcessesOf, tabsSharingProcess } from './agentRestart';
+import { newChatTab, type ChatTab } from './chatTab';
 import { DiffStore } from './diffStore';
 import { EarlyUpdates } from './earlyUpdates';
+import { PastConversationTabs } from './pastConversationTabs';
+import { promptStarted, runPromptTurn, type PromptTurnDeps, type UserPrompt } from './promptTurn';
 import type { SessionDirectory } from './sessionDirectory';
 import { applyControlUpdate } from './sessionControls';
+import { isAuthRequired, SignInFlow, type SignInAgent, type SignInDeps } from './signIn';
+import { noFolderFailure, sessionStartFailure } from './tabFailures';
+import type { TabMessages } from './tabMessages';
 import { type EditorActions, type TabRequestContext } from './tabRequests';
 import { routeWebviewMessage } from './webviewInbox';
-import { isAuthRequired, SignInFlow, type SignInAgent, type SignInDeps } from './signIn';
-import type { TabMessages } from './tabMessages';
-import { continuePastSession, READ_ONLY_PROMPT_ERROR, transcriptContext, type PastConversation, type PastState } from '../history/reopen';
 
 export interface ChatControllerDeps {
   log: Log;
@@ -79,24 +88,6 @@ export interface ChatControllerDeps {
   };
 }
 
-/** A chat tab as the controller keeps it. */
-export interface ChatTab {
-  tabId: TabId;
-  title: string;
-  config?: AgentConfiguration;
-  /** Session creation, then every prompt, chained: prompts within a tab run one at a time. */
-  queue: Promise<void>;
-  active?: { messageId: MessageId; actor: AgentActor; sessionId: string };
-  queued: number;
-  /** The failure card currently shown (its Restart resolves it). */
-  failureNotice?: string;
-  /** The session's pickers, as the agent last described them. */
-  controls: SessionControls;
-  closed: boolean;
-  /** A conversation reopened from the history (read-only until continued). */
-  past?: PastState;
-}
-
 export class ChatController {
   private readonly tabs = new Map<TabId, ChatTab>();
   private readonly diffs = new DiffStore();
@@ -108,6 +99,8 @@ export class ChatController {
   private readonly permissions: PermissionBroker;
   private readonly pool: AgentPool;
   private readonly signIn: SignInFlow;
+  private readonly pastTabs: PastConversationTabs;
+  private readonly promptTurnDeps: PromptTurnDeps;
   private disposed = false;
 
   constructor(private readonly deps: ChatControllerDeps) {
@@ -139,6 +132,8 @@ export class ChatController {
         else if (tab && !tab.closed) this.enqueue(tab, () => this.startSession(tab));
       },
     });
+    this.pastTabs = new PastConversationTabs({ ...deps, early: this.early });
+    this.promptTurnDeps = { ...deps, signIn: this.signIn };
     this.pool.onDidCreateActor((actor) => {
       actor.onSessionUpdate((e) => this.onSessionUpdate(actor, e.sessionId, e.update));
       actor.onDidFail((failure) => this.onActorFailed(actor, failure));
@@ -167,7 +162,7 @@ export class ChatController {
    */
   openTab(tabId: TabId, title: string, announce: boolean): void {
     if (this.disposed || this.tabs.has(tabId)) return;
-    const tab: ChatTab = { tabId, title, queue: Promise.resolve(), queued: 0, closed: false, controls: {} };
+    const tab = newChatTab(tabId, title);
     this.tabs.set(tabId, tab);
     this.messages.openTab(tabId, title);
     this.log.info('session', 'tab opened', { tabId });
@@ -178,59 +173,28 @@ export class ChatController {
 
   /**
    * Opens a tab on a past conversation: its transcript at once (read-only), then the agent is asked
-   * to continue the session (src/history/reopen.ts). Idempotent.
+   * to continue the session (pastConversationTabs.ts). Idempotent.
    */
   reopenTab(tabId: TabId, conversation: PastConversation, announce: boolean): void {
     if (this.disposed || this.tabs.has(tabId)) return;
-    const { title } = conversation.meta;
-    const past: PastState = { conversation, readOnly: true };
-    const tab: ChatTab = { tabId, title, queue: Promise.resolve(), queued: 0, closed: false, controls: {}, past };
+    const tab = newChatTab(tabId, conversation.meta.title);
     this.tabs.set(tabId, tab);
-    this.messages.openTab(tabId, title);
-    if (this.deps.history && !this.deps.history.adopt(tabId, conversation.meta.id)) past.elsewhere = true;
-    if (announce) this.send({ type: 'open-tab', tabId, title });
-    this.messages.restore(tabId, title, conversation.entries);
-    this.log.info('session', 'past conversation reopened', { tabId, conversation: conversation.meta.id });
+    this.messages.openTab(tabId, tab.title);
+    if (announce) this.send({ type: 'open-tab', tabId, title: tab.title });
+    this.pastTabs.show(tab, conversation);
     this.deps.onTabOpened?.(tabId);
-    this.enqueue(tab, async () => {
-      const config = await continuePastSession(
-        {
-          log: this.log,
-          configure: (folder, agentName) => this.deps.configure(folder, agentName),
-          acquire: (c) => this.pool.acquire(c),
-          send: (p) => this.send(p),
-          restore: (id, t, entries) => this.messages.restore(id, t, entries),
-          replaced: (id, entries) => this.deps.history?.replaced(id, entries),
-          captureUpdates: (actorKey, sessionId) => {
-            this.early.capture(actorKey, sessionId);
-            return { take: () => this.early.take(actorKey, sessionId) };
-          },
-          bind: (actor, sessionId, controls, c) => this.bindSession(tab, actor, sessionId, controls, c),
-          gone: () => tab.closed || this.disposed,
-        },
-        tabId,
-        past,
-      );
-      tab.config ??= config;
-    });
+    this.enqueue(tab, () =>
+      this.pastTabs.continueSession(tab, {
+        bind: (actor, sessionId, controls, config) => this.bindSession(tab, actor, sessionId, controls, config),
+        gone: () => tab.closed || this.disposed,
+      }),
+    );
   }
 
   /** A read-only past conversation goes on in a fresh session; the next prompt carries its transcript. */
   continueInNewSession(tabId: TabId): void {
     const tab = this.tabs.get(tabId);
-    if (!tab?.past?.readOnly) return;
-    tab.past.readOnly = false;
-    tab.past.contextPending = true;
-    // Open live in another window: never append to its file; this becomes a conversation of its own.
-    if (tab.past.elsewhere) this.deps.history?.fork(tabId, tab.past.conversation);
-    this.send({
-      type: 'tab-notice',
-      tabId,
-      level: 'info',
-      text: 'A new session: the agent does not remember this conversation. Your next prompt carries its transcript as context.',
-    });
-    const t = tab;
-    this.enqueue(t, () => this.startSession(t));
+    if (tab && this.pastTabs.continueInNewSession(tab)) this.enqueue(tab, () => this.startSession(tab));
   }
 
   prompt(tabId: TabId, messageId: MessageId, text: string, context: ContextRef[] = []): void {
@@ -241,26 +205,16 @@ export class ChatController {
       tab = this.tabs.get(tabId)!;
     }
     this.log.info('prompt', 'received', { tabId, messageId, chars: text.length });
-    // The prompt-started echo is the one place a prompt appears in the tab (the webview does not
-    // draw it itself): at once when the tab is idle, so the user sees it even while the session
+    const p: UserPrompt = { messageId, text, context };
+    // Echoed at once when the tab is idle, so the user sees the prompt even while the session
     // starts; when it starts if it waits behind another prompt, so it shows below that answer.
     const echoed = !tab.active && tab.queued === 0;
-    if (echoed) this.echoPrompt(tab, messageId, text, context);
+    if (echoed) this.send(promptStarted(tabId, p));
     tab.queued++;
     const t = tab;
     this.enqueue(t, async () => {
       t.queued--;
-      await this.runPrompt(t, messageId, text, context, echoed);
-    });
-  }
-
-  private echoPrompt(tab: ChatTab, messageId: MessageId, text: string, context: ContextRef[]): void {
-    this.send({
-      type: 'prompt-started',
-      tabId: tab.tabId,
-      messageId,
-      text,
-      ...(context.length ? { attachments: context.map((c) => c.name) } : {}),
+      await runPromptTurn(this.promptTurnDeps, t, p, echoed);
     });
   }
 
@@ -291,31 +245,16 @@ export class ChatController {
   /** Restarts the agent process behind this tab; every tab of that configuration gets a new session. */
   async restartTabConfiguration(tabId: TabId): Promise<void> {
     const tab = this.tabs.get(tabId);
-    if (!tab) return;
-    const key = tab.config ? configurationKey(tab.config) : undefined;
-    await this.restart((t) => t === tab || (key !== undefined && t.config !== undefined && configurationKey(t.config) === key));
+    if (tab) await this.restart(tabsSharingProcess(this.tabs.values(), tab));
   }
 
   /** Restarts every agent process (the `Restart Agent` command); settings changes apply. */
   restartAll(): Promise<void> {
-    return this.restart(() => true);
+    return this.restart([...this.tabs.values()]);
   }
 
-  private async restart(affects: (t: ChatTab) => boolean): Promise<void> {
-    const tabs = [...this.tabs.values()].filter(affects);
-    const keys = new Set(tabs.flatMap((t) => (t.config ? [configurationKey(t.config)] : [])));
-    const actors = [...keys].flatMap((k) => {
-      const a = this.pool.get(k);
-      return a ? [a] : [];
-    });
-    this.log.info('agent', 'restart', { tabs: tabs.map((t) => t.tabId), processes: actors.length });
-    for (const a of actors) {
-      this.pool.remove(a);
-      this.permissions.cancelActor(a.key, 'the agent is restarting');
-    }
-    for (const t of tabs) this.sessions.unbindTab(t.tabId);
-    // Stopping cancels running prompts, which frees each tab's queue for the new session.
-    await Promise.allSettled(actors.map((a) => a.stop('restart')));
+  private async restart(tabs: ChatTab[]): Promise<void> {
+    await stopProcessesOf(tabs, this.deps);
     if (this.disposed) return;
     for (const t of tabs) {
       if (t.closed) continue;
@@ -331,13 +270,7 @@ export class ChatController {
     const config = await this.deps.configure(tab.config?.workspaceFolder, tab.past?.conversation.meta.agentName);
     if (tab.closed || this.disposed) return;
     if (!config) {
-      this.failTab(tab, {
-        agentName: 'agent',
-        message: 'No workspace folder chosen for this chat.',
-        exitCode: null,
-        signal: null,
-        stderrTail: '',
-      });
+      this.failTab(tab, noFolderFailure());
       return;
     }
     tab.config = config;
@@ -358,16 +291,7 @@ export class ChatController {
       if (tab.closed || this.disposed) return;
       // The agent wants the user signed in: the tab shows its methods instead of a failure.
       if (actor && isAuthRequired(e, actor) && this.signIn.offer(tab.tabId, actor, config.agent, e)) return;
-      const failure =
-        e instanceof AgentExitedError
-          ? e.failure
-          : {
-              agentName: config.agent.name,
-              message: e instanceof Error ? e.message : String(e),
-              exitCode: null,
-              signal: null,
-              stderrTail: '',
-            };
+      const failure = sessionStartFailure(e, config.agent.name);
       this.log.error('session', 'could not start a session', { tabId: tab.tabId, failure });
       this.failTab(tab, failure);
     }
@@ -382,51 +306,6 @@ export class ChatController {
     // Methods the agent lists without requiring them: offered once per process, without blocking.
     this.signIn.offerOnStart(tab.tabId, actor, config.agent);
     for (const u of this.early.take(actor.key, sessionId)) this.onSessionUpdate(actor, sessionId, u);
-  }
-
-  private async runPrompt(tab: ChatTab, messageId: MessageId, text: string, context: ContextRef[], echoed: boolean): Promise<void> {
-    if (tab.closed) return;
-    // A queued prompt is announced when it starts, not when queued, so the webview shows it
-    // after the previous answer.
-    if (!echoed) this.echoPrompt(tab, messageId, text, context);
-    if (tab.past?.readOnly) {
-      this.send({ type: 'prompt-failed', tabId: tab.tabId, messageId, error: READ_ONLY_PROMPT_ERROR });
-      return;
-    }
-    const ref = this.sessions.sessionFor(tab.tabId);
-    const actor = ref && this.pool.get(ref.actorKey);
-    if (!ref || !actor) {
-      this.send({ type: 'prompt-failed', tabId: tab.tabId, messageId, error: 'The agent is not running. Use Restart to start it again.' });
-      return;
-    }
-    tab.active = { messageId, actor, sessionId: ref.sessionId };
-    this.sessions.startTurn(tab.tabId, messageId);
-    try {
-      const attached =
-        context.length && this.deps.resolveContext && tab.config
-          ? await this.deps.resolveContext(context, actor.promptCapabilities, tab.config.workspaceFolder, text)
-          : [];
-      // A past conversation continued in a new session: its transcript goes with the first prompt.
-      const past = tab.past?.contextPending ? [transcriptContext(tab.past.conversation, !!actor.promptCapabilities.embeddedContext)] : [];
-      if (tab.past) tab.past.contextPending = false;
-      const stopReason = await actor.prompt(ref.sessionId, [
-        ...past,
-        ...(text.trim() ? [{ type: 'text' as const, text }] : []),
-        ...attached,
-      ]);
-      this.log.info('prompt', 'ended', { tabId: tab.tabId, messageId, stopReason });
-      this.send({ type: 'prompt-ended', tabId: tab.tabId, messageId, stopReason });
-    } catch (e) {
-      const error = e instanceof AgentExitedError ? `Interrupted: ${e.failure.message}` : e instanceof Error ? e.message : String(e);
-      this.log.warn('prompt', 'failed', { tabId: tab.tabId, messageId, error });
-      this.send({ type: 'prompt-failed', tabId: tab.tabId, messageId, error });
-      if (isAuthRequired(e, actor) && tab.config) this.signIn.offer(tab.tabId, actor, tab.config.agent, e);
-    } finally {
-      tab.active = undefined;
-      this.sessions.endTurn(tab.tabId);
-      // Approved commands the agent did not run in this turn do not carry over to the next.
-      this.permissions.endTurn(ref.actorKey, ref.sessionId);
-    }
   }
 
   private onSessionUpdate(actor: AgentActor, sessionId: string, update: SessionUpdate): void {

@@ -1,0 +1,44 @@
+// Restarting agents. A restart is about processes, not tabs: tabs with the same configuration share
+// one agent process, so restarting one tab's agent restarts it for all of them. This module picks
+// those tabs and stops their processes (running prompts and open approval cards are cancelled, the
+// tabs lose their sessions); the chat controller, which owns the session lifecycle, then starts a
+// new session in each tab that is still open. vscode-free.
+import type { Log } from '../log/logEvent';
+import { configurationKey } from '../agents/agentConfiguration';
+import type { AgentPool } from '../agents/agentPool';
+import type { PermissionBroker } from '../permissions/permissionBroker';
+import type { ChatTab } from './chatTab';
+import type { SessionDirectory } from './sessionDirectory';
+
+/** This tab and every other tab its agent process serves (the same configuration). Pure. */
+export function tabsSharingProcess(tabs: Iterable<ChatTab>, tab: ChatTab): ChatTab[] {
+  const key = tab.config ? configurationKey(tab.config) : undefined;
+  return [...tabs].filter((t) => t === tab || (key !== undefined && t.config !== undefined && configurationKey(t.config) === key));
+}
+
+export interface ProcessStopDeps {
+  log: Log;
+  pool: Pick<AgentPool, 'get' | 'remove'>;
+  permissions: Pick<PermissionBroker, 'cancelActor'>;
+  sessions: Pick<SessionDirectory, 'unbindTab'>;
+}
+
+/**
+ * Takes the processes behind these tabs out of the pool and unbinds the tabs, then waits until
+ * each process has stopped (or failed to). Nothing new is started here.
+ */
+export async function stopProcessesOf(tabs: readonly ChatTab[], deps: ProcessStopDeps): Promise<void> {
+  const keys = new Set(tabs.flatMap((t) => (t.config ? [configurationKey(t.config)] : [])));
+  const actors = [...keys].flatMap((k) => {
+    const a = deps.pool.get(k);
+    return a ? [a] : [];
+  });
+  deps.log.info('agent', 'restart', { tabs: tabs.map((t) => t.tabId), processes: actors.length });
+  for (const a of actors) {
+    deps.pool.remove(a);
+    deps.permissions.cancelActor(a.key, 'the agent is restarting');
+  }
+  for (const t of tabs) deps.sessions.unbindTab(t.tabId);
+  // Stopping cancels running prompts, which frees each tab's queue for the new session.
+  await Promise.allSettled(actors.map((a) => a.stop('restart')));
+}

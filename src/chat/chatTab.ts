@@ -1,0 +1,30 @@
+// A chat tab as the chat controller keeps it: its agent configuration, its prompt queue, the turn
+// that is running, the failure card it shows, its pickers and, for a tab reopened from the history,
+// the past conversation. In its own file so that the controller's helpers (pastConversationTabs.ts,
+// agentRestart.ts) share this one shape without importing the controller. Pure.
+import type { AgentActor } from '../agents/agentActor';
+import type { AgentConfiguration } from '../agents/agentConfiguration';
+import type { MessageId, SessionControls, TabId } from '../protocol/webview';
+import type { PastState } from '../history/reopen';
+
+export interface ChatTab {
+  tabId: TabId;
+  title: string;
+  config?: AgentConfiguration;
+  /** Session creation, then every prompt, chained: prompts within a tab run one at a time. */
+  queue: Promise<void>;
+  active?: { messageId: MessageId; actor: AgentActor; sessionId: string };
+  queued: number;
+  /** The failure card currently shown (its Restart resolves it). */
+  failureNotice?: string;
+  /** The session's pickers, as the agent last described them. */
+  controls: SessionControls;
+  closed: boolean;
+  /** A conversation reopened from the history (read-only until continued). */
+  past?: PastState;
+}
+
+/** A tab just opened: no configuration or session yet, nothing queued. */
+export function newChatTab(tabId: TabId, title: string): ChatTab {
+  return { tabId, title, queue: Promise.resolve(), queued: 0, closed: false, controls: {} };
+}

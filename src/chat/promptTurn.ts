@@ -1,0 +1,102 @@
+// One prompt from a tab, from its turn in the tab's queue to the agent and back. The chat controller
+// queues prompts (one at a time per tab) and owns the session; this module runs a prompt when its
+// turn comes: refused in a past conversation nobody continued and in a tab without a session; the
+// content sent (the typed text, the @-mentions resolved as the agent's prompt capabilities allow, a
+// continued past conversation's transcript); the turn marked running for the session directory and
+// the permission broker; how it ended told to the tab. vscode-free.
+import type { ContentBlock } from '@agentclientprotocol/sdk';
+import type { Log } from '../log/logEvent';
+import type { AgentPool } from '../agents/agentPool';
+import type { PermissionBroker } from '../permissions/permissionBroker';
+import type { ContextRef, MessageId, TabId, TabPayload } from '../protocol/webview';
+import type { ChatControllerDeps } from './chatController';
+import type { ChatTab } from './chatTab';
+import { pastPromptRefusal, takePastTranscript } from './pastConversationTabs';
+import type { SessionDirectory } from './sessionDirectory';
+import { isAuthRequired, type SignInFlow } from './signIn';
+import { AGENT_NOT_RUNNING, promptFailureText } from './tabFailures';
+import type { TabMessages } from './tabMessages';
+
+/** A prompt as the user sent it: what they typed and what they attached with `@`. */
+export interface UserPrompt {
+  messageId: MessageId;
+  text: string;
+  context: ContextRef[];
+}
+
+export interface PromptTurnDeps {
+  log: Log;
+  messages: Pick<TabMessages, 'send'>;
+  sessions: Pick<SessionDirectory, 'sessionFor' | 'startTurn' | 'endTurn'>;
+  pool: Pick<AgentPool, 'get'>;
+  permissions: Pick<PermissionBroker, 'endTurn'>;
+  resolveContext?: ChatControllerDeps['resolveContext'];
+  /** A prompt the agent refused until the user signs in turns into a sign-in card. */
+  signIn: Pick<SignInFlow, 'offer'>;
+}
+
+/**
+ * The prompt-started echo: the one place a prompt appears in the tab (the webview does not draw it
+ * itself). Pure.
+ */
+export function promptStarted(tabId: TabId, p: UserPrompt): TabPayload {
+  return {
+    type: 'prompt-started',
+    tabId,
+    messageId: p.messageId,
+    text: p.text,
+    ...(p.context.length ? { attachments: p.context.map((c) => c.name) } : {}),
+  };
+}
+
+/** What the agent is sent: a continued conversation's transcript, the typed text (if any), then the attachments. Pure. */
+export function promptContent(transcript: ContentBlock[], text: string, attached: ContentBlock[]): ContentBlock[] {
+  return [...transcript, ...(text.trim() ? [{ type: 'text' as const, text }] : []), ...attached];
+}
+
+/**
+ * Runs one prompt in the tab's session, once the prompts before it are done. `echoed`: the echo
+ * was sent when the prompt arrived (the tab was idle); otherwise it is sent now, so the webview
+ * shows it below the previous answer.
+ */
+export async function runPromptTurn(deps: PromptTurnDeps, tab: ChatTab, p: UserPrompt, echoed: boolean): Promise<void> {
+  if (tab.closed) return;
+  const send = (payload: TabPayload): void => deps.messages.send(payload);
+  const { tabId } = tab;
+  const { messageId, text, context } = p;
+  if (!echoed) send(promptStarted(tabId, p));
+  const refusal = pastPromptRefusal(tab);
+  if (refusal) {
+    send({ type: 'prompt-failed', tabId, messageId, error: refusal });
+    return;
+  }
+  const ref = deps.sessions.sessionFor(tabId);
+  const actor = ref && deps.pool.get(ref.actorKey);
+  if (!ref || !actor) {
+    send({ type: 'prompt-failed', tabId, messageId, error: AGENT_NOT_RUNNING });
+    return;
+  }
+  tab.active = { messageId, actor, sessionId: ref.sessionId };
+  deps.sessions.startTurn(tabId, messageId);
+  try {
+    const attached =
+      context.length && deps.resolveContext && tab.config
+        ? await deps.resolveContext(context, actor.promptCapabilities, tab.config.workspaceFolder, text)
+        : [];
+    // A past conversation continued in a new session: its transcript goes with the first prompt.
+    const transcript = takePastTranscript(tab, !!actor.promptCapabilities.embeddedContext);
+    const stopReason = await actor.prompt(ref.sessionId, promptContent(transcript, text, attached));
+    deps.log.info('prompt', 'ended', { tabId, messageId, stopReason });
+    send({ type: 'prompt-ended', tabId, messageId, stopReason });
+  } catch (e) {
+    const error = promptFailureText(e);
+    deps.log.warn('prompt', 'failed', { tabId, messageId, error });
+    send({ type: 'prompt-failed', tabId, messageId, error });
+    if (isAuthRequired(e, actor) && tab.config) deps.signIn.offer(tabId, actor, tab.config.agent, e);
+  } finally {
+    tab.active = undefined;
+    deps.sessions.endTurn(tabId);
+    // Approved commands the agent did not run in this turn do not carry over to the next.
+    deps.permissions.endTurn(ref.actorKey, ref.sessionId);
+  }
+}

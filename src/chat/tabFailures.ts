@@ -1,0 +1,26 @@
+// What a tab is told when its agent cannot serve it: the failure card when no session starts (no
+// folder chosen, the agent process exited, or it refused session/new) and the error line of a prompt
+// that failed. One place for the wording, so every path says the same thing. Pure.
+import { AgentExitedError } from '../agents/agentActor';
+import type { AgentFailure } from '../protocol/webview';
+
+/** The failure card of a tab whose session could not start because no workspace folder was chosen. */
+export function noFolderFailure(): AgentFailure {
+  return { agentName: 'agent', message: 'No workspace folder chosen for this chat.', exitCode: null, signal: null, stderrTail: '' };
+}
+
+/** The failure card of a tab whose session could not start: the process's own account when it exited. */
+export function sessionStartFailure(e: unknown, agentName: string): AgentFailure {
+  if (e instanceof AgentExitedError) return e.failure;
+  return { agentName, message: errorText(e), exitCode: null, signal: null, stderrTail: '' };
+}
+
+/** A prompt in a tab whose session is gone (its process stopped and no new one started yet). */
+export const AGENT_NOT_RUNNING = 'The agent is not running. Use Restart to start it again.';
+
+/** The error line of a prompt that failed; a process that exited mid-turn interrupted it. */
+export function promptFailureText(e: unknown): string {
+  return e instanceof AgentExitedError ? `Interrupted: ${e.failure.message}` : errorText(e);
+}
+
+const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
