@@ -23,7 +23,7 @@ import { asSessionLoad, asSessionNew, asSessionResume, sessionIdOf } from '../..
 import type { Component, ComponentContext, ComponentFactory, IncomingRequest } from '../../chain/component';
 import { LspIde, realRoot } from './answers';
 import { DocumentError } from './documents';
-import { DEFAULT_TIMEOUTS } from './lspClient';
+import { DEFAULT_TIMEOUTS } from './lspErrors';
 import { BUILTIN_SERVERS, type LanguageServerSpec } from './servers';
 import { DEFAULT_SUPERVISOR_OPTIONS, ServerPool, type SupervisorOptions } from './supervisor';
 

@@ -30,28 +30,15 @@ import { StderrTail } from '../../../src/node/stderrTail';
 import type { Logger } from '../../log';
 import { coalescingWriter } from './coalescingWriter';
 import { DocumentSync } from './documents';
+import { DEFAULT_TIMEOUTS, LanguageServerError, type LspTimeouts } from './lspErrors';
 import type { ServerLaunch } from './servers';
 import { WatchedFiles, type FileChange } from './watchedFiles';
 import { WorkDoneProgress, type ServerActivity } from './workDone';
 
 export type { ServerActivity };
-
-/** Per-method time limits (ms), agent-lsp's table scaled to fit inside one tool call's budget. */
-export interface LspTimeouts {
-  initialize: number;
-  /** References and workspace symbols: the whole workspace may be searched. */
-  workspaceWide: number;
-  /** Every other request. */
-  request: number;
-  shutdown: number;
-}
-
-export const DEFAULT_TIMEOUTS: LspTimeouts = { initialize: 25_000, workspaceWide: 20_000, request: 15_000, shutdown: 2_000 };
+export { DEFAULT_TIMEOUTS, LanguageServerError, type LspTimeouts } from './lspErrors';
 
 const WORKSPACE_WIDE = new Set(['textDocument/references', 'workspace/symbol', 'textDocument/implementation']);
-
-/** A request the server did not answer: timed out, died, or answered with an error. */
-export class LanguageServerError extends Error {}
 
 export interface ServerExit {
   /** "exited with code 1", "was killed by SIGKILL", "wrote something that is not LSP: …" */

@@ -5,7 +5,8 @@
 // `crashWindowMs` it is given up on, and requests say so instead of starting it again and again.
 import * as path from 'node:path';
 import type { Logger } from '../../log';
-import { DEFAULT_TIMEOUTS, LanguageServerClient, LanguageServerError, type LspTimeouts, type ServerActivity } from './lspClient';
+import type { LanguageServerClient, ServerActivity } from './lspClient';
+import { DEFAULT_TIMEOUTS, LanguageServerError, type LspTimeouts } from './lspErrors';
 import { resolveServer, type LanguageServerSpec } from './servers';
 import { WorkspaceWatcher } from './workspaceWatcher';
 
@@ -92,6 +93,7 @@ export class ServerSupervisor {
     }
     // Missing program or TypeScript: a ServerUnavailableError naming what to install (not a crash).
     const launch = resolveServer(this.spec, this.root);
+    const { LanguageServerClient } = await import('./lspClient'); // vscode-languageserver-protocol: now
     const client = new LanguageServerClient(launch, this.root, this.log.child(this.spec.language), this.options.timeouts);
     client.onActivity(this.report);
     this.report({ server: client.name, message: 'starting…' });
