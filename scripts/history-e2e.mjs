@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { tsImport } from 'tsx/esm/api';
 import { openWorkbench, writeResults, RESULTS_DIR, sleep } from './browser.mjs';
+import { answersOf, chatFrame, inputOf, selectedTab, stepsInto, waitForText, wrapperOf } from './chatPage.mjs';
 
 const { respond } = await tsImport('../conductor/eliza/engine.ts', import.meta.url);
 const expected = (prompt) => respond(prompt, { deterministic: true });
@@ -56,24 +57,10 @@ const results = { passes: [], failures: [] };
 const { ctx, page } = await openWorkbench({ log: false });
 page.setDefaultTimeout(20_000);
 
-async function step(title, fn) {
-  const t0 = Date.now();
-  try {
-    await fn();
-    results.passes.push(title);
-    console.log(`  ✔ ${title} (${Date.now() - t0} ms)`);
-  } catch (e) {
-    results.failures.push({ title, err: e?.stack ?? String(e) });
-    console.log(
-      `  ✘ ${title}\n    ${String(e?.message ?? e)
-        .split('\n')
-        .join('\n    ')}`,
-    );
-    for (const [i, p] of ctx.pages().entries())
-      await p.screenshot({ path: path.join(RESULTS_DIR, `e2e-history-failure${i ? `-window${i + 1}` : ''}.png`) }).catch(() => {});
-    throw e;
-  }
-}
+const step = stepsInto(results, async () => {
+  for (const [i, p] of ctx.pages().entries())
+    await p.screenshot({ path: path.join(RESULTS_DIR, `e2e-history-failure${i ? `-window${i + 1}` : ''}.png`) }).catch(() => {});
+});
 
 /** The extension host processes of this run (code-server starts one per window). */
 function extensionHosts() {
@@ -94,36 +81,7 @@ function extensionHosts() {
   return pids.sort();
 }
 
-async function chatFrame(p) {
-  for (let i = 0; i < 300; i++) {
-    for (const f of p.frames()) {
-      if (
-        await f
-          .locator('#mynah-root .mynah-chat-wrapper')
-          .count()
-          .catch(() => 0)
-      )
-        return f;
-    }
-    await sleep(100);
-  }
-  throw new Error('chat webview not found');
-}
-const selectedTab = async (f) => f.locator('[selected-tab]').first().getAttribute('selected-tab');
-const wrapperOf = (f, mid) => f.locator(`.mynah-chat-wrapper[mynah-tab-id="${mid}"]`);
-const inputOf = (f, mid) => wrapperOf(f, mid).locator('[data-testid="prompt-input-textarea"]');
-const answersOf = (f, mid) => wrapperOf(f, mid).locator('[data-testid="chat-item-answer"], [data-testid="chat-item-answer-stream"]');
 const visibleTab = (f) => f.locator('.mynah-chat-wrapper:not([hidden])');
-async function waitForText(locator, text, timeout = 30_000) {
-  const end = Date.now() + timeout;
-  let last = '';
-  while (Date.now() < end) {
-    last = (await locator.allInnerTexts().catch(() => [])).join('\n');
-    if (last.includes(text)) return last;
-    await sleep(100);
-  }
-  throw new Error(`timed out waiting for ${JSON.stringify(text.slice(0, 60))}…; saw ${JSON.stringify(last.slice(-300))}`);
-}
 async function waitUntil(what, f, timeout = 30_000) {
   const end = Date.now() + timeout;
   while (Date.now() < end) {

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { tsImport } from 'tsx/esm/api';
 import { openWorkbench, writeResults, RESULTS_DIR, sleep } from './browser.mjs';
+import { answersOf, chatFrame as frameOf, inputOf, selectedTab, stepsInto, waitForText, wrapperOf } from './chatPage.mjs';
 
 const { respond } = await tsImport('../conductor/eliza/engine.ts', import.meta.url);
 const { STORY } = await tsImport('../conductor/eliza/demos.ts', import.meta.url);
@@ -28,44 +29,8 @@ page.on('console', (m) => {
 });
 const shot = (name) => page.screenshot({ path: path.join(RESULTS_DIR, `e2e-${name}.png`) });
 
-async function step(title, fn) {
-  const t0 = Date.now();
-  try {
-    await fn();
-    results.passes.push(title);
-    console.log(`  ✔ ${title} (${Date.now() - t0} ms)`);
-  } catch (e) {
-    results.failures.push({ title, err: e?.stack ?? String(e) });
-    console.log(
-      `  ✘ ${title}\n    ${String(e?.message ?? e)
-        .split('\n')
-        .join('\n    ')}`,
-    );
-    await shot('failure').catch(() => {});
-    throw e;
-  }
-}
-
-/** The chat webview's inner frame (VS Code nests it: iframe.webview → #active-frame). */
-async function chatFrame() {
-  for (let i = 0; i < 200; i++) {
-    for (const f of page.frames()) {
-      if (
-        await f
-          .locator('#mynah-root .mynah-chat-wrapper')
-          .count()
-          .catch(() => 0)
-      )
-        return f;
-    }
-    await sleep(100);
-  }
-  throw new Error('chat webview not found');
-}
-const selectedTab = async (f) => f.locator('[selected-tab]').first().getAttribute('selected-tab');
-const wrapperOf = (f, mid) => f.locator(`.mynah-chat-wrapper[mynah-tab-id="${mid}"]`);
-const inputOf = (f, mid) => wrapperOf(f, mid).locator('[data-testid="prompt-input-textarea"]');
-const answersOf = (f, mid) => wrapperOf(f, mid).locator('[data-testid="chat-item-answer"], [data-testid="chat-item-answer-stream"]');
+const step = stepsInto(results, () => shot('failure'));
+const chatFrame = () => frameOf(page, 200);
 /** The answer cards of a tab, without the cards a collapsible summary nests inside its own. */
 const topLevelAnswers = (f, mid) =>
   wrapperOf(f, mid).evaluate((w) =>
@@ -73,16 +38,6 @@ const topLevelAnswers = (f, mid) =>
       .filter((e) => !e.parentElement?.closest('[data-testid^="chat-item-answer"]'))
       .map((e) => e.textContent ?? ''),
   );
-async function waitForText(locator, text, timeout = 20_000) {
-  const end = Date.now() + timeout;
-  let last = '';
-  while (Date.now() < end) {
-    last = (await locator.allInnerTexts().catch(() => [])).join('\n');
-    if (last.includes(text)) return last;
-    await sleep(100);
-  }
-  throw new Error(`timed out waiting for ${JSON.stringify(text.slice(0, 60))}…; saw ${JSON.stringify(last.slice(-300))}`);
-}
 const occurrences = (hay, needle) => hay.split(needle).length - 1;
 const activityItem = () => page.locator('.activitybar [aria-label^="Symposium"]').first();
 /** Picks a color theme the way a user does: F1 → "Preferences: Color Theme" → theme name. */

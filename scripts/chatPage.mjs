@@ -1,0 +1,59 @@
+// What the real-browser drivers (webview-e2e.mjs, history-e2e.mjs) share: finding the chat
+// webview's frame in the workbench, the mynah-ui elements of a tab, waiting for text, and running
+// named steps into a results object ({passes, failures}) that browser.mjs writes.
+import { sleep } from './browser.mjs';
+
+/** The chat webview's inner frame (VS Code nests it: iframe.webview → #active-frame). */
+export async function chatFrame(page, tries = 300) {
+  for (let i = 0; i < tries; i++) {
+    for (const f of page.frames()) {
+      if (
+        await f
+          .locator('#mynah-root .mynah-chat-wrapper')
+          .count()
+          .catch(() => 0)
+      )
+        return f;
+    }
+    await sleep(100);
+  }
+  throw new Error('chat webview not found');
+}
+
+export const selectedTab = async (f) => f.locator('[selected-tab]').first().getAttribute('selected-tab');
+export const wrapperOf = (f, mid) => f.locator(`.mynah-chat-wrapper[mynah-tab-id="${mid}"]`);
+export const inputOf = (f, mid) => wrapperOf(f, mid).locator('[data-testid="prompt-input-textarea"]');
+export const answersOf = (f, mid) => wrapperOf(f, mid).locator('[data-testid="chat-item-answer"], [data-testid="chat-item-answer-stream"]');
+
+/** Resolves with the locator's text once it contains `text`. */
+export async function waitForText(locator, text, timeout = 30_000) {
+  const end = Date.now() + timeout;
+  let last = '';
+  while (Date.now() < end) {
+    last = (await locator.allInnerTexts().catch(() => [])).join('\n');
+    if (last.includes(text)) return last;
+    await sleep(100);
+  }
+  throw new Error(`timed out waiting for ${JSON.stringify(text.slice(0, 60))}…; saw ${JSON.stringify(last.slice(-300))}`);
+}
+
+/** A step runner: each step's outcome goes into `results`; a failure calls `onFailure` (screenshots) and rethrows. */
+export function stepsInto(results, onFailure) {
+  return async function step(title, fn) {
+    const t0 = Date.now();
+    try {
+      await fn();
+      results.passes.push(title);
+      console.log(`  ✔ ${title} (${Date.now() - t0} ms)`);
+    } catch (e) {
+      results.failures.push({ title, err: e?.stack ?? String(e) });
+      console.log(
+        `  ✘ ${title}\n    ${String(e?.message ?? e)
+          .split('\n')
+          .join('\n    ')}`,
+      );
+      await onFailure().catch(() => {});
+      throw e;
+    }
+  };
+}
