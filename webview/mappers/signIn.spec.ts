@@ -52,7 +52,7 @@ describe('sign-in card', () => {
     assert.equal(buttons[1]?.description, 'runs the CLI');
     assert.doesNotMatch(item.body ?? '', /runs the CLI/);
     assert.match((item.body ?? '').replace(/\\/g, ''), /You can sign in to A\.\*\* A offers sign-in\./);
-    assert.match(item.body ?? '', /- Or: Set AGENT\\_KEY/);
+    assert.match(item.body ?? '', /- Or, instead of the buttons below: Set AGENT\\_KEY/);
     assert.equal(item.header?.status?.text, 'Optional');
     assert.doesNotMatch(tabStoreFor(c).promptInputInfo ?? '', /sign in/, 'nothing waits on it');
     assert.deepEqual(signInDismissal(c, TAB, `signin-dismiss:${REQ}`), { type: 'sign-in-dismiss', tabId: TAB, requestId: REQ });

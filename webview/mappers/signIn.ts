@@ -39,10 +39,12 @@ export function signInToChatItem(card: SignInCard, agentName: string, messageId:
   const done = card.state === 'signed-in' || card.state === 'closed';
   const lead = card.optional ? `You can sign in to ${escapeInline(agentName)}.` : `${escapeInline(agentName)} needs you to sign in.`;
   const lines = [`**${lead}** ${escapeMarkdown(card.message)}`];
+  // The card's text comes before its buttons, so an alternative to them says which way it points.
+  const hasButtons = card.methods.some((m) => m.kind !== 'env_var');
   for (const m of card.methods) {
     // Compact: an optional card lists only what has no button (env-var methods), in one line each.
     if (card.optional) {
-      if (m.kind === 'env_var' && m.hint) lines.push(`- Or: ${escapeInline(m.hint)}`);
+      if (m.kind === 'env_var' && m.hint) lines.push(`- ${hasButtons ? 'Or, instead of the buttons below: ' : ''}${escapeInline(m.hint)}`);
       continue;
     }
     const what = m.kind === 'terminal' ? ' (opens a terminal)' : '';

@@ -190,7 +190,7 @@ suite('agent sign-in', () => {
     assert.deepEqual(card.buttons, ['Sign in to ElizACP', 'Sign in from a terminal', 'Not now']);
     assert.match(
       card.body.replace(/\\/g, ''),
-      /You can sign in to Eliza Offer\.\*\* Optional: the chat works without it\.\n- Or: Set ELIZACP_API_KEY in symposium\.agents\.Eliza Offer\.env/,
+      /You can sign in to Eliza Offer\.\*\* Optional: the chat works without it\.\n- Or, instead of the buttons below: Set ELIZACP_API_KEY in symposium\.agents\.Eliza Offer\.env/,
     );
     assert.doesNotMatch(card.body, /ElizACP signs you in by itself/, 'compact: the buttons carry the methods');
     assert.equal(card.status, 'Optional');
