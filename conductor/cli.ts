@@ -133,7 +133,13 @@ export async function runProxyCli(argv: string[]): Promise<void> {
   }
   const traceFd = takeTraceFd(process.env);
   if (traceFd !== undefined)
-    sinks.push(new TracePipe(traceFd, (err) => log.warn(`the editor's trace pipe failed; not tracing to it: ${err.message}`)));
+    sinks.push(
+      new TracePipe(
+        traceFd,
+        (err) => log.warn(`the editor's trace pipe failed; not tracing to it: ${err.message}`),
+        (message) => log.warn(message),
+      ),
+    );
   const trace = teeTrace(sinks);
   const script = process.argv[1];
   if (!script) throw new Error('cannot tell the conductor script path');

@@ -11,6 +11,7 @@
 // (SYMPOSIUM_TRACE_FD, set by src/agents/conductorProcess.ts): the extension's traffic viewer
 // reads them live from that pipe.
 import { createWriteStream, mkdirSync, openSync, type WriteStream } from 'node:fs';
+import type { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { isObject } from '../src/protocol/guards';
 import { rawTextOf, type RpcMessage } from './jsonrpc/message';
@@ -86,16 +87,43 @@ function isoNow(): string {
   return lastIso;
 }
 
+/** How much trace text may wait for the editor's pipe before lines are dropped (the editor is behind). */
+export const MAX_TRACE_BACKLOG = 16 * 1024 * 1024;
+
+export interface TraceBacklogBound {
+  maxBacklog: number;
+  /** Lines began to be dropped (`dropped` 0), or writing resumed after `dropped` lines. */
+  onDrop(dropped: number): void;
+}
+
 /**
  * Trace lines written to a stream once per tick, together: a stream traces a line per message
  * per hop, and one write per line (a queued request and a buffer each) cost more than the lines.
+ * With a bound (the editor's pipe): when the reader falls behind by `maxBacklog`, lines are dropped
+ * until the stream drains, and both moments are reported — the trace is diagnostics, and holding
+ * it without limit would grow the conductor's memory for as long as the reader stays behind.
  */
-class TickBatchedWrites {
+export class TickBatchedWrites {
   private text = '';
+  private dropped = 0;
+  private dropping = false;
 
-  constructor(private readonly stream: WriteStream) {}
+  constructor(
+    private readonly stream: Writable,
+    private readonly bound?: TraceBacklogBound,
+  ) {
+    if (bound) stream.on('drain', () => this.resume());
+  }
 
   write(line: string): void {
+    if (this.bound && (this.dropping || this.stream.writableLength + this.text.length > this.bound.maxBacklog)) {
+      if (!this.dropping) {
+        this.dropping = true;
+        this.bound.onDrop(0);
+      }
+      this.dropped++;
+      return;
+    }
     if (this.text === '') process.nextTick(this.flush);
     this.text += line + '\n';
   }
@@ -105,6 +133,14 @@ class TickBatchedWrites {
     this.text = '';
     if (text !== '' && !this.stream.destroyed) this.stream.write(text);
   };
+
+  private resume(): void {
+    if (!this.dropping) return;
+    this.dropping = false;
+    const dropped = this.dropped;
+    this.dropped = 0;
+    this.bound?.onDrop(dropped);
+  }
 }
 
 /** Where trace lines go: a file, the editor's pipe, or both. */
@@ -148,16 +184,30 @@ export function takeTraceFd(env: NodeJS.ProcessEnv): number | undefined {
 
 /**
  * Trace lines to an inherited pipe. If the pipe is not there (EBADF) or its reader went away,
- * tracing to it stops with one log line; the conductor goes on.
+ * tracing to it stops with one log line; the conductor goes on. A reader that falls behind by
+ * MAX_TRACE_BACKLOG loses trace lines until it catches up, and `onBehind` says so (log lines).
  */
 export class TracePipe implements TraceSink {
   private readonly stream: WriteStream;
   private readonly out: TickBatchedWrites;
   private broken = false;
 
-  constructor(fd: number, onError: (err: Error) => void) {
+  constructor(
+    fd: number,
+    onError: (err: Error) => void,
+    onBehind: (message: string) => void = () => undefined,
+    maxBacklog = MAX_TRACE_BACKLOG,
+  ) {
     this.stream = createWriteStream('', { fd, autoClose: true });
-    this.out = new TickBatchedWrites(this.stream);
+    this.out = new TickBatchedWrites(this.stream, {
+      maxBacklog,
+      onDrop: (dropped) =>
+        onBehind(
+          dropped === 0
+            ? 'the editor is not reading the protocol trace; trace lines are dropped until it catches up (the protocol is not affected)'
+            : `the editor caught up with the protocol trace; ${dropped} trace line(s) were dropped meanwhile`,
+        ),
+    });
     this.stream.on('error', (err) => {
       if (this.broken) return;
       this.broken = true;

@@ -1,0 +1,65 @@
+// The editor's trace pipe (fd 3, the traffic viewer's source) when the editor stops reading it:
+// the conductor drops trace lines past its backlog bound instead of holding them in memory, says
+// so in its log, says how many when the reader catches up, and the protocol is not affected.
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import { tempDir } from './harness';
+
+const CONDUCTOR = resolve(__dirname, '../../out/conductor.js');
+
+describe('the editor’s trace pipe when the editor stops reading it (real processes)', function () {
+  this.timeout(60_000);
+
+  it('drops trace lines past the backlog and says so; every protocol message still arrives', async function () {
+    if (!existsSync(CONDUCTOR)) this.skip();
+    const child = spawn(
+      process.execPath,
+      [CONDUCTOR, '--log', 'warn', '--components', '', '--', process.execPath, CONDUCTOR, 'eliza', '--deterministic'],
+      { stdio: ['pipe', 'pipe', 'pipe', 'pipe'], env: { ...process.env, SYMPOSIUM_TRACE_FD: '3' } },
+    );
+    const exited = new Promise((r) => child.once('exit', r));
+    const trace = child.stdio[3] as Readable;
+    trace.pause(); // the editor is not reading the trace
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (t: string) => (stderr += t));
+    let buffered = '';
+    let updates = 0;
+    const waiting = new Map<number, (m: { result?: { sessionId?: string } }) => void>();
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (text: string) => {
+      buffered += text;
+      let nl: number;
+      while ((nl = buffered.indexOf('\n')) >= 0) {
+        const m = JSON.parse(buffered.slice(0, nl)) as { id?: number; method?: string; result?: { sessionId?: string } };
+        buffered = buffered.slice(nl + 1);
+        if (m.method === 'session/update') updates++;
+        else if (m.id !== undefined && !m.method) waiting.get(m.id)?.(m);
+      }
+    });
+    let id = 0;
+    const request = (method: string, params: unknown): Promise<{ result?: { sessionId?: string } }> =>
+      new Promise((done) => {
+        waiting.set(++id, done);
+        child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+      });
+    try {
+      await request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+      const { result } = await request('session/new', { cwd: join(tempDir('trace-backlog-')), mcpServers: [] });
+      await request('session/prompt', { sessionId: result!.sessionId, prompt: [{ type: 'text', text: 'stream 30000 chunks' }] });
+      assert.ok(updates >= 30000, `every streamed update arrived (${updates})`);
+      assert.match(stderr, /not reading the protocol trace; trace lines are dropped until it catches up/);
+      trace.resume(); // the editor reads again
+      for (let i = 0; i < 200 && !/caught up with the protocol trace/.test(stderr); i++) await new Promise((r) => setTimeout(r, 50));
+      const dropped = Number(/caught up with the protocol trace; (\d+) trace line/.exec(stderr)?.[1]);
+      assert.ok(dropped > 0, `says how many lines were dropped: ${stderr.slice(-400)}`);
+    } finally {
+      child.stdin.end();
+      trace.resume();
+      await exited;
+    }
+  });
+});
