@@ -1,8 +1,9 @@
 // The two built-in ends of the chain. The editor edge checks the params the conductor itself
-// relies on (acpGuards.ts), advertises the assembled chain in `agentCapabilities._meta.symposium` and tells the
-// conductor whether `initialize` was accepted; the agent edge records the agent's capabilities
-// (the MCP injector needs `mcpCapabilities`) and keeps a cancelled prompt from hanging forever
-// on an agent that ignores `session/cancel`.
+// relies on (acpGuards.ts), advertises the assembled chain in `agentCapabilities._meta.symposium`
+// (and `session/close`, which the conductor always takes) and tells the conductor whether
+// `initialize` was accepted; the agent edge records the agent's capabilities (the MCP injector
+// needs `mcpCapabilities`), answers `session/close` for an agent without it, and keeps a
+// cancelled prompt from hanging forever on an agent that ignores `session/cancel`.
 import { SYMPOSIUM_META_KEY, type SymposiumCapabilitiesMeta } from '../../src/protocol/symposium-ext';
 import { ErrorCodes } from '../../src/protocol/errorCodes';
 import { isObject, type JsonObject } from '../../src/protocol/guards';
@@ -41,7 +42,21 @@ export class EditorEdge implements Component {
     const result = outcome.result;
     const caps = isObject(result.agentCapabilities) ? result.agentCapabilities : {};
     const meta = isObject(caps._meta) ? caps._meta : {};
-    return { result: { ...result, agentCapabilities: { ...caps, _meta: { ...meta, [SYMPOSIUM_META_KEY]: this.describe() } } } };
+    // The conductor always takes `session/close`: its components free what they hold for the
+    // session (MCP routes, state) on the way, and the agent edge answers it when the agent itself
+    // does not support it. Without this an editor would never close sessions on such agents, and
+    // their MCP routes would stay for the conductor's lifetime.
+    const sessions = isObject(caps.sessionCapabilities) ? caps.sessionCapabilities : {};
+    return {
+      result: {
+        ...result,
+        agentCapabilities: {
+          ...caps,
+          sessionCapabilities: { ...sessions, close: isObject(sessions.close) ? sessions.close : {} },
+          _meta: { ...meta, [SYMPOSIUM_META_KEY]: this.describe() },
+        },
+      },
+    };
   }
 }
 
@@ -68,6 +83,9 @@ export class AgentEdge implements Component {
   onRequest(request: IncomingRequest): void {
     if (request.direction !== 'toAgent') return request.forward();
     if (request.method === 'session/prompt') return this.forwardPrompt(request);
+    // Advertised by the editor edge for every agent: one that does not support it gets nothing to
+    // answer (the components upstream have already closed their part of the session).
+    if (request.method === 'session/close' && !this.agentCloses()) return request.respond({});
     if (request.method !== 'initialize') return request.forward();
     request.forwardThen(undefined, (outcome) => {
       if ('result' in outcome && isObject(outcome.result) && isObject(outcome.result.agentCapabilities)) {
@@ -75,6 +93,11 @@ export class AgentEdge implements Component {
       }
       return outcome;
     });
+  }
+
+  private agentCloses(): boolean {
+    const sessions = this.agentCapabilities?.sessionCapabilities;
+    return isObject(sessions) && isObject(sessions.close);
   }
 
   onNotification(notification: IncomingNotification): void {

@@ -83,6 +83,37 @@ describe('injected MCP servers: one listener per conductor (real processes)', fu
     }
   });
 
+  it('an agent without session/close: the conductor still takes it (advertised) and closes the session’s MCP routes', async () => {
+    // A minimal agent that supports HTTP MCP but not session/close (it answers that "method not found").
+    const agent = `
+      const rl = require('readline').createInterface({ input: process.stdin });
+      const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\\n');
+      rl.on('line', (line) => {
+        const m = JSON.parse(line);
+        if (m.id === undefined || !m.method) return;
+        if (m.method === 'initialize') send({ id: m.id, result: { protocolVersion: 1, agentCapabilities: { mcpCapabilities: { http: true } } } });
+        else if (m.method === 'session/new') send({ id: m.id, result: { sessionId: 'only-session' } });
+        else send({ id: m.id, error: { code: -32601, message: 'method not found: ' + m.method } });
+      });`;
+    const traceDir = tempDir('symposium-trace-');
+    h = startProcess(conductorArgs({ traceDir, components: ['symposium-info'], agent: [process.execPath, '-e', agent] }));
+    const init = (await h.conn.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} })) as {
+      agentCapabilities: { sessionCapabilities?: { close?: unknown } };
+    };
+    assert.deepEqual(init.agentCapabilities.sessionCapabilities?.close, {}, 'session/close is advertised');
+    const sessionId = await newSession(h, tempDir());
+    const url = (await waitFor(() => injectedServers(traceDir)[0], 5000, 'session/new in the trace'))[0]!.url;
+    const routeStatus = (): Promise<number> =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }),
+      }).then((r) => r.status);
+    assert.equal(await routeStatus(), 401, 'the route exists (it wants its token)');
+    assert.deepEqual(await h.conn.agent.request('session/close', { sessionId }), {}, 'answered for the agent');
+    assert.equal(await routeStatus(), 404, 'the session’s route is gone');
+  });
+
   it('1,000 requests with a bad token and 1,000 with a foreign Host are refused with a bounded number of log lines', async () => {
     const traceDir = tempDir('symposium-trace-');
     h = startProcess(conductorArgs({ traceDir, log: 'info' }));
