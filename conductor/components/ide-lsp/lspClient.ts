@@ -36,7 +36,6 @@ import { WatchedFiles, type FileChange } from './watchedFiles';
 import { WorkDoneProgress, type ServerActivity } from './workDone';
 
 export type { ServerActivity };
-export { DEFAULT_TIMEOUTS, LanguageServerError, type LspTimeouts } from './lspErrors';
 
 const WORKSPACE_WIDE = new Set(['textDocument/references', 'workspace/symbol', 'textDocument/implementation']);
 
