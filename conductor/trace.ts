@@ -15,6 +15,7 @@ import type { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { isObject } from '../src/protocol/guards';
 import { rawTextOf, type RpcMessage } from './jsonrpc/message';
+import { TickBatch } from './jsonrpc/tickBatch';
 
 export const REDACTED = '[redacted]';
 const BEARER = /\b(Bearer)\s+[A-Za-z0-9\-._~+/]+=*/gi;
@@ -97,14 +98,14 @@ export interface TraceBacklogBound {
 }
 
 /**
- * Trace lines written to a stream once per tick, together: a stream traces a line per message
- * per hop, and one write per line (a queued request and a buffer each) cost more than the lines.
- * With a bound (the editor's pipe): when the reader falls behind by `maxBacklog`, lines are dropped
- * until the stream drains, and both moments are reported — the trace is diagnostics, and holding
- * it without limit would grow the conductor's memory for as long as the reader stays behind.
+ * Trace lines written to a stream once per tick, together (tickBatch.ts: a stream traces a line
+ * per message per hop). With a bound (the editor's pipe): when the reader falls behind by
+ * `maxBacklog`, lines are dropped until the stream drains, and both moments are reported — the
+ * trace is diagnostics, and holding it without limit would grow the conductor's memory for as
+ * long as the reader stays behind.
  */
 export class TickBatchedWrites {
-  private text = '';
+  private readonly batch: TickBatch;
   private dropped = 0;
   private dropping = false;
 
@@ -112,11 +113,14 @@ export class TickBatchedWrites {
     private readonly stream: Writable,
     private readonly bound?: TraceBacklogBound,
   ) {
+    this.batch = new TickBatch((text) => {
+      if (!stream.destroyed) stream.write(text);
+    });
     if (bound) stream.on('drain', () => this.resume());
   }
 
   write(line: string): void {
-    if (this.bound && (this.dropping || this.stream.writableLength + this.text.length > this.bound.maxBacklog)) {
+    if (this.bound && (this.dropping || this.stream.writableLength + this.batch.pending > this.bound.maxBacklog)) {
       if (!this.dropping) {
         this.dropping = true;
         this.bound.onDrop(0);
@@ -124,15 +128,12 @@ export class TickBatchedWrites {
       this.dropped++;
       return;
     }
-    if (this.text === '') process.nextTick(this.flush);
-    this.text += line + '\n';
+    this.batch.add(line);
   }
 
-  readonly flush = (): void => {
-    const text = this.text;
-    this.text = '';
-    if (text !== '' && !this.stream.destroyed) this.stream.write(text);
-  };
+  flush(): void {
+    this.batch.flush();
+  }
 
   private resume(): void {
     if (!this.dropping) return;

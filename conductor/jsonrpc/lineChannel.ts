@@ -11,6 +11,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { parseLine, rawTextOf, type JsonRpcId, type MessageKind, type RpcError, type RpcMessage } from './message';
 import { ErrorCodes } from '../../src/protocol/errorCodes';
+import { TickBatch } from './tickBatch';
 
 /** Lines longer than this are refused rather than buffered without bound. */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -54,23 +55,14 @@ export class LineChannel {
    */
   send(message: RpcMessage): void {
     if (this.closed) return;
-    const text = rawTextOf(message) ?? JSON.stringify(message);
-    // Lines sent in one go (the messages of one input chunk) leave as one string in one write:
-    // the reader gets one large read instead of one per line (where a fast stream's time went),
-    // and the stream machinery's per-write cost (a queued request and a buffer per line) is paid
-    // once per tick, not per message.
-    if (this.outgoing === '') process.nextTick(this.writeOutgoing);
-    this.outgoing += text + '\n';
+    // Lines sent in one go (the messages of one input chunk) leave in one write (tickBatch.ts).
+    this.outgoing.add(rawTextOf(message) ?? JSON.stringify(message));
   }
 
   /** The lines sent since the last write (they leave together, on the next tick). */
-  private outgoing = '';
-  private readonly writeOutgoing = (): void => {
-    const text = this.outgoing;
-    this.outgoing = '';
-    if (this.closed || text === '') return;
-    if (!this.output.write(text)) this.setFull(true);
-  };
+  private readonly outgoing = new TickBatch((text) => {
+    if (!this.closed && !this.output.write(text)) this.setFull(true);
+  });
 
   /** Whether the output's buffer is full (its reader is behind). */
   get full(): boolean {
@@ -97,7 +89,7 @@ export class LineChannel {
   /** Resolves once everything written so far has been handed to the OS. */
   flush(): Promise<void> {
     return new Promise((resolve) => {
-      this.writeOutgoing();
+      this.outgoing.flush();
       if (this.closed || this.output.writableLength === 0) return resolve();
       this.output.write('', () => resolve());
     });
@@ -111,7 +103,7 @@ export class LineChannel {
 
   private closeOutput(): void {
     this.closed = true;
-    this.outgoing = '';
+    this.outgoing.clear();
     this.setFull(false);
   }
 
