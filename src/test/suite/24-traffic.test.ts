@@ -37,7 +37,18 @@ suite('protocol traffic viewer', () => {
     await cmd('sendPrompt', tabId, 'I wonder what the conductor says');
     await waitForIdle(tabId);
     await vscode.commands.executeCommand('symposium.showProtocolTraffic', tabId);
-    const view = await rendered('session/prompt');
+    // The trace reaches the extension on its own pipe and may trail the protocol a little: the view
+    // can first show only Sparkle's embodiment prompt. Wait until it shows the user's prompt
+    // answered at the last hop; then check all of it.
+    let view: Rendered | undefined;
+    await waitFor(
+      "the prompt's answer to the editor, in the view",
+      async () =>
+        (view = await rendered('session/prompt'))?.rows.some(
+          (r) => r.method === 'session/prompt' && r.kind === 'response' && r.hop === 'editor-edge → editor',
+        ) ?? false,
+      20_000,
+    );
     assert.ok(view, 'the viewer rendered');
     const rows = view.rows;
     const index = (pred: (r: RenderedTrafficRow) => boolean, from = 0): number => rows.findIndex((r, i) => i >= from && pred(r));
