@@ -139,10 +139,10 @@ describe('ChatController (real conductor + ElizACP)', function () {
     await ctx.inspector.whenIdle(tabId);
     assert.equal(ctx.webview.answer(tabId, messageId), respond('I remember my first computer', { deterministic: true }));
     const indices = ctx.webview.received.flatMap((m) => ('tabId' in m && m.tabId === tabId ? [m.index] : []));
-    assert.deepEqual(
-      indices,
-      indices.map((_, i) => i + 1),
-      'per-tab indices grow by one while live',
+    assert.ok(indices.length > 0 && indices[0] === 1, 'the tab starts at index 1');
+    assert.ok(
+      indices.every((x, i) => i === 0 || x > indices[i - 1]!),
+      `per-tab indices grow while live (by more than one where chunks of one turn left together): ${indices.join(',')}`,
     );
   });
 
@@ -153,6 +153,7 @@ describe('ChatController (real conductor + ElizACP)', function () {
     const first = randomUUID(),
       second = randomUUID();
     ctx.controller.handle({ type: 'prompt', tabId, messageId: first, text: 'tell me a long story' });
+    await new Promise((resolve) => setImmediate(resolve)); // the end of this turn of the host, when the outbox posts
     assert.deepEqual(
       ctx.webview.turns(tabId).map((t) => [t.messageId, t.prompt]),
       [[first, 'tell me a long story']],

@@ -18,21 +18,25 @@ const textOf = (m: IndexedHostMessage): string =>
     ? m.update.content.text
     : '';
 
-function setup(limits?: { maxEntries: number; maxChars: number }) {
+/** `turns`: flush by hand (`endTurn`) instead of at once, as the host's setImmediate does. */
+function setup(limits?: { maxEntries: number; maxChars: number }, turns = false) {
   const posted: IndexedHostMessage[] = [];
   const transcript = new Transcript();
+  const waiting: (() => void)[] = [];
   const outbox = new Outbox(
     (m) => posted.push(m),
     (t) => transcript.snapshot(t),
     limits,
+    (flush) => (turns ? waiting.push(flush) : flush()),
   );
+  const endTurn = () => waiting.splice(0).forEach((f) => f());
   const push = (p: TabPayload) => {
     if (isConversationPayload(p)) transcript.record(p);
     outbox.push(p);
   };
   transcript.open(T, 'Chat');
   transcript.open(U, 'Chat 2');
-  return { posted, outbox, push, transcript };
+  return { posted, outbox, push, transcript, endTurn };
 }
 
 describe('Outbox', () => {
@@ -181,5 +185,73 @@ describe('Outbox', () => {
     transcript.forget(T);
     outbox.ready({}, []);
     assert.equal(posted.length, 0);
+  });
+
+  it('while live, posts at the end of the turn, one message per streamed item for a burst of chunks', () => {
+    const { posted, outbox, push, endTurn } = setup(undefined, true);
+    outbox.ready({}, [T, U]);
+    push({ type: 'prompt-started', tabId: T, messageId: 'p', text: 'hi' });
+    for (let i = 1; i <= 1000; i++) push(chunk(T, `c${i} `));
+    push(chunk(U, 'other tab'));
+    assert.equal(posted.length, 0, 'nothing leaves during the turn');
+    endTurn();
+    assert.deepEqual(
+      posted.map((m) => [m.type, m.tabId, m.index]),
+      [
+        ['prompt-started', T, 1],
+        ['agent-update', T, 1001],
+        ['agent-update', U, 1],
+      ],
+    );
+    assert.equal(textOf(posted[1]!), Array.from({ length: 1000 }, (_, i) => `c${i + 1} `).join(''));
+    // The next turn's chunk is a message of its own: what was posted is never changed.
+    push(chunk(T, 'late'));
+    endTurn();
+    assert.deepEqual([posted.length, textOf(posted[3]!), posted[3]!.index], [4, 'late', 1002]);
+  });
+
+  it('a message waiting for the end of the turn is kept when the webview goes away, and replayed', () => {
+    const { posted, outbox, push, endTurn } = setup(undefined, true);
+    outbox.ready({}, [T]);
+    push(chunk(T, 'a'));
+    push(chunk(T, 'b'));
+    outbox.pause();
+    endTurn();
+    assert.equal(posted.length, 0);
+    push(chunk(T, 'c'));
+    outbox.ready({}, [T]);
+    assert.deepEqual(
+      posted.map((m) => [textOf(m), m.index]),
+      [['abc', 3]],
+    );
+  });
+
+  it('while live, the size limit never drops a message that was not posted yet', () => {
+    const { posted, outbox, push, endTurn } = setup({ maxEntries: 3, maxChars: 1_000_000 }, true);
+    outbox.ready({}, [T]);
+    for (let i = 1; i <= 10; i++) push({ type: 'prompt-started', tabId: T, messageId: `p${i}`, text: `${i}` });
+    endTurn();
+    assert.deepEqual(
+      posted.map((m) => m.index),
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+    );
+    assert.equal(outbox.stats().tabs[T]?.entries, 3, 'only the newest copies are kept once posted');
+  });
+
+  it('a closed tab loses what waited for the end of the turn; a resync is not followed by older messages', () => {
+    const { posted, outbox, push, endTurn, transcript } = setup({ maxEntries: 2, maxChars: 1_000_000 }, true);
+    outbox.ready({}, [T, U]);
+    push(chunk(T, 'to a tab that closes'));
+    push({ type: 'prompt-started', tabId: U, messageId: 'p1', text: '1' });
+    outbox.forget(T);
+    transcript.forget(T);
+    outbox.pause(); // U's message waits; then U overflows while hidden
+    for (let i = 2; i <= 4; i++) push({ type: 'prompt-started', tabId: U, messageId: `p${i}`, text: `${i}` });
+    outbox.ready({}, [U]);
+    endTurn();
+    assert.deepEqual(
+      posted.map((m) => [m.type, m.tabId]),
+      [['resync', U]],
+    );
   });
 });

@@ -3,9 +3,14 @@
 // resync snapshot.
 //
 // - Every message gets the next per-tab index (only grows).
-// - While the webview is live, messages are posted at once and kept until the webview acknowledges
-//   it has saved them (its state survives re-creation only up to its last setState), then replayed
-//   on the next `webview-ready` if still unacknowledged.
+// - While the webview is live, messages are posted at the end of the host's current turn (one
+//   `setImmediate`), and consecutive chunks of one streamed item that arrived in that turn leave as
+//   one message: an agent streaming as fast as the pipe takes brings hundreds of chunks per read,
+//   and each postMessage costs far more than the chunk (in code-server it crosses two processes
+//   and a socket) — 5000 chunks took 1.7 s to reach the webview one by one. A lone message still
+//   leaves at once (the turn ends right after it). Posted messages are kept until the webview
+//   acknowledges it has saved them (its state survives re-creation only up to its last setState),
+//   then replayed on the next `webview-ready` if still unacknowledged.
 // - While it is hidden, not yet ready or being re-created, messages are buffered; consecutive
 //   chunks of one streamed item are coalesced.
 // - Past a size limit, the tab's buffer is dropped and the tab is marked for resync: at the next
@@ -54,7 +59,13 @@ export class Outbox {
     /** The tab's whole conversation, or undefined if the tab no longer exists. */
     private readonly snapshot: (tabId: TabId) => Omit<Resync, 'tabId'> | undefined,
     private readonly limits: OutboxLimits = { maxEntries: 500, maxChars: 2_000_000 },
+    /** Runs `flush` after the current turn (tests pass their own, to flush by hand). */
+    private readonly schedule: (flush: () => void) => void = (flush) => void setImmediate(flush),
   ) {}
+
+  private flushScheduled = false;
+  /** Messages pushed while live and not posted yet, in the order they were pushed (all tabs). */
+  private waiting: Entry[] = [];
 
   /** Stamps the next index on `payload` and posts or buffers it. */
   push(payload: TabPayload): void {
@@ -65,24 +76,40 @@ export class Outbox {
       q.droppedThrough = message.index;
       return;
     }
-    if (this.live) {
-      this.append(q, { message, posted: true, size: approxSize(message) });
-      this.post(message);
-      this.enforceLimits(q);
-      return;
-    }
     const last = q.entries[q.entries.length - 1];
     const merged = last && !last.posted ? coalesce(last.message, message) : undefined;
     if (last && merged) {
-      q.chars -= last.size;
+      // Counted as the two messages' sizes (a little over the merged one's): measuring the merged
+      // message again for every chunk of a burst would cost the square of its length.
+      const size = approxSize(message);
       last.message = merged;
-      last.size = approxSize(merged);
-      q.chars += last.size;
+      last.size += size;
+      q.chars += size;
     } else {
-      this.append(q, { message, posted: false, size: approxSize(message) });
+      const entry: Entry = { message, posted: false, size: approxSize(message) };
+      this.append(q, entry);
+      if (this.live) this.waiting.push(entry);
     }
     this.enforceLimits(q);
+    if (this.live && !this.flushScheduled) {
+      this.flushScheduled = true;
+      this.schedule(this.flush);
+    }
   }
+
+  /** Posts what waits for the end of the turn (nothing if the webview went away meanwhile). */
+  readonly flush = (): void => {
+    this.flushScheduled = false;
+    const waiting = this.waiting;
+    this.waiting = [];
+    if (!this.live) return; // kept in their tabs' queues: `ready` replays them
+    for (const e of waiting) {
+      if (e.posted) continue; // a `ready` in between posted it already
+      e.posted = true;
+      this.post(e.message);
+    }
+    for (const q of this.tabs.values()) this.enforceLimits(q);
+  };
 
   /** The webview went away (hidden, disposed, reloading): buffer from now on. */
   pause(): void {
@@ -108,6 +135,7 @@ export class Outbox {
         this.post(e.message);
       }
     }
+    this.waiting = []; // replayed above, or covered by a resync
     this.live = true;
   }
 
@@ -122,6 +150,7 @@ export class Outbox {
   /** The tab is closed: nothing more will be delivered for it. */
   forget(tabId: TabId): void {
     this.tabs.delete(tabId);
+    this.waiting = this.waiting.filter((e) => e.message.tabId !== tabId);
   }
 
   stats(): OutboxStats {
@@ -156,8 +185,13 @@ export class Outbox {
   private enforceLimits(q: TabQueue): void {
     if (q.entries.length <= this.limits.maxEntries && q.chars <= this.limits.maxChars) return;
     if (this.live) {
-      // Live: the webview has these already; only its crash-safety copy goes. Drop the oldest.
-      while (q.entries.length > 1 && (q.entries.length > this.limits.maxEntries || q.chars > this.limits.maxChars)) {
+      // Live: the webview has the posted ones already; only its crash-safety copy goes. Drop the
+      // oldest posted; what waits for the end of the turn is still to be delivered.
+      while (
+        q.entries[0]?.posted &&
+        q.entries.length > 1 &&
+        (q.entries.length > this.limits.maxEntries || q.chars > this.limits.maxChars)
+      ) {
         const e = q.entries.shift()!;
         q.chars -= e.size;
         q.droppedThrough = Math.max(q.droppedThrough, e.message.index);

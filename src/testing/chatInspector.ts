@@ -83,14 +83,18 @@ export class ChatInspector implements Disposable {
     });
   }
 
-  /** Resolves once the tab's session exists and every queued prompt has finished. */
+  /**
+   * Resolves once the tab's session exists, every queued prompt has finished, and what they sent
+   * the webview has been posted (the outbox posts at the end of the turn it was sent in).
+   */
   async whenIdle(tabId: TabId): Promise<void> {
     for (;;) {
       const q = this.deps.chat.tab(tabId)?.queue;
-      if (!q) return;
+      if (!q) break;
       await q;
-      if (this.deps.chat.tab(tabId)?.queue === q) return;
+      if (this.deps.chat.tab(tabId)?.queue === q) break;
     }
+    await new Promise((resolve) => setImmediate(resolve)); // after the outbox's own setImmediate
   }
 
   hasActivePrompt(tabId: TabId): boolean {
