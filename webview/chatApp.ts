@@ -98,6 +98,10 @@ export class ChatApp {
         texts: { mainTitle: 'Symposium', stopGenerating: 'Stop' },
         // Only Copy: inserting into the editor is not wired up (yet).
         codeBlockActions: { 'insert-to-cursor': null },
+        // The typewriter adds one CSS rule per new word on every update and the page restyles the
+        // whole body against them: a fast stream's large updates took seconds (docs/benchmarks.md).
+        // Streaming cards are redrawn every 100 ms or more instead (renderer.ts).
+        disableTypewriterAnimation: true,
       },
       defaults: { store: TAB_DEFAULTS },
       tabs,
@@ -315,9 +319,8 @@ export class ChatApp {
         return;
       }
       case 'changed':
-        // Drawn per host message: mynah-ui's typewriter queue already paces a fast stream (its
-        // updates coalesce there); drawing once per frame instead measured slower with long
-        // tasks (docs/benchmarks.md).
+        // Drawn per host message (the host merges a burst of chunks into one); the renderer paces
+        // streaming cards itself (docs/benchmarks.md).
         this.draw(change.tabId, new Set(change.blockIds));
         return;
       case 'query-rendered':

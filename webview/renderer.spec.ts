@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { sameValue } from './renderer';
+import type { ChatItem, MynahUI } from '@aws/mynah-ui';
+import { ItemType } from './mappers/chatItems';
+import { sameValue, TabRenderer } from './renderer';
 
 describe('renderer: sameValue (is a card unchanged?)', () => {
   it('compares JSON-like values deeply, as JSON.stringify equality would', () => {
@@ -36,3 +38,34 @@ function sortKeys(v: unknown): unknown {
     );
   return v;
 }
+
+describe('renderer: a streaming card', () => {
+  /** Records what mynah is asked to do (the unit here is the renderer's pacing, not mynah). */
+  function recorder() {
+    const calls: string[] = [];
+    const mynah = {
+      addChatItem: (_t: string, item: ChatItem) => calls.push(`add ${item.body}`),
+      updateChatAnswerWithMessageId: (_t: string, _id: string, item: Partial<ChatItem>) => calls.push(`update ${item.body}`),
+      endMessageStream: () => calls.push('end'),
+    } as unknown as MynahUI;
+    return { calls, renderer: new TabRenderer(mynah, 'mynah-tab') };
+  }
+  const streaming = (body: string): ChatItem => ({ type: ItemType.ANSWER_STREAM, messageId: 'm', body });
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it('is redrawn at most every 100 ms with the latest body, and at once when the stream ends', async () => {
+    const { calls, renderer } = recorder();
+    renderer.render([streaming('a')]);
+    renderer.render([streaming('ab')]); // first update: at once
+    for (const body of ['abc', 'abcd', 'abcde']) renderer.render([streaming(body)]);
+    assert.deepEqual(calls, ['add a', 'update ab'], 'later updates wait');
+    await sleep(130);
+    assert.deepEqual(calls, ['add a', 'update ab', 'update abcde'], 'then only the latest is drawn');
+    renderer.render([streaming('abcdef')]);
+    renderer.render([{ type: ItemType.ANSWER, messageId: 'm', body: 'abcdefg' }]);
+    assert.deepEqual(calls.slice(3), ['update abcdefg', 'end'], 'the end is drawn at once, with the final text');
+    await sleep(130);
+    assert.equal(calls.length, 5, 'nothing stale is drawn after the end');
+    assert.equal(renderer.items()[0]?.body, 'abcdefg');
+  });
+});

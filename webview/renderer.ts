@@ -6,8 +6,13 @@ import type { ChatItem, MynahUI } from '@aws/mynah-ui';
 import type { RenderedItem } from '../src/protocol/webview';
 import { ItemType } from './mappers/chatItems';
 
+/** A streaming card is redrawn at most this often (or less, see redrawStream); the latest text wins. */
+const STREAM_REDRAW_MS = 100;
+
 export class TabRenderer {
   private readonly shown = new Map<string, { item: ChatItem }>();
+  /** Streaming cards with a newer body than mynah has, and when mynah was last given one. */
+  private readonly redraws = new Map<string, { last: number; gap: number; timer?: ReturnType<typeof setTimeout> }>();
 
   constructor(
     private readonly mynah: MynahUI,
@@ -25,6 +30,12 @@ export class TabRenderer {
       if (!id) continue;
       const prev = this.shown.get(id);
       if (prev && sameValue(prev.item, item)) continue;
+      if (prev && prev.item.type === ItemType.ANSWER_STREAM && item.type === ItemType.ANSWER_STREAM) {
+        this.shown.set(id, { item });
+        this.redrawStream(id);
+        continue;
+      }
+      this.cancelRedraw(id);
       if (!prev) {
         this.mynah.addChatItem(this.mynahTabId, item);
       } else if (prev.item.type === ItemType.ANSWER_STREAM && item.type !== ItemType.ANSWER_STREAM) {
@@ -37,6 +48,36 @@ export class TabRenderer {
     }
   }
 
+  /**
+   * A streaming card's new body, given to mynah at most every STREAM_REDRAW_MS (the latest one):
+   * mynah re-renders the whole body on every update and queues the updates it is given, so a
+   * fast stream handed over chunk by chunk would be drawn long after it ended.
+   */
+  private redrawStream(id: string): void {
+    const r = this.redraws.get(id) ?? { last: -Infinity, gap: STREAM_REDRAW_MS };
+    this.redraws.set(id, r);
+    if (r.timer !== undefined) return;
+    const wait = r.last + r.gap - performance.now();
+    const apply = (): void => {
+      r.timer = undefined;
+      const started = performance.now();
+      const item = this.shown.get(id)?.item;
+      if (item) this.mynah.updateChatAnswerWithMessageId(this.mynahTabId, id, item);
+      // A long body takes mynah long to draw: leave the page at least twice that to take in the
+      // stream, or drawing would crowd out the messages it draws and the stream would fall behind.
+      r.last = performance.now();
+      r.gap = Math.max(STREAM_REDRAW_MS, 3 * (r.last - started));
+    };
+    if (wait <= 0) apply();
+    else r.timer = setTimeout(apply, wait);
+  }
+
+  private cancelRedraw(id: string): void {
+    const r = this.redraws.get(id);
+    if (r?.timer !== undefined) clearTimeout(r.timer);
+    this.redraws.delete(id);
+  }
+
   /** Shows a card's buttons again (mynah disables them after a click that keeps the card). */
   reenableButtons(messageId: string): void {
     const item = this.shown.get(messageId)?.item;
@@ -45,6 +86,7 @@ export class TabRenderer {
 
   /** Empties the tab (before a resync redraws it). */
   clear(): void {
+    for (const id of [...this.redraws.keys()]) this.cancelRedraw(id);
     this.shown.clear();
     this.mynah.updateStore(this.mynahTabId, { chatItems: [] });
   }
