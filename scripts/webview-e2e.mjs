@@ -13,6 +13,7 @@ import { openWorkbench, writeResults, RESULTS_DIR, sleep } from './browser.mjs';
 import { answersOf, chatFrame as frameOf, inputOf, selectedTab, stepsInto, waitForText, wrapperOf } from './chatPage.mjs';
 
 const { respond } = await tsImport('../conductor/eliza/engine.ts', import.meta.url);
+const { bareStreamMs } = await import('./bareStream.mjs');
 const { STORY } = await tsImport('../conductor/eliza/demos.ts', import.meta.url);
 const expected = (prompt) => respond(prompt, { deterministic: true });
 const story = STORY.join('');
@@ -442,7 +443,11 @@ try {
             // When the host's messages arrive: the stream as the webview receives it, to compare
             // the time the reply is fully on screen with.
             let lastMessage = 0;
-            const onMessage = () => (lastMessage = performance.now());
+            let messages = 0;
+            const onMessage = () => {
+              lastMessage = performance.now();
+              messages++;
+            };
             window.addEventListener('message', onMessage);
             window.__reply = new Promise((resolve) => {
               let t0 = 0;
@@ -463,7 +468,7 @@ try {
                   observer.disconnect();
                   perf.disconnect();
                   window.removeEventListener('message', onMessage);
-                  resolve({ firstMs: first - t0, doneMs: performance.now() - t0, streamMs: lastMessage - t0, longTasks });
+                  resolve({ firstMs: first - t0, doneMs: performance.now() - t0, streamMs: lastMessage - t0, longTasks, messages });
                 }
               };
               const observer = new MutationObserver(check);
@@ -495,6 +500,9 @@ try {
         }, collect);
       const heapBefore = await heap(true);
       const big = await ask('stream 5000 chunks', 'chunk 5000', 300_000);
+      // The stream's own duration: the same reply through the same conductor chain in front of
+      // ElizACP, on the extension host's Node, read by a bare ACP client that draws nothing.
+      const bare = await bareStreamMs('stream 5000 chunks', 5000);
       const heapAfter = await heap(false);
       const heapRetained = await heap(true);
       const mb = (bytes) => Math.round((bytes / 1024 / 1024) * 10) / 10;
@@ -507,6 +515,11 @@ try {
           // Enter → the host's last message for the reply reached the webview.
           receivedMs: Math.round(big.streamMs),
           renderedPerReceived: Math.round((big.doneMs / big.streamMs) * 100) / 100,
+          // Enter → last chunk on screen, against a bare client's prompt → last chunk (median of 3).
+          bareStreamMs: Math.round(bare),
+          renderedPerStream: Math.round((big.doneMs / bare) * 100) / 100,
+          // Messages the webview received meanwhile (the host sends chunks that arrive together as one).
+          hostMessages: big.messages,
           longTasks: big.longTasks.length,
           longestTaskMs: Math.round(Math.max(0, ...big.longTasks)),
           heapGrowthMb: mb(heapAfter - heapBefore),
