@@ -7,9 +7,11 @@
 // Every role is a dynamic import: esbuild keeps one file but evaluates a role's modules only when
 // that role runs, so the proxy does not pay for ElizACP's (and ElizACP not for the proxy's) at start.
 
-// The editor may give this process a compile cache (NODE_COMPILE_CACHE, read by Node at start);
-// it is for our own bundle, not for the agents and proxies this process starts.
+// The editor may give this process a compile cache (NODE_COMPILE_CACHE, read by Node at start)
+// and a malloc trim threshold (MALLOC_TRIM_THRESHOLD_, read by glibc at start): they are for our
+// own bundle, not for the agents and proxies this process starts.
 delete process.env.NODE_COMPILE_CACHE;
+delete process.env.MALLOC_TRIM_THRESHOLD_;
 
 async function main(argv: string[]): Promise<void> {
   const [role, ...rest] = argv;

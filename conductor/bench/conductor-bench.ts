@@ -24,10 +24,11 @@ const AGENTS: Record<string, string[]> = {
 };
 const node = process.execPath;
 const TRACE_DIR = mkdtempSync(join(tmpdir(), 'symposium-bench-trace-'));
-// Our conductor runs as the extension spawns it: with a compile cache for its bundle
-// (NODE_COMPILE_CACHE, used by Node 22.1 and later; the conductor keeps it from the agent).
+// Our conductor runs as the extension spawns it (src/agents/agentConfiguration.ts, bundleEnv):
+// with a compile cache for its bundle (NODE_COMPILE_CACHE, used by Node 22.1 and later) and a
+// malloc trim threshold (MALLOC_TRIM_THRESHOLD_); the conductor keeps both from the agent.
 const COMPILE_CACHE = mkdtempSync(join(tmpdir(), 'symposium-bench-compile-cache-'));
-const OURS_ENV = { NODE_COMPILE_CACHE: COMPILE_CACHE };
+const OURS_ENV = { NODE_COMPILE_CACHE: COMPILE_CACHE, MALLOC_TRIM_THRESHOLD_: String(128 * 1024) };
 const PATHS: { name: string; hop: (agent: string[]) => string[] | undefined }[] = [
   { name: 'direct', hop: () => undefined },
   { name: 'byte relay', hop: (a) => [resolve(__dirname, 'byteRelay.js'), node, ...a] },

@@ -9,7 +9,7 @@ const ROOT = path.resolve(__dirname, '../..');
 const rt = { execPath: '/bin/node', extensionPath: '/ext', compileCacheDir: '/storage/compile-cache' };
 const config = (agent: AgentConfiguration['agent']): AgentConfiguration => ({ agent, components: null, workspaceFolder: '/w' });
 
-describe('the compile cache for our own bundle (NODE_COMPILE_CACHE)', () => {
+describe("our own bundle's start-up environment: the compile cache (NODE_COMPILE_CACHE) and malloc trimming (MALLOC_TRIM_THRESHOLD_)", () => {
   it('is given to the conductor, the LM process and the built-in agent, not to other agents', () => {
     assert.equal(conductorSpawnSpec(config(builtinAgent(rt)), rt).env.NODE_COMPILE_CACHE, rt.compileCacheDir);
     assert.equal(vscodelmSpawnSpec(rt, '/w').env.NODE_COMPILE_CACHE, rt.compileCacheDir);
@@ -17,27 +17,30 @@ describe('the compile cache for our own bundle (NODE_COMPILE_CACHE)', () => {
     assert.equal((JSON.parse(builtin) as Record<string, string>).NODE_COMPILE_CACHE, rt.compileCacheDir);
     const other = conductorSpawnSpec(config({ name: 'X', command: 'x-agent', args: [], env: { TOKEN: 't' } }), rt).env[AGENT_ENV_VAR]!;
     assert.deepEqual(JSON.parse(other), { TOKEN: 't' });
+    assert.equal(conductorSpawnSpec(config(builtinAgent(rt)), rt).env.MALLOC_TRIM_THRESHOLD_, '131072');
+    assert.equal(vscodelmSpawnSpec(rt, '/w').env.MALLOC_TRIM_THRESHOLD_, '131072');
+    assert.equal((JSON.parse(builtin) as Record<string, string>).MALLOC_TRIM_THRESHOLD_, '131072');
     assert.equal(
       conductorSpawnSpec(config(builtinAgent({ execPath: '/bin/node', extensionPath: '/ext' })), rt).env.NODE_COMPILE_CACHE,
       rt.compileCacheDir,
     );
   });
 
-  it('the conductor keeps it from the processes it starts (a real conductor and agent)', async function () {
+  it('the conductor keeps both from the processes it starts (a real conductor and agent)', async function () {
     const bundle = path.join(ROOT, 'out/conductor.js');
     if (!fs.existsSync(bundle)) this.skip();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'compile-cache-'));
     const seen = path.join(dir, 'agent-env.txt');
     // The "agent" writes what it got, then waits for the conductor to end it.
-    const agent = `require('fs').writeFileSync(${JSON.stringify(seen)}, String(process.env.NODE_COMPILE_CACHE)); process.stdin.resume()`;
+    const agent = `require('fs').writeFileSync(${JSON.stringify(seen)}, [process.env.NODE_COMPILE_CACHE, process.env.MALLOC_TRIM_THRESHOLD_].join()); process.stdin.resume()`;
     const conductor = spawn(process.execPath, [bundle, '--log', 'error', '--components', '', '--', process.execPath, '-e', agent], {
-      env: { ...process.env, NODE_COMPILE_CACHE: path.join(dir, 'cache') },
+      env: { ...process.env, NODE_COMPILE_CACHE: path.join(dir, 'cache'), MALLOC_TRIM_THRESHOLD_: '131072' },
       stdio: ['pipe', 'ignore', 'ignore'],
     });
     const exited = new Promise((resolve) => conductor.once('exit', resolve));
     try {
       for (let i = 0; i < 200 && !fs.existsSync(seen); i++) await new Promise((r) => setTimeout(r, 50));
-      assert.equal(fs.readFileSync(seen, 'utf8'), 'undefined');
+      assert.equal(fs.readFileSync(seen, 'utf8'), ',', 'neither variable reached the agent');
     } finally {
       conductor.stdin.end();
       await exited;
