@@ -44,9 +44,8 @@ describe('renderer: a streaming card', () => {
   function recorder() {
     const calls: string[] = [];
     const mynah = {
-      addChatItem: (_t: string, item: ChatItem) => calls.push(`add ${item.body}`),
-      updateChatAnswerWithMessageId: (_t: string, _id: string, item: Partial<ChatItem>) => calls.push(`update ${item.body}`),
-      endMessageStream: () => calls.push('end'),
+      addChatItem: (_t: string, item: ChatItem) => calls.push(`add ${item.body} (${item.type})`),
+      updateChatAnswerWithMessageId: (_t: string, _id: string, item: Partial<ChatItem>) => calls.push(`update ${item.body} (${item.type})`),
     } as unknown as MynahUI;
     return { calls, renderer: new TabRenderer(mynah, 'mynah-tab') };
   }
@@ -58,14 +57,14 @@ describe('renderer: a streaming card', () => {
     renderer.render([streaming('a')]);
     renderer.render([streaming('ab')]); // first update: at once
     for (const body of ['abc', 'abcd', 'abcde']) renderer.render([streaming(body)]);
-    assert.deepEqual(calls, ['add a', 'update ab'], 'later updates wait');
+    assert.deepEqual(calls, ['add a (answer)', 'update ab (answer)'], 'later updates wait; mynah gets plain answers');
     await sleep(130);
-    assert.deepEqual(calls, ['add a', 'update ab', 'update abcde'], 'then only the latest is drawn');
+    assert.deepEqual(calls, ['add a (answer)', 'update ab (answer)', 'update abcde (answer)'], 'then only the latest is drawn');
     renderer.render([streaming('abcdef')]);
     renderer.render([{ type: ItemType.ANSWER, messageId: 'm', body: 'abcdefg' }]);
-    assert.deepEqual(calls.slice(3), ['update abcdefg', 'end'], 'the end is drawn at once, with the final text');
+    assert.deepEqual(calls.slice(3), ['update abcdefg (answer)'], 'the end is drawn at once, with the final text, in one call');
     await sleep(130);
-    assert.equal(calls.length, 5, 'nothing stale is drawn after the end');
-    assert.equal(renderer.items()[0]?.body, 'abcdefg');
+    assert.equal(calls.length, 4, 'nothing stale is drawn after the end');
+    assert.deepEqual([renderer.items()[0]?.type, renderer.items()[0]?.body], ['answer', 'abcdefg']);
   });
 });
