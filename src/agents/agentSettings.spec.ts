@@ -12,7 +12,7 @@ describe('agent settings and configurations', () => {
       name: 'ElizACP',
       command: '/bin/node',
       args: ['/ext/out/conductor.js', 'eliza', '--deterministic'],
-      env: { ELECTRON_RUN_AS_NODE: '1' },
+      env: { ELECTRON_RUN_AS_NODE: '1', MALLOC_TRIM_THRESHOLD_: '131072' },
     });
     assert.equal(s.components, null);
     assert.deepEqual(s.problems, []);
@@ -61,7 +61,7 @@ describe('agent settings and configurations', () => {
     assert.deepEqual(conductorSpawnSpec({ agent, components: ['x', 'y'], workspaceFolder: '/w' }, rt), {
       command: '/bin/node',
       args: ['/ext/out/conductor.js', '--components', 'x,y', '--', 'agent-bin', '--acp'],
-      env: { ELECTRON_RUN_AS_NODE: '1', SYMPOSIUM_AGENT_ENV: '{"TOKEN":"t"}' },
+      env: { ELECTRON_RUN_AS_NODE: '1', MALLOC_TRIM_THRESHOLD_: '131072', SYMPOSIUM_AGENT_ENV: '{"TOKEN":"t"}' },
       unsetEnv: ['NODE_OPTIONS', 'NODE_PATH'],
       cwd: '/w',
     });
@@ -80,7 +80,13 @@ describe("the agent's env stays away from the conductor", () => {
     };
     const spec = conductorSpawnSpec({ agent, components: null, workspaceFolder: '/w' }, rt);
     const env = spawnEnv({ PATH: '/bin', NODE_OPTIONS: '--inspect', NODE_PATH: '/x', HOME: '/h' }, spec);
-    assert.deepEqual(env, { PATH: '/bin', HOME: '/h', ELECTRON_RUN_AS_NODE: '1', SYMPOSIUM_AGENT_ENV: JSON.stringify(agent.env) });
+    assert.deepEqual(env, {
+      PATH: '/bin',
+      HOME: '/h',
+      ELECTRON_RUN_AS_NODE: '1',
+      MALLOC_TRIM_THRESHOLD_: '131072',
+      SYMPOSIUM_AGENT_ENV: JSON.stringify(agent.env),
+    });
   });
 
   it('the conductor takes the carrier out of its environment and hands it to the agent only', () => {
