@@ -146,6 +146,20 @@ describe('chat webview in a DOM (jsdom + mynah-ui)', function () {
     assert.equal((api.state as PersistedState).drafts[tabId], 'an unsent draft');
   });
 
+  it('saves a pending draft at once when the pointer leaves the page or a shortcut key is pressed (the view may be destroyed next)', async () => {
+    const { api, tabId } = startApp();
+    const before = api.saves;
+    page.type(input(tabId), 'typed just now');
+    page.document.documentElement.dispatchEvent(new page.dom.window.MouseEvent('mouseleave'));
+    assert.equal(api.saves, before + 1, 'saved when the pointer left');
+    assert.equal((api.state as PersistedState).drafts[tabId], 'typed just now');
+    page.type(input(tabId), ' and more');
+    page.document.dispatchEvent(new page.dom.window.KeyboardEvent('keydown', { key: 'b', ctrlKey: true }));
+    assert.equal(api.saves, before + 2, 'saved on Ctrl+B');
+    page.document.dispatchEvent(new page.dom.window.KeyboardEvent('keydown', { key: 'x', ctrlKey: true }));
+    assert.equal(api.saves, before + 2, 'nothing pending: no save');
+  });
+
   it('saves the transcript once, and a page re-created from the saved state shows it again with the draft', async () => {
     const first = startApp();
     const { tabId } = first;
