@@ -5,7 +5,7 @@
 // The pure parts live beside it: model.ts, mappers/, cardActions.ts (what a click sends),
 // imagePaste.ts, openContextMenu.ts and pageLifecycle.ts.
 import { MynahUI, type ChatPrompt, type MynahUIDataModel, type MynahUITabStoreModel } from '@aws/mynah-ui';
-import type { TabId } from '../src/protocol/webview';
+import type { RenderedItem, TabId } from '../src/protocol/webview';
 import { blockId, emptyConversation, isBusy } from './conversation';
 import { DelayedCall, type Timers } from './delayedCall';
 import { Host, isHostMessage } from './host';
@@ -13,7 +13,7 @@ import { listenForImages } from './imagePaste';
 import { listenToPage } from './pageLifecycle';
 import { buttonAction, fileClickAction } from './cardActions';
 import { blockToChatItems, conversationToChatItems } from './mappers/chatItems';
-import { EXPORT_CONVERSATION_BUTTON_ID, pickerChanges, promptWithCommand, tabStoreFor } from './mappers/tabStore';
+import { EXPORT_CONVERSATION_BUTTON_ID, pickerChanges, promptWithCommand, tabStoreFor, tabStoreItem } from './mappers/tabStore';
 import { chosenContext } from './mappers/contextMenu';
 import { WebviewModel, type ModelChange } from './model';
 import { OpenContextMenus } from './openContextMenu';
@@ -328,7 +328,7 @@ export class ChatApp {
           type: 'rendered',
           tabId: change.tabId,
           requestId: change.requestId,
-          items: [...(this.renderers.get(change.tabId)?.items() ?? []), this.tabStoreItem(change.tabId)],
+          items: [...(this.renderers.get(change.tabId)?.items() ?? []), this.tabStoreItemOf(change.tabId)],
         });
         return;
     }
@@ -348,22 +348,10 @@ export class ChatApp {
     }
   }
 
-  /** The tab's own UI state (slash commands, pickers) as one pseudo-item, for the host's test query. */
-  private tabStoreItem(tabId: TabId): { type: string; messageId: string; body: string } {
+  private tabStoreItemOf(tabId: TabId): RenderedItem {
     const mid = this.ids.mynahId(tabId);
-    const store = mid ? this.mynah.getTabData(mid)?.getStore() : undefined;
-    const body = {
-      commands: (store?.quickActionCommands ?? []).flatMap((g) => g.commands.map((c) => c.command)),
-      pickers: (store?.promptInputOptions ?? []).map((p) => ({
-        id: p.id,
-        value: p.value,
-        options: 'options' in p ? (p.options ?? []).map((o) => o.value) : [],
-      })),
-      info: store?.promptInputInfo ?? '',
-      attached: (this.model.conversation(tabId).attached ?? []).map((r) => r.name),
-      contextGroups: (store?.contextCommands ?? []).flatMap((g) => g.commands.map((c) => c.command)),
-    };
-    return { type: 'tab-store', messageId: 'tab-store', body: JSON.stringify(body) };
+    const attached = (this.model.conversation(tabId).attached ?? []).map((r) => r.name);
+    return tabStoreItem(mid ? this.mynah.getTabData(mid)?.getStore() : undefined, attached);
   }
 
   private rendererFor(tabId: TabId): TabRenderer | undefined {

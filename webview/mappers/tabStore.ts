@@ -1,10 +1,11 @@
 // The tab-level UI state that follows from the conversation: busy/Stop, the info line, the agent's
 // slash commands in the `/` menu, and the session's pickers (mode, config options such as the model,
 // or the older model list) as prompt-input selects. Also the reverse: a picker change → the
-// protocol message that asks the agent for it. Pure.
+// protocol message that asks the agent for it; and what a tab's store shows, for the host's test
+// query. Pure.
 import type { ChatItemFormItem, MynahUIDataModel, QuickActionCommandGroup } from '@aws/mynah-ui';
 import type { SessionConfigOption } from '@agentclientprotocol/sdk';
-import type { ContextRef, SessionControls, SetConfigOption, SetMode, SetModel, TabId } from '../../src/protocol/webview';
+import type { ContextRef, RenderedItem, SessionControls, SetConfigOption, SetMode, SetModel, TabId } from '../../src/protocol/webview';
 import { isBusy, type Conversation, type Notice } from '../conversation';
 import { contextCommandsFor, contextKey } from './contextMenu';
 
@@ -152,3 +153,19 @@ const TAB_MENU = [
     items: [{ id: EXPORT_CONVERSATION_BUTTON_ID, text: 'Export to Markdown', icon: 'doc' as const }],
   },
 ];
+
+/** A tab's own UI state (slash commands, pickers, info line, attachments) as one pseudo-item, for the host's test query. */
+export function tabStoreItem(store: MynahUIDataModel | null | undefined, attached: readonly string[]): RenderedItem {
+  const body = {
+    commands: (store?.quickActionCommands ?? []).flatMap((g) => g.commands.map((c) => c.command)),
+    pickers: (store?.promptInputOptions ?? []).map((p) => ({
+      id: p.id,
+      value: p.value,
+      options: 'options' in p ? (p.options ?? []).map((o) => o.value) : [],
+    })),
+    info: store?.promptInputInfo ?? '',
+    attached,
+    contextGroups: (store?.contextCommands ?? []).flatMap((g) => g.commands.map((c) => c.command)),
+  };
+  return { type: 'tab-store', messageId: 'tab-store', body: JSON.stringify(body) };
+}
