@@ -153,7 +153,7 @@ describe('ChatController (real conductor + ElizACP)', function () {
     const first = randomUUID(),
       second = randomUUID();
     ctx.controller.handle({ type: 'prompt', tabId, messageId: first, text: 'tell me a long story' });
-    await new Promise((resolve) => setImmediate(resolve)); // the end of this turn of the host, when the outbox posts
+    await ctx.messages.whenPosted(); // the outbox posts at the end of this turn of the host
     assert.deepEqual(
       ctx.webview.turns(tabId).map((t) => [t.messageId, t.prompt]),
       [[first, 'tell me a long story']],

@@ -210,6 +210,26 @@ describe('Outbox', () => {
     assert.deepEqual([posted.length, textOf(posted[3]!), posted[3]!.index], [4, 'late', 1002]);
   });
 
+  it('whenPosted resolves after the end-of-turn post, at once when nothing waits, and also when the webview went away meanwhile', async () => {
+    const { posted, outbox, push, endTurn } = setup(undefined, true);
+    await outbox.whenPosted();
+    outbox.ready({}, [T]);
+    push(chunk(T, 'a'));
+    let told = false;
+    const done = outbox.whenPosted().then(() => (told = true));
+    await Promise.resolve();
+    assert.equal(told, false, 'not before the post');
+    endTurn();
+    await done;
+    assert.equal(posted.length, 1);
+    push(chunk(T, 'b'));
+    outbox.pause();
+    const kept = outbox.whenPosted();
+    endTurn();
+    await kept; // nothing posted: kept for the next ready
+    assert.equal(posted.length, 1);
+  });
+
   it('a message waiting for the end of the turn is kept when the webview goes away, and replayed', () => {
     const { posted, outbox, push, endTurn } = setup(undefined, true);
     outbox.ready({}, [T]);

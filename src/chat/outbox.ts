@@ -66,6 +66,8 @@ export class Outbox {
   private flushScheduled = false;
   /** Messages pushed while live and not posted yet, in the order they were pushed (all tabs). */
   private waiting: Entry[] = [];
+  /** Callers of `whenPosted`, told at the next flush. */
+  private postedWaiters: (() => void)[] = [];
 
   /** Stamps the next index on `payload` and posts or buffers it. */
   push(payload: TabPayload): void {
@@ -102,14 +104,22 @@ export class Outbox {
     this.flushScheduled = false;
     const waiting = this.waiting;
     this.waiting = [];
-    if (!this.live) return; // kept in their tabs' queues: `ready` replays them
-    for (const e of waiting) {
-      if (e.posted) continue; // a `ready` in between posted it already
-      e.posted = true;
-      this.post(e.message);
-    }
-    for (const q of this.tabs.values()) this.enforceLimits(q);
+    if (this.live) {
+      for (const e of waiting) {
+        if (e.posted) continue; // a `ready` in between posted it already
+        e.posted = true;
+        this.post(e.message);
+      }
+      for (const q of this.tabs.values()) this.enforceLimits(q);
+    } // else: kept in their tabs' queues, `ready` replays them
+    for (const told of this.postedWaiters.splice(0)) told();
   };
+
+  /** Resolves once what was pushed so far has left (or been kept for `ready`): at once if nothing waits. */
+  whenPosted(): Promise<void> {
+    if (!this.flushScheduled) return Promise.resolve();
+    return new Promise((resolve) => this.postedWaiters.push(resolve));
+  }
 
   /** The webview went away (hidden, disposed, reloading): buffer from now on. */
   pause(): void {

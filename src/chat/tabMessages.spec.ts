@@ -10,8 +10,6 @@ const T1 = '11111111-1111-4111-8111-111111111111';
 const T2 = '22222222-2222-4222-8222-222222222222';
 const started = (tabId: string, messageId: string): TabPayload => ({ type: 'prompt-started', tabId, messageId, text: 'hi' });
 
-const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));
-
 describe('TabMessages', () => {
   it('drops messages for tabs that are not open; indexes the others per tab', async () => {
     const m = new TabMessages(quiet);
@@ -26,7 +24,7 @@ describe('TabMessages', () => {
     m.send(started(T1, 'b'));
     m.send(started(T2, 'c'));
     m.send(started(T1, 'd'));
-    await endOfTurn(); // live messages leave at the end of the turn they were sent in
+    await m.whenPosted(); // live messages leave at the end of the turn they were sent in
     assert.deepEqual(
       posted.map((p) => ('index' in p ? [p.tabId, p.index] : p.type)),
       [

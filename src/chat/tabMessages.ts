@@ -107,4 +107,9 @@ export class TabMessages {
   stats(): OutboxStats {
     return this.outbox.stats();
   }
+
+  /** Resolves once the messages sent so far have been posted (they leave at the end of the turn). */
+  whenPosted(): Promise<void> {
+    return this.outbox.whenPosted();
+  }
 }

@@ -32,7 +32,7 @@ export interface ChatInspectorDeps {
   chat: Pick<ChatController, 'openTabs' | 'tab'>;
   sessions: Pick<SessionDirectory, 'sessionFor'>;
   pool: Pick<AgentPool, 'get' | 'all'>;
-  messages: Pick<TabMessages, 'send' | 'onDidSend' | 'isOpen' | 'stats'>;
+  messages: Pick<TabMessages, 'send' | 'onDidSend' | 'isOpen' | 'stats' | 'whenPosted'>;
   permissions: Pick<PermissionBroker, 'pendingFor'>;
   /** Messages from the webview (the `rendered` answers). */
   fromWebview?: Event<WebviewToHost>;
@@ -94,7 +94,7 @@ export class ChatInspector implements Disposable {
       await q;
       if (this.deps.chat.tab(tabId)?.queue === q) break;
     }
-    await new Promise((resolve) => setImmediate(resolve)); // after the outbox's own setImmediate
+    await this.deps.messages.whenPosted();
   }
 
   hasActivePrompt(tabId: TabId): boolean {
