@@ -7,7 +7,7 @@
 import { MynahUI, type ChatPrompt, type MynahUIDataModel, type MynahUITabStoreModel } from '@aws/mynah-ui';
 import type { RenderedItem, TabId } from '../src/protocol/webview';
 import { blockId, emptyConversation, isBusy } from './conversation';
-import { DelayedCall, type Timers } from './delayedCall';
+import { DelayedCall, realTimers, type Timers } from './delayedCall';
 import { Host, isHostMessage } from './host';
 import { listenForImages } from './imagePaste';
 import { listenToPage } from './pageLifecycle';
@@ -62,6 +62,7 @@ export class ChatApp {
   private readonly busySince = new Map<TabId, number>();
   /** Removes the page listeners on dispose. */
   private readonly listeners = new AbortController();
+  private readonly timers: Timers;
 
   constructor(
     private readonly sessionId: string,
@@ -70,8 +71,9 @@ export class ChatApp {
   ) {
     this.host = options.host ?? new Host();
     this.maxImageBytes = options.maxImageBytes ?? 5 * 1024 * 1024;
-    this.saveSoon = new DelayedCall(() => this.persistNow(), SAVE_DELAY_MS, false, options.timers);
-    this.saveDraft = new DelayedCall(() => this.persistNow(), DRAFT_SAVE_DELAY_MS, true, options.timers);
+    this.timers = options.timers ?? realTimers;
+    this.saveSoon = new DelayedCall(() => this.persistNow(), SAVE_DELAY_MS, false, this.timers);
+    this.saveDraft = new DelayedCall(() => this.persistNow(), DRAFT_SAVE_DELAY_MS, true, this.timers);
     this.openMenus = new OpenContextMenus((message) => this.host.log('warn', message));
   }
 
@@ -157,6 +159,7 @@ export class ChatApp {
     this.listeners.abort();
     this.saveSoon.cancel();
     this.saveDraft.cancel();
+    for (const r of this.renderers.values()) r.dispose();
     this.mynah.destroy();
   }
 
@@ -202,7 +205,7 @@ export class ChatApp {
     const tabId = this.adopting ?? newUuid();
     this.ids.set(mid, tabId);
     this.model.addTab(tabId);
-    this.renderers.delete(tabId);
+    this.dropRenderer(tabId);
     if (!this.adopting) {
       this.host.post({ type: 'new-tab', tabId });
       this.mynah.updateStore(mid, { tabTitle: `Chat ${Object.keys(this.mynah.getAllTabs()).length}` });
@@ -216,7 +219,7 @@ export class ChatApp {
     this.openMenus.forget(mid);
     if (!tabId) return;
     this.model.closeTab(tabId);
-    this.renderers.delete(tabId);
+    this.dropRenderer(tabId);
     this.storeShown.delete(tabId);
     this.host.post({ type: 'close-tab', tabId });
     this.persistNow();
@@ -357,8 +360,14 @@ export class ChatApp {
   private rendererFor(tabId: TabId): TabRenderer | undefined {
     let r = this.renderers.get(tabId);
     const mid = this.ids.mynahId(tabId);
-    if (!r && mid) this.renderers.set(tabId, (r = new TabRenderer(this.mynah, mid)));
+    if (!r && mid) this.renderers.set(tabId, (r = new TabRenderer(this.mynah, mid, this.timers)));
     return r;
+  }
+
+  /** The tab is gone: its renderer too, with any redraw it still had coming. */
+  private dropRenderer(tabId: TabId): void {
+    this.renderers.get(tabId)?.dispose();
+    this.renderers.delete(tabId);
   }
 
   private updateTabStore(tabId: TabId): void {

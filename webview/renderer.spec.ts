@@ -67,4 +67,14 @@ describe('renderer: a streaming card', () => {
     assert.equal(calls.length, 4, 'nothing stale is drawn after the end');
     assert.deepEqual([renderer.items()[0]?.type, renderer.items()[0]?.body], ['answer', 'abcdefg']);
   });
+
+  it('draws nothing after dispose (the tab was closed or the page is going away)', async () => {
+    const { calls, renderer } = recorder();
+    renderer.render([streaming('a')]);
+    renderer.render([streaming('ab')]);
+    renderer.render([streaming('abc')]); // waits for its turn
+    renderer.dispose();
+    await sleep(130);
+    assert.deepEqual(calls, ['add a (answer)', 'update ab (answer)']);
+  });
 });

@@ -4,6 +4,7 @@
 // long answer on every update to compare it was most of a long stream's garbage).
 import type { ChatItem, MynahUI } from '@aws/mynah-ui';
 import type { RenderedItem } from '../src/protocol/webview';
+import { realTimers, type Timers } from './delayedCall';
 import { ItemType } from './mappers/chatItems';
 
 /**
@@ -20,11 +21,12 @@ const STREAM_REDRAW_MS = 100;
 export class TabRenderer {
   private readonly shown = new Map<string, { item: ChatItem }>();
   /** Streaming cards with a newer body than mynah has, and when mynah was last given one. */
-  private readonly redraws = new Map<string, { last: number; gap: number; timer?: ReturnType<typeof setTimeout> }>();
+  private readonly redraws = new Map<string, { last: number; gap: number; timer?: unknown }>();
 
   constructor(
     private readonly mynah: MynahUI,
     private readonly mynahTabId: string,
+    private readonly timers: Timers = realTimers,
   ) {}
 
   /** Records items mynah already shows (restored from saved tabs) without touching the screen. */
@@ -71,12 +73,12 @@ export class TabRenderer {
       r.gap = Math.max(STREAM_REDRAW_MS, 3 * (r.last - started));
     };
     if (wait <= 0) apply();
-    else r.timer = setTimeout(apply, wait);
+    else r.timer = this.timers.setTimeout(apply, wait);
   }
 
   private cancelRedraw(id: string): void {
     const r = this.redraws.get(id);
-    if (r?.timer !== undefined) clearTimeout(r.timer);
+    if (r?.timer !== undefined) this.timers.clearTimeout(r.timer);
     this.redraws.delete(id);
   }
 
@@ -86,9 +88,14 @@ export class TabRenderer {
     if (item?.buttons) this.mynah.updateChatAnswerWithMessageId(this.mynahTabId, messageId, { buttons: item.buttons });
   }
 
+  /** Drops the redraws still to come (the tab or the page is going away). */
+  dispose(): void {
+    for (const id of [...this.redraws.keys()]) this.cancelRedraw(id);
+  }
+
   /** Empties the tab (before a resync redraws it). */
   clear(): void {
-    for (const id of [...this.redraws.keys()]) this.cancelRedraw(id);
+    this.dispose();
     this.shown.clear();
     this.mynah.updateStore(this.mynahTabId, { chatItems: [] });
   }
