@@ -24,6 +24,11 @@ export interface ConfineOptions {
   scope?: string;
   /** Appended to the message: how the user can allow more. */
   hint?: string;
+  /**
+   * The roots' real paths (same order), when the caller resolved them already for the operation
+   * at hand: a request that checks several paths resolves its roots once, not once per path.
+   */
+  realRoots?: readonly string[];
 }
 
 export class OutsideWorkspaceError extends Error {
@@ -78,6 +83,15 @@ function resolveLinks(p: string, budget: { links: number }): string {
   return resolveLinks(path.resolve(path.dirname(candidate), target), budget);
 }
 
+/** A root's real path (every link followed); undefined for a link loop, which allows nothing. */
+export function realPathOf(root: string): string | undefined {
+  try {
+    return resolveLinks(path.resolve(root), { links: MAX_LINKS });
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether `child` is `root` or below it. `..notes` is a legal name, `../x` is not. */
 export function isInside(child: string, root: string): boolean {
   const rel = path.relative(root, child);
@@ -104,15 +118,10 @@ export function confine(requested: string, roots: readonly string[], options: Co
     if (err instanceof LinkLoop) refuse(requested, requested, roots, `${requested} has too many levels of symlinks`, options);
     throw err;
   }
-  for (const root of roots) {
+  for (const [i, root] of roots.entries()) {
     if (!path.isAbsolute(root) || root.includes('\0')) continue;
-    let realRoot: string;
-    try {
-      realRoot = resolveLinks(path.resolve(root), { links: MAX_LINKS });
-    } catch {
-      continue; // a root that is a link loop allows nothing
-    }
-    if (isInside(resolved, realRoot)) return resolved;
+    const realRoot = options.realRoots?.[i] ?? realPathOf(root);
+    if (realRoot !== undefined && isInside(resolved, realRoot)) return resolved;
   }
   const scope = options.scope ?? 'the folders this agent may use';
   const via = resolved !== absolute ? `: it resolves to ${resolved}` : '';

@@ -4,10 +4,9 @@
 // server of every language the workspace has and merge; text search and line reads need no
 // server (src/node). Every path is confined to the session's folder (src/node/confinement.ts,
 // symlinks followed) before any server or file is touched.
-import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Diagnostic, Hover } from 'vscode-languageserver-protocol';
-import { confine } from '../../../src/node/confinement';
+import { confine, realPathOf } from '../../../src/node/confinement';
 import { readLines } from '../../../src/node/textFiles';
 import { searchText } from '../../../src/node/textSearch';
 import {
@@ -56,19 +55,22 @@ const list = <T>(items: T[]): IdeList<T> => ({ items: items.slice(0, MAX_WIRE_IT
 const byPlace = (a: IdeLocation, b: IdeLocation): number =>
   a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column;
 
-/** The answers for one session's request: its folder is the only root. */
+/** The answers for one session's request: its folder is the only root, resolved once per request. */
 class Scope {
-  readonly root: string;
   readonly locator: Locator;
   constructor(
     readonly cwd: string,
-    openText: (uri: string) => string | undefined,
+    /** The folder's real path (links followed), for this request. */
+    readonly root: string,
+    openLines: (uri: string) => readonly string[] | undefined,
   ) {
-    this.root = realRoot(cwd);
-    this.locator = new Locator(openText, (file) => this.inside(file));
+    this.locator = new Locator(openLines, (file) => this.inside(file));
   }
+  /** The real path of `requested` inside the folder (else OutsideWorkspaceError); it may be quoted. */
   confine(requested: string): string {
-    return confine(requested, [this.cwd], { scope: "the session's folder" });
+    const file = confine(requested, [this.cwd], { scope: "the session's folder", realRoots: [this.root] });
+    this.locator.mayQuoteKnown(file);
+    return file;
   }
   inside(file: string): boolean {
     try {
@@ -81,11 +83,7 @@ class Scope {
 }
 
 export function realRoot(cwd: string): string {
-  try {
-    return realpathSync.native(cwd);
-  } catch {
-    return path.resolve(cwd);
-  }
+  return realPathOf(cwd) ?? path.resolve(cwd);
 }
 
 export class LspIde {
@@ -99,7 +97,7 @@ export class LspIde {
     const root = realRoot(cwd);
     // Changes on disk already seen reach the servers before the question does.
     await this.options.pool.flushChanges(root);
-    const scope = new Scope(cwd, (uri: string): string | undefined => this.openText(root, uri));
+    const scope = new Scope(cwd, root, (uri) => this.openLines(root, uri));
     return (await this.run(operation, params, scope, signal)) as IdeResult<O>;
   }
 
@@ -128,11 +126,11 @@ export class LspIde {
     }
   }
 
-  /** The text a running server of this workspace has for `uri` (so columns match what it answered from). */
-  private openText(root: string, uri: string): string | undefined {
+  /** The lines a running server of this workspace has for `uri` (so columns match what it answered from). */
+  private openLines(root: string, uri: string): readonly string[] | undefined {
     for (const client of this.options.pool.runningFor(root)) {
-      const text = client.documents.textOf(uri);
-      if (text !== undefined) return text;
+      const lines = client.documents.linesOf(uri);
+      if (lines !== undefined) return lines;
     }
     return undefined;
   }
@@ -153,7 +151,7 @@ export class LspIde {
     const file = scope.confine(p.file);
     const client = await this.serverFor(file, scope);
     const doc = client.documents.sync(file);
-    const lines = doc.text.split(/\r?\n/);
+    const lines = client.documents.linesOf(doc.uri) ?? [];
     if (p.line > lines.length) throw new RangeError(`line ${p.line} is past the end of ${p.file} (${lines.length} lines)`);
     const lineText = lines[p.line - 1]!;
     return {

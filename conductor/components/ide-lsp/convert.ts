@@ -35,27 +35,27 @@ export function fileOfUri(uri: string): string {
 
 /** The lines of the files one request touched, and the conversion of ranges in them. */
 export class Locator {
-  private readonly lines = new Map<string, Promise<string[] | undefined>>();
+  private readonly lines = new Map<string, Promise<readonly string[] | undefined>>();
   private readonly quotes = new Map<string, boolean>();
 
   /**
-   * `openText(uri)`: the text a server has for an open document; `mayQuote(file)`: whether
+   * `openLines(uri)`: the lines of the text a server has for an open document; `mayQuote(file)`: whether
    * snippets of the file may be shown.
    */
   constructor(
-    private readonly openText: (uri: string) => string | undefined,
+    private readonly openLines: (uri: string) => readonly string[] | undefined,
     private readonly mayQuote: (file: string) => boolean,
   ) {}
 
-  linesOf(uri: string): Promise<string[] | undefined> {
+  linesOf(uri: string): Promise<readonly string[] | undefined> {
     let cached = this.lines.get(uri);
     if (!cached) {
-      const open = this.openText(uri);
+      const open = this.openLines(uri);
       cached =
         open !== undefined
-          ? Promise.resolve(open.split(/\r?\n/))
+          ? Promise.resolve(open)
           : uri.startsWith('file:')
-            ? Promise.resolve(readSmall(fileOfUri(uri))?.split(/\r?\n/))
+            ? Promise.resolve(recentLines(fileOfUri(uri)))
             : Promise.resolve(undefined);
       this.lines.set(uri, cached);
     }
@@ -66,6 +66,11 @@ export class Locator {
     const lines = await this.linesOf(uri);
     const file = fileOfUri(uri);
     return ideLocation(file, lines, range, extra, uri.startsWith('file:') && lines !== undefined && this.quotable(file));
+  }
+
+  /** `file` was found inside the folder already (confined for this request): no second check. */
+  mayQuoteKnown(file: string): void {
+    this.quotes.set(file, true);
   }
 
   /** `mayQuote` once per file of the request (it resolves links: several system calls). */
@@ -158,29 +163,30 @@ export function wordRangeAt(lineText: string, line: number, character: number): 
   return { start: { line, character: start }, end: { line, character: end } };
 }
 
-/** A file's text, read synchronously (see documents.ts), or undefined when missing or too big. */
 /**
- * Texts of files answers point into, by path, kept while the file's size and modification time
- * stay the same: one `stat` instead of open/read/close for the files every answer about the same
- * symbol quotes again (the references of a class are in the same few files each time).
+ * Lines of files answers point into, by path, kept while the file's size and modification time
+ * stay the same: one `stat` instead of open/read/close and a split for the files every answer
+ * about the same symbol quotes again (the references of a class are in the same few files each
+ * time).
  */
-const recentTexts = new Map<string, { mtimeMs: number; size: number; text: string }>();
+const recentTexts = new Map<string, { mtimeMs: number; size: number; lines: readonly string[] }>();
 const MAX_RECENT_TEXTS = 64;
 
-function readSmall(file: string): string | undefined {
+/** A file's lines, read synchronously (see documents.ts), or undefined when missing or too big. */
+function recentLines(file: string): readonly string[] | undefined {
   try {
     const info = statSync(file);
     if (info.size > MAX_READ_BYTES) return undefined;
     const known = recentTexts.get(file);
-    if (known && known.mtimeMs === info.mtimeMs && known.size === info.size) return known.text;
-    const text = readFileSync(file, 'utf8');
+    if (known && known.mtimeMs === info.mtimeMs && known.size === info.size) return known.lines;
+    const lines = readFileSync(file, 'utf8').split(/\r?\n/);
     recentTexts.delete(file);
-    recentTexts.set(file, { mtimeMs: info.mtimeMs, size: info.size, text });
+    recentTexts.set(file, { mtimeMs: info.mtimeMs, size: info.size, lines });
     for (const oldest of recentTexts.keys()) {
       if (recentTexts.size <= MAX_RECENT_TEXTS) break;
       recentTexts.delete(oldest);
     }
-    return text;
+    return lines;
   } catch {
     return undefined;
   }

@@ -34,6 +34,8 @@ export class DocumentSync {
   private readonly open = new Map<string, SyncedDocument>();
   /** By URI: the file's modification time and size when its text was last read. */
   private readonly stamps = new Map<string, string>();
+  /** An open version's lines, split once (every position request and every snippet needs them). */
+  private readonly lines = new WeakMap<SyncedDocument, readonly string[]>();
 
   constructor(
     private readonly server: Notifier,
@@ -101,9 +103,16 @@ export class DocumentSync {
     }
   }
 
-  /** The text the server has for `uri`, if it is open. */
-  textOf(uri: string): string | undefined {
-    return this.open.get(uri)?.text;
+  /** The lines of the text the server has for `uri`, if it is open. */
+  linesOf(uri: string): readonly string[] | undefined {
+    const doc = this.open.get(uri);
+    if (!doc) return undefined;
+    let lines = this.lines.get(doc);
+    if (!lines) {
+      lines = doc.text.split(/\r?\n/);
+      this.lines.set(doc, lines);
+    }
+    return lines;
   }
 
   close(uri: string): void {

@@ -42,4 +42,18 @@ describe('ide-lsp server routing', () => {
         err instanceof ServerUnavailableError && /rust-analyzer was found neither.*rustup component add rust-analyzer/.test(err.message),
     );
   });
+
+  it('runs a node script without a .js name (its first line says node) on this Node, a native program directly', () => {
+    const bin = join(dir, 'bin');
+    mkdirSync(bin);
+    const script = join(bin, 'rust-analyzer');
+    writeFileSync(script, '#!/usr/bin/env node\n' + '// padding\n'.repeat(10_000));
+    chmodSync(script, 0o755);
+    const rust = BUILTIN_SERVERS.find((s) => s.language === 'rust')!;
+    const viaNode = resolveServer(rust, join(dir, 'workspace'), bin);
+    assert.equal(viaNode.command, process.execPath);
+    assert.deepEqual(viaNode.args, [script]);
+    writeFileSync(script, Buffer.concat([Buffer.from('\x7fELF'), Buffer.alloc(1 << 20)]));
+    assert.equal(resolveServer(rust, join(dir, 'workspace'), bin).command, script);
+  });
 });

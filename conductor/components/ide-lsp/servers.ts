@@ -7,7 +7,7 @@
 // run with this very runtime, so no `node` needs to be on PATH (VS Code's conductor runs on
 // Electron's). typescript-language-server also needs a TypeScript: the workspace's own, else one
 // installed beside the server.
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import {
   BUILTIN_SERVERS,
@@ -122,11 +122,17 @@ function findProgram(command: string, root: string, envPath: string | undefined)
 /** Whether a program is JavaScript (run it with our own runtime rather than trust a `node` on PATH). */
 function isJavaScript(file: string): boolean {
   if (/\.(c|m)?js$/.test(file)) return true;
+  // Only the first line matters: a native server (gopls, rust-analyzer) is tens of megabytes.
+  let fd: number | undefined;
   try {
-    const head = readFileSync(file, { encoding: 'utf8', flag: 'r' }).slice(0, 100);
-    return /^#!.*\bnode\b/.test(head);
+    fd = openSync(file, 'r');
+    const head = Buffer.alloc(128);
+    const n = readSync(fd, head, 0, head.length, 0);
+    return /^#!.*\bnode\b/.test(head.toString('utf8', 0, n));
   } catch {
     return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
