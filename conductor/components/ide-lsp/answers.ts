@@ -166,7 +166,7 @@ export class LspIde {
   private async atPosition(op: keyof typeof POSITION_METHODS, p: IdePosition, scope: Scope, signal: AbortSignal) {
     const { client, textDocument, position } = await this.position(p, scope);
     const params = op === 'references' ? { textDocument, position, context: { includeDeclaration: true } } : { textDocument, position };
-    const found = await scope.locator.locations(await client.request(POSITION_METHODS[op], params, signal));
+    const found = scope.locator.locations(await client.request(POSITION_METHODS[op], params, signal));
     // References come in the server's order (by file as it searched them); sorted, they read like VS Code's list.
     return list(op === 'references' ? found.sort(byPlace) : found);
   }
@@ -177,7 +177,7 @@ export class LspIde {
     const contents = hoverText(hover);
     if (contents === '') return { hover: null };
     const range = hover?.range ?? wordRangeAt(lineText, position.line, position.character);
-    return { hover: { ...(await scope.locator.location(doc.uri, range)), contents } };
+    return { hover: { ...scope.locator.location(doc.uri, range), contents } };
   }
 
   private async documentSymbols(file: string, scope: Scope, signal: AbortSignal) {
@@ -185,7 +185,7 @@ export class LspIde {
     const client = await this.serverFor(confined, scope);
     const doc = client.documents.sync(confined);
     const answer = await client.request('textDocument/documentSymbol', { textDocument: { uri: doc.uri } }, signal);
-    return list(await scope.locator.documentSymbols(doc.uri, answer));
+    return list(scope.locator.documentSymbols(doc.uri, answer));
   }
 
   /** Every language of the workspace: its server started, its projects opened, its symbols merged. */
@@ -248,7 +248,7 @@ export class LspIde {
     for (const [uri, diags] of entries) {
       for (const d of diags) {
         out.push({
-          ...(await scope.locator.location(uri, d.range)),
+          ...scope.locator.location(uri, d.range),
           severity: SEVERITY[d.severity ?? 1] ?? 'error',
           message: d.message,
           // VS Code's TypeScript names its diagnostics "ts"; typescript-language-server "typescript".

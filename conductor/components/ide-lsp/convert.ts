@@ -35,7 +35,7 @@ export function fileOfUri(uri: string): string {
 
 /** The lines of the files one request touched, and the conversion of ranges in them. */
 export class Locator {
-  private readonly lines = new Map<string, Promise<readonly string[] | undefined>>();
+  private readonly lines = new Map<string, readonly string[] | undefined>();
   private readonly quotes = new Map<string, boolean>();
 
   /**
@@ -47,23 +47,15 @@ export class Locator {
     private readonly mayQuote: (file: string) => boolean,
   ) {}
 
-  linesOf(uri: string): Promise<readonly string[] | undefined> {
-    let cached = this.lines.get(uri);
-    if (!cached) {
-      const open = this.openLines(uri);
-      cached =
-        open !== undefined
-          ? Promise.resolve(open)
-          : uri.startsWith('file:')
-            ? Promise.resolve(recentLines(fileOfUri(uri)))
-            : Promise.resolve(undefined);
-      this.lines.set(uri, cached);
-    }
-    return cached;
+  linesOf(uri: string): readonly string[] | undefined {
+    if (this.lines.has(uri)) return this.lines.get(uri);
+    const lines = this.openLines(uri) ?? (uri.startsWith('file:') ? recentLines(fileOfUri(uri)) : undefined);
+    this.lines.set(uri, lines);
+    return lines;
   }
 
-  async location(uri: string, range: Utf16Range, extra: Partial<IdeLocation> = {}): Promise<IdeLocation> {
-    const lines = await this.linesOf(uri);
+  location(uri: string, range: Utf16Range, extra: Partial<IdeLocation> = {}): IdeLocation {
+    const lines = this.linesOf(uri);
     const file = fileOfUri(uri);
     return ideLocation(file, lines, range, extra, uri.startsWith('file:') && lines !== undefined && this.quotable(file));
   }
@@ -84,19 +76,19 @@ export class Locator {
   }
 
   /** Definitions, references…: whatever shape the server chose. */
-  async locations(answer: unknown): Promise<IdeLocation[]> {
+  locations(answer: unknown): IdeLocation[] {
     const items = answer === null || answer === undefined ? [] : Array.isArray(answer) ? answer : [answer];
     const out: IdeLocation[] = [];
     for (const item of items as (Location | LocationLink)[]) {
       if (!isObject(item)) continue;
-      if ('targetUri' in item) out.push(await this.location(item.targetUri, item.targetSelectionRange ?? item.targetRange));
-      else if ('uri' in item && isObject(item.range)) out.push(await this.location(item.uri, item.range));
+      if ('targetUri' in item) out.push(this.location(item.targetUri, item.targetSelectionRange ?? item.targetRange));
+      else if ('uri' in item && isObject(item.range)) out.push(this.location(item.uri, item.range));
     }
     return out;
   }
 
   /** Workspace symbols, each pointing at its name inside the declaration the server gave. */
-  async workspaceSymbols(answer: unknown): Promise<IdeLocation[]> {
+  workspaceSymbols(answer: unknown): IdeLocation[] {
     const out: IdeLocation[] = [];
     for (const s of (Array.isArray(answer) ? answer : []) as (SymbolInformation | WorkspaceSymbol)[]) {
       if (!isObject(s) || typeof s.name !== 'string' || !isObject(s.location)) continue;
@@ -104,10 +96,10 @@ export class Locator {
       const uri = s.location.uri;
       const declared: Utf16Range =
         'range' in s.location ? s.location.range : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-      const lines = await this.linesOf(uri);
+      const lines = this.linesOf(uri);
       const range = (lines && nameRangeIn(lines, declared, name)) ?? declared;
       out.push(
-        await this.location(uri, range, {
+        this.location(uri, range, {
           name,
           kind: symbolKindName(s.kind),
           ...(s.containerName ? { containerName: s.containerName } : {}),
@@ -118,21 +110,21 @@ export class Locator {
   }
 
   /** A document's outline, flattened, parents before children. */
-  async documentSymbols(uri: string, answer: unknown): Promise<IdeLocation[]> {
+  documentSymbols(uri: string, answer: unknown): IdeLocation[] {
     const out: IdeLocation[] = [];
-    const visit = async (s: DocumentSymbol | SymbolInformation, container?: string): Promise<void> => {
+    const visit = (s: DocumentSymbol | SymbolInformation, container?: string): void => {
       if (!isObject(s) || typeof s.name !== 'string') return;
       const extra = { name: bareSymbolName(s.name), kind: symbolKindName(s.kind), ...(container ? { containerName: container } : {}) };
       if ('selectionRange' in s) {
-        out.push(await this.location(uri, s.selectionRange, extra));
-        for (const child of s.children ?? []) await visit(child, s.name);
+        out.push(this.location(uri, s.selectionRange, extra));
+        for (const child of s.children ?? []) visit(child, s.name);
       } else if (isObject(s.location)) {
-        const lines = await this.linesOf(s.location.uri);
+        const lines = this.linesOf(s.location.uri);
         const range = (lines && nameRangeIn(lines, s.location.range, extra.name)) ?? s.location.range;
-        out.push(await this.location(s.location.uri, range, { ...extra, ...(s.containerName ? { containerName: s.containerName } : {}) }));
+        out.push(this.location(s.location.uri, range, { ...extra, ...(s.containerName ? { containerName: s.containerName } : {}) }));
       }
     };
-    for (const s of (Array.isArray(answer) ? answer : []) as (DocumentSymbol | SymbolInformation)[]) await visit(s);
+    for (const s of (Array.isArray(answer) ? answer : []) as (DocumentSymbol | SymbolInformation)[]) visit(s);
     return out;
   }
 }
