@@ -68,11 +68,17 @@ export type ParseResult = { ok: true; message: RpcMessage } | { ok: false; error
  */
 export const MAX_DEPTH = 1000;
 
-const rawText = new WeakMap<object, string>();
+/**
+ * The line a message was parsed from, kept on the message itself under a non-enumerable symbol:
+ * a changed copy (`{...message, id}`, Object.assign) does not carry it, so it always describes
+ * that very object. (A WeakMap did the same at twice the cost of parsing and forwarding a line:
+ * every entry is an ephemeron the garbage collector must trace.)
+ */
+const RAW_TEXT = Symbol('rawText');
 
 /** The line `message` was parsed from, if it is that very object (not a changed copy). */
 export function rawTextOf(message: RpcMessage): string | undefined {
-  return rawText.get(message);
+  return (message as { [RAW_TEXT]?: string })[RAW_TEXT];
 }
 
 const isId = (v: unknown): v is JsonRpcId => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
@@ -119,7 +125,7 @@ export function parseLine(line: string): ParseResult {
     return { ok: false, id: null, error: { code: ErrorCodes.parseError, message: `not valid JSON: ${(err as Error).message}` } };
   }
   const result = validateMessage(value);
-  if (result.ok) rawText.set(result.message, line);
+  if (result.ok) Object.defineProperty(result.message, RAW_TEXT, { value: line });
   return result;
 }
 

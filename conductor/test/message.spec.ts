@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { parseLine } from '../jsonrpc/message';
+import { parseLine, rawTextOf, type RpcMessage } from '../jsonrpc/message';
 
 describe('JSON-RPC validation', () => {
   const bad = (line: string): { code: number; message: string } => {
@@ -29,5 +29,16 @@ describe('JSON-RPC validation', () => {
     const r = parseLine('{"jsonrpc":"1.0","id":42,"method":"m"}');
     assert.equal(r.ok, false);
     assert.equal((r as { id: unknown }).id, 42);
+  });
+  it('remembers the very line a message came from, and only for that object (a changed copy has none)', () => {
+    const line = '{ "method":"session/update", "jsonrpc":"2.0","params":{"text":"caf\\u00e9 ☕"} }';
+    const r = parseLine(line);
+    assert.ok(r.ok);
+    assert.equal(rawTextOf(r.message), line);
+    // Invisible to everything that reads the message as JSON.
+    assert.deepEqual(Object.keys(r.message), ['method', 'jsonrpc', 'params']);
+    assert.equal(JSON.stringify(r.message), '{"method":"session/update","jsonrpc":"2.0","params":{"text":"café ☕"}}');
+    const copies: RpcMessage[] = [{ ...r.message }, Object.assign({}, r.message), structuredClone(r.message)];
+    for (const copy of copies) assert.equal(rawTextOf(copy), undefined);
   });
 });
