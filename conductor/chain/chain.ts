@@ -226,6 +226,9 @@ export class Chain {
   private receiveNotification(node: Node, direction: Direction, message: RpcNotification): void {
     if (message.method === CANCEL_REQUEST) return this.receiveCancel(node, direction, message);
     const handler = node.component.onNotification;
+    if (!handler || node.component.wantsNotification?.(message.method, direction) === false) {
+      return this.sendNotification(node, direction, message);
+    }
     let forwarded = false;
     const notification: IncomingNotification = {
       method: message.method,
@@ -237,7 +240,6 @@ export class Chain {
         this.sendNotification(node, direction, params === undefined ? message : { ...message, params });
       },
     };
-    if (!handler) return notification.forward();
     try {
       const result = handler.call(node.component, notification, node.context(node));
       if (result instanceof Promise)

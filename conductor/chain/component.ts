@@ -113,6 +113,12 @@ export interface Component {
   readonly name: string;
   onRequest?(request: IncomingRequest, cx: ComponentContext): void | Promise<void>;
   onNotification?(notification: IncomingNotification, cx: ComponentContext): void | Promise<void>;
+  /**
+   * Which notifications `onNotification` needs to see; the others pass this component straight on,
+   * without a call (a streamed reply is thousands of `session/update`s, and most components look
+   * at none of them). Asked per notification, so it must be cheap. Absent: every notification.
+   */
+  wantsNotification?(method: string, direction: Direction): boolean;
   dispose?(): void | Promise<void>;
   /**
    * For a component the chain cannot work without once it is gone (an external proxy process):

@@ -10,7 +10,7 @@ import { isObject, type JsonObject } from '../../src/protocol/guards';
 import type { RpcOutcome } from '../jsonrpc/message';
 import type { Logger } from '../log';
 import { asCancel, asPrompt, paramsProblem } from './acpGuards';
-import type { Component, IncomingNotification, IncomingRequest } from './component';
+import type { Component, Direction, IncomingNotification, IncomingRequest } from './component';
 
 /** Methods whose params the editor edge checks: the conductor and its components read them. */
 const CHECKED_FROM_EDITOR = new Set(['initialize', 'session/new', 'session/load', 'session/resume', 'session/prompt', 'session/cancel']);
@@ -98,6 +98,10 @@ export class AgentEdge implements Component {
   private agentCloses(): boolean {
     const sessions = this.agentCapabilities?.sessionCapabilities;
     return isObject(sessions) && isObject(sessions.close);
+  }
+
+  wantsNotification(method: string, direction: Direction): boolean {
+    return direction === 'toAgent' && method === 'session/cancel';
   }
 
   onNotification(notification: IncomingNotification): void {

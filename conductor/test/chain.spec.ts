@@ -135,6 +135,30 @@ describe('chain router', () => {
     ]);
   });
 
+  it('calls a notification handler only for what its component wants; the rest pass it by, in order', () => {
+    const seen: string[] = [];
+    const picky: Component = {
+      name: 'picky',
+      wantsNotification: (method, direction) => direction === 'toAgent' && method === 'session/cancel',
+      onNotification: (n) => {
+        seen.push(`${n.direction} ${n.method}`);
+        n.forward({ ...(n.params as object), seenBy: 'picky' });
+      },
+    };
+    const { chain, editor, agent, trace } = build([plain('a'), picky, plain('c')]);
+    chain.fromAgent({ jsonrpc: '2.0', method: 'session/update', params: { i: 1 } });
+    chain.fromEditor({ jsonrpc: '2.0', method: 'session/cancel', params: { sessionId: 's' } });
+    chain.fromAgent({ jsonrpc: '2.0', method: 'session/update', params: { i: 2 } });
+    assert.deepEqual(seen, ['toAgent session/cancel']);
+    assert.deepEqual(
+      editor.sent.map((m) => (m as { params: unknown }).params),
+      [{ i: 1 }, { i: 2 }],
+    );
+    assert.deepEqual(agent.sent, [{ jsonrpc: '2.0', method: 'session/cancel', params: { sessionId: 's', seenBy: 'picky' } }]);
+    // Passed by, not dropped: every hop is still traced.
+    assert.deepEqual(trace.slice(0, 4), ['agent>c', 'c>picky', 'picky>a', 'a>editor']);
+  });
+
   it('answers a request whose handler throws with an internal error instead of hanging', () => {
     const broken: Component = {
       name: 'broken',

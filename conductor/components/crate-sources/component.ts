@@ -14,6 +14,7 @@ import type {
   Component,
   ComponentContext,
   ComponentFactory,
+  Direction,
   IncomingNotification,
   IncomingRequest,
   McpSessionInfo,
@@ -68,6 +69,11 @@ export class CrateSources implements Component {
       return request.forward();
     }
     void this.answerResearchRequest(request, research);
+  }
+
+  /** A cancel toward the agent; toward the editor, only while research sessions exist (their traffic is dropped). */
+  wantsNotification(method: string, direction: Direction): boolean {
+    return direction === 'toAgent' ? method === 'session/cancel' : this.research.size > 0 || this.ended.size > 0;
   }
 
   onNotification(notification: IncomingNotification, cx: ComponentContext): void {

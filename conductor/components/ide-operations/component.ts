@@ -75,6 +75,10 @@ export class IdeOperations implements Component {
   }
 
   /** `_symposium/ide/progress` from the answerer: shown on its call's card, never passed to the agent. */
+  wantsNotification(method: string): boolean {
+    return method === IDE_PROGRESS_METHOD;
+  }
+
   onNotification(notification: IncomingNotification, cx: ComponentContext): void {
     if (notification.method !== IDE_PROGRESS_METHOD) return notification.forward();
     if (notification.direction !== 'toAgent') return cx.log.warn(`dropped ${IDE_PROGRESS_METHOD} from the agent`);

@@ -21,6 +21,7 @@ import type {
   Component,
   ComponentContext,
   ComponentFactory,
+  Direction,
   IncomingNotification,
   IncomingRequest,
   McpSessionInfo,
@@ -108,6 +109,11 @@ export class Sparkle implements Component {
       }
     }
     if (!this.mcp.handle(request, cx)) request.forward();
+  }
+
+  /** A cancel toward the agent; updates toward the editor while an embodiment runs (they are marked). */
+  wantsNotification(method: string, direction: Direction): boolean {
+    return direction === 'toAgent' ? method === 'session/cancel' : method === 'session/update' && this.embodying.size > 0;
   }
 
   onNotification(notification: IncomingNotification, cx: ComponentContext): void {
