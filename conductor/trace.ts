@@ -53,19 +53,20 @@ function nameJson(name: string): string {
  * A message's masked JSON, made once per message object: a notification crosses every hop as the
  * same object (only requests and responses get new ids), and the extension traces every hop, so
  * a streamed reply is serialized once rather than once per hop. Messages are never changed in
- * place (components forward new objects), so the text stays true.
+ * place (components forward new objects), so the text stays true. Kept on the message under a
+ * non-enumerable symbol, as its raw line is (jsonrpc/message.ts: a WeakMap cost more than the
+ * tracing it saved), so a changed copy does not carry it.
  */
-const serialized = new WeakMap<RpcMessage, string>();
+const MASKED_JSON = Symbol('maskedJson');
 function maskedJson(message: RpcMessage): string {
-  let text = serialized.get(message);
-  if (text === undefined) {
-    // Most messages hold nothing mask() would change: their plain JSON (for a message forwarded
-    // as it arrived, the very line it came in) is the masked JSON, without a replacer call per
-    // value (which cost the extension's always-on tracing several times the forwarding itself).
-    const plain = rawTextOf(message) ?? JSON.stringify(message);
-    text = MAYBE_SECRET.test(plain) ? JSON.stringify(message, mask) : plain;
-    serialized.set(message, text);
-  }
+  const cached = (message as { [MASKED_JSON]?: string })[MASKED_JSON];
+  if (cached !== undefined) return cached;
+  // Most messages hold nothing mask() would change: their plain JSON (for a message forwarded
+  // as it arrived, the very line it came in) is the masked JSON, without a replacer call per
+  // value (which cost the extension's always-on tracing several times the forwarding itself).
+  const plain = rawTextOf(message) ?? JSON.stringify(message);
+  const text = MAYBE_SECRET.test(plain) ? JSON.stringify(message, mask) : plain;
+  Object.defineProperty(message, MASKED_JSON, { value: text });
   return text;
 }
 
