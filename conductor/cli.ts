@@ -127,7 +127,7 @@ export async function runProxyCli(argv: string[]): Promise<void> {
   ]);
   const sinks: TraceSink[] = [];
   if (args.traceDir) {
-    const file = new TraceWriter(args.traceDir);
+    const file = new TraceWriter(args.traceDir, (err) => log.warn(`the protocol trace file failed; not tracing to it: ${err.message}`));
     log.info(`tracing to ${file.path}`);
     sinks.push(file);
   }

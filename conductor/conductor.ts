@@ -271,7 +271,7 @@ export class Conductor {
       log: this.options.log.child('chain'),
       editor: { name: 'editor', send: (m) => this.sendOut('editor', m, () => this.editor.send(m)) },
       agent: { name: 'agent', send: (m) => this.sendToAgent(m) },
-      trace: trace ? (from, to, m) => this.sendOut('trace', m, () => trace.record(from, to, m)) : undefined,
+      trace: trace ? (from, to, m, via) => this.sendOut('trace', m, () => trace.record(from, to, m, via)) : undefined,
       contextFor: (component, c) => this.contextFor(component, c),
     });
     this.chain = chain;

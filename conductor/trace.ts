@@ -1,5 +1,9 @@
 // `--trace-dir D`: every message at every hop, as JSON lines
 // `{timestamp, from, to, message}` where from/to are "editor", a component name, or "agent".
+// A notification that components pass on without looking at it (a streamed reply's
+// `session/update`s, chain.ts) crosses them as one line with `"via": [names…]`: it went from
+// `from` through each of those, unchanged, to `to` — every hop, written once (readers expand it:
+// src/protocol/traffic.ts).
 // Traces hold prompts and file contents, so the folder is created 0700 and each file 0600 (and
 // created exclusively: never appended to an existing file or through a planted link). Credentials
 // are masked in what is written: bearer tokens anywhere, Authorization values, and the values of
@@ -10,7 +14,8 @@
 // The same lines can also go to a file descriptor the editor opened for the conductor
 // (SYMPOSIUM_TRACE_FD, set by src/agents/conductorProcess.ts): the extension's traffic viewer
 // reads them live from that pipe.
-import { createWriteStream, mkdirSync, openSync, type WriteStream } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { Socket } from 'node:net';
 import type { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { isObject } from '../src/protocol/guards';
@@ -36,9 +41,13 @@ function mask(key: string, value: unknown): unknown {
   return value;
 }
 
-/** The trace line for one message, credentials masked. */
-export function traceLine(from: string, to: string, message: RpcMessage, timestamp = isoNow()): string {
-  return `{"timestamp":"${timestamp}","from":${nameJson(from)},"to":${nameJson(to)},"message":${maskedJson(message)}}`;
+/**
+ * The trace line for one message, credentials masked. `via`: the components it passed by
+ * unchanged between `from` and `to` (chain.ts TraceHook), listed in the line's "via" field.
+ */
+export function traceLine(from: string, to: string, message: RpcMessage, via?: readonly string[], timestamp = isoNow()): string {
+  const passed = via?.length ? `,"via":[${via.map(nameJson).join(',')}]` : '';
+  return `{"timestamp":"${timestamp}","from":${nameJson(from)},"to":${nameJson(to)}${passed},"message":${maskedJson(message)}}`;
 }
 
 /** A hop's end as JSON: "editor", "agent" or a component's name (ours; nothing to mask). */
@@ -147,30 +156,54 @@ export class TickBatchedWrites {
 
 /** Where trace lines go: a file, the editor's pipe, or both. */
 export interface TraceSink {
-  record(from: string, to: string, message: RpcMessage): void;
+  record(from: string, to: string, message: RpcMessage, via?: readonly string[]): void;
   close(): Promise<void>;
 }
 
+/**
+ * The trace file. Written synchronously, once per tick (TickBatch): a local file takes a write
+ * into the page cache in microseconds, where a WriteStream sent every write through libuv's
+ * thread pool (a thread handoff per write, and the pool's threads and their malloc arenas in the
+ * conductor's memory for as long as it runs). A failed write (disk full) stops this trace, once,
+ * with `onError`; the conductor goes on.
+ */
 export class TraceWriter implements TraceSink {
-  private readonly stream: WriteStream;
-  private readonly out: TickBatchedWrites;
+  private readonly fd: number;
+  private readonly out: TickBatch;
+  private failed = false;
   readonly path: string;
 
-  constructor(dir: string) {
+  constructor(
+    dir: string,
+    private readonly onError: (err: Error) => void = () => undefined,
+  ) {
     mkdirSync(dir, { recursive: true, mode: 0o700 }); // an existing folder keeps its mode
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     this.path = join(dir, `conductor-${stamp}-${process.pid}.jsonl`);
-    this.stream = createWriteStream('', { fd: openSync(this.path, 'wx', 0o600) });
-    this.out = new TickBatchedWrites(this.stream);
+    this.fd = openSync(this.path, 'wx', 0o600);
+    this.out = new TickBatch((text) => this.writeAll(text));
   }
 
-  record(from: string, to: string, message: RpcMessage): void {
-    this.out.write(traceLine(from, to, message));
+  record(from: string, to: string, message: RpcMessage, via?: readonly string[]): void {
+    if (!this.failed) this.out.add(traceLine(from, to, message, via));
   }
 
   close(): Promise<void> {
     this.out.flush();
-    return new Promise((resolve) => this.stream.end(() => resolve()));
+    this.failed = true;
+    closeSync(this.fd);
+    return Promise.resolve();
+  }
+
+  private writeAll(text: string): void {
+    if (this.failed) return;
+    try {
+      const bytes = Buffer.from(text);
+      for (let at = 0; at < bytes.length;) at += writeSync(this.fd, bytes, at);
+    } catch (err) {
+      this.failed = true;
+      this.onError(err as Error);
+    }
   }
 }
 
@@ -190,18 +223,26 @@ export function takeTraceFd(env: NodeJS.ProcessEnv): number | undefined {
  * MAX_TRACE_BACKLOG loses trace lines until it catches up, and `onBehind` says so (log lines).
  */
 export class TracePipe implements TraceSink {
-  private readonly stream: WriteStream;
-  private readonly out: TickBatchedWrites;
+  /** A socket on the inherited descriptor: written without blocking, through the event loop (no thread pool). */
+  private readonly socket: Socket | undefined;
+  private readonly out: TickBatchedWrites | undefined;
   private broken = false;
 
   constructor(
     fd: number,
-    onError: (err: Error) => void,
+    private readonly onError: (err: Error) => void,
     onBehind: (message: string) => void = () => undefined,
     maxBacklog = MAX_TRACE_BACKLOG,
   ) {
-    this.stream = createWriteStream('', { fd, autoClose: true });
-    this.out = new TickBatchedWrites(this.stream, {
+    try {
+      this.socket = new Socket({ fd, readable: false, writable: true });
+    } catch (err) {
+      // Not an open descriptor, or not one a socket can write (EBADF, a regular file…).
+      this.fail(err as Error);
+      return;
+    }
+    this.socket.on('error', (err) => this.fail(err));
+    this.out = new TickBatchedWrites(this.socket, {
       maxBacklog,
       onDrop: (dropped) =>
         onBehind(
@@ -210,20 +251,23 @@ export class TracePipe implements TraceSink {
             : `the editor caught up with the protocol trace; ${dropped} trace line(s) were dropped meanwhile`,
         ),
     });
-    this.stream.on('error', (err) => {
-      if (this.broken) return;
-      this.broken = true;
-      onError(err);
-    });
   }
 
-  record(from: string, to: string, message: RpcMessage): void {
-    if (!this.broken) this.out.write(traceLine(from, to, message));
+  record(from: string, to: string, message: RpcMessage, via?: readonly string[]): void {
+    if (!this.broken) this.out?.write(traceLine(from, to, message, via));
   }
 
   close(): Promise<void> {
-    if (!this.broken) this.out.flush();
-    return new Promise((resolve) => (this.broken ? resolve() : this.stream.end(() => resolve())));
+    const socket = this.socket;
+    if (this.broken || !socket) return Promise.resolve();
+    this.out?.flush();
+    return new Promise((resolve) => socket.end(() => resolve()));
+  }
+
+  private fail(err: Error): void {
+    if (this.broken) return;
+    this.broken = true;
+    this.onError(err);
   }
 }
 
@@ -231,8 +275,8 @@ export class TracePipe implements TraceSink {
 export function teeTrace(sinks: readonly TraceSink[]): TraceSink | undefined {
   if (sinks.length <= 1) return sinks[0];
   return {
-    record: (from, to, message) => {
-      for (const s of sinks) s.record(from, to, message);
+    record: (from, to, message, via) => {
+      for (const s of sinks) s.record(from, to, message, via);
     },
     close: async () => void (await Promise.all(sinks.map((s) => s.close()))),
   };

@@ -29,7 +29,12 @@ export interface ExternalPeer {
   send(message: RpcMessage): void;
 }
 
-export type TraceHook = (from: string, to: string, message: RpcMessage) => void;
+/**
+ * Records one hop of `message`. `via`: the components it passed by on the way from `from` to `to`
+ * without any of them looking at it (a notification none of them wants), in order; the hop
+ * stands for every hop in between, with the message unchanged.
+ */
+export type TraceHook = (from: string, to: string, message: RpcMessage, via?: readonly string[]) => void;
 
 interface Outgoing {
   onOutcome(outcome: RpcOutcome): void;
@@ -174,16 +179,34 @@ export class Chain {
     return node;
   }
 
-  private nameAt(position: number, direction: Direction): string {
-    const next = direction === 'toAgent' ? position + 1 : position - 1;
-    if (next < 0) return this.options.editor.name;
-    if (next >= this.nodes.length) return this.options.agent.name;
-    return this.nodes[next]!.component.name;
+  /** The name at `position`: a component's, or past either end the editor's or the agent's. */
+  private nameOf(position: number): string {
+    if (position < 0) return this.options.editor.name;
+    if (position >= this.nodes.length) return this.options.agent.name;
+    return this.nodes[position]!.component.name;
   }
 
   private receiveExternal(node: Node, direction: Direction, message: RpcMessage, from: string): void {
-    this.options.trace?.(from, node.component.name, message);
-    this.dispatch(node, direction, message);
+    this.route(from, node.position, direction, message);
+  }
+
+  /**
+   * Carries `message` from `from` to position `at` (or, for a notification, on to the first
+   * component from there that looks at it: the others would only pass it on, so it skips them in
+   * one hop, traced as one line naming them), then hands it over there.
+   */
+  private route(from: string, at: number, direction: Direction, message: RpcMessage): void {
+    let to = at;
+    let via: string[] | undefined;
+    if (isNotification(message) && message.method !== CANCEL_REQUEST) {
+      const step = direction === 'toAgent' ? 1 : -1;
+      for (; to >= 0 && to < this.nodes.length && !looksAt(this.nodes[to]!.component, message.method, direction); to += step)
+        (via ??= []).push(this.nodes[to]!.component.name);
+    }
+    this.options.trace?.(from, this.nameOf(to), message, via);
+    if (to < 0) return this.options.editor.send(message);
+    if (to >= this.nodes.length) return this.options.agent.send(message);
+    this.dispatch(this.nodes[to]!, direction, message);
   }
 
   /** Hands a message arriving at `node` to the handling for its kind. */
@@ -193,13 +216,9 @@ export class Chain {
     else this.receiveResponse(node, message.id, outcomeOf(message));
   }
 
-  /** Sends `message` one position onward in `direction`, or out to the external peer. */
+  /** Sends `message` one position onward in `direction` (see route), or out to the external peer. */
   private transmit(from: Node, direction: Direction, message: RpcMessage): void {
-    const nextPosition = direction === 'toAgent' ? from.position + 1 : from.position - 1;
-    this.options.trace?.(from.component.name, this.nameAt(from.position, direction), message);
-    if (nextPosition < 0) return this.options.editor.send(message);
-    if (nextPosition >= this.nodes.length) return this.options.agent.send(message);
-    this.dispatch(this.nodes[nextPosition]!, direction, message);
+    this.route(from.component.name, direction === 'toAgent' ? from.position + 1 : from.position - 1, direction, message);
   }
 
   private sendRequest(from: Node, direction: Direction, request: RpcRequest, onOutcome: (o: RpcOutcome) => void): number {
@@ -226,9 +245,7 @@ export class Chain {
   private receiveNotification(node: Node, direction: Direction, message: RpcNotification): void {
     if (message.method === CANCEL_REQUEST) return this.receiveCancel(node, direction, message);
     const handler = node.component.onNotification;
-    if (!handler || node.component.wantsNotification?.(message.method, direction) === false) {
-      return this.sendNotification(node, direction, message);
-    }
+    if (!handler) return this.sendNotification(node, direction, message);
     let forwarded = false;
     const notification: IncomingNotification = {
       method: message.method,
@@ -317,4 +334,9 @@ export class Chain {
       failInternal(err);
     }
   }
+}
+
+/** Whether `component` looks at a notification (route passes it by otherwise). */
+function looksAt(component: Component, method: string, direction: Direction): boolean {
+  return component.onNotification !== undefined && component.wantsNotification?.(method, direction) !== false;
 }

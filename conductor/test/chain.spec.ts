@@ -18,7 +18,7 @@ function build(components: Component[]) {
     log: createLogger('off'),
     editor,
     agent,
-    trace: (from, to) => void trace.push(`${from}>${to}`),
+    trace: (from, to, _message, via) => void trace.push(via?.length ? `${from}>${to} via ${via.join(',')}` : `${from}>${to}`),
     contextFor: (component, c) =>
       ({
         name: component.name,
@@ -135,7 +135,7 @@ describe('chain router', () => {
     ]);
   });
 
-  it('calls a notification handler only for what its component wants; the rest pass it by, in order', () => {
+  it('calls a notification handler only for what its component wants; the others are passed by in one hop, in order', () => {
     const seen: string[] = [];
     const picky: Component = {
       name: 'picky',
@@ -155,8 +155,8 @@ describe('chain router', () => {
       [{ i: 1 }, { i: 2 }],
     );
     assert.deepEqual(agent.sent, [{ jsonrpc: '2.0', method: 'session/cancel', params: { sessionId: 's', seenBy: 'picky' } }]);
-    // Passed by, not dropped: every hop is still traced.
-    assert.deepEqual(trace.slice(0, 4), ['agent>c', 'c>picky', 'picky>a', 'a>editor']);
+    // Passed by in one hop each, traced as one line naming the components passed (every hop, written once).
+    assert.deepEqual(trace, ['agent>editor via c,picky,a', 'editor>picky via a', 'picky>agent via c', 'agent>editor via c,picky,a']);
   });
 
   it('answers a request whose handler throws with an internal error instead of hanging', () => {

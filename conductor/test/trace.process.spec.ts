@@ -91,7 +91,7 @@ describe('conductor trace files (real processes)', function () {
         ],
       },
     };
-    const line = JSON.parse(traceLine('a', 'b', message, 't')) as { message: typeof message };
+    const line = JSON.parse(traceLine('a', 'b', message, undefined, 't')) as { message: typeof message };
     const p = line.message.params;
     assert.equal(p.text, `curl -H "Authorization: Bearer ${REDACTED}" https://x`);
     assert.deepEqual(p.headers, { authorization: REDACTED, accept: 'text/plain' });

@@ -49,8 +49,9 @@ describe('the editor’s trace pipe when the editor stops reading it (real proce
     try {
       await request('initialize', { protocolVersion: 1, clientCapabilities: {} });
       const { result } = await request('session/new', { cwd: join(tempDir('trace-backlog-')), mcpServers: [] });
-      await request('session/prompt', { sessionId: result!.sessionId, prompt: [{ type: 'text', text: 'stream 30000 chunks' }] });
-      assert.ok(updates >= 30000, `every streamed update arrived (${updates})`);
+      // A streamed chunk is one trace line (it crosses the edges untouched: one line names them), ~330 bytes: 60000 pass the 16 MB bound.
+      await request('session/prompt', { sessionId: result!.sessionId, prompt: [{ type: 'text', text: 'stream 60000 chunks' }] });
+      assert.ok(updates >= 60000, `every streamed update arrived (${updates})`);
       assert.match(stderr, /not reading the protocol trace; trace lines are dropped until it catches up/);
       trace.resume(); // the editor reads again
       for (let i = 0; i < 200 && !/caught up with the protocol trace/.test(stderr); i++) await new Promise((r) => setTimeout(r, 50));

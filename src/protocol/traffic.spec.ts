@@ -27,13 +27,30 @@ describe('traffic viewer model', () => {
       '{"timestamp":"2026-11-23T10:00:00.000Z","from":"editor","to":"editor-edge","message":{"jsonrpc":"2.0","method":"x"}}',
       7,
     );
-    assert.equal(e?.seq, 7);
-    assert.equal(e?.time, Date.parse('2026-11-23T10:00:00.000Z'));
+    assert.equal(e?.length, 1);
+    assert.equal(e[0]!.seq, 7);
+    assert.equal(e[0]!.time, Date.parse('2026-11-23T10:00:00.000Z'));
+    // A notification the components passed on unchanged: one line, every hop.
+    const passed = parseTraceLine(
+      '{"timestamp":"2026-11-23T10:00:00.000Z","from":"agent","to":"editor","via":["agent-edge","sparkle","editor-edge"],"message":{"jsonrpc":"2.0","method":"session/update","params":{}}}',
+      8,
+    );
+    assert.deepEqual(
+      passed?.map((h) => `${h.seq} ${h.from} → ${h.to} ${String(h.message.method)}`),
+      [
+        '8 agent → agent-edge session/update',
+        '8 agent-edge → sparkle session/update',
+        '8 sparkle → editor-edge session/update',
+        '8 editor-edge → editor session/update',
+      ],
+    );
     for (const bad of [
       'not json',
       '{}',
       '{"timestamp":"x","from":"a","to":"b","message":{}}',
       '{"timestamp":"2026-11-23T10:00:00Z","from":1,"to":"b","message":{}}',
+      '{"timestamp":"2026-11-23T10:00:00Z","from":"a","to":"b","via":"c","message":{}}',
+      '{"timestamp":"2026-11-23T10:00:00Z","from":"a","to":"b","via":[1],"message":{}}',
     ])
       assert.equal(parseTraceLine(bad, 1), undefined, bad);
   });

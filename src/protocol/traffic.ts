@@ -19,8 +19,13 @@ export interface TrafficEntry {
   bytes: number;
 }
 
-/** A trace line as an entry; undefined if it is not one. */
-export function parseTraceLine(line: string, seq: number): TrafficEntry | undefined {
+/**
+ * A trace line as entries, one per hop; undefined if it is not a trace line. A line with `via`
+ * (a notification the components it names passed on unchanged, conductor/trace.ts) stands for
+ * every hop from `from` through each of them to `to`: its entries share the line's `seq`, time
+ * and message.
+ */
+export function parseTraceLine(line: string, seq: number): TrafficEntry[] | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(line);
@@ -30,7 +35,11 @@ export function parseTraceLine(line: string, seq: number): TrafficEntry | undefi
   if (!isObject(parsed) || typeof parsed.from !== 'string' || typeof parsed.to !== 'string' || !isObject(parsed.message)) return undefined;
   const time = typeof parsed.timestamp === 'string' ? Date.parse(parsed.timestamp) : NaN;
   if (!Number.isFinite(time)) return undefined;
-  return { seq, time, from: parsed.from, to: parsed.to, message: parsed.message, bytes: line.length };
+  const via = parsed.via === undefined ? [] : parsed.via;
+  if (!Array.isArray(via) || !via.every((name): name is string => typeof name === 'string')) return undefined;
+  const ends = [parsed.from, ...via, parsed.to];
+  const message = parsed.message;
+  return ends.slice(1).map((to, i) => ({ seq, time, from: ends[i]!, to, message, bytes: line.length }));
 }
 
 export type TrafficKind = 'request' | 'response' | 'notification';

@@ -18,6 +18,11 @@ export class Emitter<T> implements Disposable {
     for (const l of [...this.listeners]) l(e);
   }
 
+  /** Whether anyone listens (so an event that is costly to make can be skipped). */
+  get listening(): boolean {
+    return this.listeners.size > 0;
+  }
+
   dispose(): void {
     this.listeners.clear();
   }
