@@ -7,7 +7,7 @@
 // - thinkwell: @thinkwell/conductor 0.5.7, the TypeScript conductor a user would pick instead;
 // - symposium: our conductor with no components, and with three pass-through components.
 // Goals (issue 20) are checked and printed; results go to out/bench/results.json.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { measure, type Sample } from './measureHop';
@@ -23,13 +23,12 @@ const AGENTS: Record<string, string[]> = {
   'raw writer': [resolve(__dirname, 'rawAgent.js')],
 };
 const node = process.execPath;
-const TRACE_DIR = mkdtempSync(join(tmpdir(), 'symposium-bench-trace-'));
 // Our conductor runs as the extension spawns it (src/agents/agentConfiguration.ts, bundleEnv):
 // with a compile cache for its bundle (NODE_COMPILE_CACHE, used by Node 22.1 and later) and a
 // malloc trim threshold (MALLOC_TRIM_THRESHOLD_); the conductor keeps both from the agent.
 const COMPILE_CACHE = mkdtempSync(join(tmpdir(), 'symposium-bench-compile-cache-'));
 const OURS_ENV = { NODE_COMPILE_CACHE: COMPILE_CACHE, MALLOC_TRIM_THRESHOLD_: String(128 * 1024) };
-const PATHS: { name: string; hop: (agent: string[]) => string[] | undefined }[] = [
+const PATHS: { name: string; hop: (agent: string[]) => string[] | undefined; traceFd?: boolean }[] = [
   { name: 'direct', hop: () => undefined },
   { name: 'byte relay', hop: (a) => [resolve(__dirname, 'byteRelay.js'), node, ...a] },
   { name: 'thinkwell 0.5.7', hop: (a) => [resolve(__dirname, 'thinkwellRunner.js'), node, ...a] },
@@ -37,8 +36,9 @@ const PATHS: { name: string; hop: (agent: string[]) => string[] | undefined }[] 
   // As the extension runs it: every default component (their MCP servers are injected into the
   // bench's session; neither agent uses them).
   { name: 'symposium, default chain', hop: (a) => [CONDUCTOR, '--log', 'warn', '--', node, ...a] },
-  // The extension also traces every message at every hop (its traffic viewer reads the trace).
-  { name: 'symposium, default chain, traced', hop: (a) => [CONDUCTOR, '--log', 'warn', '--trace-dir', TRACE_DIR, '--', node, ...a] },
+  // The extension also traces every message at every hop, to a pipe it reads (fd 3, for its
+  // traffic viewer): so does this path, the bench reading the lines as the extension does.
+  { name: 'symposium, default chain, traced', hop: (a) => [CONDUCTOR, '--log', 'warn', '--', node, ...a], traceFd: true },
   {
     name: 'symposium, 3 pass-through',
     hop: (a) => [CONDUCTOR, '--log', 'warn', '--components', 'passthrough,passthrough,passthrough', '--', node, ...a],
@@ -74,8 +74,13 @@ async function main(): Promise<void> {
         const argv = AGENTS[agent]!;
         const hop = p.hop(argv);
         const env = p.name.startsWith('symposium') ? OURS_ENV : undefined;
-        const s = await measure(hop ?? argv, { chunks: CHUNKS, prompts: PROMPTS, isHop: hop !== undefined, ...(env ? { env } : {}) });
-        for (const f of readdirSync(TRACE_DIR)) rmSync(join(TRACE_DIR, f)); // a traced stream writes ~100 MB
+        const s = await measure(hop ?? argv, {
+          chunks: CHUNKS,
+          prompts: PROMPTS,
+          isHop: hop !== undefined,
+          ...(env ? { env } : {}),
+          ...(p.traceFd ? { traceFd: true } : {}),
+        });
         const k = key(agent, p.name);
         samples.set(k, [...(samples.get(k) ?? []), s]);
       }
@@ -142,7 +147,6 @@ function goalLines(rows: Row[]): string[] {
 
 main()
   .finally(() => {
-    rmSync(TRACE_DIR, { recursive: true, force: true });
     rmSync(COMPILE_CACHE, { recursive: true, force: true });
   })
   .catch((err: unknown) => {

@@ -25,6 +25,11 @@ export interface MeasureOptions {
   isHop: boolean;
   /** Added to the spawned process's environment. */
   env?: Record<string, string>;
+  /**
+   * The conductor traces to a pipe on its fd 3 (SYMPOSIUM_TRACE_FD), read here line by line the
+   * way the extension reads it (src/agents/conductorProcess.ts: split into lines, kept as text).
+   */
+  traceFd?: boolean;
 }
 
 function rssMbOf(pid: number | undefined): number | undefined {
@@ -39,15 +44,27 @@ function rssMbOf(pid: number | undefined): number | undefined {
 
 export async function measure(argv: string[], o: MeasureOptions): Promise<Sample> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, argv, { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...o.env } });
+  const child = spawn(process.execPath, argv, {
+    stdio: o.traceFd ? ['pipe', 'pipe', 'inherit', 'pipe'] : ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, ...o.env, ...(o.traceFd ? { SYMPOSIUM_TRACE_FD: '3' } : {}) },
+  });
+  if (o.traceFd) {
+    let partial = '';
+    const kept: string[] = [];
+    (child.stdio[3] as Readable).setEncoding('utf8').on('data', (text: string) => {
+      const lines = (partial + text).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) if (kept.push(line) > 10_000) kept.splice(0, 5_000);
+    });
+  }
   let chunks = 0;
   const conn = acp
     .client()
     .onNotification('session/update', () => void chunks++)
     .connect(
       acp.ndJsonStream(
-        Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
-        Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+        Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>,
+        Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>,
       ),
     );
   try {
@@ -73,7 +90,7 @@ export async function measure(argv: string[], o: MeasureOptions): Promise<Sample
     }
     return { coldStartMs, rssMb, chunksPerSecond, latenciesMs };
   } finally {
-    child.stdin.end();
+    child.stdin!.end();
     const exited = new Promise((r) => child.once('exit', r));
     const timer = setTimeout(() => child.kill('SIGKILL'), 2000);
     await exited;
