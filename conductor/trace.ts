@@ -19,6 +19,7 @@ import { Socket } from 'node:net';
 import type { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { isObject } from '../src/protocol/guards';
+import { isoUtc } from './isoTime';
 import { rawTextOf, type RpcMessage } from './jsonrpc/message';
 import { TickBatch } from './jsonrpc/tickBatch';
 
@@ -93,7 +94,7 @@ function isoNow(): string {
   const ms = Date.now();
   if (ms !== lastMs) {
     lastMs = ms;
-    lastIso = new Date(ms).toISOString();
+    lastIso = isoUtc(ms);
   }
   return lastIso;
 }
