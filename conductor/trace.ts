@@ -20,7 +20,7 @@ import type { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { isObject } from '../src/protocol/guards';
 import { isoUtc } from './isoTime';
-import { rawTextOf, type RpcMessage } from './jsonrpc/message';
+import { messageSlot, rawTextOf, type RpcMessage } from './jsonrpc/message';
 import { TickBatch } from './jsonrpc/tickBatch';
 
 export const REDACTED = '[redacted]';
@@ -63,20 +63,19 @@ function nameJson(name: string): string {
  * A message's masked JSON, made once per message object: a notification crosses every hop as the
  * same object (only requests and responses get new ids), and the extension traces every hop, so
  * a streamed reply is serialized once rather than once per hop. Messages are never changed in
- * place (components forward new objects), so the text stays true. Kept on the message under a
- * non-enumerable symbol, as its raw line is (jsonrpc/message.ts: a WeakMap cost more than the
- * tracing it saved), so a changed copy does not carry it.
+ * place (components forward new objects), so the text stays true. Kept on the message, as its raw
+ * line is (messageSlot), so a changed copy does not carry it.
  */
-const MASKED_JSON = Symbol('maskedJson');
+const maskedJsonOf = messageSlot<string>('maskedJson');
 function maskedJson(message: RpcMessage): string {
-  const cached = (message as { [MASKED_JSON]?: string })[MASKED_JSON];
+  const cached = maskedJsonOf.get(message);
   if (cached !== undefined) return cached;
   // Most messages hold nothing mask() would change: their plain JSON (for a message forwarded
   // as it arrived, the very line it came in) is the masked JSON, without a replacer call per
   // value (which cost the extension's always-on tracing several times the forwarding itself).
   const plain = rawTextOf(message) ?? JSON.stringify(message);
   const text = MAYBE_SECRET.test(plain) ? JSON.stringify(message, mask) : plain;
-  Object.defineProperty(message, MASKED_JSON, { value: text });
+  maskedJsonOf.set(message, text);
   return text;
 }
 
@@ -171,7 +170,9 @@ export interface TraceSink {
 export class TraceWriter implements TraceSink {
   private readonly fd: number;
   private readonly out: TickBatch;
-  private failed = false;
+  /** No more writes: one failed, or the trace was closed. */
+  private stopped = false;
+  private closed = false;
   readonly path: string;
 
   constructor(
@@ -179,30 +180,31 @@ export class TraceWriter implements TraceSink {
     private readonly onError: (err: Error) => void = () => undefined,
   ) {
     mkdirSync(dir, { recursive: true, mode: 0o700 }); // an existing folder keeps its mode
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const stamp = isoUtc(Date.now()).replace(/[:.]/g, '-');
     this.path = join(dir, `conductor-${stamp}-${process.pid}.jsonl`);
     this.fd = openSync(this.path, 'wx', 0o600);
     this.out = new TickBatch((text) => this.writeAll(text));
   }
 
   record(from: string, to: string, message: RpcMessage, via?: readonly string[]): void {
-    if (!this.failed) this.out.add(traceLine(from, to, message, via));
+    if (!this.stopped) this.out.add(traceLine(from, to, message, via));
   }
 
   close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
     this.out.flush();
-    this.failed = true;
+    this.stopped = this.closed = true;
     closeSync(this.fd);
     return Promise.resolve();
   }
 
   private writeAll(text: string): void {
-    if (this.failed) return;
+    if (this.stopped) return;
     try {
       const bytes = Buffer.from(text);
       for (let at = 0; at < bytes.length;) at += writeSync(this.fd, bytes, at);
     } catch (err) {
-      this.failed = true;
+      this.stopped = true;
       this.onError(err as Error);
     }
   }

@@ -68,17 +68,31 @@ export type ParseResult = { ok: true; message: RpcMessage } | { ok: false; error
  */
 export const MAX_DEPTH = 1000;
 
+/** A value kept on a message object itself (messageSlot). */
+export interface MessageSlot<T> {
+  get(message: RpcMessage): T | undefined;
+  set(message: RpcMessage, value: T): void;
+}
+
 /**
- * The line a message was parsed from, kept on the message itself under a non-enumerable symbol:
- * a changed copy (`{...message, id}`, Object.assign) does not carry it, so it always describes
+ * A value kept on the message object itself, under a non-enumerable symbol: a changed copy
+ * (`{...message, id}`, Object.assign, structuredClone) does not carry it, so it always describes
  * that very object. (A WeakMap did the same at twice the cost of parsing and forwarding a line:
  * every entry is an ephemeron the garbage collector must trace.)
  */
-const RAW_TEXT = Symbol('rawText');
+export function messageSlot<T>(name: string): MessageSlot<T> {
+  const key = Symbol(name);
+  return {
+    get: (message) => (message as unknown as Record<symbol, T | undefined>)[key],
+    set: (message, value) => void Object.defineProperty(message, key, { value }),
+  };
+}
+
+const rawText = messageSlot<string>('rawText');
 
 /** The line `message` was parsed from, if it is that very object (not a changed copy). */
 export function rawTextOf(message: RpcMessage): string | undefined {
-  return (message as { [RAW_TEXT]?: string })[RAW_TEXT];
+  return rawText.get(message);
 }
 
 const isId = (v: unknown): v is JsonRpcId => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
@@ -125,7 +139,7 @@ export function parseLine(line: string): ParseResult {
     return { ok: false, id: null, error: { code: ErrorCodes.parseError, message: `not valid JSON: ${(err as Error).message}` } };
   }
   const result = validateMessage(value);
-  if (result.ok) Object.defineProperty(result.message, RAW_TEXT, { value: line });
+  if (result.ok) rawText.set(result.message, line);
   return result;
 }
 
