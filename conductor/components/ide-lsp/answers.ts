@@ -92,9 +92,15 @@ export class LspIde {
 
   constructor(private readonly options: LspIdeOptions) {}
 
-  async answer<O extends IdeOperation>(operation: O, raw: unknown, cwd: string, signal: AbortSignal): Promise<IdeResult<O>> {
+  /** `root`: the folder's real path, when the caller resolved it already for this request. */
+  async answer<O extends IdeOperation>(
+    operation: O,
+    raw: unknown,
+    cwd: string,
+    signal: AbortSignal,
+    root = realRoot(cwd),
+  ): Promise<IdeResult<O>> {
     const params = parseIdeParams(operation, raw);
-    const root = realRoot(cwd);
     // Changes on disk already seen reach the servers before the question does.
     await this.options.pool.flushChanges(root);
     const scope = new Scope(cwd, root, (uri) => this.openLines(root, uri));

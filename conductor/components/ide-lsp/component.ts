@@ -120,11 +120,12 @@ export class IdeLspAdapter implements Component {
     const cwd = typeof sessionId === 'string' ? this.cwdBySession.get(sessionId) : undefined;
     if (!cwd) return request.fail({ code: ErrorCodes.invalidParams, message: `${request.method}: unknown session ${String(sessionId)}` });
     const started = Date.now();
+    const root = realRoot(cwd); // once per request: the progress subscription and the answer both need it
     // While the request waits, what its folder's servers are doing (starting, loading or
     // indexing the project: their `$/progress`) goes back to the tool call's card.
     const token = ideProgressTokenOf(request.params);
     const stopReporting = token
-      ? pool.onActivity(realRoot(cwd), (a) =>
+      ? pool.onActivity(root, (a) =>
           cx.notify('toAgent', IDE_PROGRESS_METHOD, {
             token,
             message: `${a.server}: ${a.message}`,
@@ -134,7 +135,7 @@ export class IdeLspAdapter implements Component {
         )
       : undefined;
     try {
-      const result: unknown = await ide.answer(operation, request.params, cwd, request.signal);
+      const result: unknown = await ide.answer(operation, request.params, cwd, request.signal, root);
       const total = isObject(result) && typeof result.total === 'number' ? result.total : undefined;
       cx.log.debug(`${operation} answered in ${Date.now() - started} ms`, total !== undefined ? { results: total } : undefined);
       request.respond(result);
