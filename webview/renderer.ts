@@ -67,7 +67,7 @@ export class TabRenderer {
       const started = performance.now();
       const item = this.shown.get(id)?.item;
       if (item) this.mynah.updateChatAnswerWithMessageId(this.mynahTabId, id, forMynah(item));
-      // A long body takes mynah long to draw: leave the page at least twice that to take in the
+      // A long body takes mynah long to draw: leave the page three times that to take in the
       // stream, or drawing would crowd out the messages it draws and the stream would fall behind.
       r.last = performance.now();
       r.gap = Math.max(STREAM_REDRAW_MS, 3 * (r.last - started));

@@ -161,22 +161,22 @@ export function wordRangeAt(lineText: string, line: number, character: number): 
  * about the same symbol quotes again (the references of a class are in the same few files each
  * time).
  */
-const recentTexts = new Map<string, { mtimeMs: number; size: number; lines: readonly string[] }>();
-const MAX_RECENT_TEXTS = 64;
+const recentFiles = new Map<string, { mtimeMs: number; size: number; lines: readonly string[] }>();
+const MAX_RECENT_FILES = 64;
 
 /** A file's lines, read synchronously (see documents.ts), or undefined when missing or too big. */
 function recentLines(file: string): readonly string[] | undefined {
   try {
     const info = statSync(file);
     if (info.size > MAX_READ_BYTES) return undefined;
-    const known = recentTexts.get(file);
+    const known = recentFiles.get(file);
     if (known && known.mtimeMs === info.mtimeMs && known.size === info.size) return known.lines;
     const lines = readFileSync(file, 'utf8').split(/\r?\n/);
-    recentTexts.delete(file);
-    recentTexts.set(file, { mtimeMs: info.mtimeMs, size: info.size, lines });
-    for (const oldest of recentTexts.keys()) {
-      if (recentTexts.size <= MAX_RECENT_TEXTS) break;
-      recentTexts.delete(oldest);
+    recentFiles.delete(file);
+    recentFiles.set(file, { mtimeMs: info.mtimeMs, size: info.size, lines });
+    for (const oldest of recentFiles.keys()) {
+      if (recentFiles.size <= MAX_RECENT_FILES) break;
+      recentFiles.delete(oldest);
     }
     return lines;
   } catch {
