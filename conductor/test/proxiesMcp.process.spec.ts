@@ -32,10 +32,10 @@ function conductorWithInjector(injectorArgs: string[], transport: 'http' | 'stdi
   ];
 }
 
-/** The messages the conductor traced from `from` to `to`. */
+/** The messages the conductor traced from `from` to `to`, so far: the file is read while the conductor writes it, so a last line without its newline is not complete yet. */
 function traced(traceDir: string, from: string, to: string): { method?: string; params?: Record<string, unknown> }[] {
   return readdirSync(traceDir)
-    .flatMap((f) => readFileSync(join(traceDir, f), 'utf8').trim().split('\n'))
+    .flatMap((f) => readFileSync(join(traceDir, f), 'utf8').split('\n').slice(0, -1))
     .filter((l) => l !== '')
     .map((l) => JSON.parse(l) as { from: string; to: string; message: { method?: string; params?: Record<string, unknown> } })
     .filter((l) => l.from === from && l.to === to)
