@@ -31,6 +31,7 @@ import {
 } from '../protocol/symposium-ext';
 import { IDE_OPERATIONS, ideMethod, withIdeCapability } from '../protocol/ideOperations';
 import type { ClientHandlers, ClientRequestContext } from './clientHandlers';
+import { TextChunkMerger } from './textChunkMerge';
 
 export interface SessionUpdateEvent {
   sessionId: string;
@@ -125,7 +126,10 @@ export class AcpClient {
           ({ params, signal }) => ide.answer(operation, params, ctx(signal)),
         );
     }
-    this.conn = app.connect(acp.ndJsonStream(Writable.toWeb(io.stdin), Readable.toWeb(io.stdout) as ReadableStream<Uint8Array>));
+    // Text chunks that arrive together reach the SDK as one (textChunkMerge.ts says why).
+    const merged = io.stdout.pipe(new TextChunkMerger());
+    io.stdout.once('error', (e) => merged.destroy(e));
+    this.conn = app.connect(acp.ndJsonStream(Writable.toWeb(io.stdin), Readable.toWeb(merged) as ReadableStream<Uint8Array>));
   }
 
   /** What the agent accepts in prompts (images, embedded resources); known after initialize. */

@@ -1,0 +1,130 @@
+// Merges the streamed text chunks that reach the extension host together, before the ACP SDK reads
+// them. Why here and by hand: the SDK checks every `session/update` against its zod schema twice
+// (its session router, then the handler's parser) and walks each through its web-stream and
+// handler machinery: about 20 µs a notification on the thread that also carries the chat. When an
+// agent streams faster than that, the pipe fills and each read brings hundreds of lines; the
+// editor then spent its time on per-line overhead while the reply waited (issue 20: a 5000-chunk
+// reply took 2.3–3.8× the stream). The SDK has no hook for this, so this transform sits between
+// the conductor's stdout and the SDK's NDJSON stream.
+//
+// Only lines that arrived in the same read are merged, so nothing waits for a later read: a host
+// that keeps pace sees every chunk as sent. Only plain text chunks merge (agent/thought/user
+// message chunks whose content is `{type: 'text', text}`, with nothing else on the message, the
+// params or the update but an equal `messageId`), and only consecutive ones of the same session and
+// kind: the concatenated text is what the chat would have drawn from the pieces. Every other line
+// passes through byte for byte, malformed ones included, so the SDK still validates and answers
+// them; a merged line is still validated by the SDK like any other.
+import { StringDecoder } from 'node:string_decoder';
+import { Transform, type TransformCallback } from 'node:stream';
+
+const MERGEABLE = new Set(['agent_message_chunk', 'agent_thought_chunk', 'user_message_chunk']);
+/** A merged chunk stays far below the SDK's message limit (32 MiB) and the webview's drawing unit. */
+export const MAX_MERGED_TEXT = 256 * 1024;
+
+interface TextChunk {
+  sessionId: string;
+  kind: string;
+  messageId: string | undefined;
+  text: string;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const hasOnly = (o: Record<string, unknown>, keys: readonly string[]): boolean => Object.keys(o).every((k) => keys.includes(k));
+
+/** The line as a plain text chunk, or undefined if it is anything else (which then passes untouched). */
+export function textChunkOf(line: string): TextChunk | undefined {
+  // Cheap tests first: most other lines are rejected without parsing.
+  if (!line.includes('_chunk"') || !line.includes('"session/update"')) return undefined;
+  let m: unknown;
+  try {
+    m = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(m) || m.jsonrpc !== '2.0' || m.method !== 'session/update' || !hasOnly(m, ['jsonrpc', 'method', 'params']))
+    return undefined;
+  const p = m.params;
+  if (!isRecord(p) || typeof p.sessionId !== 'string' || !hasOnly(p, ['sessionId', 'update'])) return undefined;
+  const u = p.update;
+  if (!isRecord(u) || typeof u.sessionUpdate !== 'string' || !MERGEABLE.has(u.sessionUpdate)) return undefined;
+  if (!hasOnly(u, ['sessionUpdate', 'content', 'messageId']) || (u.messageId !== undefined && typeof u.messageId !== 'string'))
+    return undefined;
+  const c = u.content;
+  if (!isRecord(c) || c.type !== 'text' || typeof c.text !== 'string' || !hasOnly(c, ['type', 'text'])) return undefined;
+  return { sessionId: p.sessionId, kind: u.sessionUpdate, messageId: u.messageId, text: c.text };
+}
+
+function lineOf(chunk: TextChunk): string {
+  const update = {
+    sessionUpdate: chunk.kind,
+    content: { type: 'text', text: chunk.text },
+    ...(chunk.messageId !== undefined ? { messageId: chunk.messageId } : {}),
+  };
+  return JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: chunk.sessionId, update } });
+}
+
+/**
+ * The lines with each run of consecutive, compatible text chunks replaced by one. A run of one is
+ * kept as its original line. Pure: the transform below and the unit tests call it.
+ */
+export function mergeTextChunkLines(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  let run: TextChunk | undefined;
+  let runLine = ''; // the run's first line, kept while the run has one chunk
+  let runCount = 0;
+  const flush = (): void => {
+    if (run) out.push(runCount === 1 ? runLine : lineOf(run));
+    run = undefined;
+    runCount = 0;
+  };
+  for (const line of lines) {
+    const chunk = textChunkOf(line);
+    if (!chunk) {
+      flush();
+      out.push(line);
+      continue;
+    }
+    const joins =
+      run !== undefined &&
+      run.sessionId === chunk.sessionId &&
+      run.kind === chunk.kind &&
+      run.messageId === chunk.messageId &&
+      run.text.length + chunk.text.length <= MAX_MERGED_TEXT;
+    if (joins && run) {
+      run.text += chunk.text;
+      runCount++;
+    } else {
+      flush();
+      run = chunk;
+      runLine = line;
+      runCount = 1;
+    }
+  }
+  flush();
+  return out;
+}
+
+/** Bytes in (NDJSON as read from the pipe), bytes out, with each read's text chunks merged. */
+export class TextChunkMerger extends Transform {
+  private readonly decoder = new StringDecoder('utf8');
+  private partial = '';
+
+  override _transform(bytes: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    const text = this.partial + this.decoder.write(bytes);
+    const end = text.lastIndexOf('\n');
+    if (end < 0) {
+      this.partial = text;
+      return done();
+    }
+    this.partial = text.slice(end + 1);
+    const lines = text.slice(0, end).split('\n');
+    // One line (a host keeping pace) passes as read.
+    done(null, lines.length === 1 ? text.slice(0, end + 1) : mergeTextChunkLines(lines).join('\n') + '\n');
+  }
+
+  override _flush(done: TransformCallback): void {
+    const rest = this.partial + this.decoder.end();
+    this.partial = '';
+    done(null, rest.length ? rest : undefined);
+  }
+}
