@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { isConversationPayload, type IndexedHostMessage, type TabPayload } from '../protocol/webview';
-import { Outbox } from './outbox';
+import { Outbox, STREAM_POST_GAP_MS } from './outbox';
 import { Transcript } from './transcript';
 
 const T = 'tab-a',
@@ -18,16 +18,28 @@ const textOf = (m: IndexedHostMessage): string =>
     ? m.update.content.text
     : '';
 
-/** `turns`: flush by hand (`endTurn`) instead of at once, as the host's setImmediate does. */
+/**
+ * `turns`: flush by hand (`endTurn`, which runs every scheduled flush whatever its delay) instead
+ * of at once. `delays` records each schedule's delay; `clock.now` is the outbox's time.
+ */
 function setup(limits?: { maxEntries: number; maxChars: number }, turns = false) {
   const posted: IndexedHostMessage[] = [];
   const transcript = new Transcript();
   const waiting: (() => void)[] = [];
+  const delays: number[] = [];
+  const clock = { now: 0 };
   const outbox = new Outbox(
     (m) => posted.push(m),
     (t) => transcript.snapshot(t),
     limits,
-    (flush) => (turns ? waiting.push(flush) : flush()),
+    {
+      schedule: (flush, delayMs) => {
+        delays.push(delayMs);
+        if (turns) waiting.push(flush);
+        else flush();
+      },
+      now: () => clock.now,
+    },
   );
   const endTurn = () => waiting.splice(0).forEach((f) => f());
   const push = (p: TabPayload) => {
@@ -36,7 +48,7 @@ function setup(limits?: { maxEntries: number; maxChars: number }, turns = false)
   };
   transcript.open(T, 'Chat');
   transcript.open(U, 'Chat 2');
-  return { posted, outbox, push, transcript, endTurn };
+  return { posted, outbox, push, transcript, endTurn, delays, clock };
 }
 
 describe('Outbox', () => {
@@ -208,6 +220,51 @@ describe('Outbox', () => {
     push(chunk(T, 'late'));
     endTurn();
     assert.deepEqual([posted.length, textOf(posted[3]!), posted[3]!.index], [4, 'late', 1002]);
+  });
+
+  it(`while live, a stream's further chunks leave at most every ${STREAM_POST_GAP_MS} ms, merged; its first chunk and anything else leave at the end of the turn`, () => {
+    const { posted, outbox, push, endTurn, delays, clock } = setup(undefined, true);
+    outbox.ready({}, [T]);
+    push({ type: 'prompt-started', tabId: T, messageId: 'p', text: 'hi' });
+    endTurn();
+    clock.now = 5;
+    push(chunk(T, 'first '));
+    assert.deepEqual(delays, [0, 0], 'the first chunk of an item is not held back');
+    endTurn();
+    clock.now = 15;
+    push(chunk(T, 'a'));
+    clock.now = 30;
+    push(chunk(T, 'b'));
+    assert.deepEqual(delays, [0, 0, STREAM_POST_GAP_MS - 10], 'one flush when the gap is over, not one per chunk');
+    clock.now = 5 + STREAM_POST_GAP_MS; // the timer runs
+    endTurn();
+    assert.deepEqual(
+      posted.map((m) => [m.type, textOf(m)]),
+      [
+        ['prompt-started', ''],
+        ['agent-update', 'first '],
+        ['agent-update', 'ab'],
+      ],
+    );
+    // A chunk once the gap is over leaves at the end of the turn.
+    clock.now += STREAM_POST_GAP_MS + 1;
+    push(chunk(T, 'c'));
+    assert.equal(delays.at(-1), 0);
+    endTurn();
+    // Within the gap, the turn's end (or a tool call) does not wait: it leaves at once, after the chunks before it.
+    clock.now += 5;
+    push(chunk(T, 'd'));
+    push({ type: 'prompt-ended', tabId: T, messageId: 'p', stopReason: 'end_turn' });
+    assert.deepEqual(delays.slice(-2), [STREAM_POST_GAP_MS - 5, 0]);
+    endTurn();
+    assert.deepEqual(
+      posted.slice(3).map((m) => [m.type, textOf(m)]),
+      [
+        ['agent-update', 'c'],
+        ['agent-update', 'd'],
+        ['prompt-ended', ''],
+      ],
+    );
   });
 
   it('whenPosted resolves after the end-of-turn post, at once when nothing waits, and also when the webview went away meanwhile', async () => {

@@ -8,7 +8,15 @@
 //   one message: an agent streaming as fast as the pipe takes brings hundreds of chunks per read,
 //   and each postMessage costs far more than the chunk (in code-server it crosses two processes
 //   and a socket) — 5000 chunks took 1.7 s to reach the webview one by one. A lone message still
-//   leaves at once (the turn ends right after it). Posted messages are kept until the webview
+//   leaves at once (the turn ends right after it).
+// - A stream's further chunks (a message that continues the item the tab's last message carried)
+//   leave at most every STREAM_POST_GAP_MS, merged: the webview draws a streaming card at most
+//   every 100 ms, and in code-server the page takes the host's messages one at a time (the
+//   workbench reads each WebSocket message through a FileReader before the next), so under load
+//   each message costs it 5–80 ms. Posting once per turn of a busy host meant 25–35 messages for
+//   a 5000-chunk reply, and its first chunk reached the page only after most of them (0.2–0.5 s).
+//   Anything else (the first chunk of an item, a tool call, the turn's end) leaves at the end of
+//   the turn as before, together with the chunks waiting before it. Posted messages are kept until the webview
 //   acknowledges it has saved them (its state survives re-creation only up to its last setState),
 //   then replayed on the next `webview-ready` if still unacknowledged.
 // - While it is hidden, not yet ready or being re-created, messages are buffered; consecutive
@@ -50,6 +58,19 @@ export interface OutboxStats {
   >;
 }
 
+/** How often a stream's further chunks leave for the webview (half its redraw interval). */
+export const STREAM_POST_GAP_MS = 50;
+
+/** When the outbox flushes: `schedule(flush, 0)` after the current turn, else after `delayMs`. */
+export interface OutboxTiming {
+  schedule(flush: () => void, delayMs: number): void;
+  now(): number;
+}
+const realTiming: OutboxTiming = {
+  schedule: (flush, delayMs) => void (delayMs > 0 ? setTimeout(flush, delayMs) : setImmediate(flush)),
+  now: () => performance.now(),
+};
+
 export class Outbox {
   private readonly tabs = new Map<TabId, TabQueue>();
   private live = false;
@@ -59,11 +80,13 @@ export class Outbox {
     /** The tab's whole conversation, or undefined if the tab no longer exists. */
     private readonly snapshot: (tabId: TabId) => Omit<Resync, 'tabId'> | undefined,
     private readonly limits: OutboxLimits = { maxEntries: 500, maxChars: 2_000_000 },
-    /** Runs `flush` after the current turn (tests pass their own, to flush by hand). */
-    private readonly schedule: (flush: () => void) => void = (flush) => void setImmediate(flush),
+    /** Tests pass their own, to flush by hand. */
+    private readonly timing: OutboxTiming = realTiming,
   ) {}
 
-  private flushScheduled = false;
+  /** A flush is scheduled: at the end of this turn ('turn') or when the stream's gap is over ('gap'). */
+  private flushScheduled: 'turn' | 'gap' | undefined;
+  private lastFlush = -Infinity;
   /** Messages pushed while live and not posted yet, in the order they were pushed (all tabs). */
   private waiting: Entry[] = [];
   /** Callers of `whenPosted`, told at the next flush. */
@@ -79,8 +102,9 @@ export class Outbox {
       return;
     }
     const last = q.entries[q.entries.length - 1];
-    const merged = last && !last.posted ? coalesce(last.message, message) : undefined;
-    if (last && merged) {
+    const merged = last ? coalesce(last.message, message) : undefined;
+    const continuesStream = merged !== undefined;
+    if (last && merged && !last.posted) {
       // Counted as the two messages' sizes (a little over the merged one's): measuring the merged
       // message again for every chunk of a burst would cost the square of its length.
       const size = approxSize(message);
@@ -93,16 +117,28 @@ export class Outbox {
       if (this.live) this.waiting.push(entry);
     }
     this.enforceLimits(q);
-    if (this.live && !this.flushScheduled) {
-      this.flushScheduled = true;
-      this.schedule(this.flush);
+    if (this.live) this.scheduleFlush(continuesStream);
+  }
+
+  private scheduleFlush(continuesStream: boolean): void {
+    if (this.flushScheduled === 'turn') return;
+    const wait = continuesStream ? this.lastFlush + STREAM_POST_GAP_MS - this.timing.now() : 0;
+    if (wait > 0) {
+      if (this.flushScheduled === 'gap') return;
+      this.flushScheduled = 'gap';
+      this.timing.schedule(this.flush, wait);
+    } else {
+      // Sooner than a pending gap: that timer's flush then finds nothing left to post.
+      this.flushScheduled = 'turn';
+      this.timing.schedule(this.flush, 0);
     }
   }
 
   /** Posts what waits for the end of the turn (nothing if the webview went away meanwhile). */
   readonly flush = (): void => {
-    this.flushScheduled = false;
+    this.flushScheduled = undefined;
     const waiting = this.waiting;
+    if (waiting.length) this.lastFlush = this.timing.now();
     this.waiting = [];
     if (this.live) {
       for (const e of waiting) {
