@@ -442,11 +442,12 @@ try {
             perf.observe({ type: 'longtask' });
             // When the host's messages arrive: the stream as the webview receives it, to compare
             // the time the reply is fully on screen with.
+            let firstMessage = 0;
             let lastMessage = 0;
             let messages = 0;
             const onMessage = () => {
               lastMessage = performance.now();
-              messages++;
+              if (!messages++) firstMessage = lastMessage;
             };
             window.addEventListener('message', onMessage);
             window.__reply = new Promise((resolve) => {
@@ -468,7 +469,14 @@ try {
                   observer.disconnect();
                   perf.disconnect();
                   window.removeEventListener('message', onMessage);
-                  resolve({ firstMs: first - t0, doneMs: performance.now() - t0, streamMs: lastMessage - t0, longTasks, messages });
+                  resolve({
+                    firstMs: first - t0,
+                    doneMs: performance.now() - t0,
+                    firstReceivedMs: firstMessage - t0,
+                    streamMs: lastMessage - t0,
+                    longTasks,
+                    messages,
+                  });
                 }
               };
               const observer = new MutationObserver(check);
@@ -511,6 +519,8 @@ try {
         firstChunkMs: { median: sorted[Math.floor(sorted.length / 2)], max: sorted.at(-1), samples: first.map((x) => Math.round(x)) },
         reply5000: {
           firstMs: Math.round(big.firstMs),
+          // Enter → the host's first message after it (the turn's start) reached the webview: code-server's round trip.
+          firstReceivedMs: Math.round(big.firstReceivedMs),
           renderedMs: Math.round(big.doneMs),
           // Enter → the host's last message for the reply reached the webview.
           receivedMs: Math.round(big.streamMs),
