@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
-import { MAX_MERGED_TEXT, mergeTextChunkLines, TextChunkMerger } from './textChunkMerge';
+import { MAX_HELD_LINE, MAX_MERGED_TEXT, mergeTextChunkLines, TextChunkMerger } from './textChunkMerge';
 
 const chunk = (text: string, extra: { sessionId?: string; kind?: string; messageId?: string } = {}): string =>
   JSON.stringify({
@@ -114,6 +114,38 @@ describe('the text chunks that reach the editor together are merged before the A
   it('as a stream: a host keeping pace (one line per read) gets each line as read, and an unterminated tail at the end', async () => {
     const out = await throughMerger([`${chunk('a')}\n`, `${chunk('b')}\n`, 'tail-without-newline']);
     assert.equal(out, `${chunk('a')}\n${chunk('b')}\n` + 'tail-without-newline');
+  });
+
+  it(`as a stream: a line longer than ${MAX_HELD_LINE} characters is passed on as it comes, byte for byte, and the lines after it merge again`, async () => {
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'fs/write_text_file',
+      params: { path: '/w/f', content: 'y'.repeat(3 * MAX_HELD_LINE) },
+    });
+    const bytes = Buffer.from(`${chunk('a')}\n${big}\n${chunk('b')}\n${chunk('c')}\n`);
+    const merger = new TextChunkMerger();
+    const outputs: number[] = [];
+    let out = '';
+    merger.on('data', (b: Buffer) => {
+      outputs.push(b.length);
+      out += b.toString('utf8');
+    });
+    const ended = new Promise((r) => merger.on('end', r));
+    // 64 KiB reads, as from a pipe: the big line must not wait for its newline.
+    for (let at = 0; at < bytes.length; at += 65536) merger.write(bytes.subarray(at, at + 65536));
+    const before = out.length;
+    merger.end();
+    await ended;
+    assert.equal(out.length, before, 'everything was passed on before the end');
+    assert.ok(outputs.length >= 30, `${outputs.length} writes: the long line went on piece by piece`);
+    assert.ok(
+      Math.max(...outputs) <= MAX_HELD_LINE + 2 * 65536,
+      `at most ${MAX_HELD_LINE} characters held back, not ${Math.max(...outputs)}`,
+    );
+    const lines = out.split('\n');
+    assert.equal(lines[1], big);
+    assert.deepEqual(textsOf([lines[0]!, lines[2]!]), ['a', 'bc']);
   });
 
   it('through a real ACP SDK client: 2000 chunks in one read arrive as a few notifications with the same text', async () => {

@@ -20,6 +20,12 @@ import { Transform, type TransformCallback } from 'node:stream';
 const MERGEABLE = new Set(['agent_message_chunk', 'agent_thought_chunk', 'user_message_chunk']);
 /** A merged chunk stays far below the SDK's message limit (32 MiB) and the webview's drawing unit. */
 export const MAX_MERGED_TEXT = 256 * 1024;
+/**
+ * The most of an unfinished line held back for the next read. A longer line (a big file the agent
+ * writes, say) is passed on as it comes, unmerged, so it costs no more than without this
+ * transform, and the SDK's own line limit still applies to it.
+ */
+export const MAX_HELD_LINE = 1024 * 1024;
 
 interface TextChunk {
   sessionId: string;
@@ -107,19 +113,38 @@ export function mergeTextChunkLines(lines: readonly string[]): string[] {
 /** Bytes in (NDJSON as read from the pipe), bytes out, with each read's text chunks merged. */
 export class TextChunkMerger extends Transform {
   private readonly decoder = new StringDecoder('utf8');
+  /** The unfinished line held back for the next read. */
   private partial = '';
+  /** The unfinished line was too long to hold and went on already: the rest of it follows as is. */
+  private passing = false;
 
   override _transform(bytes: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    const text = this.partial + this.decoder.write(bytes);
-    const end = text.lastIndexOf('\n');
-    if (end < 0) {
-      this.partial = text;
-      return done();
+    // Newlines are looked for in this read only: a long line arriving over many reads is scanned once.
+    const piece = this.decoder.write(bytes);
+    let out = '';
+    let start = 0;
+    if (this.passing) {
+      const newline = piece.indexOf('\n');
+      if (newline < 0) return done(null, piece || undefined);
+      out = piece.slice(0, newline + 1);
+      start = newline + 1;
+      this.passing = false;
     }
-    this.partial = text.slice(end + 1);
-    const lines = text.slice(0, end).split('\n');
-    // One line (a host keeping pace) passes as read.
-    done(null, lines.length === 1 ? text.slice(0, end + 1) : mergeTextChunkLines(lines).join('\n') + '\n');
+    const end = piece.lastIndexOf('\n');
+    if (end >= start) {
+      const text = this.partial + piece.slice(start, end);
+      this.partial = '';
+      const lines = text.split('\n');
+      // One line (a host keeping pace) passes as read.
+      out += lines.length === 1 ? text + '\n' : mergeTextChunkLines(lines).join('\n') + '\n';
+    }
+    this.partial += piece.slice(Math.max(start, end + 1));
+    if (this.partial.length > MAX_HELD_LINE) {
+      out += this.partial;
+      this.partial = '';
+      this.passing = true;
+    }
+    done(null, out || undefined);
   }
 
   override _flush(done: TransformCallback): void {
