@@ -46,6 +46,15 @@ const builds = [
   },
   // The protocol traffic viewer's page (src/traffic/trafficPanel.ts).
   { ...common, entryPoints: ['webview/traffic/main.ts'], outfile: `${outRoot}/traffic.js`, platform: 'browser', format: 'iife' },
+  // The traffic viewer's panel (host side), loaded on first use (src/traffic/registerTraffic.ts).
+  {
+    ...common,
+    entryPoints: ['src/traffic/trafficViewerBundle.ts'],
+    outfile: `${outRoot}/trafficViewer.js`,
+    platform: 'node',
+    format: 'cjs',
+    external: ['vscode'],
+  },
   // Conductor: one self-contained Node file (the ESM-only ACP SDK is bundled into it), run by the
   // extension host's own Node (`process.execPath` + ELECTRON_RUN_AS_NODE=1 on desktop).
   { ...common, entryPoints: ['conductor/main.ts'], outfile: `${outRoot}/conductor.js`, platform: 'node', format: 'cjs' },

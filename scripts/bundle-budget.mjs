@@ -8,15 +8,16 @@ import { join } from 'node:path';
 
 const KB = 1000;
 const MiB = 1024 * 1024;
-/** bundle → its budget in bytes. lm.js loads only with the experimental LM provider on, registry.js with the agent picker. */
+/** bundle → its budget in bytes. lm.js loads only with the experimental LM provider on, registry.js with the agent picker, trafficViewer.js with the traffic viewer. */
 export const BUDGETS = {
   'extension.js': 300 * KB,
   'lm.js': 100 * KB,
   'registry.js': 60 * KB,
   'conductor.js': 1.5 * MiB,
   'webview.js': 2.6 * MiB,
-  // The protocol traffic viewer's page (webview/traffic/).
+  // The protocol traffic viewer: its page (webview/traffic/) and its panel in the host.
   'traffic.js': 30 * KB,
+  'trafficViewer.js': 30 * KB,
 };
 
 const root = new URL('..', import.meta.url).pathname;

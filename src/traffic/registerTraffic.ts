@@ -1,11 +1,19 @@
 // Wires the traffic viewer into the extension: its commands (Show Protocol Traffic, Save Protocol
-// Trace) and, in test mode, `symposium.test.*` commands that read what the viewer shows.
+// Trace) and, in test mode, `symposium.test.*` commands that read what the viewer shows. The
+// viewer's code is out/trafficViewer.js (trafficViewerBundle.ts), required on first use.
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatController } from '../chat/chatController';
 import type { SessionDirectory } from '../chat/sessionDirectory';
 import type { Log } from '../log/logEvent';
-import { SAVE_TRACE_COMMAND, SHOW_TRAFFIC_COMMAND, TrafficViewer, type TrafficTab } from './trafficPanel';
+import type { TrafficTab, TrafficViewer } from './trafficPanel';
 import type { TrafficStore } from './trafficStore';
+
+type TrafficViewerBundle = typeof import('./trafficViewerBundle');
+
+export const SHOW_TRAFFIC_COMMAND = 'symposium.showProtocolTraffic';
+export const SAVE_TRACE_COMMAND = 'symposium.saveProtocolTrace';
 
 export interface TrafficDeps {
   extensionUri: vscode.Uri;
@@ -24,32 +32,45 @@ export function registerTraffic(deps: TrafficDeps): vscode.Disposable[] {
         ? [{ tabId: t.tabId, title: t.title, agentName: t.config?.agent.name ?? '', key: ref.actorKey, sessionId: ref.sessionId }]
         : [];
     });
-  const viewer = new TrafficViewer({ extensionUri: deps.extensionUri, store: deps.store, log: deps.log, tabs, testMode: deps.testMode });
+  let loaded: TrafficViewer | undefined;
+  const viewer = (): TrafficViewer => {
+    if (!loaded) {
+      const bundle = createRequire(__filename)(join(deps.extensionUri.fsPath, 'out', 'trafficViewer.js')) as TrafficViewerBundle;
+      loaded = new bundle.TrafficViewer({
+        extensionUri: deps.extensionUri,
+        store: deps.store,
+        log: deps.log,
+        tabs,
+        testMode: deps.testMode,
+      });
+    }
+    return loaded;
+  };
   const disposables: vscode.Disposable[] = [
-    viewer,
-    vscode.commands.registerCommand(SHOW_TRAFFIC_COMMAND, (tabId?: string) => viewer.show(typeof tabId === 'string' ? tabId : undefined)),
+    { dispose: () => loaded?.dispose() },
+    vscode.commands.registerCommand(SHOW_TRAFFIC_COMMAND, (tabId?: string) => viewer().show(typeof tabId === 'string' ? tabId : undefined)),
     vscode.commands.registerCommand(SAVE_TRACE_COMMAND, (tabId?: string, target?: vscode.Uri) =>
-      viewer.save(typeof tabId === 'string' ? tabId : undefined, target instanceof vscode.Uri ? target : undefined),
+      viewer().save(typeof tabId === 'string' ? tabId : undefined, target instanceof vscode.Uri ? target : undefined),
     ),
   ];
   if (deps.testMode) {
     disposables.push(
       /** What the viewer shows, once it has rendered something matching `until` (a method name), or after `timeoutMs`. */
       vscode.commands.registerCommand('symposium.test.getTrafficRendered', async (until?: string, timeoutMs = 10_000) => {
-        const matches = (): boolean => until === undefined || (viewer.lastRendered?.rows.some((r) => r.method === until) ?? false);
-        if (!matches() || !viewer.lastRendered)
+        const matches = (): boolean => until === undefined || (viewer().lastRendered?.rows.some((r) => r.method === until) ?? false);
+        if (!matches() || !viewer().lastRendered)
           await new Promise<void>((resolve) => {
             const timer = setTimeout(() => done(), timeoutMs);
-            const sub = viewer.onDidRender(() => matches() && done());
+            const sub = viewer().onDidRender(() => matches() && done());
             function done(): void {
               clearTimeout(timer);
               sub.dispose();
               resolve();
             }
           });
-        return viewer.lastRendered;
+        return viewer().lastRendered;
       }),
-      vscode.commands.registerCommand('symposium.test.setTrafficFilter', (filter: string) => viewer.setFilter(filter)),
+      vscode.commands.registerCommand('symposium.test.setTrafficFilter', (filter: string) => viewer().setFilter(filter)),
     );
   }
   return disposables;

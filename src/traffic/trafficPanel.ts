@@ -4,6 +4,7 @@
 // filter, large payloads collapsed, credentials and env values masked. Rows come from the
 // TrafficStore as the conductor streams them (src/protocol/traffic.ts builds them). "Save trace"
 // writes the session's entries as JSON lines (the conductor's trace format) for bug reports.
+// Bundled apart (out/trafficViewer.js, trafficViewerBundle.ts), loaded when first used.
 import { randomBytes } from 'node:crypto';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
@@ -19,9 +20,6 @@ import {
 } from '../protocol/traffic';
 import { trafficHtml } from './trafficHtml';
 import type { TrafficStore } from './trafficStore';
-
-export const SHOW_TRAFFIC_COMMAND = 'symposium.showProtocolTraffic';
-export const SAVE_TRACE_COMMAND = 'symposium.saveProtocolTrace';
 
 /** A chat tab with a session, as the viewer offers it. */
 export interface TrafficTab {
