@@ -16,9 +16,10 @@
 //   each message costs it 5–80 ms. Posting once per turn of a busy host meant 25–35 messages for
 //   a 5000-chunk reply, and its first chunk reached the page only after most of them (0.2–0.5 s).
 //   Anything else (the first chunk of an item, a tool call, the turn's end) leaves at the end of
-//   the turn as before, together with the chunks waiting before it. Posted messages are kept until the webview
-//   acknowledges it has saved them (its state survives re-creation only up to its last setState),
-//   then replayed on the next `webview-ready` if still unacknowledged.
+//   the turn as before, together with the chunks waiting before it.
+// - Posted messages are kept until the webview acknowledges it has saved them (its state survives
+//   re-creation only up to its last setState), then replayed on the next `webview-ready` if still
+//   unacknowledged.
 // - While it is hidden, not yet ready or being re-created, messages are buffered; consecutive
 //   chunks of one streamed item are coalesced.
 // - Past a size limit, the tab's buffer is dropped and the tab is marked for resync: at the next
