@@ -16,6 +16,7 @@
 // them; a merged line is still validated by the SDK like any other.
 import { StringDecoder } from 'node:string_decoder';
 import { Transform, type TransformCallback } from 'node:stream';
+import { isObject } from '../protocol/guards';
 
 const MERGEABLE = new Set(['agent_message_chunk', 'agent_thought_chunk', 'user_message_chunk']);
 /** A merged chunk stays far below the SDK's message limit (32 MiB) and the webview's drawing unit. */
@@ -34,7 +35,6 @@ interface TextChunk {
   text: string;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const hasOnly = (o: Record<string, unknown>, keys: readonly string[]): boolean => Object.keys(o).every((k) => keys.includes(k));
 
 /** The line as a plain text chunk, or undefined if it is anything else (which then passes untouched). */
@@ -47,16 +47,16 @@ export function textChunkOf(line: string): TextChunk | undefined {
   } catch {
     return undefined;
   }
-  if (!isRecord(m) || m.jsonrpc !== '2.0' || m.method !== 'session/update' || !hasOnly(m, ['jsonrpc', 'method', 'params']))
+  if (!isObject(m) || m.jsonrpc !== '2.0' || m.method !== 'session/update' || !hasOnly(m, ['jsonrpc', 'method', 'params']))
     return undefined;
   const p = m.params;
-  if (!isRecord(p) || typeof p.sessionId !== 'string' || !hasOnly(p, ['sessionId', 'update'])) return undefined;
+  if (!isObject(p) || typeof p.sessionId !== 'string' || !hasOnly(p, ['sessionId', 'update'])) return undefined;
   const u = p.update;
-  if (!isRecord(u) || typeof u.sessionUpdate !== 'string' || !MERGEABLE.has(u.sessionUpdate)) return undefined;
+  if (!isObject(u) || typeof u.sessionUpdate !== 'string' || !MERGEABLE.has(u.sessionUpdate)) return undefined;
   if (!hasOnly(u, ['sessionUpdate', 'content', 'messageId']) || (u.messageId !== undefined && typeof u.messageId !== 'string'))
     return undefined;
   const c = u.content;
-  if (!isRecord(c) || c.type !== 'text' || typeof c.text !== 'string' || !hasOnly(c, ['type', 'text'])) return undefined;
+  if (!isObject(c) || c.type !== 'text' || typeof c.text !== 'string' || !hasOnly(c, ['type', 'text'])) return undefined;
   return { sessionId: p.sessionId, kind: u.sessionUpdate, messageId: u.messageId, text: c.text };
 }
 

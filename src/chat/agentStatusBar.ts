@@ -31,8 +31,8 @@ export function statusOf(actor: AgentActor | undefined): { status: AgentStatus; 
  * Only the short `starting` spins. A turn can run for minutes, and an endless animation makes the
  * page recomposite many times a second: in a browser without GPU compositing (code-server on a
  * VM, our CI) the status bar's spinner alone took most of a core while an agent worked, and a
- * 5000-chunk reply reached the screen in 0.5–0.8 s without it against 0.7–1.3 s with it. The
- * chat shows the turn's progress itself.
+ * 5000-chunk reply reached the screen in 0.51–0.82 s with the page's animations off against
+ * 0.72–1.03 s with them on. The chat shows the turn's progress itself.
  */
 const ICONS: Record<AgentStatus, string> = {
   'not started': '$(comment-discussion)',
