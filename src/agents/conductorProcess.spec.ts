@@ -1,8 +1,13 @@
-// The process side of an agent actor on plain Node scripts (no conductor needed): stderr lines,
-// exit reports (expected or not), the escalation of stop() to SIGTERM for a process that ignores
-// EOF, a new process (and process scope) after an exit, and the owner's own disposal.
+// The process side of an agent actor on plain Node scripts: stderr lines, exit reports (expected
+// or not), the escalation of stop() to SIGTERM for a process that ignores EOF, a new process (and
+// process scope) after an exit, and the owner's own disposal. And, with the real conductor
+// (out/conductor.js, built by `node esbuild.mjs`), that a SIGKILLed conductor leaves no agent.
 import * as assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { Log } from '../log/logEvent';
+import { groupAlive, signalGroup } from '../node/processGroup';
 import { groupMembers } from '../test/processGroup';
 import { ConductorProcess, type ProcessExit } from './conductorProcess';
 
@@ -83,5 +88,40 @@ describe('ConductorProcess (plain Node processes)', function () {
       [true, true],
     );
     assert.throws(() => p.spawn(), /disposed/);
+  });
+
+  it('ends the agent a SIGKILLed conductor left behind, though it ignores EOF and SIGTERM (the ledger of groups)', async () => {
+    const conductor = resolve(__dirname, '../../out/conductor.js');
+    assert.ok(existsSync(conductor), 'out/conductor.js is built (node esbuild.mjs)');
+    const dir = mkdtempSync(join(tmpdir(), 'symposium-orphan-'));
+    const pidFile = join(dir, 'agent.pid');
+    const agent = `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); process.on('SIGTERM', () => {}); process.stdin.resume(); process.stdin.on('end', () => {}); setInterval(() => {}, 1000)`;
+    const p = new ConductorProcess({
+      name: 'orphaned',
+      spec: {
+        command: process.execPath,
+        args: [conductor, '--', process.execPath, '-e', agent],
+        env: {},
+        unsetEnv: ['NODE_OPTIONS'],
+        cwd: dir,
+      },
+      log: quiet,
+    });
+    let agentPid = 0;
+    try {
+      p.spawn();
+      for (let i = 0; i < 200 && !existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 50));
+      agentPid = Number(readFileSync(pidFile, 'utf8'));
+      assert.ok(groupAlive(agentPid), 'the agent runs, in a group of its own');
+      const exit = nextExit(p);
+      process.kill(p.pid!, 'SIGKILL');
+      assert.equal((await exit).signal, 'SIGKILL');
+      for (let i = 0; i < 40 && groupAlive(agentPid); i++) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(groupAlive(agentPid), false, 'the agent is gone with its conductor');
+    } finally {
+      if (agentPid > 0) signalGroup(agentPid, 'SIGKILL');
+      await p.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -14,7 +14,10 @@ import type { Log } from '../log/logEvent';
 import { DisposableStore, Emitter, type Disposable } from '../util/emitter';
 import { spawnEnv, type SpawnSpec } from './agentConfiguration';
 import { StderrTail } from '../node/stderrTail';
-import { signalGroup, spawnInGroup, untrackGroup } from '../node/processGroup';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { endLedgerGroups, signalGroup, spawnWithLedger, untrackGroup } from '../node/processGroup';
 
 export interface ExitInfo {
   code: number | null;
@@ -55,6 +58,8 @@ interface Run {
   exited: Promise<ExitInfo>;
   resolveExited: (e: ExitInfo) => void;
   stderr: StderrTail;
+  /** Where the process writes down the process groups it starts (its agent's, its servers'). */
+  ledgerDir: string;
   stopRequested: boolean;
   stopping?: Promise<void>;
 }
@@ -108,7 +113,10 @@ export class ConductorProcess implements Disposable {
     const onTraceLine = this.options.onTraceLine;
     const env = spawnEnv(process.env, spec);
     if (onTraceLine) env[TRACE_FD_VAR] = '3';
-    const child = spawnInGroup(spec.command, spec.args, {
+    // The agent and language servers get groups of their own, out of reach of a signal to the
+    // conductor's: the conductor writes them down, and onExit ends them if it could not.
+    const ledgerDir = mkdtempSync(join(tmpdir(), 'symposium-groups-'));
+    const child = spawnWithLedger(spec.command, spec.args, join(ledgerDir, 'groups'), {
       cwd: spec.cwd,
       env,
       stdio: onTraceLine ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
@@ -117,7 +125,7 @@ export class ConductorProcess implements Disposable {
     if (onTraceLine && trace) readLines(trace, onTraceLine, () => log.warn('agent', 'a trace line over the limit was skipped'));
     let resolveExited!: (e: ExitInfo) => void;
     const exited = new Promise<ExitInfo>((r) => (resolveExited = r));
-    const run: Run = { child, exited, resolveExited, stderr: new StderrTail(), stopRequested: false };
+    const run: Run = { child, exited, resolveExited, stderr: new StderrTail(), ledgerDir, stopRequested: false };
     this.run = run;
     child.on('error', (err) => this.onExit(run, { code: null, signal: null, spawnError: err.message }));
     child.on('exit', (code, signal) => {
@@ -184,8 +192,13 @@ export class ConductorProcess implements Disposable {
     if (run.exit) return;
     run.exit = info;
     run.stderr.end((line) => this.options.onStderrLine?.(line));
-    // Whatever the conductor left behind in its group (the agent, MCP servers) goes too.
+    // Whatever the conductor left behind goes too: in its group (MCP servers), and in the groups
+    // it wrote down (the agent and what it started, language servers), which it ends itself on
+    // every way out but SIGKILL.
     this.signalConductorGroup(run, 'SIGKILL');
+    const orphans = endLedgerGroups(join(run.ledgerDir, 'groups'));
+    if (orphans > 0) this.options.log.warn('agent', 'ended process groups the conductor left running', { groups: orphans });
+    rmSync(run.ledgerDir, { recursive: true, force: true });
     run.resolveExited(info);
     this.exits.fire({ ...info, expected: run.stopRequested });
     this.scope.dispose();

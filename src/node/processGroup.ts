@@ -7,8 +7,14 @@
 // Windows has no process groups: there only the child itself is signalled.
 // Used by the conductor for its agent and by the extension host for ACP terminals
 // (src/editor/terminalProcess.ts).
+//
+// A process killed with SIGKILL runs no exit hook, and the groups it started (each its own
+// session) are then nobody's: an agent that does not exit when its stdin closes would run on.
+// So a process can be told (GROUPS_LEDGER_VAR, inherited by its children) to write down every
+// group it starts; its owner ends whatever is still running of them once it has exited
+// (endLedgerGroups). The extension does this for the conductor.
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 
 export const POSIX = process.platform !== 'win32';
 
@@ -19,8 +25,62 @@ let exitHookInstalled = false;
 /** Spawns `command` in a new process group (POSIX), killed if this process exits first. */
 export function spawnInGroup(command: string, args: readonly string[], options: SpawnOptions = {}): ChildProcess {
   const child = spawn(command, [...args], { ...options, detached: POSIX });
-  if (child.pid !== undefined) trackGroup(child.pid);
+  if (child.pid !== undefined) {
+    trackGroup(child.pid);
+    writeToLedger(child.pid, options.env ?? process.env);
+  }
   return child;
+}
+
+/** The file (named in the environment) where a process writes down the groups it starts. */
+export const GROUPS_LEDGER_VAR = 'SYMPOSIUM_GROUPS_LEDGER';
+
+/** Appends "pgid starttime" to the ledger the environment names, if any. */
+function writeToLedger(pgid: number, env: NodeJS.ProcessEnv): void {
+  const ledger = env[GROUPS_LEDGER_VAR];
+  if (!ledger || !POSIX) return;
+  try {
+    appendFileSync(ledger, `${pgid} ${startTimeOf(pgid) ?? '-'}\n`, { mode: 0o600 });
+  } catch {
+    // The owner's directory is gone (it is ending us): nothing to record for.
+  }
+}
+
+/**
+ * SIGKILLs every group written in `ledger` that still has a process. A group id cannot be handed
+ * out again while the group has members, so a group still there is the one written down; only
+ * its leader's pid could have been reused by a new group leader, which the start time tells apart.
+ * Returns how many groups were killed.
+ */
+export function endLedgerGroups(ledger: string): number {
+  let text: string;
+  try {
+    text = readFileSync(ledger, 'utf8');
+  } catch {
+    return 0;
+  }
+  let killed = 0;
+  for (const line of text.split('\n')) {
+    const [pgidText, started] = line.split(' ');
+    const pgid = Number(pgidText);
+    if (!Number.isInteger(pgid) || pgid <= 1) continue;
+    const leaderStart = startTimeOf(pgid);
+    if (leaderStart !== undefined && started !== '-' && leaderStart !== started) continue;
+    if (groupAlive(pgid) && signalGroup(pgid, 'SIGKILL')) killed++;
+    untrackGroup(pgid);
+  }
+  return killed;
+}
+
+/** A process's start time (Linux /proc, in clock ticks since boot), to tell a reused pid apart. */
+function startTimeOf(pid: number): string | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
 }
 
 /** Remembers `pgid` so that it is SIGKILLed if this process exits while it may still run. */
@@ -30,11 +90,30 @@ export function trackGroup(pgid: number): void {
   exitHookInstalled = true;
   process.once('exit', () => {
     for (const g of live) signalGroup(g, 'SIGKILL');
+    for (const ledger of ledgers.values()) endLedgerGroups(ledger);
   });
+}
+
+/** The ledgers of tracked groups (see GROUPS_LEDGER_VAR), by group. */
+const ledgers = new Map<number, string>();
+
+/**
+ * Spawns `command` as spawnInGroup does, telling it to write the groups it starts into `ledger`
+ * (a file in a directory only we can write); if this process exits first, those are killed too.
+ */
+export function spawnWithLedger(command: string, args: readonly string[], ledger: string, options: SpawnOptions = {}): ChildProcess {
+  const env = { ...(options.env ?? process.env), [GROUPS_LEDGER_VAR]: ledger };
+  const child = spawn(command, [...args], { ...options, env, detached: POSIX });
+  if (child.pid !== undefined) {
+    trackGroup(child.pid);
+    ledgers.set(child.pid, ledger);
+  }
+  return child;
 }
 
 export function untrackGroup(pgid: number): void {
   live.delete(pgid);
+  ledgers.delete(pgid);
 }
 
 /** Sends `signal` to every process of the group led by `pgid`; false when none is left. */
