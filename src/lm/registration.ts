@@ -2,20 +2,19 @@
 // the `symposium` vendor's provider and the `symposium-agent-action` tool are registered; off, both
 // are unregistered and the `vscodelm` process (if any ever started) is stopped. Also re-announces
 // the models when `symposium.agents` changes.
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { AGENT_ACTION_APPROVED, AGENT_ACTION_TOOL, type AgentActionInput } from '../protocol/lm';
 import { vscodelmSpawnSpec, type Runtime } from '../agents/agentConfiguration';
 import type { Log } from '../log/logEvent';
 import type { LmProcess } from './lmProcess';
 import { SymposiumLmProvider, type LmAgents } from './provider';
+import { requireBundle } from '../node/lazyBundle';
 
 type LmBundle = typeof import('./lmBundle');
 let lmBundle: LmBundle | undefined;
 /** out/lm.js (lmBundle.ts), loaded the first time the provider is turned on. */
 function loadLmBundle(extensionPath: string): LmBundle {
-  return (lmBundle ??= createRequire(__filename)(join(extensionPath, 'out', 'lm.js')) as LmBundle);
+  return (lmBundle ??= requireBundle<LmBundle>(extensionPath, 'lm'));
 }
 
 export const LM_VENDOR = 'symposium';

@@ -1,14 +1,13 @@
 // Wires the traffic viewer into the extension: its commands (Show Protocol Traffic, Save Protocol
 // Trace) and, in test mode, `symposium.test.*` commands that read what the viewer shows. The
 // viewer's code is out/trafficViewer.js (trafficViewerBundle.ts), required on first use.
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatController } from '../chat/chatController';
 import type { SessionDirectory } from '../chat/sessionDirectory';
 import type { Log } from '../log/logEvent';
 import type { TrafficTab, TrafficViewer } from './trafficPanel';
 import type { TrafficStore } from './trafficStore';
+import { requireBundle } from '../node/lazyBundle';
 
 type TrafficViewerBundle = typeof import('./trafficViewerBundle');
 
@@ -35,7 +34,7 @@ export function registerTraffic(deps: TrafficDeps): vscode.Disposable[] {
   let loaded: TrafficViewer | undefined;
   const viewer = (): TrafficViewer => {
     if (!loaded) {
-      const bundle = createRequire(__filename)(join(deps.extensionUri.fsPath, 'out', 'trafficViewer.js')) as TrafficViewerBundle;
+      const bundle = requireBundle<TrafficViewerBundle>(deps.extensionUri.fsPath, 'trafficViewer');
       loaded = new bundle.TrafficViewer({
         extensionUri: deps.extensionUri,
         store: deps.store,

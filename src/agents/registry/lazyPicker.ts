@@ -1,7 +1,6 @@
 // "Choose Agent…" without loading the registry code at activation: out/registry.js
 // (registryBundle.ts) is required the first time the picker opens.
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { requireBundle } from '../../node/lazyBundle';
 import type { AgentPicker, AgentPickerDeps } from './agentPicker';
 
 type RegistryBundle = typeof import('./registryBundle');
@@ -23,7 +22,7 @@ export class LazyAgentPicker {
 
   choose(): Promise<void> {
     if (!this.picker) {
-      const bundle = createRequire(__filename)(join(this.extensionPath, 'out', 'registry.js')) as RegistryBundle;
+      const bundle = requireBundle<RegistryBundle>(this.extensionPath, 'registry');
       this.picker = new bundle.AgentPicker(this.deps);
     }
     return this.picker.choose();
