@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { respond } from '../../conductor/eliza/engine';
 import { STORY } from '../../conductor/eliza/demos';
-import type { Log } from '../log/logEvent';
+import { silentLog } from '../log/logEvent';
 import type { AgentFailure } from '../protocol/webview';
 import { groupMembers, groupsUnder } from '../test/processGroup';
 import { AgentActor, AgentExitedError } from './agentActor';
@@ -19,7 +19,6 @@ import '../../conductor/test/sparkleHome.setup.cjs';
 
 const ROOT = path.resolve(__dirname, '../..');
 const rt: Runtime = { execPath: process.execPath, extensionPath: ROOT };
-const quiet: Log = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 function makeActor(overrides: Partial<{ command: string; graceMs: number }> = {}): AgentActor {
   const agent = builtinAgent(rt);
@@ -29,7 +28,7 @@ function makeActor(overrides: Partial<{ command: string; graceMs: number }> = {}
     key: 'k',
     agentName: agent.name,
     spec,
-    log: quiet,
+    log: silentLog,
     clientInfo: { name: 'test', version: '0' },
     graceMs: overrides.graceMs ?? 2_000,
     onPermissionRequest: async () => ({ outcome: { outcome: 'cancelled' } }),
@@ -133,7 +132,7 @@ describe('AgentActor (conductor + ElizACP processes)', function () {
         key: 'k',
         agentName: agent.name,
         spec: conductorSpawnSpec({ agent, components: null, workspaceFolder: ROOT }, rt),
-        log: quiet,
+        log: silentLog,
         clientInfo: { name: 'test', version: '0' },
         onPermissionRequest: async () => ({ outcome: { outcome: 'cancelled' } }),
       });

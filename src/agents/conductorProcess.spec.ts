@@ -6,12 +6,11 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Log } from '../log/logEvent';
+import { silentLog } from '../log/logEvent';
 import { groupAlive, signalGroup } from '../node/processGroup';
 import { groupMembers } from '../test/processGroup';
 import { ConductorProcess, type ProcessExit } from './conductorProcess';
 
-const quiet: Log = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 const node = (code: string) => ({ command: process.execPath, args: ['-e', code], env: {}, unsetEnv: ['NODE_OPTIONS'], cwd: process.cwd() });
 const nextExit = (p: ConductorProcess): Promise<ProcessExit> =>
   new Promise((resolve) => {
@@ -29,7 +28,7 @@ describe('ConductorProcess (plain Node processes)', function () {
     const p = new ConductorProcess({
       name: 'crasher',
       spec: node("process.stderr.write('one\\ntw'); process.stderr.write('o\\nlast words'); process.exit(3)"),
-      log: quiet,
+      log: silentLog,
       onStderrLine: (l) => lines.push(l),
     });
     let scopeDisposed = false;
@@ -51,7 +50,7 @@ describe('ConductorProcess (plain Node processes)', function () {
     const p = new ConductorProcess({
       name: 'stubborn',
       spec: node("process.stdin.resume(); process.stdin.on('end', () => {}); setInterval(() => {}, 1000)"),
-      log: quiet,
+      log: silentLog,
       graceMs: 300,
     });
     p.spawn();
@@ -69,7 +68,7 @@ describe('ConductorProcess (plain Node processes)', function () {
   });
 
   it('spawns again after an exit (a restart) with a fresh process scope; dispose() ends the process and the listeners', async () => {
-    const p = new ConductorProcess({ name: 'again', spec: node('process.stdin.resume()'), log: quiet, graceMs: 500 });
+    const p = new ConductorProcess({ name: 'again', spec: node('process.stdin.resume()'), log: silentLog, graceMs: 500 });
     const exits: ProcessExit[] = [];
     p.onDidExit((e) => exits.push(e));
     p.spawn();
@@ -105,7 +104,7 @@ describe('ConductorProcess (plain Node processes)', function () {
         unsetEnv: ['NODE_OPTIONS'],
         cwd: dir,
       },
-      log: quiet,
+      log: silentLog,
     });
     let agentPid = 0;
     try {

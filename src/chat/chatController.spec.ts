@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { STORY } from '../../conductor/eliza/demos';
 import { respond } from '../../conductor/eliza/engine';
-import type { Log } from '../log/logEvent';
+import { silentLog } from '../log/logEvent';
 import type { HostToWebview, TabId, WebviewToHost } from '../protocol/webview';
 import { builtinAgent } from '../agents/agentConfiguration';
 import { AgentPool } from '../agents/agentPool';
@@ -26,7 +26,6 @@ import '../../conductor/test/sparkleHome.setup.cjs';
 
 const ROOT = path.resolve(__dirname, '../..');
 const rt = { execPath: process.execPath, extensionPath: ROOT };
-const quiet: Log = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 /** The webview's model fed what the host posts; it can "save" and be re-created from that. */
 class FakeWebview {
@@ -74,9 +73,9 @@ function setup(limits?: OutboxLimits) {
   let webview = new FakeWebview();
   // Wired as src/extension.ts does, without the editor side.
   const sessions = new SessionDirectory();
-  const messages = new TabMessages(quiet, limits);
+  const messages = new TabMessages(silentLog, limits);
   const permissions = new PermissionBroker({
-    log: quiet,
+    log: silentLog,
     policyFor: () => ({ bypassPermissions: false, autoApprove: [], problems: [] }),
     enableBypass: async () => {},
     record: () => {},
@@ -85,13 +84,13 @@ function setup(limits?: OutboxLimits) {
   });
   const pool = new AgentPool({
     runtime: rt,
-    log: quiet,
+    log: silentLog,
     clientInfo: { name: 'test', version: '0' },
     onPermissionRequest: (actor, params, signal) =>
       permissions.request({ actorKey: actor.key, agentName: actor.agentName, params, signal }),
   });
   const controller = new ChatController({
-    log: quiet,
+    log: silentLog,
     sessions,
     messages,
     permissions,

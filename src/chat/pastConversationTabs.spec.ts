@@ -4,14 +4,13 @@
 // that one) carries the transcript. The agent side (resume / load) is tested with real processes in
 // the host suite 19-history.
 import * as assert from 'node:assert/strict';
-import type { Log } from '../log/logEvent';
+import { silentLog } from '../log/logEvent';
 import type { TabPayload } from '../protocol/webview';
 import { READ_ONLY_PROMPT_ERROR, type PastConversation } from '../history/reopen';
 import { newChatTab } from './chatTab';
 import { EarlyUpdates } from './earlyUpdates';
 import { PastConversationTabs, pastPromptRefusal, takePastTranscript } from './pastConversationTabs';
 
-const quiet: Log = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 const TAB = '11111111-1111-4111-8111-111111111111';
 const conversation: PastConversation = {
   meta: { id: 'c1', title: 'Old chat', agentName: 'ElizACP', folder: '/ws', createdAt: '', lastActivity: '', turns: 1 },
@@ -23,7 +22,7 @@ function setup(ownedHere: boolean) {
   const restored: string[] = [];
   const forked: string[] = [];
   const pastTabs = new PastConversationTabs({
-    log: quiet,
+    log: silentLog,
     messages: { send: (p) => sent.push(p), restore: (tabId, title) => restored.push(`${tabId} ${title}`) },
     history: { adopt: () => ownedHere, fork: (tabId) => forked.push(tabId), replaced: () => {} },
     configure: () => Promise.resolve(undefined),

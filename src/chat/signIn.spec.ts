@@ -1,12 +1,11 @@
 import * as assert from 'node:assert/strict';
-import type { Log } from '../log/logEvent';
+import { silentLog } from '../log/logEvent';
 import { ErrorCodes } from '../protocol/errorCodes';
 import { signInMethods } from '../protocol/signIn';
 import type { TabPayload } from '../protocol/webview';
 import { parseWebviewMessage } from '../protocol/webviewMessages';
 import { isAuthRequired, SignInFlow, type TerminalSignIn } from './signIn';
 
-const quiet: Log = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 const TAB = '6f1c1d3e-8a2b-4c5d-9e0f-1a2b3c4d5e6f';
 const METHODS = [
   { id: 'login', name: 'Log in' },
@@ -55,7 +54,7 @@ describe('agent sign-in', () => {
     const terminals: TerminalSignIn[] = [];
     let exitCode: number | undefined = 1;
     const flow = new SignInFlow({
-      log: quiet,
+      log: silentLog,
       send: (p) => sent.push(p),
       runInTerminal: async (t) => (terminals.push(t), exitCode),
       retry: (tabId, how) => retries.push(`${tabId}:${how}`),
@@ -100,7 +99,7 @@ describe('agent sign-in', () => {
   it('offered on request (optional): the agent method signs in without starting the session again', async () => {
     const sent: TabPayload[] = [];
     const retries: string[] = [];
-    const flow = new SignInFlow({ log: quiet, send: (p) => sent.push(p), retry: (t, how) => retries.push(how) });
+    const flow = new SignInFlow({ log: silentLog, send: (p) => sent.push(p), retry: (t, how) => retries.push(how) });
     const agent = { authMethods: METHODS, authenticate: async () => undefined };
     assert.ok(flow.offer(TAB, agent, definition, 'Agent offers these ways to sign in.', true));
     const card = sent[0] as Extract<TabPayload, { type: 'sign-in-required' }>;
@@ -112,7 +111,7 @@ describe('agent sign-in', () => {
 
   it('methods listed at initialize: an optional card once per process, kept when the session starts, gone when dismissed, not offered again', () => {
     const sent: TabPayload[] = [];
-    const flow = new SignInFlow({ log: quiet, send: (p) => sent.push(p), retry: () => undefined });
+    const flow = new SignInFlow({ log: silentLog, send: (p) => sent.push(p), retry: () => undefined });
     const agent = { authMethods: METHODS, authenticate: async () => undefined };
     assert.equal(
       flow.offerOnStart(TAB, { authMethods: [], authenticate: async () => undefined }, definition),
@@ -142,7 +141,7 @@ describe('agent sign-in', () => {
 
   it('an optional card of an earlier process closes when the agent restarts', () => {
     const sent: TabPayload[] = [];
-    const flow = new SignInFlow({ log: quiet, send: (p) => sent.push(p), retry: () => undefined });
+    const flow = new SignInFlow({ log: silentLog, send: (p) => sent.push(p), retry: () => undefined });
     const first = { authMethods: METHODS, authenticate: async () => undefined };
     flow.offerOnStart(TAB, first, definition);
     const card = sent[0] as Extract<TabPayload, { type: 'sign-in-required' }>;
@@ -157,7 +156,7 @@ describe('agent sign-in', () => {
   });
 
   it('no usable method: no card (terminal methods need a terminal)', () => {
-    const flow = new SignInFlow({ log: quiet, send: () => assert.fail('no card'), retry: () => undefined });
+    const flow = new SignInFlow({ log: silentLog, send: () => assert.fail('no card'), retry: () => undefined });
     const agent = { authMethods: [METHODS[1]], authenticate: async () => undefined };
     assert.equal(flow.offer(TAB, agent, definition, new Error('x')), false);
   });

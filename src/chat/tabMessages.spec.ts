@@ -1,18 +1,17 @@
 // The host → tab message channel: only open tabs get messages, each with the next per-tab index;
 // the conversation is recorded for resyncs; the `@` menu is re-sent to every webview that loads.
 import * as assert from 'node:assert/strict';
-import type { Log } from '../log/logEvent';
+import { silentLog } from '../log/logEvent';
 import type { HostToWebview, TabPayload } from '../protocol/webview';
 import { TabMessages } from './tabMessages';
 
-const quiet: Log = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 const T1 = '11111111-1111-4111-8111-111111111111';
 const T2 = '22222222-2222-4222-8222-222222222222';
 const started = (tabId: string, messageId: string): TabPayload => ({ type: 'prompt-started', tabId, messageId, text: 'hi' });
 
 describe('TabMessages', () => {
   it('drops messages for tabs that are not open; indexes the others per tab', async () => {
-    const m = new TabMessages(quiet);
+    const m = new TabMessages(silentLog);
     const posted: HostToWebview[] = [];
     const sent: TabPayload[] = [];
     m.onDidSend((p) => sent.push(p));
@@ -44,7 +43,7 @@ describe('TabMessages', () => {
   });
 
   it('buffers while the webview is away, resyncs a tab the webview lost from the recorded conversation, re-sends the @ menu', () => {
-    const m = new TabMessages(quiet);
+    const m = new TabMessages(silentLog);
     const posted: HostToWebview[] = [];
     m.setPost((x) => posted.push(x));
     m.openTab(T1, 'Chat');

@@ -4,13 +4,12 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Log } from '../log/logEvent';
+import { silentLog } from '../log/logEvent';
 import type { TabPayload } from '../protocol/webview';
 import type { PermissionBroker } from '../permissions/permissionBroker';
 import { DiffStore } from './diffStore';
 import { handleTabRequest, type TabRequestContext } from './tabRequests';
 
-const quiet: Log = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 const TAB = '11111111-1111-4111-8111-111111111111';
 
 describe('open-location', () => {
@@ -24,7 +23,7 @@ describe('open-location', () => {
     const opened: { path: string; line?: number }[] = [];
     const sent: TabPayload[] = [];
     const ctx: TabRequestContext = {
-      log: quiet,
+      log: silentLog,
       permissions: {} as PermissionBroker,
       diffs: new DiffStore(),
       send: (p) => sent.push(p),

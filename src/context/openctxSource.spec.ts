@@ -7,10 +7,10 @@ import { pathToFileURL } from 'node:url';
 import { OpenCtxClient } from '../node/openctxClient';
 import { Emitter } from '../util/emitter';
 import { OpenCtxSource } from './openctxSource';
+import { silentLog } from '../log/logEvent';
 
 const SAMPLE = pathToFileURL(path.join(__dirname, '..', '..', 'test-workspace', 'openctx', 'sample-provider.mjs')).href;
 const HANGING = pathToFileURL(path.join(__dirname, '..', '..', 'test-workspace', 'openctx', 'hanging-provider.mjs')).href;
-const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 function until(what: string, check: () => Promise<boolean>, ms = 5_000): Promise<void> {
   const end = Date.now() + ms;
@@ -34,7 +34,7 @@ describe('OpenCtx @ menu source', () => {
       onProblem: () => undefined,
     });
     const providersChanged = new Emitter<void>();
-    const source = new OpenCtxSource(() => client, providersChanged.event, quiet, 20);
+    const source = new OpenCtxSource(() => client, providersChanged.event, silentLog, 20);
     let changes = 0;
     source.onDidChange(() => changes++);
     assert.deepEqual(await source.list(), [], 'nothing yet, and no waiting');

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ClientRequestContext } from '../agents/clientHandlers';
-import type { LogEvent } from '../log/logEvent';
+import { silentLog, type LogEvent } from '../log/logEvent';
 import type { TerminalOutput } from '../protocol/webview';
 import { groupMembers } from '../test/processGroup';
 import { OutputBuffer, StreamDecoder, charStart } from './outputBuffer';
@@ -380,9 +380,8 @@ describe('terminal registry + permission broker (real processes): an approval co
   it('approved "Run: ls" runs `ls` without asking, once; `sh -c …` and a second `ls` are asked', async () => {
     const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'symposium-approve-')));
     fs.writeFileSync(path.join(ws, 'listed.txt'), '');
-    const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
     const broker = new PermissionBroker({
-      log: quiet,
+      log: silentLog,
       policyFor: () => ({ bypassPermissions: false, autoApprove: [], problems: [] }),
       tabFor: () => ({ tabId: 'tab-1' }),
       post: () => undefined,
@@ -391,7 +390,7 @@ describe('terminal registry + permission broker (real processes): an approval co
     });
     const reg = new TerminalRegistry(
       {
-        log: quiet,
+        log: silentLog,
         lookupSession: () => ({ tabId: 'tab-1', cwd: ws, agentName: 'A' }),
         onOutput: () => undefined,
         allowedFolders: () => [],

@@ -7,10 +7,10 @@ import type { TabPayload } from '../protocol/webview';
 import { HistoryStore } from './historyStore';
 import { OwnershipLocks } from './ownership';
 import { HistoryRecorder } from './recorder';
+import { silentLog } from '../log/logEvent';
 
 const tmp = (): string => fs.mkdtempSync(path.join(os.tmpdir(), 'symposium-ownership-'));
 const ID = '22222222-2222-4222-8222-222222222222';
-const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 /** Another window: a separate Node process that takes `id` (or tries to) and prints the outcome as JSON. */
 function otherWindow(dir: string, id: string, hold: boolean): { child: ChildProcess; outcome: Promise<{ owned: boolean; pid: number }> } {
@@ -140,7 +140,7 @@ describe('HistoryRecorder with ownership', () => {
   const window = (dir: string): { store: HistoryStore; locks: OwnershipLocks; recorder: HistoryRecorder } => {
     const locks = new OwnershipLocks(dir, { heartbeatMs: 0 });
     const store = new HistoryStore(dir, { maxConversations: () => 200, maxImageBytes: () => 1000, isLive: (id) => locks.isLive(id) });
-    return { store, locks, recorder: new HistoryRecorder({ log: silent, store, locks, sessionIdOf: () => 'sess-1' }) };
+    return { store, locks, recorder: new HistoryRecorder({ log: silentLog, store, locks, sessionIdOf: () => 'sess-1' }) };
   };
   const say = (tabId: string, messageId: string, text: string): TabPayload[] => [
     { type: 'prompt-started', tabId, messageId, text },

@@ -5,8 +5,8 @@ import * as path from 'node:path';
 import type { TabPayload } from '../protocol/webview';
 import { HistoryStore } from './historyStore';
 import { HistoryRecorder } from './recorder';
+import { silentLog } from '../log/logEvent';
 
-const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 const T = '11111111-1111-4111-8111-111111111111';
 
 function setup(): { store: HistoryStore; recorder: HistoryRecorder; open: string[][] } {
@@ -15,7 +15,7 @@ function setup(): { store: HistoryStore; recorder: HistoryRecorder; open: string
     maxImageBytes: () => 1000,
   });
   const open: string[][] = [];
-  const recorder = new HistoryRecorder({ log: silent, store, sessionIdOf: () => 'sess-1', onOpenChanged: (ids) => open.push(ids) });
+  const recorder = new HistoryRecorder({ log: silentLog, store, sessionIdOf: () => 'sess-1', onOpenChanged: (ids) => open.push(ids) });
   return { store, recorder, open };
 }
 const chunk = (text: string): TabPayload => ({

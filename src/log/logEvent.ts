@@ -22,6 +22,9 @@ export interface Log {
   error(category: string, message: string, data?: unknown): void;
 }
 
+/** A Log that drops everything: for unit tests of code that logs. */
+export const silentLog: Log = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+
 /** Renders `data` for a text channel: errors with their stack, the rest as compact JSON. */
 export function formatData(data: unknown): string {
   if (data === undefined) return '';

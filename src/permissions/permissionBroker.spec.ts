@@ -1,11 +1,10 @@
 import * as assert from 'node:assert/strict';
 import type { RequestPermissionRequest } from '@agentclientprotocol/sdk';
-import type { Log } from '../log/logEvent';
+import { silentLog } from '../log/logEvent';
 import type { PermissionPolicy } from '../agents/agentSettings';
 import { parsePermissionPolicy } from '../agents/agentSettings';
 import { PermissionBroker, type DecisionRecord } from './permissionBroker';
 
-const quiet: Log = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 const TAB = '11111111-1111-4111-8111-111111111111';
 const params = (
   kind: 'edit' | 'read' = 'edit',
@@ -26,7 +25,7 @@ function setup(policy: Partial<PermissionPolicy> = {}, hasTab = true, now?: () =
   const records: DecisionRecord[] = [];
   const bypassed: string[] = [];
   const broker = new PermissionBroker({
-    log: quiet,
+    log: silentLog,
     policyFor: () => ({ bypassPermissions: false, autoApprove: [], problems: [], ...policy }),
     tabFor: () => (hasTab ? { tabId: TAB, messageId: 'm' } : undefined),
     post: (p) => posted.push(p),

@@ -8,11 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Log } from '../../log/logEvent';
+import { silentLog } from '../../log/logEvent';
 import { installBinary } from './binaryInstall';
 import { loadRegistries } from './registrySources';
 
-const quiet: Log = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 const entry = (id: string, pkg = `${id}@1.0.0`): unknown => ({
   id,
   name: id.toUpperCase(),
@@ -48,7 +47,7 @@ describe('registry sources and binary installs (loopback server)', () => {
       bundled: { version: '1', agents: [entry('shared', 'bundled@1.0.0'), entry('gamma')], extensions: [] },
       urls: [pathToFileURL(file).href, `${base}/reg.json`, `${base}/missing.json`, 'ftp://x/y.json'],
       cacheDir: join(dir, 'cache'),
-      log: quiet,
+      log: silentLog,
     });
     assert.deepEqual(
       loaded.agents.map((a) => [a.id, a.source]),
@@ -71,10 +70,10 @@ describe('registry sources and binary installs (loopback server)', () => {
     const cacheDir = join(dir, 'cache-offline');
     files.set('/offline.json', JSON.stringify({ version: '1', agents: [entry('cached')], extensions: [] }));
     const url = `${base}/offline.json`;
-    const first = await loadRegistries({ bundled: { version: '1', agents: [] }, urls: [url], cacheDir, log: quiet });
+    const first = await loadRegistries({ bundled: { version: '1', agents: [] }, urls: [url], cacheDir, log: silentLog });
     assert.deepEqual(first.stale, []);
     files.delete('/offline.json');
-    const again = await loadRegistries({ bundled: { version: '1', agents: [] }, urls: [url], cacheDir, log: quiet });
+    const again = await loadRegistries({ bundled: { version: '1', agents: [] }, urls: [url], cacheDir, log: silentLog });
     assert.deepEqual(
       again.agents.map((a) => a.id),
       ['cached'],
@@ -89,7 +88,7 @@ describe('registry sources and binary installs (loopback server)', () => {
         bundled: { version: '1', agents: [] },
         urls: [`http://127.0.0.1:${port}/r.json`],
         cacheDir,
-        log: quiet,
+        log: silentLog,
         timeoutMs: 300,
       });
       assert.match(slow.problems[0]!, /timed out after 300 ms/);
