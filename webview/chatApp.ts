@@ -2,9 +2,9 @@
 // session ID matches), turns UI events into protocol messages, hands host messages to the model
 // (model.ts: applied once per index) and puts what they changed on screen, and saves its state
 // soon after every change so hide/show or re-creation loses nothing, drafts included.
-// The pure parts live beside it: model.ts, mappers/, cardActions.ts (what a click sends),
+// The pure parts live beside it: model.ts, mappers/, mynahConfig.ts, cardActions.ts (what a click sends),
 // imagePaste.ts, openContextMenu.ts and pageLifecycle.ts.
-import { MynahUI, type ChatPrompt, type MynahUIDataModel, type MynahUITabStoreModel } from '@aws/mynah-ui';
+import { MynahUI, type ChatPrompt, type MynahUITabStoreModel } from '@aws/mynah-ui';
 import type { RenderedItem, TabId } from '../src/protocol/webview';
 import { blockId, emptyConversation, isBusy } from './conversation';
 import { DelayedCall, realTimers, type Timers } from './delayedCall';
@@ -16,17 +16,11 @@ import { blockToChatItems, conversationToChatItems } from './mappers/chatItems';
 import { EXPORT_CONVERSATION_BUTTON_ID, pickerChanges, promptWithCommand, tabStoreFor, tabStoreItem } from './mappers/tabStore';
 import { chosenContext } from './mappers/contextMenu';
 import { WebviewModel, type ModelChange } from './model';
+import { mynahConfig, TAB_DEFAULTS } from './mynahConfig';
 import { OpenContextMenus } from './openContextMenu';
 import { TabRenderer } from './renderer';
 import { persistedState, restoreState, type PersistedState } from './state';
 import { newUuid, TabIdMap } from './tabIds';
-
-const TAB_DEFAULTS: MynahUIDataModel = {
-  tabTitle: 'Chat',
-  promptInputPlaceholder: 'Ask the agent… (Enter to send, Shift+Enter for a new line)',
-  cancelButtonWhenLoading: true,
-  showChatAvatars: false,
-};
 
 /** Host messages come in bursts (a streamed answer): one save per burst. */
 const SAVE_DELAY_MS = 50;
@@ -93,18 +87,7 @@ export class ChatApp {
     }
     this.mynah = new MynahUI({
       rootSelector: '#mynah-root',
-      config: {
-        // Tests open many tabs in one window; people rarely want more than 20.
-        test: this.testMode,
-        maxTabs: this.testMode ? 100 : 20,
-        texts: { mainTitle: 'Symposium', stopGenerating: 'Stop' },
-        // Only Copy: inserting into the editor is not wired up (yet).
-        codeBlockActions: { 'insert-to-cursor': null },
-        // The typewriter adds one CSS rule per new word on every update and the page restyles the
-        // whole body against them: a fast stream's large updates took seconds (docs/benchmarks.md).
-        // Streaming cards are redrawn every 100 ms or more instead (renderer.ts).
-        disableTypewriterAnimation: true,
-      },
+      config: mynahConfig(this.testMode),
       defaults: { store: TAB_DEFAULTS },
       tabs,
       onTabAdd: (mid) => this.onTabAdd(mid),
