@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { silentLog } from '../log/logEvent';
+import { silentLog, type Log } from '../log/logEvent';
 import { groupAlive, signalGroup } from '../node/processGroup';
 import { groupMembers } from '../test/processGroup';
 import { ConductorProcess, type ProcessExit } from './conductorProcess';
@@ -122,5 +122,27 @@ describe('ConductorProcess (plain Node processes)', function () {
       await p.dispose();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('runs the process without a ledger when no temporary folder can be made, and says so in the log', async () => {
+    const warnings: string[] = [];
+    const log: Log = { ...silentLog, warn: (_category, message) => void warnings.push(message) };
+    const p = new ConductorProcess({ name: 'no-tmp', spec: node('process.stdin.resume()'), log, graceMs: 500 });
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = join(tmpdir(), 'symposium-missing-tmp', 'not-there');
+    try {
+      p.spawn();
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+    assert.equal(p.running, true, 'the process runs');
+    assert.ok(
+      warnings.some((w) => w.includes('ledger')),
+      warnings.join('\n'),
+    );
+    const exit = nextExit(p);
+    await p.stop('test');
+    assert.equal((await exit).expected, true);
   });
 });

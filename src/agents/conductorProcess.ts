@@ -8,7 +8,7 @@
 // its listeners) and is disposed when that process ends; spawning again after an exit (a
 // restart) gets a fresh one. `dispose()` ends the owner's own lifetime (as long as the extension
 // needs it): it stops the process and drops the listeners of `onDidExit`. vscode-free.
-import type { ChildProcess } from 'node:child_process';
+import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { Log } from '../log/logEvent';
 import { DisposableStore, Emitter, type Disposable } from '../util/emitter';
@@ -17,7 +17,7 @@ import { StderrTail } from '../node/stderrTail';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { endLedgerGroups, signalGroup, spawnWithLedger, untrackGroup } from '../node/processGroup';
+import { endLedgerGroups, signalGroup, spawnInGroup, spawnWithLedger, untrackGroup } from '../node/processGroup';
 
 export interface ExitInfo {
   code: number | null;
@@ -59,7 +59,7 @@ interface Run {
   resolveExited: (e: ExitInfo) => void;
   stderr: StderrTail;
   /** Where the process writes down the process groups it starts (its agent's, its servers'). */
-  ledgerDir: string;
+  ledgerDir?: string;
   stopRequested: boolean;
   stopping?: Promise<void>;
 }
@@ -115,12 +115,11 @@ export class ConductorProcess implements Disposable {
     if (onTraceLine) env[TRACE_FD_VAR] = '3';
     // The agent and language servers get groups of their own, out of reach of a signal to the
     // conductor's: the conductor writes them down, and onExit ends them if it could not.
-    const ledgerDir = mkdtempSync(join(tmpdir(), 'symposium-groups-'));
-    const child = spawnWithLedger(spec.command, spec.args, join(ledgerDir, 'groups'), {
-      cwd: spec.cwd,
-      env,
-      stdio: onTraceLine ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
-    });
+    const ledgerDir = makeLedgerDir(log);
+    const options: SpawnOptions = { cwd: spec.cwd, env, stdio: onTraceLine ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'] };
+    const child = ledgerDir
+      ? spawnWithLedger(spec.command, spec.args, join(ledgerDir, 'groups'), options)
+      : spawnInGroup(spec.command, spec.args, options);
     const trace = child.stdio[3] as Readable | null | undefined;
     if (onTraceLine && trace) readLines(trace, onTraceLine, () => log.warn('agent', 'a trace line over the limit was skipped'));
     let resolveExited!: (e: ExitInfo) => void;
@@ -196,9 +195,11 @@ export class ConductorProcess implements Disposable {
     // it wrote down (the agent and what it started, language servers), which it ends itself on
     // every way out but SIGKILL.
     this.signalConductorGroup(run, 'SIGKILL');
-    const orphans = endLedgerGroups(join(run.ledgerDir, 'groups'));
-    if (orphans > 0) this.options.log.warn('agent', 'ended process groups the conductor left running', { groups: orphans });
-    rmSync(run.ledgerDir, { recursive: true, force: true });
+    if (run.ledgerDir) {
+      const orphans = endLedgerGroups(join(run.ledgerDir, 'groups'));
+      if (orphans > 0) this.options.log.warn('agent', 'ended process groups the conductor left running', { groups: orphans });
+      rmSync(run.ledgerDir, { recursive: true, force: true });
+    }
     run.resolveExited(info);
     this.exits.fire({ ...info, expected: run.stopRequested });
     this.scope.dispose();
@@ -239,4 +240,17 @@ function readLines(stream: Readable, onLine: (line: string) => void, onTooLong: 
     }
   });
   stream.on('error', () => undefined); // the process's exit tells the story
+}
+
+/**
+ * A private directory for a process's ledger of groups; undefined (logged) when none can be made
+ * (a full or read-only temporary folder): the process then runs without one rather than not at all.
+ */
+function makeLedgerDir(log: Log): string | undefined {
+  try {
+    return mkdtempSync(join(tmpdir(), 'symposium-groups-'));
+  } catch (err) {
+    log.warn('agent', 'no folder for the ledger of process groups; a conductor killed outright may leave its agent running', err);
+    return undefined;
+  }
 }
