@@ -9,14 +9,14 @@
 // restart) gets a fresh one. `dispose()` ends the owner's own lifetime (as long as the extension
 // needs it): it stops the process and drops the listeners of `onDidExit`. vscode-free.
 import type { ChildProcess, SpawnOptions } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { Log } from '../log/logEvent';
 import { DisposableStore, Emitter, type Disposable } from '../util/emitter';
 import { spawnEnv, type SpawnSpec } from './agentConfiguration';
 import { StderrTail } from '../node/stderrTail';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { endLedgerGroups, signalGroup, spawnInGroup, spawnWithLedger, untrackGroup } from '../node/processGroup';
 
 export interface ExitInfo {
@@ -58,8 +58,8 @@ interface Run {
   exited: Promise<ExitInfo>;
   resolveExited: (e: ExitInfo) => void;
   stderr: StderrTail;
-  /** Where the process writes down the process groups it starts (its agent's, its servers'). */
-  ledgerDir?: string;
+  /** The file where the process writes down the process groups it starts (its agent's, its servers'). */
+  ledger?: string;
   stopRequested: boolean;
   stopping?: Promise<void>;
 }
@@ -115,16 +115,14 @@ export class ConductorProcess implements Disposable {
     if (onTraceLine) env[TRACE_FD_VAR] = '3';
     // The agent and language servers get groups of their own, out of reach of a signal to the
     // conductor's: the conductor writes them down, and onExit ends them if it could not.
-    const ledgerDir = makeLedgerDir(log);
+    const ledger = makeLedger(log);
     const options: SpawnOptions = { cwd: spec.cwd, env, stdio: onTraceLine ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'] };
-    const child = ledgerDir
-      ? spawnWithLedger(spec.command, spec.args, join(ledgerDir, 'groups'), options)
-      : spawnInGroup(spec.command, spec.args, options);
+    const child = ledger ? spawnWithLedger(spec.command, spec.args, ledger, options) : spawnInGroup(spec.command, spec.args, options);
     const trace = child.stdio[3] as Readable | null | undefined;
     if (onTraceLine && trace) readLines(trace, onTraceLine, () => log.warn('agent', 'a trace line over the limit was skipped'));
     let resolveExited!: (e: ExitInfo) => void;
     const exited = new Promise<ExitInfo>((r) => (resolveExited = r));
-    const run: Run = { child, exited, resolveExited, stderr: new StderrTail(), ledgerDir, stopRequested: false };
+    const run: Run = { child, exited, resolveExited, stderr: new StderrTail(), ledger, stopRequested: false };
     this.run = run;
     child.on('error', (err) => this.onExit(run, { code: null, signal: null, spawnError: err.message }));
     child.on('exit', (code, signal) => {
@@ -195,10 +193,10 @@ export class ConductorProcess implements Disposable {
     // it wrote down (the agent and what it started, language servers), which it ends itself on
     // every way out but SIGKILL.
     this.signalConductorGroup(run, 'SIGKILL');
-    if (run.ledgerDir) {
-      const orphans = endLedgerGroups(join(run.ledgerDir, 'groups'));
+    if (run.ledger) {
+      const orphans = endLedgerGroups(run.ledger);
       if (orphans > 0) this.options.log.warn('agent', 'ended process groups the conductor left running', { groups: orphans });
-      rmSync(run.ledgerDir, { recursive: true, force: true });
+      rmSync(dirname(run.ledger), { recursive: true, force: true });
     }
     run.resolveExited(info);
     this.exits.fire({ ...info, expected: run.stopRequested });
@@ -243,12 +241,13 @@ function readLines(stream: Readable, onLine: (line: string) => void, onTooLong: 
 }
 
 /**
- * A private directory for a process's ledger of groups; undefined (logged) when none can be made
- * (a full or read-only temporary folder): the process then runs without one rather than not at all.
+ * A process's ledger of groups, in a private directory of its own; undefined (logged) when none can
+ * be made (a full or read-only temporary folder): the process then runs without one rather than
+ * not at all.
  */
-function makeLedgerDir(log: Log): string | undefined {
+function makeLedger(log: Log): string | undefined {
   try {
-    return mkdtempSync(join(tmpdir(), 'symposium-groups-'));
+    return join(mkdtempSync(join(tmpdir(), 'symposium-groups-')), 'groups');
   } catch (err) {
     log.warn('agent', 'no folder for the ledger of process groups; a conductor killed outright may leave its agent running', err);
     return undefined;

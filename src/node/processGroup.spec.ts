@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { endLedgerGroups, groupAlive, signalGroup, spawnInGroup, untrackGroup } from './processGroup';
+import { endLedgerGroups, GROUPS_LEDGER_VAR, groupAlive, signalGroup, spawnInGroup, untrackGroup } from './processGroup';
 
 const STUBBORN = "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)";
 const startTime = (pid: number): string => {
@@ -33,12 +33,15 @@ describe('process groups: the ledger an owner ends', function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('a child started with the ledger in its environment writes its group there; endLedgerGroups kills it (once)', async () => {
+  it('a process whose environment names a ledger writes the groups it starts there; endLedgerGroups kills them (once)', async () => {
     const ledger = join(dir, 'groups');
-    const child = spawnInGroup(process.execPath, ['-e', STUBBORN], {
-      stdio: 'ignore',
-      env: { ...process.env, SYMPOSIUM_GROUPS_LEDGER: ledger },
-    });
+    process.env[GROUPS_LEDGER_VAR] = ledger;
+    let child;
+    try {
+      child = spawnInGroup(process.execPath, ['-e', STUBBORN], { stdio: 'ignore' });
+    } finally {
+      delete process.env[GROUPS_LEDGER_VAR];
+    }
     pids.push(child.pid!);
     assert.equal(readFileSync(ledger, 'utf8'), `${child.pid} ${startTime(child.pid!)}\n`);
     assert.equal(endLedgerGroups(ledger), 1);

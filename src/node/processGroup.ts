@@ -27,7 +27,7 @@ export function spawnInGroup(command: string, args: readonly string[], options: 
   const child = spawn(command, [...args], { ...options, detached: POSIX });
   if (child.pid !== undefined) {
     trackGroup(child.pid);
-    writeToLedger(child.pid, options.env ?? process.env);
+    writeToLedger(child.pid);
   }
   return child;
 }
@@ -35,9 +35,9 @@ export function spawnInGroup(command: string, args: readonly string[], options: 
 /** The file (named in the environment) where a process writes down the groups it starts. */
 export const GROUPS_LEDGER_VAR = 'SYMPOSIUM_GROUPS_LEDGER';
 
-/** Appends "pgid starttime" to the ledger the environment names, if any. */
-function writeToLedger(pgid: number, env: NodeJS.ProcessEnv): void {
-  const ledger = env[GROUPS_LEDGER_VAR];
+/** Appends "pgid starttime" to the ledger this process was given, if any. */
+function writeToLedger(pgid: number): void {
+  const ledger = process.env[GROUPS_LEDGER_VAR];
   if (!ledger || !POSIX) return;
   try {
     appendFileSync(ledger, `${pgid} ${startTimeOf(pgid) ?? '-'}\n`, { mode: 0o600 });
@@ -67,7 +67,6 @@ export function endLedgerGroups(ledger: string): number {
     const leaderStart = startTimeOf(pgid);
     if (leaderStart !== undefined && started !== '-' && leaderStart !== started) continue;
     if (groupAlive(pgid) && signalGroup(pgid, 'SIGKILL')) killed++;
-    untrackGroup(pgid);
   }
   return killed;
 }
@@ -102,12 +101,8 @@ const ledgers = new Map<number, string>();
  * (a file in a directory only we can write); if this process exits first, those are killed too.
  */
 export function spawnWithLedger(command: string, args: readonly string[], ledger: string, options: SpawnOptions = {}): ChildProcess {
-  const env = { ...(options.env ?? process.env), [GROUPS_LEDGER_VAR]: ledger };
-  const child = spawn(command, [...args], { ...options, env, detached: POSIX });
-  if (child.pid !== undefined) {
-    trackGroup(child.pid);
-    ledgers.set(child.pid, ledger);
-  }
+  const child = spawnInGroup(command, args, { ...options, env: { ...(options.env ?? process.env), [GROUPS_LEDGER_VAR]: ledger } });
+  if (child.pid !== undefined) ledgers.set(child.pid, ledger);
   return child;
 }
 
