@@ -57,7 +57,16 @@ const builds = [
   },
   // Conductor: one self-contained Node file (the ESM-only ACP SDK is bundled into it), run by the
   // extension host's own Node (`process.execPath` + ELECTRON_RUN_AS_NODE=1 on desktop).
-  { ...common, entryPoints: ['conductor/main.ts'], outfile: `${outRoot}/conductor.js`, platform: 'node', format: 'cjs' },
+  // Its entry point is a small launcher that starts the agent while the rest loads (launcher.ts).
+  {
+    ...common,
+    entryPoints: ['conductor/launcher.ts'],
+    outfile: `${outRoot}/conductor.js`,
+    platform: 'node',
+    format: 'cjs',
+    external: ['./conductor-core.js'],
+  },
+  { ...common, entryPoints: ['conductor/main.ts'], outfile: `${outRoot}/conductor-core.js`, platform: 'node', format: 'cjs' },
 ];
 if (!production) {
   // Extension-host test suites (run inside a real VS Code host; mocha comes from node_modules).

@@ -11,9 +11,13 @@
 //
 // External proxies (components/external-proxy/) are child processes owned the same way: the
 // class is used for them too, with `role` naming the process in logs and exit reports.
+//
+// The agent may already be running when this class is asked to start it: the launcher starts it
+// before the conductor loads (earlyAgent.ts), and it is taken over here.
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { endGroup, spawnInGroup } from '../src/node/processGroup';
 import { StderrTail } from '../src/node/stderrTail';
+import { takeEarlyAgent } from './earlyAgent';
 import { LineChannel, type LineChannelEvents } from './jsonrpc/lineChannel';
 import { ErrorCodes } from '../src/protocol/errorCodes';
 import type { RpcError, RpcMessage } from './jsonrpc/message';
@@ -88,16 +92,17 @@ export class AgentProcess {
     const logLine = (line: string): void => {
       if (line.trim()) stderrLog.info(line);
     };
-    const child = spawnInGroup(this.command, this.args, {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, ...this.env },
-    }) as ChildProcessWithoutNullStreams;
+    const env = { ...process.env, ...this.env };
+    // The launcher may have started this very agent already (earlyAgent.ts); only the first start.
+    const early = this.role === 'agent' ? takeEarlyAgent(this.command, this.args, env) : undefined;
+    const child = (early?.child ??
+      spawnInGroup(this.command, this.args, { stdio: ['pipe', 'pipe', 'pipe'], env })) as ChildProcessWithoutNullStreams;
     this.child = child;
-    child.on('error', (err) => this.finish({ code: null, signal: null, stderrTail: this.stderr.text(), spawnError: err.message }));
-    child.on('exit', (code, signal) => {
+    const failed = (err: Error): void => this.finish({ code: null, signal: null, stderrTail: this.stderr.text(), spawnError: err.message });
+    const exited = (code: number | null, signal: NodeJS.Signals | null): void => {
       // What the agent started stays behind in its group: end it. That also closes stdout when
       // a grandchild held it open.
-      this.endGroup();
+      void this.endGroup();
       // Let stdout drain first so responses written just before exit still arrive, but do not
       // wait forever for a pipe something outside the group holds; a paused stdout (the editor
       // is not reading) is still draining, so it is waited for.
@@ -109,7 +114,9 @@ export class AgentProcess {
       if (child.stdout.closed) return done();
       const fallback = (): void => void setTimeout(() => (this.channel?.paused ? fallback() : done()), 500).unref();
       fallback();
-    });
+    };
+    child.on('error', failed);
+    child.on('exit', exited);
     child.stdin.on('error', () => undefined); // EPIPE once the agent is gone: the exit tells the story
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (text: string) => this.stderr.push(text, logLine));
@@ -119,7 +126,11 @@ export class AgentProcess {
       backpressure: (full) => this.handlers.backpressure(full),
       end: () => undefined,
     });
-    this.log.info(`started ${this.role}: ${[this.command, ...this.args].join(' ')} (pid ${String(child.pid)})`);
+    const when = early ? ', by the launcher, before the conductor loaded' : '';
+    this.log.info(`started ${this.role}: ${[this.command, ...this.args].join(' ')} (pid ${String(child.pid)})${when}`);
+    // What happened to an early agent before it was taken over, its events already emitted.
+    if (early?.error) failed(early.error);
+    else if (child.exitCode !== null || child.signalCode !== null) exited(child.exitCode, child.signalCode);
   }
 
   send(message: RpcMessage): void {

@@ -3,13 +3,14 @@
 import { Conductor } from './conductor';
 import type { ComponentFactory } from './chain/component';
 import { externalProxyFactory } from './components/external-proxy/externalProxy';
-import { placeProxies, takeProxyEnv } from './components/external-proxy/placement';
+import { placeProxies } from './components/external-proxy/placement';
 import { parseProxyOption, uniqueNames, type ProxySpec } from './components/external-proxy/proxySpec';
-import { takeTraceFd, teeTrace, TracePipe, TraceWriter, type TraceSink } from './trace';
+import { teeTrace, TracePipe, TraceWriter, type TraceSink } from './trace';
 import { COMPONENT_NAMES, DEFAULT_COMPONENTS, loadComponents } from './components/registry';
 import { applySparkleFlag, isSparkleFlag, SPARKLE_USAGE, type SparkleOptions } from './components/sparkle/options';
 import { readLanguageServersOption, type LanguageServerSpec } from './components/ide-lsp/servers';
 import { createLogger, isLogLevel, type LogLevel } from './log';
+import { takeAgentEnv, takeProxyEnv, takeTraceFd } from './startupEnv';
 
 export interface ProxyArgs {
   traceDir?: string;
@@ -29,37 +30,6 @@ export const USAGE =
   `usage: conductor [--trace-dir D] [--log trace|debug|info|warn|error] [--components a,b] [--proxy '<command line>' | '{"name","command","args","env"}']… [--language-servers FILE|JSON] ${SPARKLE_USAGE} -- <agent command> [args…]\n` +
   '       conductor eliza [--deterministic] [--no-http-mcp]\n' +
   '       conductor mcp-bridge --url http://127.0.0.1:PORT/mcp';
-
-/**
- * The agent's own environment (`symposium.agents.<name>.env`), JSON `{"NAME": "value"}`. The
- * editor passes it in this one variable, not as the conductor's environment, so that NODE_OPTIONS,
- * ELECTRON_RUN_AS_NODE, LD_PRELOAD… meant for the agent never reach the conductor, and not on the
- * command line, where values (tokens) would show in `ps`. Must equal AGENT_ENV_VAR in
- * src/agents/agentConfiguration.ts.
- */
-export const AGENT_ENV_VAR = 'SYMPOSIUM_AGENT_ENV';
-
-/** Reads and removes AGENT_ENV_VAR from `env` (so no child inherits it); {} when unset. */
-export function takeAgentEnv(env: NodeJS.ProcessEnv): Record<string, string> {
-  const raw = env[AGENT_ENV_VAR];
-  delete env[AGENT_ENV_VAR];
-  if (raw === undefined || raw === '') return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw new Error(`${AGENT_ENV_VAR} is not JSON`);
-  }
-  if (
-    typeof parsed !== 'object' ||
-    parsed === null ||
-    Array.isArray(parsed) ||
-    !Object.entries(parsed).every(([k, v]) => typeof v === 'string' && k !== '' && !/[=\0]/.test(k) && !v.includes('\0'))
-  ) {
-    throw new Error(`${AGENT_ENV_VAR} must be a JSON object of names to strings`);
-  }
-  return parsed as Record<string, string>;
-}
 
 export function parseProxyArgs(argv: readonly string[]): ProxyArgs {
   const sep = argv.indexOf('--');

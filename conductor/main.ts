@@ -1,17 +1,13 @@
-// The conductor's command line. One bundled file serves several roles so the extension ships a
-// single sidecar:
+// The conductor's command line. One sidecar serves several roles, so the extension ships a single
+// one (out/conductor.js: launcher.ts, which loads this file's bundle, out/conductor-core.js):
 //   conductor [--trace-dir D] [--log LEVEL] [--components a,b] -- <agent command> [args…]   (proxy, default)
 //   conductor eliza [--deterministic]                                                      (ElizACP test agent)
 //   conductor mcp-bridge --url U                                                           (stdio ⇄ loopback MCP shim)
 //   conductor vscodelm [--log LEVEL]                                                       (LM provider backend, lm/*)
 // Every role is a dynamic import: esbuild keeps one file but evaluates a role's modules only when
 // that role runs, so the proxy does not pay for ElizACP's (and ElizACP not for the proxy's) at start.
-
-// The editor may give this process a compile cache (NODE_COMPILE_CACHE, read by Node at start)
-// and a malloc trim threshold (MALLOC_TRIM_THRESHOLD_, read by glibc at start): they are for our
-// own bundle, not for the agents and proxies this process starts.
-delete process.env.NODE_COMPILE_CACHE;
-delete process.env.MALLOC_TRIM_THRESHOLD_;
+// The launcher has already removed the variables meant for our own bundle from the environment
+// (startupEnv.ts BUNDLE_ONLY_VARS) and, for the proxy, started the agent.
 
 async function main(argv: string[]): Promise<void> {
   const [role, ...rest] = argv;

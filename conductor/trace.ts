@@ -210,16 +210,6 @@ export class TraceWriter implements TraceSink {
   }
 }
 
-/** The file descriptor of the editor's trace pipe (SYMPOSIUM_TRACE_FD); taken out of `env` so no child inherits it. */
-export const TRACE_FD_VAR = 'SYMPOSIUM_TRACE_FD';
-
-export function takeTraceFd(env: NodeJS.ProcessEnv): number | undefined {
-  const raw = env[TRACE_FD_VAR];
-  delete env[TRACE_FD_VAR];
-  const fd = Number(raw);
-  return raw && Number.isSafeInteger(fd) && fd > 2 ? fd : undefined;
-}
-
 /**
  * Trace lines to an inherited pipe. If the pipe is not there (EBADF) or its reader went away,
  * tracing to it stops with one log line; the conductor goes on. A reader that falls behind by

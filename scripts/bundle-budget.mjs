@@ -13,7 +13,10 @@ export const BUDGETS = {
   'extension.js': 300 * KB,
   'lm.js': 100 * KB,
   'registry.js': 60 * KB,
-  'conductor.js': 1.5 * MiB,
+  // The conductor: its launcher, which must stay small (it runs before the agent starts), and the
+  // launcher with the bundle it loads, against the conductor's budget.
+  'conductor.js': 20 * KB,
+  'conductor.js+conductor-core.js': 1.5 * MiB,
   'webview.js': 2.6 * MiB,
   // The protocol traffic viewer: its page (webview/traffic/) and its panel in the host.
   'traffic.js': 30 * KB,
@@ -30,11 +33,11 @@ try {
   }
   let over = 0;
   for (const [file, budget] of Object.entries(BUDGETS)) {
-    const size = statSync(join(dir, file)).size;
+    const size = file.split('+').reduce((sum, part) => sum + statSync(join(dir, part)).size, 0);
     const ok = size <= budget;
     if (!ok) over++;
     console.log(
-      `${ok ? 'ok  ' : 'OVER'} ${file.padEnd(14)} ${String(size).padStart(9)} B  budget ${String(Math.round(budget)).padStart(9)} B  (${Math.round((100 * size) / budget)}%)`,
+      `${ok ? 'ok  ' : 'OVER'} ${file.padEnd(30)} ${String(size).padStart(9)} B  budget ${String(Math.round(budget)).padStart(9)} B  (${Math.round((100 * size) / budget)}%)`,
     );
   }
   process.exitCode = over ? 1 : 0;

@@ -75,7 +75,7 @@ const conductorScript = (rt: Runtime): string => `${rt.extensionPath}/out/conduc
 
 /**
  * Carries the agent's env through the conductor to the agent only (conductor/cli.ts takes it out
- * of its own environment before anything starts). Must equal AGENT_ENV_VAR in conductor/cli.ts.
+ * of its own environment before anything starts). Must equal AGENT_ENV_VAR in conductor/startupEnv.ts.
  */
 export const AGENT_ENV_VAR = 'SYMPOSIUM_AGENT_ENV';
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { AGENT_ENV_VAR as CONDUCTOR_AGENT_ENV_VAR, takeAgentEnv } from '../../conductor/cli';
+import { AGENT_ENV_VAR as CONDUCTOR_AGENT_ENV_VAR, takeAgentEnv } from '../../conductor/startupEnv';
 import { AGENT_ENV_VAR, builtinAgent, conductorSpawnSpec, configurationKey, spawnEnv, type AgentConfiguration } from './agentConfiguration';
 import { parseAgentSettings } from './agentSettings';
 

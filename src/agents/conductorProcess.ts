@@ -46,7 +46,7 @@ export interface ConductorProcessOptions {
   onTraceLine?: (line: string) => void;
 }
 
-/** Must equal TRACE_FD_VAR in conductor/trace.ts. */
+/** Must equal TRACE_FD_VAR in conductor/startupEnv.ts. */
 export const TRACE_FD_VAR = 'SYMPOSIUM_TRACE_FD';
 /** A trace line longer than this is skipped (the conductor's own line limit). */
 const MAX_TRACE_LINE_CHARS = 64 * 1024 * 1024;

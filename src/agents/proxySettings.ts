@@ -18,7 +18,7 @@ export interface ProxySettings {
   problems: string[];
 }
 
-/** Must equal PROXY_ENV_VAR in conductor/components/external-proxy/placement.ts. */
+/** Must equal PROXY_ENV_VAR in conductor/startupEnv.ts. */
 export const PROXY_ENV_VAR = 'SYMPOSIUM_PROXY_ENV';
 
 const NAME = /^[A-Za-z0-9._-]+$/;

@@ -18,9 +18,23 @@ import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 
 export const POSIX = process.platform !== 'win32';
 
-const live = new Set<number>();
-const ending = new Map<number, Promise<void>>();
-let exitHookInstalled = false;
+/**
+ * What this process tracks. Kept on the process, not in this module: the conductor's launcher
+ * (out/conductor.js, conductor/launcher.ts) and the bundle it loads each carry a copy of this
+ * module, and the agent the launcher starts is ended by the other copy, so both must see one
+ * set of groups and install one exit hook.
+ */
+interface GroupsState {
+  live: Set<number>;
+  ending: Map<number, Promise<void>>;
+  /** The ledgers of tracked groups (see GROUPS_LEDGER_VAR), by group. */
+  ledgers: Map<number, string>;
+  exitHookInstalled: boolean;
+}
+const STATE_KEY = Symbol.for('symposium.processGroups');
+const holder = globalThis as { [STATE_KEY]?: GroupsState };
+const state: GroupsState = (holder[STATE_KEY] ??= { live: new Set(), ending: new Map(), ledgers: new Map(), exitHookInstalled: false });
+const { live, ending, ledgers } = state;
 
 /** Spawns `command` in a new process group (POSIX), killed if this process exits first. */
 export function spawnInGroup(command: string, args: readonly string[], options: SpawnOptions = {}): ChildProcess {
@@ -85,16 +99,13 @@ function startTimeOf(pid: number): string | undefined {
 /** Remembers `pgid` so that it is SIGKILLed if this process exits while it may still run. */
 export function trackGroup(pgid: number): void {
   live.add(pgid);
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
+  if (state.exitHookInstalled) return;
+  state.exitHookInstalled = true;
   process.once('exit', () => {
     for (const g of live) signalGroup(g, 'SIGKILL');
     for (const ledger of ledgers.values()) endLedgerGroups(ledger);
   });
 }
-
-/** The ledgers of tracked groups (see GROUPS_LEDGER_VAR), by group. */
-const ledgers = new Map<number, string>();
 
 /**
  * Spawns `command` as spawnInGroup does, telling it to write the groups it starts into `ledger`

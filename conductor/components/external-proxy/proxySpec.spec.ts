@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { placeProxies, takeProxyEnv } from './placement';
+import { placeProxies } from './placement';
+import { takeProxyEnv } from '../../startupEnv';
 import { parseProxyOption, proxyNameFor, splitCommandLine, uniqueNames } from './proxySpec';
 import { unwrap } from './dialect';
 
