@@ -7,7 +7,7 @@
 import { MynahUI, type ChatPrompt, type MynahUITabStoreModel } from '@aws/mynah-ui';
 import type { RenderedItem, TabId } from '../src/protocol/webview';
 import { blockId, emptyConversation, isBusy } from './conversation';
-import { DelayedCall, realTimers, type Timers } from './delayedCall';
+import { DelayedCall, realTimers, SpacedByCost, type Timers } from './delayedCall';
 import { Host, isHostMessage } from './host';
 import { listenForImages } from './imagePaste';
 import { listenToPage } from './pageLifecycle';
@@ -22,8 +22,11 @@ import { TabRenderer } from './renderer';
 import { persistedState, restoreState, type PersistedState } from './state';
 import { newUuid, TabIdMap } from './tabIds';
 
-/** Host messages come in bursts (a streamed answer): one save per burst. */
-const SAVE_DELAY_MS = 50;
+/**
+ * Host messages come in bursts (a streamed answer): one save per burst, 50 ms after its start, or
+ * later when saves have become costly (SpacedByCost: at most 1/20 of the page's time, 1 s apart at most).
+ */
+const SAVE_SPACING = { minMs: 50, maxMs: 1000, factor: 20 };
 /** Typing: one save once the keys pause, not one per keystroke (a save copies every tab). */
 const DRAFT_SAVE_DELAY_MS = 300;
 
@@ -45,6 +48,7 @@ export class ChatApp {
   /** Set while we create a tab for the host, so onTabAdd takes the host's tab ID. */
   private adopting: TabId | undefined;
   private readonly saveSoon: DelayedCall;
+  private readonly saveSpacing = new SpacedByCost(SAVE_SPACING.minMs, SAVE_SPACING.maxMs, SAVE_SPACING.factor);
   private readonly saveDraft: DelayedCall;
   /** The last `@` query sent to the host (OpenCtx mentions). */
   private lastContextQuery = '';
@@ -66,7 +70,12 @@ export class ChatApp {
     this.host = options.host ?? new Host();
     this.maxImageBytes = options.maxImageBytes ?? 5 * 1024 * 1024;
     this.timers = options.timers ?? realTimers;
-    this.saveSoon = new DelayedCall(() => this.persistNow(), SAVE_DELAY_MS, false, this.timers);
+    this.saveSoon = new DelayedCall(
+      () => this.persistNow(),
+      () => this.saveSpacing.ms,
+      false,
+      this.timers,
+    );
     this.saveDraft = new DelayedCall(() => this.persistNow(), DRAFT_SAVE_DELAY_MS, true, this.timers);
     this.openMenus = new OpenContextMenus((message) => this.host.log('warn', message));
   }
@@ -378,10 +387,12 @@ export class ChatApp {
   private persistNow(): void {
     this.saveSoon.cancel();
     this.saveDraft.cancel();
+    const started = performance.now();
     const state = persistedState(this.sessionId, this.model.toState(), this.mynah.getAllTabs(), this.ids.toJSON());
     try {
       // getAllTabs() is plain data; round-trip through JSON so nothing uncloneable slips in.
       this.host.setState(JSON.parse(JSON.stringify(state)));
+      this.saveSpacing.record(performance.now() - started);
     } catch (e) {
       this.host.log('error', `webview: could not save state: ${String(e)}`);
       return;

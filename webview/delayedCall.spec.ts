@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { DelayedCall } from './delayedCall';
+import { DelayedCall, SpacedByCost } from './delayedCall';
 import { ManualTimers } from './manualTimers';
 
 describe('delayed call (batched state saves)', () => {
@@ -40,5 +40,36 @@ describe('delayed call (batched state saves)', () => {
     call.cancel();
     timers.runAll();
     assert.equal(runs, 1);
+  });
+
+  it('asks a changing wait at each schedule', () => {
+    const timers = new ManualTimers();
+    let wait = 50;
+    const call = new DelayedCall(
+      () => undefined,
+      () => wait,
+      false,
+      timers,
+    );
+    call.schedule();
+    timers.runAll();
+    wait = 400;
+    call.schedule();
+    assert.deepEqual(timers.asked, [50, 400]);
+  });
+});
+
+describe('saves spaced by their cost (SpacedByCost)', () => {
+  it('waits `factor` times what the last save took, within its bounds', () => {
+    const spacing = new SpacedByCost(50, 1000, 20);
+    assert.equal(spacing.ms, 50, 'no save yet: the shortest wait');
+    spacing.record(1);
+    assert.equal(spacing.ms, 50, 'a cheap save (20 ms × 1): still the shortest');
+    spacing.record(12);
+    assert.equal(spacing.ms, 240, 'a 12 ms save: 240 ms apart, at most 1/20 of the time saving');
+    spacing.record(300);
+    assert.equal(spacing.ms, 1000, 'never more than the longest wait');
+    spacing.record(0.5);
+    assert.equal(spacing.ms, 50, 'cheap again (a conversation was closed): back to the shortest');
   });
 });

@@ -22,7 +22,8 @@ export class DelayedCall {
    */
   constructor(
     private readonly run: () => void,
-    private readonly ms: number,
+    /** The wait, or how to tell it at each schedule() (see SpacedByCost). */
+    private readonly ms: number | (() => number),
     private readonly debounce: boolean,
     private readonly timers: Timers = realTimers,
   ) {}
@@ -31,10 +32,13 @@ export class DelayedCall {
     if (this.pending && !this.debounce) return;
     this.cancel();
     this.pending = true;
-    this.handle = this.timers.setTimeout(() => {
-      this.pending = false;
-      this.run();
-    }, this.ms);
+    this.handle = this.timers.setTimeout(
+      () => {
+        this.pending = false;
+        this.run();
+      },
+      typeof this.ms === 'number' ? this.ms : this.ms(),
+    );
   }
 
   /** Runs a pending call now (the page may be torn down any moment). */
@@ -53,5 +57,31 @@ export class DelayedCall {
 
   isPending(): boolean {
     return this.pending;
+  }
+}
+
+/**
+ * A wait that keeps a repeated call's share of the thread small: `factor` times what the call last
+ * took, within [minMs, maxMs]. How the webview spaces its state saves in a long reply: a save
+ * copies every tab, so as the conversation grows each costs more, and they come further apart.
+ * Nothing waits on them: the host keeps every message until a save acknowledges it, and a page
+ * being hidden or torn down saves at once.
+ */
+export class SpacedByCost {
+  private lastMs = 0;
+
+  constructor(
+    private readonly minMs: number,
+    private readonly maxMs: number,
+    private readonly factor: number,
+  ) {}
+
+  /** What the call took the last time. */
+  record(ms: number): void {
+    this.lastMs = ms;
+  }
+
+  get ms(): number {
+    return Math.min(this.maxMs, Math.max(this.minMs, this.factor * this.lastMs));
   }
 }

@@ -5,8 +5,11 @@ import type { Timers } from './delayedCall';
 export class ManualTimers implements Timers {
   private next = 0;
   private readonly due = new Map<number, () => void>();
+  /** The wait each setTimeout asked for, in order. */
+  readonly asked: number[] = [];
 
-  setTimeout(run: () => void, _ms: number): unknown {
+  setTimeout(run: () => void, ms: number): unknown {
+    this.asked.push(ms);
     const handle = ++this.next;
     this.due.set(handle, run);
     return handle;
