@@ -507,12 +507,18 @@ try {
           return performance.memory?.usedJSHeapSize ?? 0;
         }, collect);
       const heapBefore = await heap(true);
-      const big = await ask('stream 5000 chunks', 'chunk 5000', 300_000);
+      const coldReply = await ask('stream 5000 chunks', 'chunk 5000', 300_000);
+      const heapAfter = await heap(false);
+      const heapRetained = await heap(true);
+      // Measured as the bare stream below is: the median of three warm runs. The first reply runs
+      // on cold code (the extension host's, the conductor's, the page's JIT) and is recorded apart.
+      const replies = [coldReply];
+      for (let i = 0; i < 3; i++) replies.push(await ask('stream 5000 chunks', 'chunk 5000', 300_000));
+      const big = replies.slice(1).sort((a, b) => a.doneMs - b.doneMs)[1];
+      const longTasks = replies.flatMap((r) => r.longTasks);
       // The stream's own duration: the same reply through the same conductor chain in front of
       // ElizACP, on the extension host's Node, read by a bare ACP client that draws nothing.
       const bare = await bareStreamMs('stream 5000 chunks', 5000);
-      const heapAfter = await heap(false);
-      const heapRetained = await heap(true);
       const mb = (bytes) => Math.round((bytes / 1024 / 1024) * 10) / 10;
       const sorted = [...first].sort((a, b) => a - b);
       const ui = {
@@ -525,13 +531,19 @@ try {
           // Enter → the host's last message for the reply reached the webview.
           receivedMs: Math.round(big.streamMs),
           renderedPerReceived: Math.round((big.doneMs / big.streamMs) * 100) / 100,
-          // Enter → last chunk on screen, against a bare client's prompt → last chunk (median of 3).
+          // Enter → last chunk on screen against a bare client's prompt → last chunk: each the median of three warm runs.
           bareStreamMs: Math.round(bare),
           renderedPerStream: Math.round((big.doneMs / bare) * 100) / 100,
+          // The first of the four replies, on cold code: Enter → last chunk on screen.
+          coldRenderedMs: Math.round(coldReply.doneMs),
+          coldRenderedPerStream: Math.round((coldReply.doneMs / bare) * 100) / 100,
+          allRenderedMs: replies.map((r) => Math.round(r.doneMs)),
           // Messages the webview received meanwhile (the host sends chunks that arrive together as one).
           hostMessages: big.messages,
-          longTasks: big.longTasks.length,
-          longestTaskMs: Math.round(Math.max(0, ...big.longTasks)),
+          // Over all four replies.
+          longTasks: longTasks.length,
+          longestTaskMs: Math.round(Math.max(0, ...longTasks)),
+          // Around the first reply.
           heapGrowthMb: mb(heapAfter - heapBefore),
           heapRetainedMb: mb(heapRetained - heapBefore),
         },
