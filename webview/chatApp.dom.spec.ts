@@ -175,6 +175,12 @@ describe('chat webview in a DOM (jsdom + mynah-ui)', function () {
       Object.values(saved.tabs).every((t) => t.store?.chatItems === undefined),
       'mynah tabs are saved without chat items',
     );
+    const tabs = Object.values(saved.tabs);
+    assert.deepEqual(
+      tabs.map((t) => [t.isSelected, typeof t.store?.tabTitle]),
+      [[true, 'string']],
+      "the tab as mynah-ui lists it (selected, with its title), read from mynah-ui's own store",
+    );
     assert.deepEqual(saved.lastSeenIndex, { [tabId]: 3 });
 
     const second = startApp(saved);

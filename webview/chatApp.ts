@@ -19,7 +19,7 @@ import { WebviewModel, type ModelChange } from './model';
 import { mynahConfig, TAB_DEFAULTS } from './mynahConfig';
 import { OpenContextMenus } from './openContextMenu';
 import { TabRenderer } from './renderer';
-import { persistedState, restoreState, type PersistedState } from './state';
+import { liveMynahTabs, persistedState, restoreState, type PersistedState } from './state';
 import { newUuid, TabIdMap } from './tabIds';
 
 /**
@@ -388,9 +388,10 @@ export class ChatApp {
     this.saveSoon.cancel();
     this.saveDraft.cancel();
     const started = performance.now();
-    const state = persistedState(this.sessionId, this.model.toState(), this.mynah.getAllTabs(), this.ids.toJSON());
+    const ids = this.ids.toJSON();
+    const state = persistedState(this.sessionId, this.model.toState(), liveMynahTabs(this.mynah, Object.keys(ids)), ids);
     try {
-      // getAllTabs() is plain data; round-trip through JSON so nothing uncloneable slips in.
+      // A copy, and plain data: round-trip through JSON so nothing uncloneable slips in.
       this.host.setState(JSON.parse(JSON.stringify(state)));
       this.saveSpacing.record(performance.now() - started);
     } catch (e) {

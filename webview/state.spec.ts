@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { ChatItem, ChatItemType } from '@aws/mynah-ui';
 import type { Conversation } from './conversation';
-import { persistedState, restoreState, SeenIndex } from './state';
+import { liveMynahTabs, persistedState, restoreState, SeenIndex } from './state';
 import { TabIdMap } from './tabIds';
 
 const SESSION = 'session-1';
@@ -61,6 +61,25 @@ describe('webview state', () => {
     });
     assert.equal(JSON.stringify(state).split('"hi"').length - 1, 1, 'the prompt text is in the saved state once');
     assert.deepEqual(restoreState(JSON.parse(JSON.stringify(state)), SESSION), state);
+  });
+
+  it("reads mynah-ui's tabs from their live stores (no copy of the chat items), and saving leaves those stores alone", () => {
+    const chatItems: ChatItem[] = [{ type: 'answer' as ChatItemType, messageId: 'a', body: 'a long answer' }];
+    const stores: Record<string, { tabTitle: string; chatItems: ChatItem[] }> = {
+      m1: { tabTitle: 'Chat 1', chatItems },
+      m2: { tabTitle: 'Chat 2', chatItems: [] },
+    };
+    const mynah = {
+      getSelectedTabId: () => 'm2',
+      getTabData: (mid: string) => (stores[mid] ? { getStore: () => stores[mid] } : undefined),
+    };
+    const tabs = liveMynahTabs(mynah, ['m1', 'm2', 'gone']);
+    assert.equal(tabs.m1?.store, stores.m1, 'the store itself, not a copy');
+    assert.deepEqual(Object.fromEntries(Object.entries(tabs).map(([mid, t]) => [mid, t.isSelected])), { m1: false, m2: true, gone: false });
+    assert.deepEqual(tabs.gone?.store, {}, 'a tab mynah-ui no longer has: an empty store');
+    const state = persistedState(SESSION, { lastSeenIndex: {}, drafts: {}, conversations: {} }, tabs, { m1: 't1', m2: 't2' });
+    assert.deepEqual(state.tabs.m1, { isSelected: false, store: { tabTitle: 'Chat 1' } });
+    assert.equal(stores.m1?.chatItems, chatItems, 'the live store keeps its chat items');
   });
 
   it('applies each index once per tab and ignores anything at or below lastSeenIndex', () => {

@@ -7,7 +7,7 @@
 //
 // The transcript is saved once, as our conversation model: mynah's chat items are rendered from it
 // again on restore, so the saved mynah tabs carry none.
-import type { MynahUITabStoreModel } from '@aws/mynah-ui';
+import type { MynahUIDataModel, MynahUITabStoreModel } from '@aws/mynah-ui';
 import { isObject } from '../src/protocol/guards';
 import type { TabId } from '../src/protocol/webview';
 import type { Conversation } from './conversation';
@@ -71,6 +71,26 @@ export function persistedState(
     savedIds[mid] = tabId;
   }
   return { v: 2, sessionId, tabs, tabIds: savedIds, ...model };
+}
+
+/** What liveMynahTabs reads of mynah-ui (its MynahUI object). */
+export interface MynahTabsSource {
+  getSelectedTabId(): string | undefined;
+  getTabData(mid: string): { getStore(): MynahUIDataModel | null | undefined } | null | undefined;
+}
+
+/**
+ * mynah-ui's tabs as getAllTabs() lists them, `{isSelected, store}`, but the stores themselves
+ * rather than getAllTabs()'s deep copy of them: that copies every chat item of every tab, which
+ * persistedState then drops, so each save cost as much as the whole history (and saves come every
+ * 50 ms in a streamed reply). Read-only: persistedState leaves the chat items out and the caller
+ * copies the rest.
+ */
+export function liveMynahTabs(mynah: MynahTabsSource, mids: Iterable<string>): MynahUITabStoreModel {
+  const selected = mynah.getSelectedTabId();
+  const tabs: MynahUITabStoreModel = {};
+  for (const mid of mids) tabs[mid] = { isSelected: mid === selected, store: mynah.getTabData(mid)?.getStore() ?? {} };
+  return tabs;
 }
 
 /**
