@@ -10,10 +10,8 @@ import { homedir } from 'node:os';
 import * as nodeModule from 'node:module';
 import { join } from 'node:path';
 import { startEarlyAgent } from './earlyAgent';
+import { isOtherRole } from './roles';
 import { agentEnvironment, BUNDLE_ONLY_VARS } from './startupEnv';
-
-/** The roles main.ts runs other than the proxy; anything else is the proxy's command line. */
-const OTHER_ROLES = new Set(['eliza', 'mcp-bridge', 'vscodelm', '--help', '-h']);
 
 const cacheGiven = Boolean(process.env.NODE_COMPILE_CACHE);
 for (const name of BUNDLE_ONLY_VARS) delete process.env[name];
@@ -22,7 +20,7 @@ if (!cacheGiven) enableCompileCache();
 const argv = process.argv.slice(2);
 const separator = argv.indexOf('--');
 const [command, ...args] = separator >= 0 ? argv.slice(separator + 1) : [];
-if (command !== undefined && !OTHER_ROLES.has(argv[0] ?? '')) {
+if (command !== undefined && !isOtherRole(argv[0])) {
   let env: NodeJS.ProcessEnv | undefined;
   try {
     env = agentEnvironment(process.env);

@@ -9,8 +9,15 @@
 // The launcher has already removed the variables meant for our own bundle from the environment
 // (startupEnv.ts BUNDLE_ONLY_VARS) and, for the proxy, started the agent.
 
+import { isOtherRole } from './roles';
+
 async function main(argv: string[]): Promise<void> {
   const [role, ...rest] = argv;
+  if (!isOtherRole(role)) {
+    const { runProxyCli } = await import('./cli');
+    return runProxyCli(argv);
+  }
+  // Every role of roles.ts, and only those (the compiler checks both ways).
   switch (role) {
     case 'eliza': {
       const { runEliza } = await import('./eliza/main');
@@ -30,10 +37,8 @@ async function main(argv: string[]): Promise<void> {
       process.stdout.write(USAGE + '\n');
       return;
     }
-    default: {
-      const { runProxyCli } = await import('./cli');
-      return runProxyCli(argv);
-    }
+    default:
+      return role satisfies never;
   }
 }
 
