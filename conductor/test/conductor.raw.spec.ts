@@ -1,26 +1,7 @@
 // Raw-pipe tests: what the conductor does with bad input, and the exact order of its output.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { conductorArgs, tempDir, waitFor } from './harness';
-
-function rawConductor(args = conductorArgs()) {
-  const child = spawn(args[0]!, args.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
-  const lines: Record<string, unknown>[] = [];
-  let buffer = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (t: string) => {
-    buffer += t;
-    const parts = buffer.split('\n');
-    buffer = parts.pop()!;
-    for (const p of parts) lines.push(JSON.parse(p) as Record<string, unknown>);
-  });
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (t: string) => (stderr += t));
-  const send = (m: unknown): void => void child.stdin.write((typeof m === 'string' ? m : JSON.stringify(m)) + '\n');
-  const response = (id: unknown) => waitFor(() => lines.find((l) => l.id === id && !('method' in l)), 10000, `response ${String(id)}`);
-  return { child, lines, send, response, stderr: () => stderr };
-}
+import { rawConductor } from './rawClient';
 
 describe('conductor on raw pipes', function () {
   this.timeout(30000);

@@ -4,48 +4,15 @@
 // before the conductor is loaded is reported as before; a command line the conductor refuses
 // leaves no agent behind.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { groupAlive } from '../../src/node/processGroup';
 import { startEarlyAgent, takeEarlyAgent } from '../earlyAgent';
 import { CONDUCTOR_JS, elizaCommand, tempDir, waitFor } from './harness';
+import { rawConductor } from './rawClient';
 
-interface Run {
-  lines: Record<string, unknown>[];
-  stderr: () => string;
-  exited: Promise<number | null>;
-  send(message: unknown): void;
-  kill(): void;
-}
-
-function runConductor(args: string[]): Run {
-  const child = spawn(process.execPath, [CONDUCTOR_JS, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-  const lines: Record<string, unknown>[] = [];
-  let stderr = '';
-  let pending = '';
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (text: string) => {
-    pending += text;
-    const parts = pending.split('\n');
-    pending = parts.pop() ?? '';
-    for (const line of parts) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
-  });
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (t: string) => (stderr += t));
-  child.stdin.on('error', () => undefined);
-  return {
-    lines,
-    stderr: () => stderr,
-    exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))),
-    send: (m) => void child.stdin.write(JSON.stringify(m) + '\n'),
-    kill: () => void child.kill('SIGKILL'),
-  };
-}
-
+const runConductor = (args: string[]) => rawConductor([process.execPath, CONDUCTOR_JS, ...args]);
 const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } };
-const answer = (run: Run): Promise<Record<string, unknown>> =>
-  waitFor(() => run.lines.find((l) => l.id === 1), 20000, 'initialize answered');
 
 /** An agent that writes its pid to `file` (a line per start) and then only waits; sh starts in a millisecond. */
 const pidWritingAgent = (file: string): string[] => ['/bin/sh', '-c', 'echo $$ >> "$0"; exec sleep 60', file];
@@ -57,14 +24,14 @@ describe('the agent started by the launcher, before the conductor loads', functi
     const run = runConductor(['--log', 'info', '--components', '', '--', ...elizaCommand()]);
     try {
       run.send(initialize);
-      const reply = await answer(run);
+      const reply = await run.response(1, 20000);
       assert.ok(reply.result, `initialize answered: ${JSON.stringify(reply)}`);
       assert.match(
         run.stderr(),
         /started agent: .*conductor\.js eliza --deterministic \(pid \d+\), by the launcher, before the conductor loaded/,
       );
     } finally {
-      run.kill();
+      run.child.kill('SIGKILL');
     }
   });
 
@@ -76,24 +43,24 @@ describe('the agent started by the launcher, before the conductor loads', functi
       await new Promise((resolve) => setTimeout(resolve, 300));
       assert.equal(readFileSync(pids, 'utf8').trim().split('\n').length, 1);
     } finally {
-      run.kill();
+      run.child.kill('SIGKILL');
     }
   });
 
   it('that exits before the conductor is loaded is reported with its exit code', async () => {
     const run = runConductor(['--log', 'info', '--components', '', '--', '/bin/false']);
     run.send(initialize);
-    const reply = await answer(run);
+    const reply = await run.response(1, 20000);
     assert.match(JSON.stringify(reply.error), /The agent exited with code 1/);
-    run.kill();
+    run.child.kill('SIGKILL');
   });
 
   it('that cannot be started is reported as such', async () => {
     const run = runConductor(['--log', 'info', '--components', '', '--', '/nonexistent/no-such-agent']);
     run.send(initialize);
-    const reply = await answer(run);
+    const reply = await run.response(1, 20000);
     assert.match(JSON.stringify(reply.error), /The agent could not be started: spawn \/nonexistent\/no-such-agent ENOENT/);
-    run.kill();
+    run.child.kill('SIGKILL');
   });
 
   it('is ended when the conductor refuses its command line', async () => {

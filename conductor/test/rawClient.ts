@@ -1,6 +1,7 @@
 // A raw-pipe editor for the hardening tests: spawns the built conductor (out/conductor.js) in
 // front of the hostile test agent, writes JSON lines, and reads the conductor's stdout line by
-// line, or deliberately not at all (pauseReading), the way a stuck editor would.
+// line, or deliberately not at all (pauseReading), the way a stuck editor would. rawConductor: the
+// same for any command line, for tests of the exact output order and of start-up.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -29,6 +30,32 @@ export interface RawClient {
   stderr(): string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   kill(): void;
+}
+
+/**
+ * A conductor started with `argv` (conductorArgs()), its stdout read as JSON lines: for tests of
+ * its exact output order and of how it starts and ends.
+ */
+export function rawConductor(argv = conductorArgs()) {
+  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
+  const lines: Record<string, unknown>[] = [];
+  let buffer = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (t: string) => {
+    buffer += t;
+    const parts = buffer.split('\n');
+    buffer = parts.pop()!;
+    for (const p of parts) lines.push(JSON.parse(p) as Record<string, unknown>);
+  });
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (t: string) => (stderr += t));
+  child.stdin.on('error', () => undefined); // the conductor may have exited (a refused command line)
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const send = (m: unknown): void => void child.stdin.write((typeof m === 'string' ? m : JSON.stringify(m)) + '\n');
+  const response = (id: unknown, timeoutMs = 10000) =>
+    waitFor(() => lines.find((l) => l.id === id && !('method' in l)), timeoutMs, `response ${String(id)}`);
+  return { child, lines, send, response, exited, stderr: () => stderr };
 }
 
 export function startRaw(options: { components?: string[]; env?: Record<string, string>; log?: string } = {}): RawClient {
