@@ -48,7 +48,7 @@ export class ChatApp {
   /** Set while we create a tab for the host, so onTabAdd takes the host's tab ID. */
   private adopting: TabId | undefined;
   private readonly saveSoon: DelayedCall;
-  private readonly saveSpacing = new SpacedByCost(SAVE_SPACING.minMs, SAVE_SPACING.maxMs, SAVE_SPACING.factor);
+  private readonly saveSpacing = new SpacedByCost(SAVE_SPACING);
   private readonly saveDraft: DelayedCall;
   /** The last `@` query sent to the host (OpenCtx mentions). */
   private lastContextQuery = '';

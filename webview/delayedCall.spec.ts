@@ -61,7 +61,7 @@ describe('delayed call (batched state saves)', () => {
 
 describe('saves spaced by their cost (SpacedByCost)', () => {
   it('waits `factor` times what the last save took, within its bounds', () => {
-    const spacing = new SpacedByCost(50, 1000, 20);
+    const spacing = new SpacedByCost({ minMs: 50, maxMs: 1000, factor: 20 });
     assert.equal(spacing.ms, 50, 'no save yet: the shortest wait');
     spacing.record(1);
     assert.equal(spacing.ms, 50, 'a cheap save (20 ms × 1): still the shortest');

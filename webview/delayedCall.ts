@@ -70,11 +70,7 @@ export class DelayedCall {
 export class SpacedByCost {
   private lastMs = 0;
 
-  constructor(
-    private readonly minMs: number,
-    private readonly maxMs: number,
-    private readonly factor: number,
-  ) {}
+  constructor(private readonly bounds: { minMs: number; maxMs: number; factor: number }) {}
 
   /** What the call took the last time. */
   record(ms: number): void {
@@ -82,6 +78,7 @@ export class SpacedByCost {
   }
 
   get ms(): number {
-    return Math.min(this.maxMs, Math.max(this.minMs, this.factor * this.lastMs));
+    const { minMs, maxMs, factor } = this.bounds;
+    return Math.min(maxMs, Math.max(minMs, factor * this.lastMs));
   }
 }
