@@ -13,3 +13,4 @@ cd "$ROOT"
 "$NODE" out/bench/chain-bench.js
 "$NODE" out/bench/ide-bench.js
 "$NODE" out/bench/ide-lsp-bench.js
+"$NODE" out/bench/traffic-store-bench.js

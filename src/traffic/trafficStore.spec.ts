@@ -2,7 +2,7 @@
 // the viewer looks (or listens), invalid ones are reported then, and the bounds hold.
 import * as assert from 'node:assert/strict';
 import type { Log } from '../log/logEvent';
-import { MAX_ENTRIES, TrafficStore } from './trafficStore';
+import { MAX_BYTES, MAX_ENTRIES, TrafficStore } from './trafficStore';
 
 function recordingLog(): Log & { warnings: string[] } {
   const warnings: string[] = [];
@@ -60,5 +60,43 @@ describe('traffic store', () => {
     assert.equal(dropped, 5);
     assert.equal(entries.length, MAX_ENTRIES);
     assert.equal((entries[0]!.message.params as { i: number }).i, 5);
+  });
+
+  it('stays exact while full for a long time: the newest MAX_ENTRIES lines, in order, every dropped one counted', () => {
+    const store = new TrafficStore(recordingLog());
+    const total = 3 * MAX_ENTRIES + 7;
+    for (let i = 0; i < total; i++) store.addLine('k', line(i));
+    const { entries, dropped } = store.entries('k');
+    assert.equal(dropped, total - MAX_ENTRIES);
+    assert.equal(entries.length, MAX_ENTRIES);
+    const ids = entries.map((e) => (e.message.params as { i: number }).i);
+    assert.equal(ids[0], total - MAX_ENTRIES);
+    assert.equal(ids.at(-1), total - 1);
+    assert.ok(
+      ids.every((id, k) => k === 0 || id === ids[k - 1]! + 1),
+      'no gap and no repeat',
+    );
+    assert.ok(
+      entries.every((e, k) => k === 0 || e.seq === entries[k - 1]!.seq + 1),
+      'sequence numbers go on',
+    );
+  });
+
+  it('drops the oldest lines past MAX_BYTES, keeping at least the newest', () => {
+    const store = new TrafficStore(recordingLog());
+    const big = (i: number): string => line(i).replace('"i":', `"pad":"${'x'.repeat(8 * 1024 * 1024)}","i":`);
+    for (let i = 0; i < 10; i++) store.addLine('k', big(i));
+    const { entries, dropped } = store.entries('k');
+    const perLine = big(0).length;
+    assert.equal(entries.length, Math.floor(MAX_BYTES / perLine));
+    assert.equal(dropped, 10 - entries.length);
+    assert.equal((entries.at(-1)!.message.params as { i: number }).i, 9);
+    const huge = line(10).replace('"i":', `"pad":"${'y'.repeat(MAX_BYTES)}","i":`);
+    store.addLine('k', huge);
+    assert.deepEqual(
+      store.entries('k').entries.map((e) => (e.message.params as { i: number }).i),
+      [10],
+      'a line over the whole budget is kept alone',
+    );
   });
 });
