@@ -214,6 +214,8 @@ describe('chat webview in a DOM (jsdom + mynah-ui)', function () {
     page.document.querySelector<HTMLElement>('[data-testid="tab-bar-tab-add-button"]')?.click();
     const [added] = api.sent('new-tab');
     assert.ok(added, 'the + button opened a tab');
+    const titles = [...page.document.querySelectorAll('[data-testid="tab-bar-tabs-option-label"]')].map((e) => e.textContent?.trim());
+    assert.ok(titles.includes('Chat 2'), `the new tab is numbered after the open ones: ${JSON.stringify(titles)}`);
     const closeButton = page.document.querySelector<HTMLElement>(
       `[data-testid="tab-bar-tabs-option-wrapper"] [data-testid="tab-bar-tabs-option-close-button"]`,
     );

@@ -200,7 +200,8 @@ export class ChatApp {
     this.dropRenderer(tabId);
     if (!this.adopting) {
       this.host.post({ type: 'new-tab', tabId });
-      this.mynah.updateStore(mid, { tabTitle: `Chat ${Object.keys(this.mynah.getAllTabs()).length}` });
+      // Counted from our own map: mynah-ui's getAllTabs() deep-copies every chat item of every tab.
+      this.mynah.updateStore(mid, { tabTitle: `Chat ${this.ids.tabIds().length}` });
     }
     this.updateTabStore(tabId);
     this.saveSoon.schedule();
