@@ -86,6 +86,43 @@ describe('the text chunks that reach the editor together are merged before the A
     for (const line of odd) assert.deepEqual(mergeTextChunkLines([chunk('a'), line, chunk('b')]), [chunk('a'), line, chunk('b')]);
   });
 
+  it('merges chunks the same whether written in the SDK shape (matched without parsing) or any other spelling', () => {
+    const respelled = (text: string): string =>
+      JSON.stringify({
+        params: { update: { content: { text, type: 'text' }, sessionUpdate: 'agent_message_chunk' }, sessionId: 's1' },
+        method: 'session/update',
+        jsonrpc: '2.0',
+      });
+    const spaced = (text: string): string => chunk(text).replace(/":/g, '": ');
+    const out = mergeTextChunkLines([chunk('a'), respelled('b'), spaced('c'), chunk('d') + '\r', chunk('e')]);
+    assert.deepEqual(textsOf(out), ['abcde']);
+    assert.deepEqual(JSON.parse(out[0]!), JSON.parse(chunk('abcde')));
+    assert.deepEqual(mergeTextChunkLines([chunk('x', { messageId: 'm' }), respelled('y')]).length, 2, 'a message id still separates');
+  });
+
+  it('keeps every character through a merge: quotes, backslashes, newlines, control characters, non-ASCII, a surrogate pair split across chunks', () => {
+    const pieces = ['say \\"hi\\"\\n', '\\\\ back\\\\slash\\t', '\\u0001\\u001f', 'é 漢字 ', '\\ud83d', '\\ude00', ' \\/ </script>'];
+    const decoded = pieces.map((p) => JSON.parse(`"${p}"`) as string);
+    const sdk = pieces.map((p) => chunk('PIECE').replace('PIECE', p));
+    const out = mergeTextChunkLines(sdk);
+    assert.equal(out.length, 1);
+    assert.equal(textsOf(out)[0], decoded.join(''));
+    assert.equal(textsOf(mergeTextChunkLines(decoded.map((t) => chunk(t))))[0], decoded.join(''), 'the same through JSON.stringify');
+  });
+
+  it('never merges a line that is not valid JSON, however much it looks like a chunk', () => {
+    const bad = [
+      chunk('X').replace('X', 'raw	tab'),
+      chunk('X').replace('X', 'bad \\x escape'),
+      chunk('X').replace('X', 'short \\u12'),
+      chunk('X').replace('"X"}}}}', '"X"}}}'),
+    ];
+    for (const line of bad) {
+      assert.throws(() => JSON.parse(line), SyntaxError, line);
+      assert.deepEqual(mergeTextChunkLines([chunk('a'), line, chunk('b')]), [chunk('a'), line, chunk('b')]);
+    }
+  });
+
   it('passes malformed lines through byte for byte (the SDK answers them), without merging across them', () => {
     const bad = ['{"jsonrpc":"2.0","method":"session/update", "agent_message_chunk" broken', '', '[1,2]'];
     assert.deepEqual(mergeTextChunkLines([chunk('a'), ...bad, chunk('b')]), [chunk('a'), ...bad, chunk('b')]);
