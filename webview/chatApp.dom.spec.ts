@@ -94,6 +94,34 @@ describe('chat webview in a DOM (jsdom + mynah-ui)', function () {
     assert.equal(api.sent('new-tab').length, 0, 'a host tab is not announced back');
   });
 
+  it('a tool call left running when its turn is stopped stops shimmering and says Stopped (an endless animation otherwise)', async () => {
+    const { tabId } = startApp();
+    page.fromHost({ type: 'session-ready', tabId, index: 1, agentName: 'Agent', cwd: '/work' });
+    page.fromHost({ type: 'prompt-started', tabId, index: 2, messageId: 'm1', text: 'run the tests' });
+    page.fromHost({
+      type: 'agent-update',
+      tabId,
+      index: 3,
+      messageId: 'm1',
+      update: { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'npm test', kind: 'execute', status: 'in_progress' },
+    });
+    await settle();
+    const card = () => {
+      const cards = [...wrapper(tabId).querySelectorAll('.mynah-chat-item-card')].filter(
+        (c) => page.text(c).includes('npm test') && !c.parentElement?.closest('.mynah-chat-item-card'),
+      );
+      assert.equal(cards.length, 1, 'one card for the call');
+      return cards[0]!;
+    };
+    assert.ok(card().classList.contains('text-shimmer'), 'shimmers while it runs');
+    assert.match(page.text(card()), /Running/);
+    page.fromHost({ type: 'prompt-ended', tabId, index: 4, messageId: 'm1', stopReason: 'cancelled' });
+    await settle();
+    assert.ok(!card().classList.contains('text-shimmer'), 'no shimmer once the turn is over');
+    assert.match(page.text(card()), /Stopped/);
+    assert.doesNotMatch(page.text(card()), /Running/);
+  });
+
   it('a typed prompt goes to the host and shows once, when the host echoes it', async () => {
     const { api, tabId } = startApp();
     page.fromHost({ type: 'session-ready', tabId, index: 1, agentName: 'ElizACP', cwd: '/work' });

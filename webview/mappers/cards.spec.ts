@@ -54,6 +54,34 @@ describe('tool-call cards', () => {
     );
   });
 
+  it('a call still pending or running when its turn is over shows as stopped, without a shimmer; finished ones keep their status', () => {
+    const ended = (over: Parameters<typeof turn>[0]) => {
+      const t = turn({});
+      addUpdate(t, call); // pending
+      addUpdate(t, { sessionUpdate: 'tool_call', toolCallId: 't2', title: 'Run tests', kind: 'execute', status: 'in_progress' });
+      addUpdate(t, { sessionUpdate: 'tool_call', toolCallId: 't3', title: 'Read a.ts', kind: 'read', status: 'completed' });
+      const running = turnToChatItems(t);
+      Object.assign(t, over);
+      return { running, after: turnToChatItems(t) };
+    };
+    const view = (items: ReturnType<typeof turnToChatItems>, id: string) => {
+      const card = items.find((i) => i.messageId === `m:tool:${id}`);
+      return [card?.header?.status?.text, card?.header?.status?.icon, card?.shimmer];
+    };
+    for (const over of [
+      { status: 'done' as const, stopReason: 'cancelled' as const },
+      { status: 'failed' as const, error: 'the agent exited' },
+      { status: 'done' as const, stopReason: 'end_turn' as const },
+    ]) {
+      const { running, after } = ended(over);
+      assert.deepEqual(view(running, 't1'), ['Pending', 'progress', true], 'while the turn runs');
+      assert.deepEqual(view(running, 't2'), ['Running', 'progress', true]);
+      assert.deepEqual(view(after, 't1'), ['Stopped', 'stop', false], JSON.stringify(over));
+      assert.deepEqual(view(after, 't2'), ['Stopped', 'stop', false], JSON.stringify(over));
+      assert.deepEqual(view(after, 't3'), ['Completed', 'ok', false]);
+    }
+  });
+
   it('a call without status is running; failed calls say so; raw input is pretty JSON', () => {
     const c = toolCallToChatItem(
       { sessionUpdate: 'tool_call', toolCallId: 'x', title: 'Run ls', kind: 'execute', rawInput: { command: 'ls', args: ['-l'] } },

@@ -84,7 +84,7 @@ export function turnToChatItems(t: Turn, terminals: Conversation['terminals'] = 
       }
       case 'tool_call':
       case 'tool_call_update':
-        items.push(toolCallToChatItem(u, `${t.messageId}:tool:${u.toolCallId}`, terminals));
+        items.push(toolCallToChatItem(u, `${t.messageId}:tool:${u.toolCallId}`, terminals, running));
         return;
       case 'plan':
         items.push(planToChatItem(u.entries, `${t.messageId}:plan`));

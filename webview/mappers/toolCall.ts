@@ -43,8 +43,20 @@ export function statusOf(t: Pick<ToolCallUpdate, 'status'>): 'pending' | 'in_pro
   return t.status ?? 'in_progress';
 }
 
-export function statusView(status: ReturnType<typeof statusOf>): NonNullable<NonNullable<ChatItemContent['header']>['status']> {
+/**
+ * What a call's card shows: its status, except that a call still pending or under way when its
+ * turn is over (stopped by the user, the agent crashed, or it never said) shows as stopped — not
+ * as running forever, with a shimmer the page would keep redrawing.
+ */
+export function shownStatus(t: Pick<ToolCallUpdate, 'status'>, turnRunning: boolean): ReturnType<typeof statusOf> | 'stopped' {
+  const status = statusOf(t);
+  return !turnRunning && (status === 'pending' || status === 'in_progress') ? 'stopped' : status;
+}
+
+export function statusView(status: ReturnType<typeof shownStatus>): NonNullable<NonNullable<ChatItemContent['header']>['status']> {
   switch (status) {
+    case 'stopped':
+      return { status: 'info', icon: 'stop', text: 'Stopped', position: 'right' };
     case 'pending':
       return { status: 'info', icon: 'progress', text: 'Pending', position: 'right' };
     case 'in_progress':
@@ -87,8 +99,13 @@ function contentSection(c: ToolCallContent, terminals: Record<string, TerminalVi
 const percent = (done?: number, total?: number): string =>
   done !== undefined && total ? ` (${Math.min(100, Math.round((done / total) * 100))} %)` : '';
 
-export function toolCallToChatItem(t: ToolCallState, itemId: string, terminals: Record<string, TerminalView> = {}): ChatItem {
-  const status = statusOf(t);
+export function toolCallToChatItem(
+  t: ToolCallState,
+  itemId: string,
+  terminals: Record<string, TerminalView> = {},
+  turnRunning = true,
+): ChatItem {
+  const status = shownStatus(t, turnRunning);
   const content = t.content ?? [];
   const locations = t.locations ?? [];
   const details: ChatItemContent[] = [];
