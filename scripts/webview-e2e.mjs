@@ -554,6 +554,17 @@ try {
     },
   );
 
+  await step('once every turn is over, nothing on the page keeps animating (a shimmer left on would redraw the page forever)', async () => {
+    // Every step above ran its turns to the end (replies, Stop, a crash, approvals, tools, plans).
+    const running = await f.evaluate(() =>
+      document
+        .getAnimations()
+        .filter((a) => a.playState === 'running')
+        .map((a) => `${a.animationName ?? a.constructor.name} on ${a.effect?.target?.className ?? '?'}`),
+    );
+    if (running.length) throw new Error(`animations still running: ${JSON.stringify([...new Set(running)])}`);
+  });
+
   await step('no Content Security Policy violations', async () => {
     if (cspViolations.length) throw new Error(cspViolations.join('\n'));
   });
