@@ -17,6 +17,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { Transform, type TransformCallback } from 'node:stream';
 import { isObject } from '../protocol/guards';
+import { matchTextChunkLine, textChunkLine as lineOf, type TextChunkLine as TextChunk } from '../protocol/textChunkLine';
 
 const MERGEABLE = new Set(['agent_message_chunk', 'agent_thought_chunk', 'user_message_chunk']);
 /** A merged chunk stays far below the SDK's message limit (32 MiB) and the webview's drawing unit. */
@@ -28,34 +29,16 @@ export const MAX_MERGED_TEXT = 256 * 1024;
  */
 export const MAX_HELD_LINE = 1024 * 1024;
 
-/** A text chunk as JSON text: the ids as JSON string literals, the text as a JSON string's escaped body. */
-interface TextChunk {
-  sessionId: string;
-  kind: string;
-  messageId: string | undefined;
-  text: string;
-}
-
-/** A JSON string literal, exactly as JSON allows it (no raw control character, only JSON's escapes). */
-const JSON_STRING_BODY = String.raw`(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*`;
-/**
- * The shape JSON.stringify gives a plain text chunk from the ACP SDK (an agent's `sessionUpdate`,
- * which the conductor forwards as it was written): matched without parsing, its pieces kept as
- * JSON text, so a run of them merges by concatenating escaped text. Any other spelling of a
- * chunk (key order, spaces, a `\r`) goes the parsing way below, to the same result.
- */
-const SDK_TEXT_CHUNK = new RegExp(
-  String.raw`^\{"jsonrpc":"2\.0","method":"session/update","params":\{"sessionId":("${JSON_STRING_BODY}"),"update":\{"sessionUpdate":"(agent_message_chunk|agent_thought_chunk|user_message_chunk)","content":\{"type":"text","text":"(${JSON_STRING_BODY})"\}(?:,"messageId":("${JSON_STRING_BODY}"))?\}\}\}$`,
-);
-
 const hasOnly = (o: Record<string, unknown>, keys: readonly string[]): boolean => Object.keys(o).every((k) => keys.includes(k));
 
 /** The line as a plain text chunk, or undefined if it is anything else (which then passes untouched). */
 export function textChunkOf(line: string): TextChunk | undefined {
   // Cheap tests first: most other lines are rejected without parsing.
   if (!line.includes('_chunk"') || !line.includes('"session/update"')) return undefined;
-  const sdk = SDK_TEXT_CHUNK.exec(line);
-  if (sdk) return { sessionId: sdk[1]!, kind: sdk[2]!, text: sdk[3]!, messageId: sdk[4] };
+  // The SDK's own spelling, without parsing (its parts kept as JSON text, so a run of them merges
+  // by concatenating escaped text); any other spelling is parsed, to the same result.
+  const sdk = matchTextChunkLine(line);
+  if (sdk) return sdk;
   let m: unknown;
   try {
     m = JSON.parse(line);
@@ -74,16 +57,10 @@ export function textChunkOf(line: string): TextChunk | undefined {
   if (!isObject(c) || c.type !== 'text' || typeof c.text !== 'string' || !hasOnly(c, ['type', 'text'])) return undefined;
   return {
     sessionId: JSON.stringify(p.sessionId),
-    kind: u.sessionUpdate,
+    kind: u.sessionUpdate as TextChunk['kind'],
     messageId: u.messageId === undefined ? undefined : JSON.stringify(u.messageId),
     text: JSON.stringify(c.text).slice(1, -1),
   };
-}
-
-/** A merged chunk's line, in the SDK's shape (the pieces are JSON text already). */
-function lineOf(chunk: TextChunk): string {
-  const messageId = chunk.messageId === undefined ? '' : `,"messageId":${chunk.messageId}`;
-  return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":${chunk.sessionId},"update":{"sessionUpdate":"${chunk.kind}","content":{"type":"text","text":"${chunk.text}"}${messageId}}}}`;
 }
 
 /**
