@@ -319,26 +319,6 @@ describe('Outbox', () => {
     assert.ok(delays.includes(MAX_DELIVERY_WAIT_MS), 'a delivery that never comes is waited for at most MAX_DELIVERY_WAIT_MS');
   });
 
-  it('a chunk that comes after the gap is over still waits for a post in flight', async () => {
-    const { posted, outbox, push, endTurn, clock, deliveries } = setup(undefined, true, true);
-    outbox.ready({}, [T]);
-    push(chunk(T, 'first '));
-    endTurn();
-    clock.now = 10 * STREAM_POST_GAP_MS; // long after the gap
-    push(chunk(T, 'a'));
-    endTurn();
-    push(chunk(T, 'b'));
-    endTurn();
-    assert.equal(posted.length, 1, 'held while the first post is in flight');
-    deliveries[0]!();
-    await new Promise((r) => setImmediate(r));
-    endTurn();
-    assert.deepEqual(
-      posted.map((m) => textOf(m)),
-      ['first ', 'ab'],
-    );
-  });
-
   it('a delivery that is never confirmed holds the stream for MAX_DELIVERY_WAIT_MS at most', () => {
     const timers: { flush: () => void; delayMs: number }[] = [];
     const posted: IndexedHostMessage[] = [];

@@ -137,11 +137,6 @@ export class Outbox {
   private scheduleFlush(continuesStream: boolean): void {
     if (this.flushScheduled === 'turn' || (continuesStream && this.heldForDelivery)) return;
     const wait = continuesStream ? this.lastFlush + STREAM_POST_GAP_MS - this.timing.now() : 0;
-    if (continuesStream && wait <= 0 && this.inFlight > 0) {
-      // The gap is over but an earlier post is still on its way: wait for it (see send()).
-      this.heldForDelivery = true;
-      return;
-    }
     if (wait > 0) {
       if (this.flushScheduled === 'gap') return;
       this.flushScheduled = 'gap';
