@@ -66,9 +66,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       null,
       this.viewDisposables,
     );
-    // The delivery goes back to the outbox: a stream's further chunks wait for it (outbox.ts).
-    this.messages.setPost((m) =>
-      view.webview.postMessage(m).then(
+    this.messages.setPost((m) => {
+      void view.webview.postMessage(m).then(
         (delivered) => {
           if (!delivered)
             this.log.debug('webview', 'message not delivered (kept for replay)', {
@@ -77,8 +76,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
             });
         },
         (e: unknown) => this.log.warn('webview', 'postMessage failed', e),
-      ),
-    );
+      );
+    });
     view.webview.html = chatHtml({
       cspSource: view.webview.cspSource,
       nonce: randomBytes(24).toString('base64url'),

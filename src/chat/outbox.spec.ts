@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { isConversationPayload, type IndexedHostMessage, type TabPayload } from '../protocol/webview';
-import { MAX_DELIVERY_WAIT_MS, Outbox, STREAM_POST_GAP_MS } from './outbox';
+import { Outbox, STREAM_POST_GAP_MS } from './outbox';
 import { Transcript } from './transcript';
 
 const T = 'tab-a',
@@ -21,28 +21,20 @@ const textOf = (m: IndexedHostMessage): string =>
 /**
  * `turns`: flush by hand (`endTurn`, which runs every scheduled flush whatever its delay) instead
  * of at once. `delays` records each schedule's delay; `clock.now` is the outbox's time.
- * `confirmDelivery`: each post returns a delivery promise, confirmed by hand (`deliveries`).
  */
-function setup(limits?: { maxEntries: number; maxChars: number }, turns = false, confirmDelivery = false) {
+function setup(limits?: { maxEntries: number; maxChars: number }, turns = false) {
   const posted: IndexedHostMessage[] = [];
-  /** With confirmDelivery: each post's delivery, confirmed by calling it. */
-  const deliveries: (() => void)[] = [];
   const transcript = new Transcript();
   const waiting: (() => void)[] = [];
   const delays: number[] = [];
   const clock = { now: 0 };
   const outbox = new Outbox(
-    (m) => {
-      posted.push(m);
-      if (confirmDelivery) return new Promise<void>((resolve) => deliveries.push(resolve));
-    },
+    (m) => posted.push(m),
     (t) => transcript.snapshot(t),
     limits,
     {
       schedule: (flush, delayMs) => {
         delays.push(delayMs);
-        // A delivery's time-out is not a flush: the test below that needs one runs it itself.
-        if (delayMs === MAX_DELIVERY_WAIT_MS) return;
         if (turns) waiting.push(flush);
         else flush();
       },
@@ -56,7 +48,7 @@ function setup(limits?: { maxEntries: number; maxChars: number }, turns = false,
   };
   transcript.open(T, 'Chat');
   transcript.open(U, 'Chat 2');
-  return { posted, outbox, push, transcript, endTurn, delays, clock, deliveries };
+  return { posted, outbox, push, transcript, endTurn, delays, clock };
 }
 
 describe('Outbox', () => {
@@ -272,81 +264,6 @@ describe('Outbox', () => {
         ['agent-update', 'd'],
         ['prompt-ended', ''],
       ],
-    );
-  });
-
-  it("while an earlier post's delivery is not confirmed, a stream's further chunks wait and then leave as one; anything else does not wait", async () => {
-    const { posted, outbox, push, endTurn, clock, deliveries, delays } = setup(undefined, true, true);
-    const settle = () => new Promise((r) => setImmediate(r));
-    outbox.ready({}, [T]);
-    push({ type: 'prompt-started', tabId: T, messageId: 'p', text: 'hi' });
-    push(chunk(T, 'first '));
-    endTurn();
-    assert.equal(posted.length, 2);
-    assert.equal(deliveries.length, 2, 'both in flight');
-    // The gap passes with both still on their way: the chunks after them wait.
-    clock.now = 10;
-    push(chunk(T, 'a'));
-    clock.now = STREAM_POST_GAP_MS;
-    endTurn(); // the gap's flush
-    assert.equal(posted.length, 2, 'held while the earlier posts are in flight');
-    push(chunk(T, 'b'));
-    assert.equal(posted.length, 2);
-    deliveries[0]!();
-    await settle();
-    endTurn();
-    assert.equal(posted.length, 2, 'one post still in flight');
-    deliveries[1]!();
-    await settle();
-    endTurn();
-    assert.deepEqual(
-      posted.slice(2).map((m) => [m.type, textOf(m)]),
-      [['agent-update', 'ab']],
-      'delivered: what waited leaves as one message',
-    );
-    // The turn's end does not wait for a delivery, and takes the chunks before it along.
-    clock.now += 5;
-    push(chunk(T, 'c'));
-    push({ type: 'prompt-ended', tabId: T, messageId: 'p', stopReason: 'end_turn' });
-    endTurn();
-    assert.deepEqual(
-      posted.slice(3).map((m) => [m.type, textOf(m)]),
-      [
-        ['agent-update', 'c'],
-        ['prompt-ended', ''],
-      ],
-    );
-    assert.ok(delays.includes(MAX_DELIVERY_WAIT_MS), 'a delivery that never comes is waited for at most MAX_DELIVERY_WAIT_MS');
-  });
-
-  it('a delivery that is never confirmed holds the stream for MAX_DELIVERY_WAIT_MS at most', () => {
-    const timers: { flush: () => void; delayMs: number }[] = [];
-    const posted: IndexedHostMessage[] = [];
-    let now = 0;
-    const outbox = new Outbox(
-      (m) => {
-        posted.push(m);
-        return new Promise<void>(() => undefined); // never settles
-      },
-      () => undefined,
-      undefined,
-      { schedule: (flush, delayMs) => void timers.push({ flush, delayMs }), now: () => now },
-    );
-    const run = (delayMs: number) => timers.splice(0).forEach((t) => (t.delayMs === delayMs ? t.flush() : timers.push(t)));
-    outbox.ready({}, [T]);
-    outbox.push(chunk(T, 'first '));
-    run(0);
-    now = 10;
-    outbox.push(chunk(T, 'a'));
-    now = STREAM_POST_GAP_MS;
-    run(STREAM_POST_GAP_MS - 10);
-    assert.equal(posted.length, 1, 'held');
-    now = MAX_DELIVERY_WAIT_MS;
-    run(MAX_DELIVERY_WAIT_MS);
-    run(0);
-    assert.deepEqual(
-      posted.map((m) => textOf(m)),
-      ['first ', 'a'],
     );
   });
 

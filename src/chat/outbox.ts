@@ -17,12 +17,6 @@
 //   a 5000-chunk reply, and its first chunk reached the page only after most of them (0.2–0.5 s).
 //   Anything else (the first chunk of an item, a tool call, the turn's end) leaves at the end of
 //   the turn as before, together with the chunks waiting before it.
-// - A stream's further chunks also wait while an earlier post is still on its way (`post` returns
-//   VS Code's delivery promise; at most MAX_DELIVERY_WAIT_MS): when the page is slow to take
-//   messages (code-server under load: 100–250 ms each), what streams in meanwhile leaves as one
-//   message once the earlier one got through, instead of queueing behind it one message per gap —
-//   each of which the page would then also draw. A fast editor delivers within the gap, so nothing
-//   changes there.
 // - Posted messages are kept until the webview acknowledges it has saved them (its state survives
 //   re-creation only up to its last setState), then replayed on the next `webview-ready` if still
 //   unacknowledged.
@@ -67,8 +61,6 @@ export interface OutboxStats {
 
 /** How often a stream's further chunks leave for the webview (half its redraw interval). */
 export const STREAM_POST_GAP_MS = 50;
-/** The longest a stream's further chunks wait for an earlier post's delivery to be confirmed. */
-export const MAX_DELIVERY_WAIT_MS = 1000;
 
 /** When the outbox flushes: `schedule(flush, 0)` after the current turn, else after `delayMs`. */
 export interface OutboxTiming {
@@ -85,8 +77,7 @@ export class Outbox {
   private live = false;
 
   constructor(
-    /** Posts one message; may return its delivery (VS Code's `postMessage` promise). */
-    private readonly post: (message: IndexedHostMessage) => PromiseLike<unknown> | void,
+    private readonly post: (message: IndexedHostMessage) => void,
     /** The tab's whole conversation, or undefined if the tab no longer exists. */
     private readonly snapshot: (tabId: TabId) => Omit<Resync, 'tabId'> | undefined,
     private readonly limits: OutboxLimits = { maxEntries: 500, maxChars: 2_000_000 },
@@ -96,10 +87,6 @@ export class Outbox {
 
   /** A flush is scheduled: at the end of this turn ('turn') or when the stream's gap is over ('gap'). */
   private flushScheduled: 'turn' | 'gap' | undefined;
-  /** Posts whose delivery is not confirmed yet. */
-  private inFlight = 0;
-  /** A stream's further chunks wait for the posts in flight (a gap flush found some). */
-  private heldForDelivery = false;
   private lastFlush = -Infinity;
   /** Messages pushed while live and not posted yet, in the order they were pushed (all tabs). */
   private waiting: Entry[] = [];
@@ -135,12 +122,12 @@ export class Outbox {
   }
 
   private scheduleFlush(continuesStream: boolean): void {
-    if (this.flushScheduled === 'turn' || (continuesStream && this.heldForDelivery)) return;
+    if (this.flushScheduled === 'turn') return;
     const wait = continuesStream ? this.lastFlush + STREAM_POST_GAP_MS - this.timing.now() : 0;
     if (wait > 0) {
       if (this.flushScheduled === 'gap') return;
       this.flushScheduled = 'gap';
-      this.timing.schedule(this.flushAfterGap, wait);
+      this.timing.schedule(this.flush, wait);
     } else {
       // Sooner than a pending gap: that timer's flush then finds nothing left to post.
       this.flushScheduled = 'turn';
@@ -148,21 +135,9 @@ export class Outbox {
     }
   }
 
-  /** The gap is over: the stream's chunks leave, unless an earlier post is still on its way. */
-  private readonly flushAfterGap = (): void => {
-    if (this.flushScheduled !== 'gap') return; // an end-of-turn flush took them already
-    if (this.inFlight > 0) {
-      this.flushScheduled = undefined;
-      this.heldForDelivery = true;
-      return;
-    }
-    this.flush();
-  };
-
   /** Posts what waits for the end of the turn (nothing if the webview went away meanwhile). */
   readonly flush = (): void => {
     this.flushScheduled = undefined;
-    this.heldForDelivery = false;
     const waiting = this.waiting;
     if (waiting.length) this.lastFlush = this.timing.now();
     this.waiting = [];
@@ -170,36 +145,16 @@ export class Outbox {
       for (const e of waiting) {
         if (e.posted) continue; // a `ready` in between posted it already
         e.posted = true;
-        this.send(e.message);
+        this.post(e.message);
       }
       for (const q of this.tabs.values()) this.enforceLimits(q);
     } // else: kept in their tabs' queues, `ready` replays them
     for (const told of this.postedWaiters.splice(0)) told();
   };
 
-  /** Posts `message`, counting it in flight until its delivery is confirmed (or given up on). */
-  private send(message: IndexedHostMessage): void {
-    const delivery = this.post(message);
-    if (typeof delivery?.then !== 'function') return;
-    this.inFlight++;
-    let settled = false;
-    const delivered = (): void => {
-      if (settled) return;
-      settled = true;
-      this.inFlight--;
-      if (this.inFlight === 0 && this.heldForDelivery) {
-        this.heldForDelivery = false;
-        if (this.live) this.scheduleFlush(true);
-        else this.flush(); // keeps them for `ready`, and tells whenPosted's callers
-      }
-    };
-    delivery.then(delivered, delivered);
-    this.timing.schedule(delivered, MAX_DELIVERY_WAIT_MS);
-  }
-
   /** Resolves once what was pushed so far has left (or been kept for `ready`): at once if nothing waits. */
   whenPosted(): Promise<void> {
-    if (!this.flushScheduled && !this.heldForDelivery) return Promise.resolve();
+    if (!this.flushScheduled) return Promise.resolve();
     return new Promise((resolve) => this.postedWaiters.push(resolve));
   }
 
@@ -224,11 +179,10 @@ export class Outbox {
       for (const e of q.entries) {
         if (e.message.index <= seen) continue;
         e.posted = true;
-        this.send(e.message);
+        this.post(e.message);
       }
     }
     this.waiting = []; // replayed above, or covered by a resync
-    this.heldForDelivery = false;
     this.live = true;
   }
 
@@ -309,6 +263,6 @@ export class Outbox {
     }
     const message: IndexedHostMessage = { ...snap, tabId, index: ++q.lastIndex };
     this.append(q, { message, posted: true, size: approxSize(message) });
-    this.send(message);
+    this.post(message);
   }
 }

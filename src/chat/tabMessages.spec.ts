@@ -15,7 +15,7 @@ describe('TabMessages', () => {
     const posted: HostToWebview[] = [];
     const sent: TabPayload[] = [];
     m.onDidSend((p) => sent.push(p));
-    m.setPost((x) => void posted.push(x));
+    m.setPost((x) => posted.push(x));
     m.webviewReady({}, []);
     m.send(started(T1, 'a'));
     m.openTab(T1, 'Chat');
@@ -45,7 +45,7 @@ describe('TabMessages', () => {
   it('buffers while the webview is away, resyncs a tab the webview lost from the recorded conversation, re-sends the @ menu', () => {
     const m = new TabMessages(silentLog);
     const posted: HostToWebview[] = [];
-    m.setPost((x) => void posted.push(x));
+    m.setPost((x) => posted.push(x));
     m.openTab(T1, 'Chat');
     m.broadcastContext([{ kind: 'file', uri: 'file:///ws/a.ts', name: 'a.ts' }]);
     m.webviewUnavailable('hidden');

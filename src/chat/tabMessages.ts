@@ -22,7 +22,7 @@ export class TabMessages {
   private readonly open = new Set<TabId>();
   private readonly transcript = new Transcript();
   private readonly outbox: Outbox;
-  private post: ((m: HostToWebview) => PromiseLike<unknown> | void) | undefined;
+  private post: ((m: HostToWebview) => void) | undefined;
   private contextItems: ContextItems | undefined;
   private readonly sent = new Emitter<TabPayload>();
 
@@ -40,8 +40,8 @@ export class TabMessages {
     );
   }
 
-  /** Where messages go while the webview is live (undefined: nowhere); returns the delivery, if known. */
-  setPost(post: ((m: HostToWebview) => PromiseLike<unknown> | void) | undefined): void {
+  /** Where messages go while the webview is live (undefined: nowhere). */
+  setPost(post: ((m: HostToWebview) => void) | undefined): void {
     this.post = post;
   }
 
