@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { chunk } from '../../src/agents/textChunkMerge.spec';
 import { parseLine, rawTextOf, type RpcMessage } from '../jsonrpc/message';
 
 describe('JSON-RPC validation', () => {
@@ -44,20 +45,6 @@ describe('JSON-RPC validation', () => {
 });
 
 describe('streamed text chunks in the ACP SDK spelling (parsed without JSON.parse of the line)', () => {
-  const sdkLine = (text: string, extra: { kind?: string; sessionId?: string; messageId?: string } = {}): string =>
-    JSON.stringify({
-      jsonrpc: '2.0',
-      method: 'session/update',
-      params: {
-        sessionId: extra.sessionId ?? 'c1774d05-86f3-4cb6-9a51-fda324b06708',
-        update: {
-          sessionUpdate: extra.kind ?? 'agent_message_chunk',
-          content: { type: 'text', text },
-          ...(extra.messageId !== undefined ? { messageId: extra.messageId } : {}),
-        },
-      },
-    });
-
   it('gives exactly what JSON.parse gives, and remembers the line', () => {
     const texts = ['chunk 1 ', '', 'say "hi"\n\\ back\tslash', '\u0001\u001f é 漢字 😀', '\ud83d', ' / </script>'];
     for (const text of texts)
@@ -67,7 +54,7 @@ describe('streamed text chunks in the ACP SDK spelling (parsed without JSON.pars
         { kind: 'user_message_chunk', messageId: 'm "1"' },
         { sessionId: 's\\1' },
       ]) {
-        const line = sdkLine(text, extra);
+        const line = chunk(text, extra);
         const r = parseLine(line);
         assert.ok(r.ok, line);
         assert.deepEqual(r.message, JSON.parse(line));
@@ -79,18 +66,18 @@ describe('streamed text chunks in the ACP SDK spelling (parsed without JSON.pars
   it('leaves every other spelling, and anything invalid, to the full parser and its checks', () => {
     const respelled =
       '{"method":"session/update","jsonrpc":"2.0","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"x"}}}}';
-    const withMeta = sdkLine('x').replace('"text":"x"}', '"text":"x","_meta":{"a":1}}');
+    const withMeta = chunk('x').replace('"text":"x"}', '"text":"x","_meta":{"a":1}}');
     for (const line of [respelled, withMeta]) {
       const r = parseLine(line);
       assert.ok(r.ok);
       assert.deepEqual(r.message, JSON.parse(line));
     }
     for (const line of [
-      sdkLine('X').replace('X', 'raw\ttab'),
-      sdkLine('X').replace('X', 'bad \\x escape'),
-      sdkLine('X').replace('X', 'short \\u12'),
-      sdkLine('X').replace('"X"}}}}', '"X"}}}'),
-      sdkLine('X').replace('"jsonrpc":"2.0"', '"jsonrpc":"1.0"'),
+      chunk('X').replace('X', 'raw\ttab'),
+      chunk('X').replace('X', 'bad \\x escape'),
+      chunk('X').replace('X', 'short \\u12'),
+      chunk('X').replace('"X"}}}}', '"X"}}}'),
+      chunk('X').replace('"jsonrpc":"2.0"', '"jsonrpc":"1.0"'),
     ]) {
       const r = parseLine(line);
       assert.equal(r.ok, false, line);

@@ -14,7 +14,7 @@ import {
   COMPONENT_EXITED_METHOD,
   type ComponentExitedParams,
 } from '../../src/protocol/symposium-ext';
-import { rssOf } from './rawClient';
+import { rawConductor, rssOf } from './rawClient';
 import { CONDUCTOR_JS, elizaCommand, initialize, newSession, prompt, startProcess, tempDir, waitFor, type Harness } from './harness';
 
 const FIXTURES = resolve(__dirname, '../../out/fixtures/proxies');
@@ -289,24 +289,12 @@ describe('external proxies on raw pipes', function () {
       [rewriter('rewrite-a', 'proxy'), rewriter('rewrite-b', '_proxy')],
       ['rewrite-a', 'passthrough', 'rewrite-b', 'symposium-info'],
     );
-    const child = spawn(args[0]!, args.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
-    const lines: Record<string, unknown>[] = [];
-    let buffer = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (t: string) => {
-      buffer += t;
-      const parts = buffer.split('\n');
-      buffer = parts.pop()!;
-      for (const p of parts) lines.push(JSON.parse(p) as Record<string, unknown>);
-    });
-    child.stderr.resume();
-    const send = (m: unknown): void => void child.stdin.write(JSON.stringify(m) + '\n');
-    const response = (id: number) => waitFor(() => lines.find((l) => l.id === id && !('method' in l)), 30000, `response ${id}`);
+    const { child, lines, send, response } = rawConductor(args);
     try {
       send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } });
-      await response(1);
+      await response(1, 30000);
       send({ jsonrpc: '2.0', id: 2, method: 'session/new', params: { cwd: tempDir(), mcpServers: [] } });
-      const sessionId = ((await response(2)).result as { sessionId: string }).sessionId;
+      const sessionId = ((await response(2, 30000)).result as { sessionId: string }).sessionId;
       const n = 2000;
       send({
         jsonrpc: '2.0',
@@ -314,7 +302,7 @@ describe('external proxies on raw pipes', function () {
         method: 'session/prompt',
         params: { sessionId, prompt: [{ type: 'text', text: `stream ${n} chunks` }] },
       });
-      await response(3);
+      await response(3, 30000);
       const responseIndex = lines.findIndex((l) => l.id === 3);
       const chunks = lines
         .map((l, i) => [l, i] as const)

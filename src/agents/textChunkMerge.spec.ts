@@ -3,7 +3,8 @@ import { PassThrough, Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { MAX_HELD_LINE, MAX_MERGED_TEXT, mergeTextChunkLines, TextChunkMerger } from './textChunkMerge';
 
-const chunk = (text: string, extra: { sessionId?: string; kind?: string; messageId?: string } = {}): string =>
+/** A text chunk's line as an ACP SDK agent writes it (also read by conductor/test/message.spec.ts). */
+export const chunk = (text: string, extra: { sessionId?: string; kind?: string; messageId?: string } = {}): string =>
   JSON.stringify({
     jsonrpc: '2.0',
     method: 'session/update',
