@@ -120,12 +120,17 @@ export class AgentProcess {
     child.stdin.on('error', () => undefined); // EPIPE once the agent is gone: the exit tells the story
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (text: string) => this.stderr.push(text, logLine));
-    this.channel = new LineChannel(child.stdout, child.stdin, {
-      message: (m) => this.handlers.message(m),
-      invalid: (line, error, id, kind) => this.handlers.invalid(line, error, id, kind),
-      backpressure: (full) => this.handlers.backpressure(full),
-      end: () => undefined,
-    });
+    this.channel = new LineChannel(
+      child.stdout,
+      child.stdin,
+      {
+        message: (m) => this.handlers.message(m),
+        invalid: (line, error, id, kind) => this.handlers.invalid(line, error, id, kind),
+        backpressure: (full) => this.handlers.backpressure(full),
+        end: () => undefined,
+      },
+      { coalesceReads: true },
+    );
     const when = early ? ', by the launcher, before the conductor loaded' : '';
     this.log.info(`started ${this.role}: ${[this.command, ...this.args].join(' ')} (pid ${String(child.pid)})${when}`);
     // What happened to an early agent before it was taken over, its events already emitted.

@@ -44,6 +44,15 @@ const PATHS: { name: string; hop: (agent: string[]) => string[] | undefined; tra
     hop: (a) => [CONDUCTOR, '--log', 'warn', '--components', 'passthrough,passthrough,passthrough', '--', node, ...a],
   },
 ];
+// BENCH_BASELINE=<another build's conductor.js>: its default chain (traced and not) in the same
+// run, for an A/B of a change (the agents stay this build's).
+const BASELINE = process.env.BENCH_BASELINE;
+if (BASELINE) {
+  PATHS.push(
+    { name: 'baseline, default chain', hop: (a) => [BASELINE, '--log', 'warn', '--', node, ...a] },
+    { name: 'baseline, default chain, traced', hop: (a) => [BASELINE, '--log', 'warn', '--', node, ...a], traceFd: true },
+  );
+}
 // BENCH_AGENTS / BENCH_PATHS: regular expressions that keep only some of them (quick iterations).
 const pick = <T extends string>(names: T[], env: string | undefined): T[] =>
   env ? names.filter((n) => new RegExp(env, 'i').test(n)) : names;
@@ -73,7 +82,7 @@ async function main(): Promise<void> {
       for (const p of paths) {
         const argv = AGENTS[agent]!;
         const hop = p.hop(argv);
-        const env = p.name.startsWith('symposium') ? OURS_ENV : undefined;
+        const env = p.name.startsWith('symposium') || p.name.startsWith('baseline') ? OURS_ENV : undefined;
         const s = await measure(hop ?? argv, {
           chunks: CHUNKS,
           prompts: PROMPTS,

@@ -12,6 +12,7 @@ import type { Readable, Writable } from 'node:stream';
 import { parseLine, rawTextOf, type JsonRpcId, type MessageKind, type RpcError, type RpcMessage } from './message';
 import { ErrorCodes } from '../../src/protocol/errorCodes';
 import { TickBatch } from './tickBatch';
+import { ReadCoalescer } from './readCoalescer';
 
 /** Lines longer than this are refused rather than buffered without bound. */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -32,12 +33,16 @@ export class LineChannel {
   private ended = false;
   private outputFull = false;
   private inputPaused = false;
+  private readonly coalescer: ReadCoalescer | undefined;
 
+  /** `coalesceReads`: read a running stream in fewer, larger reads (readCoalescer.ts). */
   constructor(
     private readonly input: Readable,
     private readonly output: Writable,
     private readonly events: LineChannelEvents,
+    options: { coalesceReads?: boolean } = {},
   ) {
+    if (options.coalesceReads) this.coalescer = new ReadCoalescer(input);
     input.on('data', (chunk: Buffer) => this.onData(chunk));
     input.on('end', () => this.finish());
     input.on('close', () => this.finish());
@@ -55,6 +60,7 @@ export class LineChannel {
    */
   send(message: RpcMessage): void {
     if (this.closed) return;
+    this.coalescer?.sent();
     // Lines sent in one go (the messages of one input chunk) leave in one write (tickBatch.ts).
     this.outgoing.add(rawTextOf(message) ?? JSON.stringify(message));
   }
@@ -115,6 +121,7 @@ export class LineChannel {
       start = nl + 1;
     }
     if (start < chunk.length) this.pushPart(chunk.subarray(start));
+    this.coalescer?.afterRead(chunk.length);
   }
 
   private pushPart(part: Buffer): void {
@@ -150,6 +157,7 @@ export class LineChannel {
   private finish(): void {
     if (this.ended) return;
     this.ended = true;
+    this.coalescer?.stop();
     if (this.pending.length > 0) this.emitLine();
     this.events.end();
   }
