@@ -1,13 +1,14 @@
 // ElizACP as an MCP *client*: connects to the MCP servers a session was given in session/new so
 // tests can check that the conductor's injected servers really work end to end (stdio servers
 // and, unless --no-http-mcp, Streamable HTTP servers with their headers).
+//
+// The MCP SDK is loaded on the first connection, not with ElizACP: building its schemas took
+// about a fifth of ElizACP's start (docs/benchmarks.md), and most sessions never use MCP.
 import { statSync } from 'node:fs';
 import type * as acp from '@agentclientprotocol/sdk';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CreateMessageRequestSchema, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
 import { respond } from './engine';
 import { logDebug } from './log';
 import { ELIZA_NAME, ELIZA_VERSION } from './version';
@@ -65,6 +66,10 @@ function trackPid(pid: number): void {
   });
 }
 
+/** The parts of the MCP SDK a client needs, loaded once, on first use. */
+let mcpSdk: Promise<typeof import('./mcpSdk')> | undefined;
+const loadMcpSdk = (): Promise<typeof import('./mcpSdk')> => (mcpSdk ??= import('./mcpSdk'));
+
 function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
@@ -73,9 +78,15 @@ function isDirectory(path: string): boolean {
   }
 }
 
+/** A connected client, and the pid of its server when ElizACP started it (stdio). */
+interface Connection {
+  client: Client;
+  stdioPid: number | null;
+}
+
 /** The MCP clients of one session, opened lazily and cached per server name. */
 export class McpPool {
-  private readonly clients = new Map<string, Promise<{ client: Client; transport: Transport }>>();
+  private readonly clients = new Map<string, Promise<Connection>>();
 
   constructor(
     private readonly servers: readonly acp.McpServer[],
@@ -97,11 +108,11 @@ export class McpPool {
     return server;
   }
 
-  private transport(server: acp.McpServer): Transport {
+  private transport(server: acp.McpServer, sdk: typeof import('./mcpSdk')): { transport: Transport; pid?: () => number | null } {
     if ('type' in server && server.type === 'http') {
       const headers: Record<string, string> = {};
       for (const h of server.headers) headers[h.name] = h.value;
-      return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } });
+      return { transport: new sdk.StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } }) };
     }
     if ('type' in server && server.type === 'sse') {
       throw new Error(`MCP server '${server.name}' uses SSE, which ElizACP does not support (mcpCapabilities.sse is false).`);
@@ -110,20 +121,23 @@ export class McpPool {
     const env: Record<string, string> = {};
     for (const e of stdio.env) env[e.name] = e.value;
     // Like most agents, start stdio servers in the session's working directory.
-    return new StdioClientTransport({
+    const transport = new sdk.StdioClientTransport({
       command: stdio.command,
       args: [...stdio.args],
       env,
       stderr: 'inherit',
       ...(isDirectory(this.cwd) ? { cwd: this.cwd } : {}),
     });
+    return { transport, pid: () => transport.pid };
   }
 
-  private async open(name: string, signal: AbortSignal): Promise<{ client: Client; transport: Transport }> {
-    const transport = this.transport(this.config(name));
+  private async open(name: string, signal: AbortSignal): Promise<Connection> {
+    const server = this.config(name);
+    const sdk = await loadMcpSdk();
+    const { transport, pid } = this.transport(server, sdk);
     // ElizACP is a model too: servers may ask it to sample (answered with its ELIZA reply).
-    const client = new Client({ name: ELIZA_NAME, version: ELIZA_VERSION }, { capabilities: { sampling: {} } });
-    client.setRequestHandler(CreateMessageRequestSchema, (request) => {
+    const client = new sdk.Client({ name: ELIZA_NAME, version: ELIZA_VERSION }, { capabilities: { sampling: {} } });
+    client.setRequestHandler(sdk.CreateMessageRequestSchema, (request) => {
       logDebug(`MCP server '${name}' asked to sample`);
       return sampleWithEliza(request.params.messages);
     });
@@ -133,9 +147,10 @@ export class McpPool {
       await transport.close().catch(() => undefined);
       throw err;
     }
-    if (transport instanceof StdioClientTransport && transport.pid !== null) trackPid(transport.pid);
+    const stdioPid = pid?.() ?? null;
+    if (stdioPid !== null) trackPid(stdioPid);
     logDebug(`connected to MCP server '${name}'`);
-    return { client, transport };
+    return { client, stdioPid };
   }
 
   private async client(name: string, signal: AbortSignal): Promise<Client> {
@@ -189,10 +204,9 @@ export class McpPool {
     this.clients.clear();
     await Promise.allSettled(
       entries.map(async (entry) => {
-        const { client, transport } = await entry;
-        const pid = transport instanceof StdioClientTransport ? transport.pid : null;
+        const { client, stdioPid } = await entry;
         await client.close();
-        if (pid !== null) stdioPids.delete(pid);
+        if (stdioPid !== null) stdioPids.delete(stdioPid);
       }),
     );
   }
