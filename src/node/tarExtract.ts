@@ -4,9 +4,8 @@
 // target (absolute paths and `..` are refused, links are never created), sizes are bounded, and
 // the tree appears atomically — it is extracted into a `.partial-*` sibling and renamed into
 // place, so an interrupted extraction never leaves a half tree that later looks complete.
-import { createGunzip, type Gunzip } from 'node:zlib';
+import type { Gunzip } from 'node:zlib';
 import { mkdir, open, rename, rm, readdir, stat, type FileHandle } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, posix } from 'node:path';
 
 export const LIMITS = {
@@ -220,6 +219,9 @@ export interface ExtractOptions {
 export async function extractTarGz(bytes: Buffer, target: string, options: ExtractOptions = {}): Promise<string> {
   const { topDir, label = 'tar.gz' } = options;
   if (bytes.length > LIMITS.compressedBytes) throw new ExtractionError(`${label} file exceeds ${LIMITS.compressedBytes} bytes`);
+  // zlib loads here, not with the module: the conductor loads this file at start (5 ms of its
+  // cold start) and extracts nothing until a crate is fetched.
+  const { createGunzip } = await import('node:zlib');
   return fillAtomically(target, async (partial) => {
     const gunzip = createGunzip();
     gunzip.end(bytes);
@@ -294,7 +296,10 @@ export async function createFile(root: string, rel: string, mode: number): Promi
  * extraction won the race) it is kept.
  */
 export async function fillAtomically(target: string, fill: (partial: string) => Promise<number>): Promise<string> {
-  const partial = join(dirname(target), `.partial-${basename(target)}-${randomBytes(6).toString('hex')}`);
+  const partial = join(
+    dirname(target),
+    `.partial-${basename(target)}-${Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString('hex')}`,
+  );
   await mkdir(partial, { recursive: true });
   try {
     if ((await fill(partial)) === 0) throw new ExtractionError('archive contains no files');

@@ -1,7 +1,6 @@
 // crates.io's sparse index and static download URL (both bases configurable, so tests use a
 // loopback registry). Every request has a timeout; every download is checked against the
 // index's SHA-256 checksum, so a corrupt or truncated archive is an error, never a tree.
-import { createHash } from 'node:crypto';
 
 export interface RegistryConfig {
   /** Sparse index base, e.g. https://index.crates.io */
@@ -106,6 +105,7 @@ export async function downloadCrate(
     throw new RegistryError(`download of ${entry.name} ${entry.vers} failed: ${(err as Error).message}`);
   }
   const bytes = Buffer.concat(chunks);
+  const { createHash } = await import('node:crypto');
   const sum = createHash('sha256').update(bytes).digest('hex');
   if (sum !== entry.cksum) throw new RegistryError(`checksum mismatch for ${entry.name} ${entry.vers}: the downloaded archive is corrupt`);
   return bytes;

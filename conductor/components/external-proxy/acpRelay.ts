@@ -16,7 +16,6 @@
 //
 // Which form a `{type: "acp", serverId}` server speaks is learned on first use: `mcp/connect`, and
 // when that is "method not found", connectionless. `acp:` URL servers (sacp) always use connections.
-import { randomUUID } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCodes } from '../../../src/protocol/errorCodes';
@@ -66,7 +65,7 @@ export class AcpRelay {
   /** Requests of the proxy's server waiting for the agent's MCP client, by the id we gave them. */
   private readonly serverRequests = new Map<string, (outcome: RpcOutcome) => void>();
   /** Prefix of the connectionless `requestId`s of this relay (unique per connection). */
-  private readonly uid = randomUUID();
+  private readonly uid = crypto.randomUUID();
   private nextServerRequest = 1;
 
   constructor(

@@ -7,7 +7,6 @@
 // visibly alive once a second with the elapsed time: the answerer's unfinished step ("…: Initializing
 // JS/TS language features… 12 s"), else, from an answerer that says nothing (VS Code's language
 // features), "Waiting for the editor's language features… N s".
-import { randomUUID } from 'node:crypto';
 import type { IdeProgressParams } from '../../../src/protocol/ideOperations';
 import { ToolProgress, type ProgressTarget } from '../toolProgress';
 
@@ -33,7 +32,7 @@ export class IdeCallProgress {
 
   /** A token for one upstream request; `release` it when the request is answered. */
   openRequest(): { token: string; release(): void } {
-    const token = randomUUID();
+    const token = crypto.randomUUID();
     this.open.add(token);
     this.tokens.set(token, this);
     if (!this.finished) this.timer ??= setTimeout(() => this.tick(), Math.max(0, this.started + this.slowMs - Date.now()));

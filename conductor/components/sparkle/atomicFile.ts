@@ -9,7 +9,6 @@
 // - new files that must not replace anything (checkpoints) are created with link(), which fails
 //   when the name exists, so a complete file appears at once or not at all;
 // - a store file that does not parse is renamed aside and reported, never overwritten.
-import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
@@ -33,7 +32,10 @@ export function serialize<T>(key: string, fn: () => Promise<T>): Promise<T> {
 const errnoCode = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | null)?.code;
 
 async function writeTemp(target: string, data: string | Buffer): Promise<string> {
-  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = join(
+    dirname(target),
+    `.${basename(target)}.${process.pid}.${Buffer.from(crypto.getRandomValues(new Uint8Array(4))).toString('hex')}.tmp`,
+  );
   const handle = await fs.open(tmp, 'wx');
   try {
     await handle.writeFile(data);
