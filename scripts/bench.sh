@@ -14,3 +14,10 @@ cd "$ROOT"
 "$NODE" out/bench/ide-bench.js
 "$NODE" out/bench/ide-lsp-bench.js
 "$NODE" out/bench/traffic-store-bench.js
+# The chat in the browser (code-server + chromium): first chunk, a 5000-chunk reply against the
+# stream alone, long tasks, the webview's heap, activate(). Needs the host and chromium, as the e2e.
+if [ -x "$HOST_NODE" ] && [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
+  bash scripts/vscode-host-run.sh scripts/chat-bench.mjs
+else
+  echo "chat bench skipped: it needs the VS Code host (scripts/vscode-host-install.sh) and chromium, as the e2e does"
+fi
