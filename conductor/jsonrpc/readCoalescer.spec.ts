@@ -2,7 +2,8 @@
 // LineChannel on a real pipe from a real child process: a running stream is read in far fewer
 // reads, every line arriving once and in order; requests answered back and forth are never held.
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { LineChannel } from './lineChannel';
 import { ReadCoalescer } from './readCoalescer';
@@ -172,5 +173,15 @@ describe('LineChannel with coalesced reads, on a real pipe', function () {
     child.kill();
     assert.equal(counts.holds, 0);
     assert.ok(counts.reads >= 300);
+  });
+
+  it('reads what waits in the pipe when the writer exits during a hold, in a process nothing else keeps alive', () => {
+    // A held read stops the pipe's handle, which then no longer keeps the process alive: the hold's
+    // own timer does.
+    const reader = resolve(__dirname, '../test/fixtures/coalescedReader.ts');
+    for (let i = 0; i < 3; i++) {
+      const run = spawnSync(process.execPath, ['--import', 'tsx', reader, '5000'], { encoding: 'utf8' });
+      assert.equal(run.stderr.trim(), 'seen 5000');
+    }
   });
 });

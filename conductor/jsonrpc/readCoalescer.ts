@@ -54,8 +54,9 @@ export class ReadCoalescer {
     // on its own (it does after every read it hands out) before the hold ends.
     handle.readStop();
     this.held = handle;
+    // Not unref'd: a stopped handle no longer keeps the process alive, and what waits in the pipe
+    // must still be read (an agent that streams, answers and exits at once).
     this.timer = setTimeout(this.resume, HOLD_MS);
-    this.timer.unref();
   }
 
   /**
