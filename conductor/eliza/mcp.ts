@@ -108,11 +108,11 @@ export class McpPool {
     return server;
   }
 
-  private transport(server: acp.McpServer, sdk: typeof import('./mcpSdk')): { transport: Transport; pid?: () => number | null } {
+  private transport(server: acp.McpServer, sdk: typeof import('./mcpSdk')): Transport {
     if ('type' in server && server.type === 'http') {
       const headers: Record<string, string> = {};
       for (const h of server.headers) headers[h.name] = h.value;
-      return { transport: new sdk.StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } }) };
+      return new sdk.StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } });
     }
     if ('type' in server && server.type === 'sse') {
       throw new Error(`MCP server '${server.name}' uses SSE, which ElizACP does not support (mcpCapabilities.sse is false).`);
@@ -121,20 +121,19 @@ export class McpPool {
     const env: Record<string, string> = {};
     for (const e of stdio.env) env[e.name] = e.value;
     // Like most agents, start stdio servers in the session's working directory.
-    const transport = new sdk.StdioClientTransport({
+    return new sdk.StdioClientTransport({
       command: stdio.command,
       args: [...stdio.args],
       env,
       stderr: 'inherit',
       ...(isDirectory(this.cwd) ? { cwd: this.cwd } : {}),
     });
-    return { transport, pid: () => transport.pid };
   }
 
   private async open(name: string, signal: AbortSignal): Promise<Connection> {
     const server = this.config(name);
     const sdk = await loadMcpSdk();
-    const { transport, pid } = this.transport(server, sdk);
+    const transport = this.transport(server, sdk);
     // ElizACP is a model too: servers may ask it to sample (answered with its ELIZA reply).
     const client = new sdk.Client({ name: ELIZA_NAME, version: ELIZA_VERSION }, { capabilities: { sampling: {} } });
     client.setRequestHandler(sdk.CreateMessageRequestSchema, (request) => {
@@ -147,7 +146,7 @@ export class McpPool {
       await transport.close().catch(() => undefined);
       throw err;
     }
-    const stdioPid = pid?.() ?? null;
+    const stdioPid = transport instanceof sdk.StdioClientTransport ? transport.pid : null;
     if (stdioPid !== null) trackPid(stdioPid);
     logDebug(`connected to MCP server '${name}'`);
     return { client, stdioPid };
