@@ -7,6 +7,7 @@
 import type { Gunzip } from 'node:zlib';
 import { mkdir, open, rename, rm, readdir, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, posix } from 'node:path';
+import { randomHex } from './randomHex';
 
 export const LIMITS = {
   compressedBytes: 64 * 1024 * 1024,
@@ -296,10 +297,7 @@ export async function createFile(root: string, rel: string, mode: number): Promi
  * extraction won the race) it is kept.
  */
 export async function fillAtomically(target: string, fill: (partial: string) => Promise<number>): Promise<string> {
-  const partial = join(
-    dirname(target),
-    `.partial-${basename(target)}-${Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString('hex')}`,
-  );
+  const partial = join(dirname(target), `.partial-${basename(target)}-${randomHex(6)}`);
   await mkdir(partial, { recursive: true });
   try {
     if ((await fill(partial)) === 0) throw new ExtractionError('archive contains no files');

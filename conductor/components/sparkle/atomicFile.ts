@@ -11,6 +11,7 @@
 // - a store file that does not parse is renamed aside and reported, never overwritten.
 import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { randomHex } from '../../../src/node/randomHex';
 
 const queues = new Map<string, Promise<void>>();
 
@@ -32,10 +33,7 @@ export function serialize<T>(key: string, fn: () => Promise<T>): Promise<T> {
 const errnoCode = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | null)?.code;
 
 async function writeTemp(target: string, data: string | Buffer): Promise<string> {
-  const tmp = join(
-    dirname(target),
-    `.${basename(target)}.${process.pid}.${Buffer.from(crypto.getRandomValues(new Uint8Array(4))).toString('hex')}.tmp`,
-  );
+  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomHex(4)}.tmp`);
   const handle = await fs.open(tmp, 'wx');
   try {
     await handle.writeFile(data);
