@@ -72,19 +72,9 @@ describe('ReadCoalescer', () => {
   });
 });
 
-/** A child process that writes `count` one-line messages, one per event-loop turn, then waits. */
+/** A child process that writes `count` one-line messages, one per event-loop turn (tickWriter.mjs). */
 function streamingChild(count: number): ChildProcessWithoutNullStreams {
-  const program = `
-    let i = 0;
-    const next = () => {
-      if (i === ${count}) return;
-      process.stdout.write(JSON.stringify({ jsonrpc: '2.0', method: 'tick', params: { i: i++ } }) + '\\n');
-      setImmediate(next);
-    };
-    next();
-    process.stdin.resume();
-  `;
-  return spawn(process.execPath, ['-e', program], { stdio: 'pipe' });
+  return spawn(process.execPath, [resolve(__dirname, '../test/fixtures/tickWriter.mjs'), String(count)], { stdio: 'pipe' });
 }
 
 /** A child process that answers each request line at once with a result line. */
