@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { openWorkbench, RESULTS_DIR } from './browser.mjs';
-import { answersOf, chatFrame, inputOf, selectedTab, waitForText } from './chatPage.mjs';
+import { answersOf, inputOf, openChat, selectedTab, waitForText } from './chatPage.mjs';
 import { measureChatPace } from './chatPace.mjs';
 
 /** activate()'s duration as the extension logged it ("activate() done" with its ms), or undefined. */
@@ -31,10 +31,7 @@ const { ctx, page } = await openWorkbench({ log: false });
 let exitCode = 0;
 try {
   page.setDefaultTimeout(20_000);
-  const item = page.locator('.activitybar [aria-label^="Symposium"]').first();
-  await item.waitFor({ timeout: 60_000 });
-  await item.click();
-  const f = await chatFrame(page);
+  const f = await openChat(page);
   const mid = await selectedTab(f);
   await inputOf(f, mid).waitFor();
   // Warm-up: the first prompt of a session also waits for Sparkle's embodiment to end.

@@ -1,6 +1,7 @@
-// What the real-browser drivers (webview-e2e.mjs, history-e2e.mjs) share: finding the chat
-// webview's frame in the workbench, the mynah-ui elements of a tab, waiting for text, and running
-// named steps into a results object ({passes, failures}) that browser.mjs writes.
+// What the real-browser drivers (webview-e2e.mjs, history-e2e.mjs, chat-bench.mjs) share: opening
+// the chat and finding its webview's frame in the workbench, the mynah-ui elements of a tab,
+// waiting for text, and running named steps into a results object ({passes, failures}) that
+// browser.mjs writes.
 import { sleep } from './browser.mjs';
 
 /** The chat webview's inner frame (VS Code nests it: iframe.webview → #active-frame). */
@@ -18,6 +19,19 @@ export async function chatFrame(page, tries = 300) {
     await sleep(100);
   }
   throw new Error('chat webview not found');
+}
+
+/** Opens the Symposium sidebar of a window (unless it is open already); returns the chat frame. */
+export async function openChat(page) {
+  const item = page.locator('.activitybar [aria-label^="Symposium"]').first();
+  await item.waitFor({ timeout: 90_000 });
+  if (
+    !(await page
+      .locator('.pane-header .action-label[aria-label^="Chat History"], .title-actions .action-label[aria-label^="Chat History"]')
+      .count())
+  )
+    await item.click();
+  return chatFrame(page);
 }
 
 export const selectedTab = async (f) => f.locator('[selected-tab]').first().getAttribute('selected-tab');

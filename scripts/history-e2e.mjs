@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { tsImport } from 'tsx/esm/api';
 import { openWorkbench, writeResults, RESULTS_DIR, sleep } from './browser.mjs';
-import { answersOf, chatFrame, inputOf, selectedTab, stepsInto, waitForText, wrapperOf } from './chatPage.mjs';
+import { answersOf, inputOf, openChat, selectedTab, stepsInto, waitForText, wrapperOf } from './chatPage.mjs';
 
 const { respond } = await tsImport('../conductor/eliza/engine.ts', import.meta.url);
 const expected = (prompt) => respond(prompt, { deterministic: true });
@@ -91,18 +91,6 @@ async function waitUntil(what, f, timeout = 30_000) {
   throw new Error(`timed out waiting for ${what}`);
 }
 
-/** Opens the Symposium sidebar of a window; returns the chat frame. */
-async function openChat(p) {
-  const item = p.locator('.activitybar [aria-label^="Symposium"]').first();
-  await item.waitFor({ timeout: 90_000 });
-  if (
-    !(await p
-      .locator('.pane-header .action-label[aria-label^="Chat History"], .title-actions .action-label[aria-label^="Chat History"]')
-      .count())
-  )
-    await item.click();
-  return chatFrame(p);
-}
 async function ask(p, f, mid, text) {
   await inputOf(f, mid).click();
   await p.keyboard.type(text);
