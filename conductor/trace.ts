@@ -1,9 +1,9 @@
 // `--trace-dir D`: every message at every hop, as JSON lines
 // `{timestamp, from, to, message}` where from/to are "editor", a component name, or "agent".
-// A notification that components pass on without looking at it (a streamed reply's
-// `session/update`s, chain.ts) crosses them as one line with `"via": [names…]`: it went from
-// `from` through each of those, unchanged, to `to` — every hop, written once (readers expand it:
-// src/protocol/traffic.ts).
+// A message that components pass on without looking at it (a streamed reply's `session/update`s,
+// a prompt that only some components want, and its response; chain.ts) crosses them as one line
+// with `"via": [names…]`: it went from `from` through each of those, unchanged, to `to` — every
+// hop, written once (readers expand it: src/protocol/traffic.ts).
 // Traces hold prompts and file contents, so the folder is created 0700 and each file 0600 (and
 // created exclusively: never appended to an existing file or through a planted link). Credentials
 // are masked in what is written: bearer tokens anywhere, Authorization values, and the values of

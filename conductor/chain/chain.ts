@@ -1,7 +1,9 @@
 // The router that runs components as a chain. Positions: 0 is the editor's edge, 1..N are the
-// components, N+1 is the agent's edge. A message moves one position at a time; each position
-// that sends a request gives it a fresh id (ids are per hop, so ids from the editor, the agent
-// and components can never collide) and remembers where its response must go.
+// components, N+1 is the agent's edge. A message moves toward the next position that looks at it
+// (a component that does not want a request or notification is passed by: see passBy); each
+// position that sends a request gives it a fresh id (ids are per sender, and a receiver keys them
+// by sender, so ids from the editor, the agent and components can never collide) and remembers
+// where it went; the response and any `$/cancel_request` go straight between the two.
 //
 // Delivery is synchronous: a message read from the editor or the agent runs through every
 // component that forwards it synchronously before the next message is read, which is what keeps
@@ -38,6 +40,8 @@ export type TraceHook = (from: string, to: string, message: RpcMessage, via?: re
 
 interface Outgoing {
   onOutcome(outcome: RpcOutcome): void;
+  /** The position the request went to (its cancel goes there too). */
+  readonly sentTo: number;
 }
 
 interface Incoming {
@@ -113,12 +117,12 @@ export class Chain {
 
   /** A message from the editor enters at position 0, travelling toward the agent. */
   fromEditor(message: RpcMessage): void {
-    this.receiveExternal(this.nodes[0]!, 'toAgent', message, this.options.editor.name);
+    this.receiveExternal(-1, 0, 'toAgent', message);
   }
 
   /** A message from the agent enters at the last position, travelling toward the editor. */
   fromAgent(message: RpcMessage): void {
-    this.receiveExternal(this.nodes[this.nodes.length - 1]!, 'toClient', message, this.options.agent.name);
+    this.receiveExternal(this.nodes.length, this.nodes.length - 1, 'toClient', message);
   }
 
   /** Answers every request still waiting on the agent with `error` (the agent is gone). */
@@ -148,8 +152,10 @@ export class Chain {
         () => {
           if (settled) return;
           settled = true;
+          const sentTo = node.outgoing.get(id)?.sentTo;
           node.outgoing.delete(id);
-          this.sendNotification(node, direction, { jsonrpc: '2.0', method: CANCEL_REQUEST, params: { requestId: id } });
+          if (sentTo !== undefined)
+            this.deliver(node.position, sentTo, direction, { jsonrpc: '2.0', method: CANCEL_REQUEST, params: { requestId: id } });
           reject(new RpcCallError({ code: ErrorCodes.requestCancelled, message: 'request cancelled' }));
         },
         { once: true },
@@ -186,50 +192,69 @@ export class Chain {
     return this.nodes[position]!.component.name;
   }
 
-  private receiveExternal(node: Node, direction: Direction, message: RpcMessage, from: string): void {
-    this.route(from, node.position, direction, message);
+  /**
+   * A message from an external peer (`sender`: -1 the editor, one past the last position the agent) enters at its edge
+   * (`at`): the edge is the only position that exchanges ids with that peer.
+   */
+  private receiveExternal(sender: number, at: number, direction: Direction, message: RpcMessage): void {
+    this.deliver(sender, this.passBy(at, direction, message), direction, message);
   }
 
   /**
-   * Carries `message` from `from` to position `at` (or, for a notification, on to the first
-   * component from there that looks at it: the others would only pass it on, so it skips them in
-   * one hop, traced as one line naming them), then hands it over there.
+   * The position, from `at` onward in `direction`, that first looks at `message`: the components
+   * in between would only pass it on, so it skips them in one hop (traced as one line naming
+   * them). A notification skips components that do not want it, up to the external peer; a
+   * request skips the components between the edges that do not want it (the edges take every
+   * request: they alone exchange ids with the editor and the agent). Responses and cancels are
+   * not routed: they go straight to the position that sent or received the request.
    */
-  private route(from: string, at: number, direction: Direction, message: RpcMessage): void {
+  private passBy(at: number, direction: Direction, message: RpcMessage): number {
+    const step = direction === 'toAgent' ? 1 : -1;
     let to = at;
-    let via: string[] | undefined;
-    if (isNotification(message) && message.method !== CANCEL_REQUEST) {
-      const step = direction === 'toAgent' ? 1 : -1;
-      for (; to >= 0 && to < this.nodes.length && !looksAt(this.nodes[to]!.component, message.method, direction); to += step)
-        (via ??= []).push(this.nodes[to]!.component.name);
+    if (isNotification(message)) {
+      if (message.method === CANCEL_REQUEST) return to;
+      while (to >= 0 && to < this.nodes.length && !looksAt(this.nodes[to]!.component, message.method, direction)) to += step;
+    } else if (isRequest(message)) {
+      while (to > 0 && to < this.nodes.length - 1 && !takesRequest(this.nodes[to]!.component, message.method, direction)) to += step;
     }
-    this.options.trace?.(from, this.nameOf(to), message, via);
-    if (to < 0) return this.options.editor.send(message);
-    if (to >= this.nodes.length) return this.options.agent.send(message);
-    this.dispatch(this.nodes[to]!, direction, message);
+    return to;
   }
 
-  /** Hands a message arriving at `node` to the handling for its kind. */
-  private dispatch(node: Node, direction: Direction, message: RpcMessage): void {
-    if (isRequest(message)) this.receiveRequest(node, direction, message);
-    else if (isNotification(message)) this.receiveNotification(node, direction, message);
+  /**
+   * Carries `message` from position `from` to position `to` (either may be past an end: the
+   * editor or the agent), tracing one line that names the components in between, and hands it
+   * over there. `from` is where a request came from: its response goes back there.
+   */
+  private deliver(from: number, to: number, direction: Direction, message: RpcMessage): void {
+    if (this.options.trace) {
+      const step = direction === 'toAgent' ? 1 : -1;
+      let via: string[] | undefined;
+      for (let p = from + step; p !== to; p += step) (via ??= []).push(this.nodes[p]!.component.name);
+      this.options.trace(this.nameOf(from), this.nameOf(to), message, via);
+    }
+    if (to < 0) return this.options.editor.send(message);
+    if (to >= this.nodes.length) return this.options.agent.send(message);
+    const node = this.nodes[to]!;
+    if (isRequest(message)) this.receiveRequest(node, direction, message, from);
+    else if (isNotification(message)) this.receiveNotification(node, direction, message, from);
     else this.receiveResponse(node, message.id, outcomeOf(message));
   }
 
-  /** Sends `message` one position onward in `direction` (see route), or out to the external peer. */
-  private transmit(from: Node, direction: Direction, message: RpcMessage): void {
-    this.route(from.component.name, direction === 'toAgent' ? from.position + 1 : from.position - 1, direction, message);
+  /** The position next to `from` in `direction`. */
+  private next(from: Node, direction: Direction): number {
+    return direction === 'toAgent' ? from.position + 1 : from.position - 1;
   }
 
   private sendRequest(from: Node, direction: Direction, request: RpcRequest, onOutcome: (o: RpcOutcome) => void): number {
     const id = from.allocateId();
-    from.outgoing.set(id, { onOutcome });
-    this.transmit(from, direction, { ...request, id });
+    const sentTo = this.passBy(this.next(from, direction), direction, request);
+    from.outgoing.set(id, { onOutcome, sentTo });
+    this.deliver(from.position, sentTo, direction, { ...request, id });
     return id;
   }
 
   private sendNotification(from: Node, direction: Direction, notification: RpcNotification): void {
-    this.transmit(from, direction, notification);
+    this.deliver(from.position, this.passBy(this.next(from, direction), direction, notification), direction, notification);
   }
 
   private receiveResponse(node: Node, id: JsonRpcId | null, outcome: RpcOutcome): void {
@@ -242,8 +267,8 @@ export class Chain {
     pending.onOutcome(outcome);
   }
 
-  private receiveNotification(node: Node, direction: Direction, message: RpcNotification): void {
-    if (message.method === CANCEL_REQUEST) return this.receiveCancel(node, direction, message);
+  private receiveNotification(node: Node, direction: Direction, message: RpcNotification, from: number): void {
+    if (message.method === CANCEL_REQUEST) return this.receiveCancel(node, direction, message, from);
     const handler = node.component.onNotification;
     if (!handler) return this.sendNotification(node, direction, message);
     let forwarded = false;
@@ -268,19 +293,18 @@ export class Chain {
     }
   }
 
-  private receiveCancel(node: Node, direction: Direction, message: RpcNotification): void {
+  private receiveCancel(node: Node, direction: Direction, message: RpcNotification, from: number): void {
     const params = (message.params ?? {}) as { requestId?: JsonRpcId };
-    const key = `${direction}:${String(params.requestId)}`;
-    const incoming = node.incoming.get(key);
+    const incoming = node.incoming.get(incomingKey(direction, from, params.requestId));
     if (!incoming) return; // already answered: nothing to cancel
-    if (incoming.forwardedAs !== undefined) {
-      this.sendNotification(node, direction, { ...message, params: { ...params, requestId: incoming.forwardedAs } });
-    }
+    const sentTo = incoming.forwardedAs === undefined ? undefined : node.outgoing.get(incoming.forwardedAs)?.sentTo;
+    if (sentTo !== undefined)
+      this.deliver(node.position, sentTo, direction, { ...message, params: { ...params, requestId: incoming.forwardedAs } });
     cancel(incoming);
   }
 
-  private receiveRequest(node: Node, direction: Direction, message: RpcRequest): void {
-    const key = `${direction}:${String(message.id)}`;
+  private receiveRequest(node: Node, direction: Direction, message: RpcRequest, from: number): void {
+    const key = incomingKey(direction, from, message.id);
     const state: Incoming = {};
     node.incoming.set(key, state);
     const back: Direction = direction === 'toAgent' ? 'toClient' : 'toAgent';
@@ -289,7 +313,7 @@ export class Chain {
       if (settled) return;
       settled = true;
       node.incoming.delete(key);
-      this.transmit(node, back, responseFor(message.id, outcome));
+      this.deliver(node.position, from, back, responseFor(message.id, outcome));
     };
     const forwardWith = (params: unknown, map: (o: RpcOutcome) => RpcOutcome): void => {
       if (state.forwardedAs !== undefined || settled) return;
@@ -336,7 +360,17 @@ export class Chain {
   }
 }
 
-/** Whether `component` looks at a notification (route passes it by otherwise). */
+/** Whether `component` looks at a notification (passBy passes it by otherwise). */
 function looksAt(component: Component, method: string, direction: Direction): boolean {
   return component.onNotification !== undefined && component.wantsNotification?.(method, direction) !== false;
+}
+
+/** Whether `component`, between the edges, looks at a request (passBy passes it by otherwise). */
+function takesRequest(component: Component, method: string, direction: Direction): boolean {
+  return component.onRequest !== undefined && component.wantsRequest?.(method, direction) !== false;
+}
+
+/** A request's key at its receiver: ids are per sender, so two senders' ids may be equal. */
+function incomingKey(direction: Direction, from: number, id: JsonRpcId | undefined): string {
+  return `${direction}:${from}:${String(id)}`;
 }

@@ -119,6 +119,14 @@ export interface Component {
    * at none of them). Asked per notification, so it must be cheap. Absent: every notification.
    */
   wantsNotification?(method: string, direction: Direction): boolean;
+  /**
+   * Which requests `onRequest` needs to see; the others pass this component straight on, as if
+   * it had called `forward()`: no handler call, no id of its own, and the response and any
+   * cancel go straight between its neighbours. Asked per request, so it must be cheap; it may
+   * change with the component's state, but a request already passed by stays passed by. The
+   * chain's two edges see every request regardless. Absent: every request.
+   */
+  wantsRequest?(method: string, direction: Direction): boolean;
   dispose?(): void | Promise<void>;
   /**
    * For a component the chain cannot work without once it is gone (an external proxy process):

@@ -13,10 +13,11 @@ import {
   asSessionNew,
   asSessionResume,
   asWriteTextFile,
+  isSessionSetup,
   paramsProblem,
   sessionIdOf,
 } from '../chain/acpGuards';
-import type { Component, ComponentContext, ComponentFactory, IncomingRequest } from '../chain/component';
+import type { Component, ComponentContext, ComponentFactory, Direction, IncomingRequest } from '../chain/component';
 import { confine } from '../../src/node/confinement';
 import { readLines, writeTextNoFollow } from '../../src/node/textFiles';
 import { isObject, type JsonObject } from '../../src/protocol/guards';
@@ -27,6 +28,9 @@ function editorFs(caps: JsonObject): { read: boolean; write: boolean } {
   return { read: fs.readTextFile === true, write: fs.writeTextFile === true };
 }
 
+/** The agent's requests this adapter serves when the editor does not. */
+const FS_METHODS = new Set(['fs/read_text_file', 'fs/write_text_file']);
+
 /** The one confinement rule (src/node/confinement.ts), worded for this adapter's single root. */
 const confineToSession = (root: string, path: string): string => confine(path, [root], { scope: "the session's working directory" });
 
@@ -35,6 +39,11 @@ class FsAdapter implements Component {
   private readonly cwdBySession = new Map<string, string>();
   /** Sessions opened for a crate researcher (`_meta.symposium.research`): not served here. */
   private readonly researchSessions = new Set<string>();
+
+  /** `initialize` (it advertises fs/*), sessions set up (their folders), and fs/* from the agent. */
+  wantsRequest(method: string, direction: Direction): boolean {
+    return direction === 'toAgent' ? method === 'initialize' || isSessionSetup(method) : FS_METHODS.has(method);
+  }
 
   onRequest(request: IncomingRequest, cx: ComponentContext): void {
     if (request.direction === 'toAgent') return this.towardAgent(request);

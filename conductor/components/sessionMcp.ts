@@ -3,12 +3,17 @@
 // answer, close them on `session/close` or when the component is disposed.
 import { ErrorCodes } from '../../src/protocol/errorCodes';
 import { asSessionClose, asSessionSetup, isSessionSetup, sessionIdOf, type SessionSetupParams } from '../chain/acpGuards';
-import type { ComponentContext, IncomingRequest, McpInjection, McpServerSpec } from '../chain/component';
+import type { ComponentContext, Direction, IncomingRequest, McpInjection, McpServerSpec } from '../chain/component';
 
 export class SessionMcpServers {
   private readonly bySession = new Map<string, McpInjection[]>();
 
   constructor(private readonly servers: readonly McpServerSpec[]) {}
+
+  /** Whether `handle` acts on such a request (for a component's `wantsRequest`). */
+  static wants(method: string, direction: Direction): boolean {
+    return direction === 'toAgent' && (isSessionSetup(method) || method === 'session/close');
+  }
 
   /**
    * Handles the request if it sets up or closes a session; returns false otherwise. `servers`:

@@ -2,7 +2,7 @@
 // it) see what the conductor assembled, and check that injected MCP servers work at all.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { loadServerKit } from '../mcp/serverKit';
-import type { Component, ComponentContext, ComponentFactory, IncomingRequest, McpSessionInfo } from '../chain/component';
+import type { Component, ComponentContext, ComponentFactory, Direction, IncomingRequest, McpSessionInfo } from '../chain/component';
 import { CONDUCTOR_VERSION } from '../version';
 import { SessionMcpServers } from './sessionMcp';
 
@@ -14,6 +14,10 @@ class SymposiumInfo implements Component {
   onRequest(request: IncomingRequest, cx: ComponentContext): void {
     this.cx = cx;
     if (!this.mcp.handle(request, cx)) request.forward();
+  }
+
+  wantsRequest(method: string, direction: Direction): boolean {
+    return SessionMcpServers.wants(method, direction);
   }
 
   dispose(): Promise<void> {

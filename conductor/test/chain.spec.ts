@@ -194,3 +194,88 @@ describe('chain router', () => {
     );
   });
 });
+
+describe('chain router: requests pass by components that do not want them', () => {
+  const picky = (name: string, wanted: string, seen: string[]): Component => ({
+    name,
+    wantsRequest: (method) => method === wanted,
+    onRequest: (r) => {
+      seen.push(`${name} ${r.method}`);
+      r.forward();
+    },
+  });
+
+  it('skips them in one hop each way, traced as one line naming them, and still reaches those that want it', () => {
+    const seen: string[] = [];
+    const { chain, editor, agent, trace } = build([plain('edge-e'), picky('a', 'x/a', seen), picky('b', 'x/b', seen), plain('edge-a')]);
+    chain.fromEditor({ jsonrpc: '2.0', id: 'r1', method: 'x/b', params: { n: 1 } });
+    assert.deepEqual(seen, ['b x/b']);
+    const sent = agent.sent[0] as { id: number; params: unknown };
+    assert.deepEqual(sent.params, { n: 1 });
+    chain.fromAgent({ jsonrpc: '2.0', id: sent.id, result: { ok: true } });
+    assert.deepEqual(editor.sent, [{ jsonrpc: '2.0', id: 'r1', result: { ok: true } }]);
+    assert.deepEqual(trace, [
+      'editor>edge-e',
+      'edge-e>b via a',
+      'b>edge-a',
+      'edge-a>agent',
+      'agent>edge-a',
+      'edge-a>b',
+      'b>edge-e via a',
+      'edge-e>editor',
+    ]);
+  });
+
+  it('the edges take every request, so ids toward the editor and the agent stay theirs', () => {
+    const seen: string[] = [];
+    const { chain, editor, agent, trace } = build([plain('edge-e'), picky('a', 'none', seen), plain('edge-a')]);
+    chain.fromAgent({ jsonrpc: '2.0', id: 41, method: 'session/request_permission', params: {} });
+    const up = editor.sent[0] as { id: number };
+    chain.fromEditor({ jsonrpc: '2.0', id: up.id, result: { outcome: { outcome: 'cancelled' } } });
+    assert.deepEqual(agent.sent, [{ jsonrpc: '2.0', id: 41, result: { outcome: { outcome: 'cancelled' } } }]);
+    assert.deepEqual(seen, []);
+    assert.deepEqual(trace.slice(0, 3), ['agent>edge-a', 'edge-a>edge-e via a', 'edge-e>editor']);
+  });
+
+  it('a cancel follows the request past the components it skipped, with the id it had there', () => {
+    const { chain, agent } = build([plain('edge-e'), picky('a', 'none', []), picky('b', 'none', []), plain('edge-a')]);
+    chain.fromEditor({ jsonrpc: '2.0', id: 'e1', method: 'session/prompt', params: {} });
+    const forwardedId = (agent.sent[0] as { id: number }).id;
+    chain.fromEditor({ jsonrpc: '2.0', method: '$/cancel_request', params: { requestId: 'e1' } });
+    assert.deepEqual(agent.sent[1], { jsonrpc: '2.0', method: '$/cancel_request', params: { requestId: forwardedId } });
+  });
+
+  it('keeps apart equal ids from two senders at one receiver (a skipped component originating its own request)', async () => {
+    const origin: Component = { name: 'origin', wantsRequest: () => false, onRequest: (r) => r.forward() };
+    let held: IncomingRequest[] = [];
+    const receiver: Component = { name: 'receiver', onRequest: (r) => void held.push(r) };
+    const { chain, editor } = build([plain('edge-e'), origin, receiver, plain('edge-a')]);
+    // The editor edge's request id 1 passes `origin` by; `origin` then sends its own id 1.
+    chain.fromEditor({ jsonrpc: '2.0', id: 'from-editor', method: 'x/y', params: {} });
+    const own = chain.request(origin, 'toAgent', 'x/own', {});
+    assert.deepEqual(
+      held.map((r) => r.method),
+      ['x/y', 'x/own'],
+    );
+    const [fromEditor, fromOrigin] = held;
+    held = [];
+    // The editor's cancel reaches its own request, not the other sender's with the same id.
+    chain.fromEditor({ jsonrpc: '2.0', method: '$/cancel_request', params: { requestId: 'from-editor' } });
+    assert.deepEqual([fromEditor!.signal.aborted, fromOrigin!.signal.aborted], [true, false]);
+    fromOrigin!.respond({ to: 'origin' });
+    fromEditor!.respond({ to: 'editor' });
+    assert.deepEqual(await own, { to: 'origin' });
+    assert.deepEqual(editor.sent, [{ jsonrpc: '2.0', id: 'from-editor', result: { to: 'editor' } }]);
+  });
+
+  it('a component-originated request cancelled by its signal sends the cancel where the request went', () => {
+    const origin: Component = { name: 'origin' };
+    const { chain, agent } = build([plain('edge-e'), origin, picky('skipped', 'none', []), plain('edge-a')]);
+    const abort = new AbortController();
+    const pending = chain.request(origin, 'toAgent', 'x/slow', {}, { signal: abort.signal });
+    pending.catch(() => undefined);
+    const sentId = (agent.sent[0] as { id: number }).id;
+    abort.abort();
+    assert.deepEqual(agent.sent[1], { jsonrpc: '2.0', method: '$/cancel_request', params: { requestId: sentId } });
+  });
+});

@@ -21,7 +21,7 @@ export interface TrafficEntry {
 
 /**
  * A trace line as entries, one per hop; undefined if it is not a trace line. A line with `via`
- * (a notification the components it names passed on unchanged, conductor/trace.ts) stands for
+ * (a message the components it names passed on unchanged, conductor/trace.ts) stands for
  * every hop from `from` through each of them to `to`: its entries share the line's `seq`, time
  * and message.
  */

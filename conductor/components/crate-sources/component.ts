@@ -53,6 +53,15 @@ export class CrateSources implements Component {
 
   constructor(private readonly options: CrateSourcesOptions = defaultCrateSourcesOptions()) {}
 
+  /**
+   * Toward the agent: prompts (a turn's abort) and sessions set up and closed; toward the editor,
+   * only while research sessions exist (their requests are answered here).
+   */
+  wantsRequest(method: string, direction: Direction): boolean {
+    if (direction === 'toClient') return this.research.size > 0 || this.ended.size > 0;
+    return method === 'session/prompt' || SessionMcpServers.wants(method, direction);
+  }
+
   onRequest(request: IncomingRequest, cx: ComponentContext): void {
     this.cx = cx;
     if (request.direction === 'toAgent') {

@@ -19,8 +19,8 @@ import {
   type IdeProgressParams,
 } from '../../../src/protocol/ideOperations';
 import { isObject } from '../../../src/protocol/guards';
-import { asSessionLoad, asSessionNew, asSessionResume, sessionIdOf } from '../../chain/acpGuards';
-import type { Component, ComponentContext, ComponentFactory, IncomingRequest } from '../../chain/component';
+import { asSessionLoad, asSessionNew, asSessionResume, isSessionSetup, sessionIdOf } from '../../chain/acpGuards';
+import type { Component, ComponentContext, ComponentFactory, Direction, IncomingRequest } from '../../chain/component';
 import { LspIde, realRoot } from './answers';
 import { DocumentError } from './documents';
 import { DEFAULT_TIMEOUTS } from './lspErrors';
@@ -75,6 +75,11 @@ export class IdeLspAdapter implements Component {
   private state: { pool: ServerPool; ide: LspIde } | undefined;
 
   constructor(private readonly options: IdeLspOptions) {}
+
+  /** Sessions set up (their folders), and the IDE requests it answers. */
+  wantsRequest(method: string, direction: Direction): boolean {
+    return direction === 'toAgent' ? isSessionSetup(method) : ideOperationOf(method) !== undefined;
+  }
 
   onRequest(request: IncomingRequest, cx: ComponentContext): void {
     if (request.direction === 'toAgent') return this.learnSession(request);

@@ -14,6 +14,7 @@ import type {
   Component,
   ComponentContext,
   ComponentFactory,
+  Direction,
   IncomingNotification,
   IncomingRequest,
   McpSessionInfo,
@@ -72,6 +73,11 @@ export class IdeOperations implements Component {
       });
     }
     request.forward();
+  }
+
+  /** Sessions set up and closed (its MCP server), and IDE requests from the agent (refused). */
+  wantsRequest(method: string, direction: Direction): boolean {
+    return direction === 'toAgent' ? SessionMcpServers.wants(method, direction) : method.startsWith(IDE_METHOD_PREFIX);
   }
 
   /** `_symposium/ide/progress` from the answerer: shown on its call's card, never passed to the agent. */

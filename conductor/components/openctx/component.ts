@@ -6,7 +6,7 @@
 // same client and timeout as the editor's (src/node/openctxClient.ts).
 import { takeOpenCtxSessionConfig, type OpenCtxSessionConfig } from '../../../src/protocol/openctx';
 import { isSessionSetup } from '../../chain/acpGuards';
-import type { Component, ComponentContext, ComponentFactory, IncomingRequest, McpSessionInfo } from '../../chain/component';
+import type { Component, ComponentContext, ComponentFactory, Direction, IncomingRequest, McpSessionInfo } from '../../chain/component';
 import { SessionMcpServers } from '../sessionMcp';
 import { OpenCtxClient } from '../../../src/node/openctxClient';
 import { ToolProgress } from '../toolProgress';
@@ -26,6 +26,11 @@ class OpenCtxComponent implements Component {
     private readonly timeoutMs?: number,
     private readonly slowCallMs = SLOW_CALL_MS,
   ) {}
+
+  /** Sessions set up (a server when the session names providers) and closed. */
+  wantsRequest(method: string, direction: Direction): boolean {
+    return SessionMcpServers.wants(method, direction);
+  }
 
   onRequest(request: IncomingRequest, cx: ComponentContext): void {
     if (request.direction !== 'toAgent') return request.forward();

@@ -80,6 +80,11 @@ export class Sparkle implements Component {
     this.home = new SparkleHome(this.options.homeDir ?? sparkleHomeDir());
   }
 
+  /** Sessions set up and closed, and the user's prompts (held while an embodiment runs). */
+  wantsRequest(method: string, direction: Direction): boolean {
+    return method === 'session/prompt' ? direction === 'toAgent' : SessionMcpServers.wants(method, direction);
+  }
+
   onRequest(request: IncomingRequest, cx: ComponentContext): void {
     this.log = cx.log;
     if (request.direction !== 'toAgent') return request.forward();
