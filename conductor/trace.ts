@@ -47,8 +47,16 @@ function mask(key: string, value: unknown): unknown {
  * unchanged between `from` and `to` (chain.ts TraceHook), listed in the line's "via" field.
  */
 export function traceLine(from: string, to: string, message: RpcMessage, via?: readonly string[], timestamp = isoNow()): string {
-  const passed = via?.length ? `,"via":[${via.map(nameJson).join(',')}]` : '';
+  const passed = via?.length ? viaJson(via) : '';
   return `{"timestamp":"${timestamp}","from":${nameJson(from)},"to":${nameJson(to)}${passed},"message":${maskedJson(message)}}`;
+}
+
+/** The "via" field for a list of names, made once per list (the chain hands out the same lists). */
+const viaJsonOf = new WeakMap<readonly string[], string>();
+function viaJson(via: readonly string[]): string {
+  let json = viaJsonOf.get(via);
+  if (json === undefined) viaJsonOf.set(via, (json = `,"via":[${via.map(nameJson).join(',')}]`));
+  return json;
 }
 
 /** A hop's end as JSON: "editor", "agent" or a component's name (ours; nothing to mask). */

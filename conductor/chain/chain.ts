@@ -102,6 +102,8 @@ export interface ChainOptions {
 export class Chain {
   private readonly nodes: Node[];
   private disposed = false;
+  /** between()'s answers, by pair of positions. */
+  private readonly viaByPair = new Map<number, readonly string[] | undefined>();
 
   /** `components` in chain order, editor side first; the edges are included by the caller. */
   constructor(
@@ -226,18 +228,30 @@ export class Chain {
    * over there. `from` is where a request came from: its response goes back there.
    */
   private deliver(from: number, to: number, direction: Direction, message: RpcMessage): void {
-    if (this.options.trace) {
-      const step = direction === 'toAgent' ? 1 : -1;
-      let via: string[] | undefined;
-      for (let p = from + step; p !== to; p += step) (via ??= []).push(this.nodes[p]!.component.name);
-      this.options.trace(this.nameOf(from), this.nameOf(to), message, via);
-    }
+    this.options.trace?.(this.nameOf(from), this.nameOf(to), message, this.between(from, to));
     if (to < 0) return this.options.editor.send(message);
     if (to >= this.nodes.length) return this.options.agent.send(message);
     const node = this.nodes[to]!;
     if (isRequest(message)) this.receiveRequest(node, direction, message, from);
     else if (isNotification(message)) this.receiveNotification(node, direction, message, from);
     else this.receiveResponse(node, message.id, outcomeOf(message));
+  }
+
+  /**
+   * The names of the components strictly between two positions, in the order a message from
+   * `from` to `to` passes them; undefined when they are neighbours. Made once per pair: every
+   * chunk of a streamed reply takes the same way, and the trace's writer keeps the JSON it makes
+   * of each list (trace.ts).
+   */
+  private between(from: number, to: number): readonly string[] | undefined {
+    const key = (from + 1) * (this.nodes.length + 2) + (to + 1);
+    if (this.viaByPair.has(key)) return this.viaByPair.get(key);
+    const step = to > from ? 1 : -1;
+    const names: string[] = [];
+    for (let p = from + step; p !== to; p += step) names.push(this.nodes[p]!.component.name);
+    const via = names.length ? Object.freeze(names) : undefined;
+    this.viaByPair.set(key, via);
+    return via;
   }
 
   /** The position next to `from` in `direction`. */
