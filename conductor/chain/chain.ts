@@ -195,8 +195,8 @@ export class Chain {
   }
 
   /**
-   * A message from an external peer (`sender`: -1 the editor, one past the last position the agent) enters at its edge
-   * (`at`): the edge is the only position that exchanges ids with that peer.
+   * A message from an external peer (`sender`: -1 for the editor, one past the last position for
+   * the agent) enters at that peer's edge (`at`), the only position that exchanges ids with it.
    */
   private receiveExternal(sender: number, at: number, direction: Direction, message: RpcMessage): void {
     this.deliver(sender, this.passBy(at, direction, message), direction, message);
