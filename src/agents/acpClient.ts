@@ -5,7 +5,7 @@
 // (conductorProcess.ts) nor of its lifecycle: every request goes through `guard`, which the agent
 // actor uses to fail requests as soon as the process is gone. vscode-free.
 import { Readable, Writable } from 'node:stream';
-import * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk';
 import type {
   AgentCapabilities,
   ContentBlock,
@@ -31,6 +31,7 @@ import {
 } from '../protocol/symposium-ext';
 import { IDE_OPERATIONS, ideMethod, withIdeCapability } from '../protocol/ideOperations';
 import type { ClientHandlers, ClientRequestContext } from './clientHandlers';
+import { acpSdk } from './acpSdk';
 import { TextChunkMerger } from './textChunkMerge';
 
 export interface SessionUpdateEvent {
@@ -73,7 +74,8 @@ export class AcpClient {
     io: { stdin: Writable; stdout: Readable },
     private readonly options: AcpClientOptions,
   ) {
-    const app = acp
+    const sdk = acpSdk(); // loaded by the agent actor before it connects (acpSdk.ts says why)
+    const app = sdk
       .client()
       .onNotification('session/update', ({ params }) => options.onSessionUpdate({ sessionId: params.sessionId, update: params.update }))
       .onNotification(
@@ -129,7 +131,7 @@ export class AcpClient {
     // Text chunks that arrive together reach the SDK as one (textChunkMerge.ts says why).
     const merged = io.stdout.pipe(new TextChunkMerger());
     io.stdout.once('error', (e) => merged.destroy(e));
-    this.conn = app.connect(acp.ndJsonStream(Writable.toWeb(io.stdin), Readable.toWeb(merged) as ReadableStream<Uint8Array>));
+    this.conn = app.connect(sdk.ndJsonStream(Writable.toWeb(io.stdin), Readable.toWeb(merged) as ReadableStream<Uint8Array>));
   }
 
   /** What the agent accepts in prompts (images, embedded resources); known after initialize. */
@@ -153,7 +155,7 @@ export class AcpClient {
     const { files, terminals, ide } = this.options.client ?? {};
     const init = await this.options.guard<acp.InitializeResponse>(
       this.conn.agent.request('initialize', {
-        protocolVersion: acp.PROTOCOL_VERSION,
+        protocolVersion: acpSdk().PROTOCOL_VERSION,
         clientCapabilities: {
           fs: { readTextFile: !!files, writeTextFile: !!files },
           terminal: !!terminals,

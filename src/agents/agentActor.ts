@@ -21,6 +21,7 @@ import type { AgentFailure, SessionControls } from '../protocol/webview';
 import { ErrorCodes } from '../protocol/errorCodes';
 import { Emitter } from '../util/emitter';
 import { AcpClient, type SessionUpdateEvent } from './acpClient';
+import { loadAcpSdk } from './acpSdk';
 import type { SpawnSpec } from './agentConfiguration';
 import type { ClientHandlers } from './clientHandlers';
 import { ConductorProcess, type ProcessExit } from './conductorProcess';
@@ -142,6 +143,9 @@ export class AgentActor {
 
   private async doStart(): Promise<void> {
     this.setState('starting');
+    // The ACP SDK's code loads on the first start (acpSdk.ts); the chat view starts it early.
+    await loadAcpSdk();
+    if (this.state !== 'starting') throw new AgentExitedError(this.makeFailure('the agent was stopped while starting'));
     const io = this.process.spawn();
     const acp = new AcpClient(io, {
       actorKey: this.key,

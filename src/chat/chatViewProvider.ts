@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../log/logger';
 import { type WebviewToHost } from '../protocol/webview';
 import { parseWebviewMessage } from '../protocol/webviewMessages';
+import { loadAcpSdk } from '../agents/acpSdk';
 import { chatHtml } from './chatHtml';
 import type { TabMessages } from './tabMessages';
 
@@ -87,6 +88,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       testMode: this.testMode,
       maxImageBytes: this.maxImageBytes?.(),
     });
+    // Agents start once the page is ready; load their protocol's code meanwhile (acpSdk.ts), after
+    // the HTML is on its way.
+    setTimeout(() => void loadAcpSdk(), 0);
   }
 
   /** Entry point for every message from the webview (also used by a test command). */

@@ -5,7 +5,8 @@
 // `symposium.reviewAgentEdits` on, a write first shows VS Code's diff view with Accept / Reject
 // and the agent gets the outcome.
 import * as path from 'node:path';
-import * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk';
+import { acpRequestError } from '../agents/acpSdk';
 import * as vscode from 'vscode';
 import type { ClientRequestContext, FileHandlers } from '../agents/clientHandlers';
 import type { SessionInfo } from '../chat/sessionDirectory';
@@ -32,13 +33,13 @@ export class EditorFiles implements FileHandlers {
 
   private resolve(requested: string, sessionId: string, ctx: ClientRequestContext): string {
     const session = this.deps.lookupSession(ctx.actorKey, sessionId);
-    if (!session) throw acp.RequestError.invalidParams(undefined, `No chat tab has session ${sessionId}.`);
+    if (!session) throw acpRequestError().invalidParams(undefined, `No chat tab has session ${sessionId}.`);
     try {
       return confine(requested, [session.cwd, ...this.deps.allowedFolders()], ALLOWED_FOLDERS);
     } catch (e) {
       if (e instanceof OutsideWorkspaceError) {
         this.deps.log.warn('files', 'refused a path outside the workspace', { requested, resolved: e.resolved, agent: ctx.agentName });
-        throw acp.RequestError.invalidParams(undefined, e.message);
+        throw acpRequestError().invalidParams(undefined, e.message);
       }
       throw e;
     }
@@ -59,7 +60,7 @@ export class EditorFiles implements FileHandlers {
         // Streamed: line 1 of a huge file reads one chunk, not the whole file.
         content = await readLines(file, params.line, params.limit);
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw acp.RequestError.resourceNotFound(file);
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw acpRequestError().resourceNotFound(file);
         throw e;
       }
     }
@@ -81,7 +82,7 @@ export class EditorFiles implements FileHandlers {
       });
       if (!accepted) {
         this.deps.log.info('files', 'write rejected in review', { path: file });
-        throw acp.RequestError.internalError(undefined, `The user rejected the edit to ${file}.`);
+        throw acpRequestError().internalError(undefined, `The user rejected the edit to ${file}.`);
       }
     }
     const open = this.openDocument(file);
@@ -89,7 +90,7 @@ export class EditorFiles implements FileHandlers {
       const edit = new vscode.WorkspaceEdit();
       edit.replace(uri, new vscode.Range(open.positionAt(0), open.positionAt(open.getText().length)), params.content);
       if (!(await vscode.workspace.applyEdit(edit)))
-        throw acp.RequestError.internalError(undefined, `VS Code could not apply the edit to ${file}.`);
+        throw acpRequestError().internalError(undefined, `VS Code could not apply the edit to ${file}.`);
       await open.save();
     } else {
       await vscode.workspace.fs.createDirectory(vscode.Uri.file(path.dirname(file)));

@@ -4,7 +4,7 @@
 // so unit tests drive it with real processes and a fake mirror.
 import * as fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import * as acp from '@agentclientprotocol/sdk';
+import { acpRequestError } from '../agents/acpSdk';
 import type {
   CreateTerminalRequest,
   CreateTerminalResponse,
@@ -59,9 +59,9 @@ const ALLOWED_FOLDERS = {
 
 /** Rejects as soon as `signal` aborts (the agent withdrew the request). */
 function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(acp.RequestError.requestCancelled());
+  if (signal.aborted) return Promise.reject(acpRequestError().requestCancelled());
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(acp.RequestError.requestCancelled());
+    const onAbort = (): void => reject(acpRequestError().requestCancelled());
     signal.addEventListener('abort', onAbort, { once: true });
     p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
@@ -71,7 +71,7 @@ function envOf(env: CreateTerminalRequest['env']): Record<string, string> {
   const out: Record<string, string> = {};
   for (const v of env ?? []) {
     if (typeof v?.name !== 'string' || !v.name || /[=\0]/.test(v.name) || typeof v.value !== 'string' || v.value.includes('\0')) {
-      throw acp.RequestError.invalidParams(undefined, `Invalid environment variable ${JSON.stringify(v?.name)}.`);
+      throw acpRequestError().invalidParams(undefined, `Invalid environment variable ${JSON.stringify(v?.name)}.`);
     }
     out[v.name] = v.value;
   }
@@ -104,32 +104,33 @@ export class TerminalRegistry implements TerminalHandlers {
 
   async create(params: CreateTerminalRequest, ctx: ClientRequestContext): Promise<CreateTerminalResponse> {
     const { sessionId } = params;
-    if (this.disposed) throw acp.RequestError.internalError(undefined, 'The editor is shutting down.');
+    if (this.disposed) throw acpRequestError().internalError(undefined, 'The editor is shutting down.');
     const session = this.deps.lookupSession(ctx.actorKey, sessionId);
-    if (!session) throw acp.RequestError.invalidParams(undefined, `No chat tab has session ${sessionId}.`);
-    if (typeof params.command !== 'string' || !params.command.trim()) throw acp.RequestError.invalidParams(undefined, 'No command to run.');
+    if (!session) throw acpRequestError().invalidParams(undefined, `No chat tab has session ${sessionId}.`);
+    if (typeof params.command !== 'string' || !params.command.trim())
+      throw acpRequestError().invalidParams(undefined, 'No command to run.');
     const args = params.args ?? [];
     if (!Array.isArray(args) || !args.every((a) => typeof a === 'string'))
-      throw acp.RequestError.invalidParams(undefined, 'args must be a list of strings.');
+      throw acpRequestError().invalidParams(undefined, 'args must be a list of strings.');
     const commandLine = formatCommandLine(params.command, args);
     const cwd = this.resolveCwd(params.cwd ?? session.cwd, session.cwd, ctx, commandLine);
     const env = envOf(params.env);
     const limit = params.outputByteLimit ?? this.defaultOutputBytes;
     if (typeof limit !== 'number' || !Number.isFinite(limit) || limit < 0)
-      throw acp.RequestError.invalidParams(undefined, 'outputByteLimit must be a non-negative number.');
+      throw acpRequestError().invalidParams(undefined, 'outputByteLimit must be a non-negative number.');
 
     // Values may be secrets: the user sees (and the log keeps) only the names.
     const rawInput = { command: params.command, args, cwd, env: Object.keys(env) };
     const description = { title: `Run: ${commandLine}`, rawInput, argv: [params.command, ...args], envNames: Object.keys(env) };
     const allowed = await untilAborted(this.deps.authorize(ctx, sessionId, description), ctx.signal);
-    if (ctx.signal.aborted) throw acp.RequestError.requestCancelled();
+    if (ctx.signal.aborted) throw acpRequestError().requestCancelled();
     if (!allowed) {
       this.deps.log.info('terminal', 'the user declined a command', { sessionId, commandLine });
-      throw acp.RequestError.internalError(undefined, `The user declined to run "${commandLine}".`);
+      throw acpRequestError().internalError(undefined, `The user declined to run "${commandLine}".`);
     }
     // The session may have ended (tab closed) while the user was deciding.
     if (this.disposed || this.deps.lookupSession(ctx.actorKey, sessionId)?.tabId !== session.tabId) {
-      throw acp.RequestError.invalidParams(undefined, `Session ${sessionId} ended before "${commandLine}" could run.`);
+      throw acpRequestError().invalidParams(undefined, `Session ${sessionId} ended before "${commandLine}" could run.`);
     }
 
     const terminalId = `term-${randomUUID()}`;
@@ -153,11 +154,11 @@ export class TerminalRegistry implements TerminalHandlers {
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       this.deps.log.warn('terminal', 'could not start', { commandLine, cwd, error: message });
-      throw acp.RequestError.internalError(undefined, `Could not start "${commandLine}": ${message}`);
+      throw acpRequestError().internalError(undefined, `Could not start "${commandLine}": ${message}`);
     }
     if (this.disposed || !this.deps.lookupSession(ctx.actorKey, sessionId)) {
       running.release();
-      throw acp.RequestError.invalidParams(undefined, `Session ${sessionId} ended before "${commandLine}" could run.`);
+      throw acpRequestError().invalidParams(undefined, `Session ${sessionId} ended before "${commandLine}" could run.`);
     }
     this.terminals.set(terminalId, running);
     return { terminalId };
@@ -215,9 +216,9 @@ export class TerminalRegistry implements TerminalHandlers {
 
   private get(params: { sessionId: string; terminalId: string }, ctx: ClientRequestContext): RunningCommand {
     const t = this.terminals.get(params.terminalId);
-    if (!t) throw acp.RequestError.invalidParams(undefined, `No terminal ${params.terminalId} (it was released, or never existed).`);
+    if (!t) throw acpRequestError().invalidParams(undefined, `No terminal ${params.terminalId} (it was released, or never existed).`);
     if (t.spec.actorKey !== ctx.actorKey || t.spec.sessionId !== params.sessionId) {
-      throw acp.RequestError.invalidParams(undefined, `Terminal ${params.terminalId} does not belong to session ${params.sessionId}.`);
+      throw acpRequestError().invalidParams(undefined, `Terminal ${params.terminalId} does not belong to session ${params.sessionId}.`);
     }
     return t;
   }
@@ -234,7 +235,7 @@ export class TerminalRegistry implements TerminalHandlers {
           agent: ctx.agentName,
           commandLine,
         });
-        throw acp.RequestError.invalidParams(undefined, e.message);
+        throw acpRequestError().invalidParams(undefined, e.message);
       }
       throw e;
     }
@@ -244,7 +245,7 @@ export class TerminalRegistry implements TerminalHandlers {
     } catch {
       /* missing */
     }
-    if (!isDir) throw acp.RequestError.invalidParams(undefined, `The working directory ${cwd} does not exist or is not a folder.`);
+    if (!isDir) throw acpRequestError().invalidParams(undefined, `The working directory ${cwd} does not exist or is not a folder.`);
     return cwd;
   }
 }

@@ -14,6 +14,7 @@ import { OutputBuffer, StreamDecoder, charStart } from './outputBuffer';
 import { formatCommandLine, type ExitStatus, type TerminalMirror, type MirrorInfo } from './terminalProcess';
 import { TerminalRegistry, type TerminalRegistryDeps } from './terminalRegistry';
 import { PermissionBroker } from '../permissions/permissionBroker';
+import { loadAcpSdk } from '../agents/acpSdk';
 
 const bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -126,6 +127,8 @@ class FakeView implements TerminalMirror {
 }
 
 describe('terminal registry (real processes, fake view)', function () {
+  before(() => loadAcpSdk()); // its errors are the ACP SDK's, loaded before any agent connects (acpSdk.ts)
+
   this.timeout(20_000);
   const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'symposium-term-')));
   const ws = path.join(base, 'ws');
@@ -376,6 +379,8 @@ describe('terminal registry (real processes, fake view)', function () {
 });
 
 describe('terminal registry + permission broker (real processes): an approval covers its own command, once', function () {
+  before(() => loadAcpSdk()); // its errors are the ACP SDK's, loaded before any agent connects (acpSdk.ts)
+
   this.timeout(20_000);
   it('approved "Run: ls" runs `ls` without asking, once; `sh -c …` and a second `ls` are asked', async () => {
     const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'symposium-approve-')));

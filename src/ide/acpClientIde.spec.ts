@@ -9,6 +9,7 @@ import { AcpClient } from '../agents/acpClient';
 import type { ClientRequestContext } from '../agents/clientHandlers';
 import { IDE_OPERATIONS, ideCapabilityOf, ideMethod } from '../protocol/ideOperations';
 import type { IdeHandlers } from './ideHandlers';
+import { loadAcpSdk } from '../agents/acpSdk';
 
 const quiet = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -50,6 +51,8 @@ async function connect(ide?: IdeHandlers): Promise<{ caps: acp.ClientCapabilitie
 }
 
 describe('ACP client: IDE operations', () => {
+  before(() => loadAcpSdk()); // the agent actor loads it before connecting; here the client is made directly
+
   it('advertises _meta.symposium.ide with every operation and routes _symposium/ide/* to the handler', async () => {
     const seen: { operation: string; params: unknown; ctx: Omit<ClientRequestContext, 'signal'> }[] = [];
     const ide: IdeHandlers = {

@@ -5,7 +5,7 @@
 // confined like fs/* (the session's folder and symposium.allowedFolders, src/node/confinement.ts);
 // results are 1-based with code-point columns (documentText.ts); lists are cut at
 // MAX_WIRE_ITEMS with the total kept.
-import * as acp from '@agentclientprotocol/sdk';
+import { acpRequestError } from '../agents/acpSdk';
 import * as vscode from 'vscode';
 import type { ClientRequestContext } from '../agents/clientHandlers';
 import type { Log } from '../log/logEvent';
@@ -64,7 +64,7 @@ class RequestScope {
     try {
       return confine(requested, this.roots, ALLOWED_FOLDERS);
     } catch (e) {
-      if (e instanceof OutsideWorkspaceError) throw acp.RequestError.invalidParams(undefined, e.message);
+      if (e instanceof OutsideWorkspaceError) throw acpRequestError().invalidParams(undefined, e.message);
       throw e;
     }
   }
@@ -89,11 +89,11 @@ export class EditorIde implements IdeHandlers {
     try {
       params = parseIdeParams(operation, raw);
     } catch (e) {
-      if (e instanceof IdeParamsError) throw acp.RequestError.invalidParams(undefined, e.message);
+      if (e instanceof IdeParamsError) throw acpRequestError().invalidParams(undefined, e.message);
       throw e;
     }
     const session = this.deps.lookupSession(ctx.actorKey, params.sessionId);
-    if (!session) throw acp.RequestError.invalidParams(undefined, `No chat tab has session ${params.sessionId}.`);
+    if (!session) throw acpRequestError().invalidParams(undefined, `No chat tab has session ${params.sessionId}.`);
     const scope = new RequestScope([session.cwd, ...this.deps.allowedFolders()]);
     const started = Date.now();
     try {
@@ -183,10 +183,10 @@ export class EditorIde implements IdeHandlers {
     try {
       doc = await vscode.workspace.openTextDocument(uri);
     } catch (e) {
-      throw acp.RequestError.invalidParams(undefined, `${p.file} cannot be opened: ${e instanceof Error ? e.message : String(e)}`);
+      throw acpRequestError().invalidParams(undefined, `${p.file} cannot be opened: ${e instanceof Error ? e.message : String(e)}`);
     }
     if (p.line > doc.lineCount)
-      throw acp.RequestError.invalidParams(undefined, `line ${p.line} is past the end of ${p.file} (${doc.lineCount} lines)`);
+      throw acpRequestError().invalidParams(undefined, `line ${p.line} is past the end of ${p.file} (${doc.lineCount} lines)`);
     const text = doc.lineAt(p.line - 1).text;
     return { uri, pos: new vscode.Position(p.line - 1, columnToUtf16(text, p.column)) };
   }
@@ -257,7 +257,7 @@ export class EditorIde implements IdeHandlers {
     const timer = setTimeout(done, DIAGNOSTICS_WAIT_MS);
     try {
       await vscode.workspace.openTextDocument(uri).then(undefined, (e: unknown) => {
-        throw acp.RequestError.invalidParams(undefined, `${uri.fsPath} cannot be opened: ${e instanceof Error ? e.message : String(e)}`);
+        throw acpRequestError().invalidParams(undefined, `${uri.fsPath} cannot be opened: ${e instanceof Error ? e.message : String(e)}`);
       });
       await vscode.commands.executeCommand('vscode.open', uri, { preview: true, preserveFocus: true, background: true });
       await reported;
@@ -283,7 +283,7 @@ export class EditorIde implements IdeHandlers {
       });
       return { items: r.items, total: r.total };
     } catch (e) {
-      if (e instanceof SearchError) throw acp.RequestError.invalidParams(undefined, e.message);
+      if (e instanceof SearchError) throw acpRequestError().invalidParams(undefined, e.message);
       throw e;
     }
   }
@@ -302,14 +302,14 @@ export class EditorIde implements IdeHandlers {
       try {
         content = await readLines(file, p.start, p.end - p.start + 1);
       } catch (e) {
-        throw acp.RequestError.invalidParams(
+        throw acpRequestError().invalidParams(
           undefined,
           `${p.file} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
         );
       }
     }
     const count = content === '' && p.start > 1 ? 0 : content.split('\n').length;
-    if (count === 0) throw acp.RequestError.invalidParams(undefined, `line ${p.start} is past the end of ${p.file}`);
+    if (count === 0) throw acpRequestError().invalidParams(undefined, `line ${p.start} is past the end of ${p.file}`);
     return { file, line: p.start, endLine: p.start + count - 1, content };
   }
 
