@@ -145,7 +145,7 @@ export class AgentActor {
     this.setState('starting');
     // The ACP SDK's code loads on the first start (acpSdk.ts); the chat view starts it early.
     await loadAcpSdk();
-    if (this.state !== 'starting') throw new AgentExitedError(this.makeFailure('the agent was stopped while starting'));
+    this.throwIfStoppedWhileStarting();
     const io = this.process.spawn();
     const acp = new AcpClient(io, {
       actorKey: this.key,
@@ -170,8 +170,7 @@ export class AgentActor {
     this.acp = acp;
     this.process.processScope.add({ dispose: () => acp.close() });
     const init = await acp.initialize();
-    // stop() may have been called while we waited.
-    if (this.state !== 'starting') throw new AgentExitedError(this.makeFailure('the agent was stopped while starting'));
+    this.throwIfStoppedWhileStarting();
     this.setState('running');
     this.options.log.info('agent', 'initialized', {
       agent: this.agentName,
@@ -179,6 +178,11 @@ export class AgentActor {
       protocolVersion: init.protocolVersion,
       agentInfo: init.agentInfo,
     });
+  }
+
+  /** After an await in doStart: stop() may have been called meanwhile. */
+  private throwIfStoppedWhileStarting(): void {
+    if (this.state !== 'starting') throw new AgentExitedError(this.makeFailure('the agent was stopped while starting'));
   }
 
   /** The agent's `authMethods` from initialize (unchecked; empty before it). */
