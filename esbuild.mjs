@@ -55,18 +55,11 @@ const builds = [
     format: 'cjs',
     external: ['vscode'],
   },
-  // Conductor: one self-contained Node file (the ESM-only ACP SDK is bundled into it), run by the
-  // extension host's own Node (`process.execPath` + ELECTRON_RUN_AS_NODE=1 on desktop).
-  // Its entry point is a small launcher that starts the agent while the rest loads (launcher.ts).
-  {
-    ...common,
-    entryPoints: ['conductor/launcher.ts'],
-    outfile: `${outRoot}/conductor.js`,
-    platform: 'node',
-    format: 'cjs',
-    external: ['./conductor-core.js'],
-  },
-  { ...common, entryPoints: ['conductor/main.ts'], outfile: `${outRoot}/conductor-core.js`, platform: 'node', format: 'cjs' },
+  // Conductor: self-contained Node files (the ESM-only ACP SDK is bundled in), run by the extension
+  // host's own Node (`process.execPath` + ELECTRON_RUN_AS_NODE=1 on desktop). Its entry point is a
+  // small launcher that starts the agent, then loads the bundle of the role it runs (launcher.ts,
+  // main.ts); see conductorBuilds below.
+  ...conductorBuilds(),
 ];
 if (!production) {
   // Extension-host test suites (run inside a real VS Code host; mocha comes from node_modules).
@@ -90,6 +83,62 @@ if (!production) {
   const bench = tsFilesUnder('conductor/bench');
   if (bench.length)
     builds.push({ ...common, entryPoints: bench, outdir: 'out/bench', outbase: 'conductor/bench', platform: 'node', format: 'cjs' });
+}
+
+/**
+ * The conductor's bundles. Each role of conductor/main.ts is a bundle of its own, and so is the
+ * language-server library the proxy loads with its first language server: a process reads and
+ * compiles only the code it runs (0.7 MB for the proxy instead of 1 MB), which shortens its start
+ * and keeps ~1.5 MB out of its idle memory (docs/benchmarks.md, session 14). Where the source
+ * imports one of these modules, the bundle requires the other file instead (SEPARATE, by the
+ * import's spelling); run from source (tsx), the imports are the modules themselves.
+ */
+function conductorBuilds() {
+  const SEPARATE = {
+    './cli': 'conductor-proxy.js',
+    './eliza/main': 'conductor-eliza.js',
+    './mcp/stdioBridge': 'conductor-mcp-bridge.js',
+    './lm/vscodelm': 'conductor-proxy.js',
+    'vscode-languageserver-protocol/node': 'conductor-lsp.js',
+    'vscode-jsonrpc/node': 'conductor-lsp.js', // re-exported by the protocol library
+  };
+  const ENTRIES = {
+    'conductor-proxy.js': 'conductor/proxyBundle.ts',
+    'conductor-eliza.js': 'conductor/eliza/main.ts',
+    'conductor-mcp-bridge.js': 'conductor/mcp/stdioBridge.ts',
+    'conductor-lsp.js': 'conductor/components/ide-lsp/lspLibrary.ts',
+  };
+  const conductorDir = join(import.meta.dirname, 'conductor');
+  const separate = (own) => ({
+    name: 'conductor-bundles',
+    setup(build) {
+      build.onResolve({ filter: /^(\.\/|vscode-languageserver-protocol\/node$|vscode-jsonrpc\/node$)/ }, (a) => {
+        const file = SEPARATE[a.path];
+        // './cli' and the roles only as main.ts names them; the library from anywhere in the conductor.
+        const ours = a.path.startsWith('./') ? a.importer === join(conductorDir, 'main.ts') : a.importer.startsWith(conductorDir);
+        return file && file !== own && ours ? { path: `./${file}`, external: true } : undefined;
+      });
+    },
+  });
+  const node = { ...common, platform: 'node', format: 'cjs' };
+  return [
+    {
+      ...node,
+      entryPoints: ['conductor/launcher.ts'],
+      outfile: `${outRoot}/conductor.js`,
+      plugins: [separate('conductor.js')],
+      // Its `import()` of a role's bundle becomes a `require` (no ES module loader in the process).
+      // Not in the other bundles: there an `import()` esbuild cannot resolve is a real one (OpenCtx
+      // providers may be ES modules, src/node/openctxClient.ts).
+      supported: { 'dynamic-import': false },
+    },
+    ...Object.entries(ENTRIES).map(([file, entry]) => ({
+      ...node,
+      entryPoints: [entry],
+      outfile: `${outRoot}/${file}`,
+      plugins: [separate(file)],
+    })),
+  ];
 }
 
 const existing = builds.filter((b) => (b.entryPoints ?? []).every((e) => existsSync(e)));

@@ -1,8 +1,8 @@
 // The conductor's entry point (out/conductor.js), kept to a few kilobytes: it starts the agent
-// first, then loads the conductor itself (out/conductor-core.js, main.ts). Loading and compiling
-// a megabyte of JavaScript takes tens of milliseconds, and the agent's own start usually takes
-// longer; run one after the other, they added up to the conductor's cold start. Now they overlap
-// (earlyAgent.ts hands the process to the AgentProcess that would have started it).
+// first, then loads the role it runs (main.ts), each role a bundle of its own (esbuild.mjs). Loading
+// and compiling half a megabyte of JavaScript takes tens of milliseconds, and the agent's own start
+// usually takes longer; run one after the other, they added up to the conductor's cold start. Now
+// they overlap (earlyAgent.ts hands the process to the AgentProcess that would have started it).
 //
 // It also gives the bundle Node's compile cache (Node ≥ 22.1) when the editor has not: a
 // conductor run from a terminal (acpx, Zed) starts as fast as the extension's from its second run.
@@ -10,6 +10,7 @@ import { homedir } from 'node:os';
 import * as nodeModule from 'node:module';
 import { join } from 'node:path';
 import { startEarlyAgent } from './earlyAgent';
+import { runConductor } from './main';
 import { isOtherRole } from './roles';
 import { agentEnvironment, BUNDLE_ONLY_VARS } from './startupEnv';
 
@@ -30,8 +31,7 @@ if (command !== undefined && !isOtherRole(argv[0])) {
   if (env) startEarlyAgent(command, args, env);
 }
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the conductor, a separate bundle (esbuild.mjs)
-require('./conductor-core.js');
+runConductor(argv);
 
 /** Node's compile cache for our bundle, in the user's cache folder; skipped where Node has none. */
 function enableCompileCache(): void {

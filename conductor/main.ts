@@ -1,17 +1,18 @@
 // The conductor's command line. One sidecar serves several roles, so the extension ships a single
-// one (out/conductor.js: launcher.ts, which loads this file's bundle, out/conductor-core.js):
+// command (out/conductor.js: launcher.ts, which calls runConductor below):
 //   conductor [--trace-dir D] [--log LEVEL] [--components a,b] -- <agent command> [args…]   (proxy, default)
 //   conductor eliza [--deterministic]                                                      (ElizACP test agent)
 //   conductor mcp-bridge --url U                                                           (stdio ⇄ loopback MCP shim)
 //   conductor vscodelm [--log LEVEL]                                                       (LM provider backend, lm/*)
-// Every role is a dynamic import: esbuild keeps one file but evaluates a role's modules only when
-// that role runs, so the proxy does not pay for ElizACP's (and ElizACP not for the proxy's) at start.
-// The launcher has already removed the variables meant for our own bundle from the environment
-// (startupEnv.ts BUNDLE_ONLY_VARS) and, for the proxy, started the agent.
+// Every role is a dynamic import, and esbuild.mjs builds each into a bundle of its own
+// (out/conductor-proxy.js, -eliza, -mcp-bridge; the LM backend shares the proxy's): a process reads and compiles only its role's
+// code, so the proxy does not pay for ElizACP's (and ElizACP not for the proxy's) at start or in
+// memory. The launcher has already removed the variables meant for our own bundle from the
+// environment (startupEnv.ts BUNDLE_ONLY_VARS) and, for the proxy, started the agent.
 
 import { isOtherRole } from './roles';
 
-async function main(argv: string[]): Promise<void> {
+async function run(argv: string[]): Promise<void> {
   const [role, ...rest] = argv;
   if (!isOtherRole(role)) {
     const { runProxyCli } = await import('./cli');
@@ -42,7 +43,10 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-main(process.argv.slice(2)).catch((err: unknown) => {
-  process.stderr.write(`conductor: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exit(1);
-});
+/** Runs the role `argv` names; a failure to start it is printed and ends the process. */
+export function runConductor(argv: string[]): void {
+  run(argv).catch((err: unknown) => {
+    process.stderr.write(`conductor: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  });
+}

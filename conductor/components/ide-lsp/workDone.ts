@@ -26,7 +26,7 @@ const percent = (v: unknown): number | undefined => (typeof v === 'number' && Nu
 
 /** "Initializing JS/TS language features: 3/10 files — 40%". */
 export function workDoneText(w: WorkDone): string {
-  const title = w.message ? w.title.replace(/(…|\.\.\.)$/, '') : w.title;
+  const title = w.message ? w.title.replace(/(\u2026|\.\.\.)$/, '') : w.title;
   const what = w.message && w.message !== title ? (title ? `${title}: ${w.message}` : w.message) : title || 'working';
   return w.percentage !== undefined ? `${what} — ${Math.round(w.percentage)}%` : what;
 }

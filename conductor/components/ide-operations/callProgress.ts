@@ -69,7 +69,7 @@ export class IdeCallProgress {
     const p = this.ongoing;
     if (p)
       this.progress().report(
-        `${p.message.replace(/(…|\.\.\.)$/, '')}… ${seconds} s`,
+        `${p.message.replace(/(\u2026|\.\.\.)$/, '')}… ${seconds} s`,
         p.percentage,
         p.percentage !== undefined ? 100 : undefined,
       );
