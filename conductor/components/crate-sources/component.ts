@@ -28,6 +28,7 @@ import { defaultLocatorConfig, type LocatorConfig } from './locate';
 import { DEFAULT_REGISTRY } from './registry';
 import { ResearchSession, runResearch } from './research';
 import { decideResearchPermission } from './researchPolicy';
+import { EndedSessions } from './endedSessions';
 
 export interface CrateSourcesOptions {
   locator: LocatorConfig;
@@ -45,8 +46,8 @@ export class CrateSources implements Component {
   readonly name = 'crate-sources';
   private cx: ComponentContext | undefined;
   private readonly research = new Map<string, ResearchSession>();
-  /** Research sessions that ended; their late messages are still kept from the user's chat. */
-  private readonly ended = new Set<string>();
+  /** Research sessions that ended; their late messages are still kept from the user's chat, for a while. */
+  private readonly ended = new EndedSessions();
   /** Per user session: aborted when that session's turn is cancelled. */
   private readonly turnAborts = new Map<string, AbortController>();
   private readonly mcp = new SessionMcpServers([{ name: 'rust-crate-sources', create: (s) => this.createUserServer(s) }]);
@@ -99,6 +100,7 @@ export class CrateSources implements Component {
 
   async dispose(): Promise<void> {
     for (const r of this.research.values()) r.abort.abort();
+    this.ended.clear();
     await this.mcp.dispose();
   }
 
