@@ -1,5 +1,6 @@
 // The size budget of the shipped bundles (issue 20): builds them minified as `npm run package`
-// does, into a temporary folder, and fails past the budget. Part of the checks stage of `npm test`
+// does, into a temporary folder, and fails past the budget, on a bundle that is not ASCII, or on
+// one the .vsix would leave out. Part of the checks stage of `npm test`
 // (scripts/static-checks.mjs); `node scripts/bundle-budget.mjs` prints the table on its own.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -50,6 +51,20 @@ try {
     if (at < 0) continue;
     over++;
     console.log(`NOT ASCII ${file}: …${text.slice(Math.max(0, at - 40), at + 20)}… (write a \\u escape in the source)`);
+  }
+  // Every shipped bundle is in the .vsix: .vscodeignore names them one by one (or by pattern), and a
+  // bundle it leaves out works in every test here and fails only once installed.
+  const listed = spawnSync('npx', ['vsce', 'ls', '--no-dependencies'], { cwd: root, encoding: 'utf8' });
+  if (listed.status !== 0) {
+    over++;
+    console.log(`vsce ls failed: ${listed.stderr}`);
+  } else {
+    const inVsix = new Set(listed.stdout.split('\n').map((l) => l.trim()));
+    for (const file of readdirSync(dir).filter((f) => /\.(js|css)$/.test(f))) {
+      if (inVsix.has(`out/${file}`)) continue;
+      over++;
+      console.log(`NOT IN THE VSIX out/${file} (.vscodeignore leaves it out)`);
+    }
   }
   process.exitCode = over ? 1 : 0;
 

@@ -1,7 +1,8 @@
 // The `checks` stage of `npm test`: what must hold of the code itself, before any test runs it.
 //   - ESLint: the layer zones (eslint.config.mjs) and typescript-eslint's recommended rules;
 //   - Prettier: the one formatter (.prettierrc.json) agrees with every file;
-//   - bundle sizes: the shipped bundles, minified, within their budget (scripts/bundle-budget.mjs);
+//   - bundles: the shipped bundles, minified, within their budget, ASCII, and all in the .vsix
+//     (scripts/bundle-budget.mjs);
 //   - test names: `*.spec.ts` is a plain-Node test, `src/test/<suite>/*.test.ts` a host suite; a
 //     `*.test.ts` anywhere else would be run by nobody, so it is refused here.
 // Each check is one entry in test-results/checks.json, so the closing summary counts it.
@@ -32,9 +33,11 @@ function* tsFiles(dir) {
 
 run('eslint: layer zones and recommended rules', 'npx', ['eslint', '.']);
 run('prettier: every file formatted', 'npx', ['prettier', '--check', '--log-level', 'warn', '.']);
-run('bundle sizes within budget (extension 300 KB, lm 100 KB, conductor 1.5 MiB, webview 2.6 MiB; minified)', 'node', [
-  'scripts/bundle-budget.mjs',
-]);
+run(
+  'bundle sizes within budget (extension 300 KB, lm 100 KB, conductor 1.5 MiB, webview 2.6 MiB; minified), ASCII, all in the .vsix',
+  'node',
+  ['scripts/bundle-budget.mjs'],
+);
 
 const misnamed = ['conductor', 'src', 'webview']
   .flatMap((d) => [...tsFiles(join(root, d))])
