@@ -22,7 +22,9 @@ function tsFilesUnder(dir) {
 const common = { bundle: true, sourcemap: true, minify: production, logLevel: 'warning', target: 'es2022' };
 
 const builds = [
-  // Extension host: CommonJS, `vscode` provided by the host.
+  // Extension host: CommonJS, `vscode` provided by the host. The ACP SDK (with zod, a third of
+  // what the extension would be) is a bundle of its own, out/acp.js, loaded on the first agent
+  // start (src/agents/acpSdk.ts): VS Code loads extension.js when the chat view opens.
   {
     ...common,
     entryPoints: ['src/extension.ts'],
@@ -30,7 +32,9 @@ const builds = [
     platform: 'node',
     format: 'cjs',
     external: ['vscode'],
+    plugins: [separateBundles([{ path: '@agentclientprotocol/sdk', from: 'src/agents/acpSdk.ts', file: 'acp.js' }])],
   },
+  { ...common, entryPoints: ['src/agents/acpSdkBundle.ts'], outfile: `${outRoot}/acp.js`, platform: 'node', format: 'cjs' },
   // Webview: a browser IIFE; mynah-ui is bundled in.
   { ...common, entryPoints: ['webview/main.ts'], outfile: `${outRoot}/webview.js`, platform: 'browser', format: 'iife' },
   // The LM provider's vscode-jsonrpc half (src/lm/lmBundle.ts), loaded only with the setting on.
@@ -86,59 +90,68 @@ if (!production) {
 }
 
 /**
+ * Makes the listed imports load another of our bundles at run time instead of bundling the module:
+ * `import(path)` or `import … from path`, written in `from` (a file, or a folder's files), becomes
+ * `require('./<file>')`, the bundle next to this one in out/. Run from source (tsx), the imports
+ * are the modules themselves. A plain `require`, not an `import()` of the file: no ES module loader
+ * in the process for it.
+ */
+function separateBundles(routes) {
+  const resolved = routes.map((r) => ({ ...r, from: join(import.meta.dirname, r.from) }));
+  const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  return {
+    name: 'separate-bundles',
+    setup(build) {
+      const filter = new RegExp(`^(${[...new Set(routes.map((r) => escape(r.path)))].join('|')})$`);
+      build.onResolve({ filter }, (a) => {
+        const route = resolved.find((r) => r.path === a.path && (a.importer === r.from || a.importer.startsWith(r.from + '/')));
+        return route ? { path: route.file, namespace: 'separate-bundle' } : undefined;
+      });
+      build.onLoad({ filter: /.*/, namespace: 'separate-bundle' }, (a) => ({
+        contents: `module.exports = require(${JSON.stringify(`./${a.path}`)});`,
+        loader: 'js',
+      }));
+      build.onResolve({ filter: /^\.\/[\w-]+\.js$/, namespace: 'separate-bundle' }, (a) => ({ path: a.path, external: true }));
+    },
+  };
+}
+
+/**
  * The conductor's bundles. Each role of conductor/main.ts is a bundle of its own, and so is the
  * language-server library the proxy loads with its first language server: a process reads and
  * compiles only the code it runs (0.7 MB for the proxy instead of 1 MB), which shortens its start
- * and keeps ~1.5 MB out of its idle memory (docs/benchmarks.md, session 14). Where the source
- * imports one of these modules, the bundle requires the other file instead (SEPARATE, by the
- * import's spelling); run from source (tsx), the imports are the modules themselves.
+ * and keeps ~1.5 MB out of its idle memory (docs/benchmarks.md, session 14).
  */
 function conductorBuilds() {
-  const SEPARATE = {
+  const ROLES = {
     './cli': 'conductor-proxy.js',
     './eliza/main': 'conductor-eliza.js',
     './mcp/stdioBridge': 'conductor-mcp-bridge.js',
     './lm/vscodelm': 'conductor-proxy.js',
-    'vscode-languageserver-protocol/node': 'conductor-lsp.js',
-    'vscode-jsonrpc/node': 'conductor-lsp.js', // re-exported by the protocol library
   };
+  const routes = [
+    // The roles as main.ts names them (the LM backend shares the proxy's bundle: proxyBundle.ts).
+    ...Object.entries(ROLES).map(([path, file]) => ({ path, from: 'conductor/main.ts', file })),
+    // The LSP library, from anywhere in the conductor (the protocol library re-exports vscode-jsonrpc).
+    { path: 'vscode-languageserver-protocol/node', from: 'conductor', file: 'conductor-lsp.js' },
+    { path: 'vscode-jsonrpc/node', from: 'conductor', file: 'conductor-lsp.js' },
+  ];
   const ENTRIES = {
+    'conductor.js': 'conductor/launcher.ts',
     'conductor-proxy.js': 'conductor/proxyBundle.ts',
     'conductor-eliza.js': 'conductor/eliza/main.ts',
     'conductor-mcp-bridge.js': 'conductor/mcp/stdioBridge.ts',
     'conductor-lsp.js': 'conductor/components/ide-lsp/lspLibrary.ts',
   };
-  const conductorDir = join(import.meta.dirname, 'conductor');
-  const separate = (own) => ({
-    name: 'conductor-bundles',
-    setup(build) {
-      build.onResolve({ filter: /^(\.\/|vscode-languageserver-protocol\/node$|vscode-jsonrpc\/node$)/ }, (a) => {
-        const file = SEPARATE[a.path];
-        // './cli' and the roles only as main.ts names them; the library from anywhere in the conductor.
-        const ours = a.path.startsWith('./') ? a.importer === join(conductorDir, 'main.ts') : a.importer.startsWith(conductorDir);
-        return file && file !== own && ours ? { path: `./${file}`, external: true } : undefined;
-      });
-    },
-  });
-  const node = { ...common, platform: 'node', format: 'cjs' };
-  return [
-    {
-      ...node,
-      entryPoints: ['conductor/launcher.ts'],
-      outfile: `${outRoot}/conductor.js`,
-      plugins: [separate('conductor.js')],
-      // Its `import()` of a role's bundle becomes a `require` (no ES module loader in the process).
-      // Not in the other bundles: there an `import()` esbuild cannot resolve is a real one (OpenCtx
-      // providers may be ES modules, src/node/openctxClient.ts).
-      supported: { 'dynamic-import': false },
-    },
-    ...Object.entries(ENTRIES).map(([file, entry]) => ({
-      ...node,
-      entryPoints: [entry],
-      outfile: `${outRoot}/${file}`,
-      plugins: [separate(file)],
-    })),
-  ];
+  return Object.entries(ENTRIES).map(([file, entry]) => ({
+    ...common,
+    platform: 'node',
+    format: 'cjs',
+    entryPoints: [entry],
+    outfile: `${outRoot}/${file}`,
+    // A bundle does not route to itself (the library's own bundle bundles the library).
+    plugins: [separateBundles(routes.filter((r) => r.file !== file))],
+  }));
 }
 
 const existing = builds.filter((b) => (b.entryPoints ?? []).every((e) => existsSync(e)));
