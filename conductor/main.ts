@@ -5,10 +5,11 @@
 //   conductor mcp-bridge --url U                                                           (stdio ⇄ loopback MCP shim)
 //   conductor vscodelm [--log LEVEL]                                                       (LM provider backend, lm/*)
 // Every role is a dynamic import, and esbuild.mjs builds each into a bundle of its own
-// (out/conductor-proxy.js, -eliza, -mcp-bridge; the LM backend shares the proxy's): a process reads and compiles only its role's
-// code, so the proxy does not pay for ElizACP's (and ElizACP not for the proxy's) at start or in
-// memory. The launcher has already removed the variables meant for our own bundle from the
-// environment (startupEnv.ts BUNDLE_ONLY_VARS) and, for the proxy, started the agent.
+// (out/conductor-proxy.js, -eliza, -mcp-bridge; the LM backend shares the proxy's): a process
+// reads and compiles only its role's code, so the proxy does not pay for ElizACP's (and ElizACP
+// not for the proxy's) at start or in memory. The launcher has already removed the variables meant
+// for our own bundle from the environment (startupEnv.ts BUNDLE_ONLY_VARS) and, for the proxy,
+// started the agent.
 
 import { isOtherRole } from './roles';
 
