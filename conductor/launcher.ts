@@ -4,7 +4,7 @@
 // usually takes longer; run one after the other, they added up to the conductor's cold start. Now
 // they overlap (earlyAgent.ts hands the process to the AgentProcess that would have started it).
 //
-// It also gives the bundle Node's compile cache (Node ≥ 22.1) when the editor has not: a
+// It also gives our bundles Node's compile cache (Node ≥ 22.1) when the editor has not: a
 // conductor run from a terminal (acpx, Zed) starts as fast as the extension's from its second run.
 import { homedir } from 'node:os';
 import * as nodeModule from 'node:module';
@@ -33,7 +33,7 @@ if (command !== undefined && !isOtherRole(argv[0])) {
 
 runConductor(argv);
 
-/** Node's compile cache for our bundle, in the user's cache folder; skipped where Node has none. */
+/** Node's compile cache for our bundles, in the user's cache folder; skipped where Node has none. */
 function enableCompileCache(): void {
   const enable = (nodeModule as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache;
   if (!enable) return;

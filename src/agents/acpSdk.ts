@@ -1,7 +1,8 @@
 // The ACP SDK's code, loaded when the first agent starts instead of with the extension. Importing
 // it builds its ~470 zod schemas, a few hundred milliseconds on a slow machine, and VS Code loads
-// the extension when the chat view opens: the view waited for it, long enough for its frame to be
-// ready before its HTML (which VS Code then logs as a webview without a content security policy).
+// the extension when the chat view opens: the view waited for it. The shipped extension has the
+// SDK (with zod) in a bundle of its own, out/acp.js, which the import below becomes (esbuild.mjs
+// separateBundles), so extension.js does not carry it either.
 // Type imports of the SDK cost nothing and stay where they are; code uses it through here.
 import type * as Sdk from '@agentclientprotocol/sdk';
 
