@@ -154,16 +154,19 @@ export function parseLine(line: string): ParseResult {
 function textChunkMessage(line: string): RpcMessage | undefined {
   const m = matchTextChunkLine(line);
   if (!m) return undefined;
-  const update: Record<string, unknown> = { sessionUpdate: m.kind, content: { type: 'text', text: JSON.parse(`"${m.text}"`) as string } };
-  if (m.messageId !== undefined) update.messageId = JSON.parse(m.messageId) as string;
+  const update: Record<string, unknown> = { sessionUpdate: m.kind, content: { type: 'text', text: unescaped(m.text) } };
+  if (m.messageId !== undefined) update.messageId = unescaped(m.messageId.slice(1, -1));
   const message: RpcMessage = {
     jsonrpc: '2.0',
     method: 'session/update',
-    params: { sessionId: JSON.parse(m.sessionId) as string, update },
+    params: { sessionId: unescaped(m.sessionId.slice(1, -1)), update },
   };
   rawText.set(message, line);
   return message;
 }
+
+/** A JSON string's body (already checked by the expression) as the string: most have no escape to decode. */
+const unescaped = (body: string): string => (body.includes('\\') ? (JSON.parse(`"${body}"`) as string) : body);
 
 /**
  * When `line` nests brackets deeper than MAX_DEPTH (outside strings), what can be read of it
