@@ -131,8 +131,8 @@ export class TickBatchedWrites {
     private readonly stream: Writable,
     private readonly bound?: TraceBacklogBound,
   ) {
-    this.batch = new TickBatch((text) => {
-      if (!stream.destroyed) stream.write(text);
+    this.batch = new TickBatch((bytes) => {
+      if (!stream.destroyed) stream.write(bytes);
     });
     if (bound) stream.on('drain', () => this.resume());
   }
@@ -191,7 +191,7 @@ export class TraceWriter implements TraceSink {
     const stamp = isoUtc(Date.now()).replace(/[:.]/g, '-');
     this.path = join(dir, `conductor-${stamp}-${process.pid}.jsonl`);
     this.fd = openSync(this.path, 'wx', 0o600);
-    this.out = new TickBatch((text) => this.writeAll(text));
+    this.out = new TickBatch((bytes) => this.writeAll(bytes));
   }
 
   record(from: string, to: string, message: RpcMessage, via?: readonly string[]): void {
@@ -206,10 +206,9 @@ export class TraceWriter implements TraceSink {
     return Promise.resolve();
   }
 
-  private writeAll(text: string): void {
+  private writeAll(bytes: Buffer): void {
     if (this.stopped) return;
     try {
-      const bytes = Buffer.from(text);
       for (let at = 0; at < bytes.length;) at += writeSync(this.fd, bytes, at);
     } catch (err) {
       this.stopped = true;

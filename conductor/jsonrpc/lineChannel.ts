@@ -66,8 +66,8 @@ export class LineChannel {
   }
 
   /** The lines sent since the last write (they leave together, on the next tick). */
-  private readonly outgoing = new TickBatch((text) => {
-    if (!this.closed && !this.output.write(text)) this.setFull(true);
+  private readonly outgoing = new TickBatch((bytes) => {
+    if (!this.closed && !this.output.write(bytes)) this.setFull(true);
   });
 
   /** Whether the output's buffer is full (its reader is behind). */
