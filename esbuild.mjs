@@ -123,6 +123,13 @@ function separateBundles(routes) {
  * and keeps ~1.5 MB out of its idle memory (docs/benchmarks.md, session 14).
  */
 function conductorBuilds() {
+  /** What conductor/mcp/mcpLibrary.ts re-exports: imports of these go to out/conductor-mcp.js. */
+  const MCP_LIBRARY_IMPORTS = [
+    '@modelcontextprotocol/sdk/server/mcp.js',
+    '@modelcontextprotocol/sdk/server/streamableHttp.js',
+    '@modelcontextprotocol/sdk/types.js',
+    'zod',
+  ];
   const ROLES = {
     './cli': 'conductor-proxy.js',
     './eliza/main': 'conductor-eliza.js',
@@ -135,6 +142,11 @@ function conductorBuilds() {
     // The LSP library, from anywhere in the conductor (the protocol library re-exports vscode-jsonrpc).
     { path: 'vscode-languageserver-protocol/node', from: 'conductor', file: 'conductor-lsp.js' },
     { path: 'vscode-jsonrpc/node', from: 'conductor', file: 'conductor-lsp.js' },
+    // The MCP server stack, from the proxy's modules (ElizACP's MCP client and the stdio shim
+    // keep their own copies of what they use).
+    ...['conductor/components', 'conductor/mcp', 'conductor/lm'].flatMap((from) =>
+      MCP_LIBRARY_IMPORTS.map((path) => ({ path, from, file: 'conductor-mcp.js' })),
+    ),
   ];
   const ENTRIES = {
     'conductor.js': 'conductor/launcher.ts',
@@ -142,6 +154,7 @@ function conductorBuilds() {
     'conductor-eliza.js': 'conductor/eliza/main.ts',
     'conductor-mcp-bridge.js': 'conductor/mcp/stdioBridge.ts',
     'conductor-lsp.js': 'conductor/components/ide-lsp/lspLibrary.ts',
+    'conductor-mcp.js': 'conductor/mcp/mcpLibrary.ts',
   };
   return Object.entries(ENTRIES).map(([file, entry]) => ({
     ...common,
