@@ -3,7 +3,7 @@
 // one the .vsix would leave out. Part of the checks stage of `npm test`
 // (scripts/static-checks.mjs); `node scripts/bundle-budget.mjs` prints the table on its own.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -76,7 +76,12 @@ try {
     for (const file of shipped) {
       if (inVsix.has(`out/${file}`)) continue;
       over++;
-      console.log(`NOT IN THE VSIX out/${file} (.vscodeignore leaves it out)`);
+      // vsce lists what is on disk: a bundle missing from out/ says nothing about .vscodeignore.
+      console.log(
+        existsSync(join(root, 'out', file))
+          ? `NOT IN THE VSIX out/${file} (.vscodeignore leaves it out)`
+          : `out/${file} is not built, so the .vsix check cannot see it: run node esbuild.mjs first (npm test does)`,
+      );
     }
   }
   process.exitCode = over ? 1 : 0;
