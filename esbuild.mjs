@@ -92,9 +92,10 @@ if (!production) {
 /**
  * Makes the listed imports load another of our bundles at run time instead of bundling the module:
  * `import(path)` or `import … from path`, written in `from` (a file, or a folder's files), becomes
- * `require('./<file>')`, the bundle next to this one in out/. Run from source (tsx), the imports
- * are the modules themselves. A plain `require`, not an `import()` of the file: no ES module loader
- * in the process for it.
+ * `require('./<file>')`, the bundle next to this one in out/, or its export `key` when the route
+ * has one (a bundle of several modules, each re-exported whole under its own name). Run from source
+ * (tsx), the imports are the modules themselves. A plain `require`, not an `import()` of the file:
+ * no ES module loader in the process for it.
  */
 function separateBundles(routes) {
   const resolved = routes.map((r) => ({ ...r, from: join(import.meta.dirname, r.from) }));
@@ -105,12 +106,14 @@ function separateBundles(routes) {
       const filter = new RegExp(`^(${[...new Set(routes.map((r) => escape(r.path)))].join('|')})$`);
       build.onResolve({ filter }, (a) => {
         const route = resolved.find((r) => r.path === a.path && (a.importer === r.from || a.importer.startsWith(r.from + '/')));
-        return route ? { path: route.file, namespace: 'separate-bundle' } : undefined;
+        // The key is part of the path: one module per file and key.
+        return route ? { path: route.key ? `${route.file}#${route.key}` : route.file, namespace: 'separate-bundle' } : undefined;
       });
-      build.onLoad({ filter: /.*/, namespace: 'separate-bundle' }, (a) => ({
-        contents: `module.exports = require(${JSON.stringify(`./${a.path}`)});`,
-        loader: 'js',
-      }));
+      build.onLoad({ filter: /.*/, namespace: 'separate-bundle' }, (a) => {
+        const [file, key] = a.path.split('#');
+        const exported = key ? `[${JSON.stringify(key)}]` : '';
+        return { contents: `module.exports = require(${JSON.stringify(`./${file}`)})${exported};`, loader: 'js' };
+      });
       build.onResolve({ filter: /^\.\/[\w-]+\.js$/, namespace: 'separate-bundle' }, (a) => ({ path: a.path, external: true }));
     },
   };
@@ -119,17 +122,18 @@ function separateBundles(routes) {
 /**
  * The conductor's bundles. Each role of conductor/main.ts is a bundle of its own, and so is the
  * language-server library the proxy loads with its first language server: a process reads and
- * compiles only the code it runs (0.7 MB for the proxy instead of 1 MB), which shortens its start
- * and keeps ~1.5 MB out of its idle memory (docs/benchmarks.md, session 14).
+ * compiles only the code it runs (0.34 MB for the proxy instead of 1 MB, since the MCP server
+ * stack is a bundle of its own too), which shortens its start and keeps 1.5 MB (session 14) and
+ * another ~2 MB (session 15) out of its idle memory (docs/benchmarks.md).
  */
 function conductorBuilds() {
-  /** What conductor/mcp/mcpLibrary.ts re-exports: imports of these go to out/conductor-mcp.js. */
-  const MCP_LIBRARY_IMPORTS = [
-    '@modelcontextprotocol/sdk/server/mcp.js',
-    '@modelcontextprotocol/sdk/server/streamableHttp.js',
-    '@modelcontextprotocol/sdk/types.js',
-    'zod',
-  ];
+  /** What conductor/mcp/mcpLibrary.ts re-exports, and under which name: these imports go to out/conductor-mcp.js. */
+  const MCP_LIBRARY = {
+    '@modelcontextprotocol/sdk/server/mcp.js': 'mcpServer',
+    '@modelcontextprotocol/sdk/server/streamableHttp.js': 'streamableHttp',
+    '@modelcontextprotocol/sdk/types.js': 'types',
+    zod: 'zod',
+  };
   const ROLES = {
     './cli': 'conductor-proxy.js',
     './eliza/main': 'conductor-eliza.js',
@@ -145,7 +149,7 @@ function conductorBuilds() {
     // The MCP server stack, from the proxy's modules (ElizACP's MCP client and the stdio shim
     // keep their own copies of what they use).
     ...['conductor/components', 'conductor/mcp', 'conductor/lm'].flatMap((from) =>
-      MCP_LIBRARY_IMPORTS.map((path) => ({ path, from, file: 'conductor-mcp.js' })),
+      Object.entries(MCP_LIBRARY).map(([path, key]) => ({ path, from, file: 'conductor-mcp.js', key })),
     ),
   ];
   const ENTRIES = {
