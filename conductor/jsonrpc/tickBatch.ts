@@ -13,6 +13,8 @@
 
 /** A slab's size: large enough for a tick of a fast stream's lines, small enough to stay out of mmap. */
 const SLAB_BYTES = 64 * 1024;
+/** The rest of a slab after a write takes the next lines if at least this large; else a new slab is taken. */
+const MIN_REST_BYTES = 4096;
 
 export class TickBatch {
   private slab: Buffer | undefined;
@@ -57,7 +59,7 @@ export class TickBatch {
   private writeOut(): void {
     if (this.used === 0 || this.slab === undefined) return;
     const bytes = this.slab.subarray(0, this.used);
-    this.slab = this.slab.length - this.used >= 4096 ? this.slab.subarray(this.used) : undefined;
+    this.slab = this.slab.length - this.used >= MIN_REST_BYTES ? this.slab.subarray(this.used) : undefined;
     this.used = 0;
     this.write(bytes);
   }
