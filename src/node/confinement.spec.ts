@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { confine, isInside, OutsideWorkspaceError } from './confinement';
+import { confine, isInside, OutsideWorkspaceError, RealPathCache, realPathOf } from './confinement';
 import { readLines, writeTextNoFollow } from './textFiles';
 
 const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'symposium-confine-')));
@@ -154,5 +154,121 @@ describe('confinement (one rule for the extension and the conductor)', () => {
     assert.equal(isInside(j(ws, '..', 'x'), ws), false);
     assert.equal(isInside(base, ws), false);
     assert.equal(isInside(ws, ws), true);
+  });
+});
+
+describe('confinement with a real-path cache (paths asked again)', () => {
+  const cache = new RealPathCache();
+  const outcome = (p: string, roots: string[]): string => {
+    try {
+      return confine(p, roots, { cache });
+    } catch (err) {
+      return err instanceof OutsideWorkspaceError ? `refused: ${err.message}` : `error: ${String(err)}`;
+    }
+  };
+  const uncached = (p: string, roots: string[]): string => {
+    try {
+      return confine(p, roots);
+    } catch (err) {
+      return err instanceof OutsideWorkspaceError ? `refused: ${err.message}` : `error: ${String(err)}`;
+    }
+  };
+
+  it('gives every row of the table the same answer as without a cache, the first time and again', () => {
+    for (const row of table) {
+      const roots = row.roots ?? [ws];
+      const expected = uncached(row.path, roots);
+      assert.equal(outcome(row.path, roots), expected, `${row.name}, first time`);
+      assert.equal(outcome(row.path, roots), expected, `${row.name}, asked again`);
+    }
+  });
+
+  // Each case: a path allowed and cached, then changed on disk, then asked again.
+  const sandbox = j(ws, 'cache-cases');
+  before(() => {
+    fs.mkdirSync(j(sandbox, 'dir'), { recursive: true });
+    fs.mkdirSync(j(other, 'dir'), { recursive: true });
+    fs.writeFileSync(j(other, 'dir', 'f.ts'), 'outside, same name');
+  });
+
+  it('refuses a cached file that was replaced by a link to a file outside', () => {
+    const file = j(sandbox, 'plain.ts');
+    fs.writeFileSync(file, 'x');
+    assert.equal(outcome(file, [ws]), file);
+    fs.rmSync(file);
+    fs.symlinkSync(j(other, 'secret.txt'), file);
+    assert.match(outcome(file, [ws]), /^refused: .*resolves to .*other\/secret\.txt/);
+  });
+
+  it('refuses a cached file whose folder was replaced by a link to a folder outside', () => {
+    const file = j(sandbox, 'dir', 'f.ts');
+    fs.writeFileSync(file, 'inside');
+    assert.equal(outcome(file, [ws]), file);
+    fs.rmSync(j(sandbox, 'dir'), { recursive: true });
+    fs.symlinkSync(j(other, 'dir'), j(sandbox, 'dir'));
+    assert.match(outcome(file, [ws]), /^refused: .*resolves to .*other\/dir\/f\.ts/);
+  });
+
+  it('follows a link inside that was pointed at another file inside', () => {
+    fs.writeFileSync(j(sandbox, 'v1.ts'), '1');
+    fs.writeFileSync(j(sandbox, 'v2.ts'), '2');
+    const link = j(sandbox, 'current.ts');
+    fs.symlinkSync(j(sandbox, 'v1.ts'), link);
+    assert.equal(outcome(link, [ws]), j(sandbox, 'v1.ts'));
+    fs.rmSync(link);
+    fs.symlinkSync(j(sandbox, 'v2.ts'), link);
+    assert.equal(outcome(link, [ws]), j(sandbox, 'v2.ts'));
+  });
+
+  it('does not hand back a real path that now leads outside, though the link asked for still reaches the same file', () => {
+    const dir = j(sandbox, 'real-dir');
+    fs.mkdirSync(dir);
+    fs.writeFileSync(j(dir, 'f.ts'), 'inside');
+    const link = j(sandbox, 'L');
+    fs.symlinkSync(dir, link);
+    assert.equal(outcome(j(link, 'f.ts'), [ws]), j(dir, 'f.ts'));
+    // The folder moves (the file keeps its identity), the link follows it, and the old real path
+    // becomes a link to a folder outside that holds a file of the same name.
+    fs.renameSync(dir, j(sandbox, 'real-dir2'));
+    fs.rmSync(link);
+    fs.symlinkSync(j(sandbox, 'real-dir2'), link);
+    fs.symlinkSync(j(other, 'dir'), dir);
+    assert.equal(outcome(j(link, 'f.ts'), [ws]), j(sandbox, 'real-dir2', 'f.ts'));
+  });
+
+  it('refuses a cached link inside that was pointed outside', () => {
+    const link = j(sandbox, 'moving.ts');
+    fs.symlinkSync(j(sandbox, 'v1.ts'), link);
+    assert.equal(outcome(link, [ws]), j(sandbox, 'v1.ts'));
+    fs.rmSync(link);
+    fs.symlinkSync(j(other, 'secret.txt'), link);
+    assert.match(outcome(link, [ws]), /^refused: /);
+  });
+
+  it('refuses a cached file that was deleted and replaced by a dangling link out (a write would create it)', () => {
+    const file = j(sandbox, 'gone.ts');
+    fs.writeFileSync(file, 'x');
+    assert.equal(outcome(file, [ws]), file);
+    fs.rmSync(file);
+    fs.symlinkSync(j(other, 'created-by-write.txt'), file);
+    assert.match(outcome(file, [ws]), /^refused: /);
+    assert.equal(fs.existsSync(j(other, 'created-by-write.txt')), false);
+  });
+
+  it("resolves a root again when the folder's link was pointed elsewhere", () => {
+    const rootLink = j(base, 'moving-root');
+    fs.symlinkSync(ws, rootLink);
+    assert.equal(realPathOf(rootLink, cache), ws);
+    fs.rmSync(rootLink);
+    fs.symlinkSync(other, rootLink);
+    assert.equal(realPathOf(rootLink, cache), other);
+    assert.match(outcome(j(rootLink, 'secret.txt'), [ws]), /^refused: /);
+  });
+
+  it('keeps at most its bound of paths', () => {
+    const small = new RealPathCache(2);
+    for (const name of ['a1', 'a2', 'a3']) fs.writeFileSync(j(sandbox, name), name);
+    for (const name of ['a1', 'a2', 'a3']) assert.equal(confine(j(sandbox, name), [ws], { cache: small }), j(sandbox, name));
+    assert.equal((small as unknown as { known: Map<string, unknown> }).known.size, 2);
   });
 });

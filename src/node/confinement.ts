@@ -29,6 +29,8 @@ export interface ConfineOptions {
    * at hand: a request that checks several paths resolves its roots once, not once per path.
    */
   realRoots?: readonly string[];
+  /** Real paths resolved by earlier calls, reused while they still name the same file. */
+  cache?: RealPathCache;
 }
 
 export class OutsideWorkspaceError extends Error {
@@ -83,10 +85,59 @@ function resolveLinks(p: string, budget: { links: number }): string {
   return resolveLinks(path.resolve(path.dirname(candidate), target), budget);
 }
 
-/** A root's real path (every link followed); undefined for a link loop, which allows nothing. */
-export function realPathOf(root: string): string | undefined {
+/** The identity of the file a path reaches now (links followed), or undefined when it reaches none. */
+function identityOf(p: string): string | undefined {
   try {
-    return resolveLinks(path.resolve(root), { links: MAX_LINKS });
+    const info = fs.statSync(p, { throwIfNoEntry: false });
+    // The change time too: an inode number freed and given to a new file is not the same file.
+    return info && `${info.dev}:${info.ino}:${info.ctimeMs}`;
+  } catch {
+    return undefined; // a loop, a file where a folder was, no permission: resolved afresh
+  }
+}
+
+/**
+ * Real paths resolved before, by absolute path, each with the identity (device, inode, change
+ * time) of the file it reached. glibc's realpath reads every component of a path (a `readlink`
+ * each), so a request that resolves its folder and a few files makes dozens of system calls; a
+ * path resolved before costs one `stat` here, or two when it went through a link.
+ *
+ * Reuse is sound because of what is compared: the requested path and the real path must BOTH
+ * still reach the very file that was found inside a root. A link swapped in anywhere on either
+ * path (the file, or a folder above it) reaches another file, and a file replaced, edited or
+ * re-created has another identity; either way the path is resolved again, with every check.
+ * Missing files are never kept (a write through a dangling link is always resolved afresh).
+ */
+export class RealPathCache {
+  private readonly known = new Map<string, { real: string; identity: string }>();
+
+  constructor(private readonly max = 1024) {}
+
+  resolve(absolute: string, budget: { links: number }): string {
+    const known = this.known.get(absolute);
+    if (known) {
+      const identity = identityOf(absolute);
+      if (identity === known.identity && (known.real === absolute || identityOf(known.real) === identity)) return known.real;
+      this.known.delete(absolute);
+    }
+    const real = resolveLinks(absolute, budget);
+    const identity = identityOf(real);
+    if (identity !== undefined) {
+      this.known.set(absolute, { real, identity });
+      for (const oldest of this.known.keys()) {
+        if (this.known.size <= this.max) break;
+        this.known.delete(oldest);
+      }
+    }
+    return real;
+  }
+}
+
+/** A root's real path (every link followed); undefined for a link loop, which allows nothing. */
+export function realPathOf(root: string, cache?: RealPathCache): string | undefined {
+  const absolute = path.resolve(root);
+  try {
+    return cache ? cache.resolve(absolute, { links: MAX_LINKS }) : resolveLinks(absolute, { links: MAX_LINKS });
   } catch {
     return undefined;
   }
@@ -113,14 +164,15 @@ export function confine(requested: string, roots: readonly string[], options: Co
   const absolute = path.resolve(first ?? '/', requested);
   let resolved: string;
   try {
-    resolved = resolveLinks(absolute, { links: MAX_LINKS });
+    const budget = { links: MAX_LINKS };
+    resolved = options.cache ? options.cache.resolve(absolute, budget) : resolveLinks(absolute, budget);
   } catch (err) {
     if (err instanceof LinkLoop) refuse(requested, requested, roots, `${requested} has too many levels of symlinks`, options);
     throw err;
   }
   for (const [i, root] of roots.entries()) {
     if (!path.isAbsolute(root) || root.includes('\0')) continue;
-    const realRoot = options.realRoots?.[i] ?? realPathOf(root);
+    const realRoot = options.realRoots?.[i] ?? realPathOf(root, options.cache);
     if (realRoot !== undefined && isInside(resolved, realRoot)) return resolved;
   }
   const scope = options.scope ?? 'the folders this agent may use';

@@ -6,7 +6,7 @@
 // symlinks followed) before any server or file is touched.
 import * as path from 'node:path';
 import type { Diagnostic, Hover } from 'vscode-languageserver-protocol';
-import { confine, realPathOf } from '../../../src/node/confinement';
+import { confine, realPathOf, RealPathCache } from '../../../src/node/confinement';
 import { readLines } from '../../../src/node/textFiles';
 import { searchText } from '../../../src/node/textSearch';
 import {
@@ -63,12 +63,17 @@ class Scope {
     /** The folder's real path (links followed), for this request. */
     readonly root: string,
     openLines: (uri: string) => readonly string[] | undefined,
+    private readonly realPaths: RealPathCache,
   ) {
     this.locator = new Locator(openLines, (file) => this.inside(file));
   }
   /** The real path of `requested` inside the folder (else OutsideWorkspaceError); it may be quoted. */
   confine(requested: string): string {
-    const file = confine(requested, [this.cwd], { scope: "the session's folder", realRoots: [this.root] });
+    const file = confine(requested, [this.cwd], {
+      scope: "the session's folder",
+      realRoots: [this.root],
+      cache: this.realPaths,
+    });
     this.locator.mayQuoteKnown(file);
     return file;
   }
@@ -82,13 +87,14 @@ class Scope {
   }
 }
 
-export function realRoot(cwd: string): string {
-  return realPathOf(cwd) ?? path.resolve(cwd);
-}
-
 export class LspIde {
   /** Workspaces whose projects were opened on a server (by server process). */
   private readonly primed = new WeakSet<LanguageServerClient>();
+  /**
+   * Real paths of the folders and files asked about, reused while they name the same files
+   * (every answer about a symbol resolves the same few paths again).
+   */
+  private readonly realPaths = new RealPathCache();
 
   constructor(private readonly options: LspIdeOptions) {}
 
@@ -98,13 +104,18 @@ export class LspIde {
     raw: unknown,
     cwd: string,
     signal: AbortSignal,
-    root = realRoot(cwd),
+    root = this.realRoot(cwd),
   ): Promise<IdeResult<O>> {
     const params = parseIdeParams(operation, raw);
     // Changes on disk already seen reach the servers before the question does.
     await this.options.pool.flushChanges(root);
-    const scope = new Scope(cwd, root, (uri) => this.openLines(root, uri));
+    const scope = new Scope(cwd, root, (uri) => this.openLines(root, uri), this.realPaths);
     return (await this.run(operation, params, scope, signal)) as IdeResult<O>;
+  }
+
+  /** A session folder's real path (links followed). */
+  realRoot(cwd: string): string {
+    return realPathOf(cwd, this.realPaths) ?? path.resolve(cwd);
   }
 
   private run(operation: IdeOperation, params: IdeParams<IdeOperation>, scope: Scope, signal: AbortSignal): Promise<unknown> {

@@ -21,7 +21,7 @@ import {
 import { isObject } from '../../../src/protocol/guards';
 import { asSessionLoad, asSessionNew, asSessionResume, isSessionSetup, sessionIdOf } from '../../chain/acpGuards';
 import type { Component, ComponentContext, ComponentFactory, Direction, IncomingRequest } from '../../chain/component';
-import { LspIde, realRoot } from './answers';
+import { LspIde } from './answers';
 import { DocumentError } from './documents';
 import { DEFAULT_TIMEOUTS } from './lspErrors';
 import { BUILTIN_SERVERS, type LanguageServerSpec } from './servers';
@@ -125,7 +125,7 @@ export class IdeLspAdapter implements Component {
     const cwd = typeof sessionId === 'string' ? this.cwdBySession.get(sessionId) : undefined;
     if (!cwd) return request.fail({ code: ErrorCodes.invalidParams, message: `${request.method}: unknown session ${String(sessionId)}` });
     const started = Date.now();
-    const root = realRoot(cwd); // once per request: the progress subscription and the answer both need it
+    const root = ide.realRoot(cwd); // once per request: the progress subscription and the answer both need it
     // While the request waits, what its folder's servers are doing (starting, loading or
     // indexing the project: their `$/progress`) goes back to the tool call's card.
     const token = ideProgressTokenOf(request.params);
