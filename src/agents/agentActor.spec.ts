@@ -15,7 +15,7 @@ import { AgentActor, AgentExitedError } from './agentActor';
 import { builtinAgent, conductorSpawnSpec, type Runtime } from './agentConfiguration';
 import { sparkleMarkOf } from '../protocol/symposium-ext';
 // A temp Sparkle home for the conductors these tests start (also when run alone, without .mocharc).
-import '../../conductor/test/sparkleHome.setup.cjs';
+import '../../conductor/test/testEnv.setup.cjs';
 
 const ROOT = path.resolve(__dirname, '../..');
 const rt: Runtime = { execPath: process.execPath, extensionPath: ROOT };

@@ -22,7 +22,7 @@ import type { OutboxLimits } from './outbox';
 import { SessionDirectory } from './sessionDirectory';
 import { TabMessages } from './tabMessages';
 // A temp Sparkle home for the conductors these tests start (also when run alone, without .mocharc).
-import '../../conductor/test/sparkleHome.setup.cjs';
+import '../../conductor/test/testEnv.setup.cjs';
 
 const ROOT = path.resolve(__dirname, '../..');
 const rt = { execPath: process.execPath, extensionPath: ROOT };
