@@ -13,12 +13,15 @@
 //
 // The same lines can also go to a file descriptor the editor opened for the conductor
 // (SYMPOSIUM_TRACE_FD, set by src/agents/conductorProcess.ts): the extension's traffic viewer
-// reads them live from that pipe.
+// reads them live from that pipe. If the editor falls too far behind reading it, lines are left
+// out until it catches up, and then one line `{timestamp, dropped: N}` marks the gap in the trace
+// itself (src/protocol/traffic.ts `traceGapLine`), so the viewer says what it is missing.
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { Socket } from 'node:net';
 import type { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { isObject } from '../src/protocol/guards';
+import { traceGapLine } from '../src/protocol/traffic';
 import { isoUtc } from './isoTime';
 import { messageSlot, rawTextOf, type RpcMessage } from './jsonrpc/message';
 import { TickBatch } from './jsonrpc/tickBatch';
@@ -244,12 +247,14 @@ export class TracePipe implements TraceSink {
     this.socket.on('error', (err) => this.fail(err));
     this.out = new TickBatchedWrites(this.socket, {
       maxBacklog,
-      onDrop: (dropped) =>
+      onDrop: (dropped) => {
         onBehind(
           dropped === 0
             ? 'the editor is not reading the protocol trace; trace lines are dropped until it catches up (the protocol is not affected)'
             : `the editor caught up with the protocol trace; ${dropped} trace line(s) were dropped meanwhile`,
-        ),
+        );
+        if (dropped > 0) this.out?.write(traceGapLine(dropped, isoNow()));
+      },
     });
   }
 

@@ -1,11 +1,13 @@
 // The editor's trace pipe (fd 3, the traffic viewer's source) when the editor stops reading it:
 // the conductor drops trace lines past its backlog bound instead of holding them in memory, says
-// so in its log, says how many when the reader catches up, and the protocol is not affected.
+// so in its log, says how many when the reader catches up, marks the gap in the trace itself
+// (one line that the traffic viewer counts), and the protocol is not affected.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
+import { traceGapSize } from '../../src/protocol/traffic';
 import { tempDir } from './harness';
 
 const CONDUCTOR = resolve(__dirname, '../../out/conductor.js');
@@ -23,6 +25,8 @@ describe('the editor’s trace pipe when the editor stops reading it (real proce
     const exited = new Promise((r) => child.once('exit', r));
     const trace = child.stdio[3] as Readable;
     trace.pause(); // the editor is not reading the trace
+    let traceText = '';
+    trace.setEncoding('utf8');
     let stderr = '';
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (t: string) => (stderr += t));
@@ -53,10 +57,22 @@ describe('the editor’s trace pipe when the editor stops reading it (real proce
       await request('session/prompt', { sessionId: result!.sessionId, prompt: [{ type: 'text', text: 'stream 60000 chunks' }] });
       assert.ok(updates >= 60000, `every streamed update arrived (${updates})`);
       assert.match(stderr, /not reading the protocol trace; trace lines are dropped until it catches up/);
+      trace.on('data', (t: string) => (traceText += t));
       trace.resume(); // the editor reads again
-      for (let i = 0; i < 200 && !/caught up with the protocol trace/.test(stderr); i++) await new Promise((r) => setTimeout(r, 50));
+      const gapLine = (): string | undefined => traceText.split('\n').find((l) => traceGapSize(l) !== undefined);
+      for (let i = 0; i < 200 && !(/caught up with the protocol trace/.test(stderr) && gapLine()); i++)
+        await new Promise((r) => setTimeout(r, 50));
       const dropped = Number(/caught up with the protocol trace; (\d+) trace line/.exec(stderr)?.[1]);
       assert.ok(dropped > 0, `says how many lines were dropped: ${stderr.slice(-400)}`);
+      // The gap is marked in the trace, with the same count, and nothing else is missing.
+      const gap = gapLine();
+      assert.ok(gap, 'a gap line in the trace');
+      assert.equal(traceGapSize(gap), dropped);
+      const chunkLines = traceText.split('\n').filter((l) => l.includes('"agent_message_chunk"')).length;
+      assert.ok(
+        chunkLines + dropped >= 60000 && chunkLines + dropped <= 60000 + 5,
+        `the chunks traced (${chunkLines}) and the lines left out (${dropped}) account for the 60000 chunks`,
+      );
     } finally {
       child.stdin.end();
       trace.resume();

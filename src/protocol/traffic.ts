@@ -42,6 +42,24 @@ export function parseTraceLine(line: string, seq: number): TrafficEntry[] | unde
   return ends.slice(1).map((to, i) => ({ seq, time, from: ends[i]!, to, message, bytes: line.length }));
 }
 
+/**
+ * The line a conductor writes into its trace where it left lines out because the editor fell
+ * behind reading it (conductor/trace.ts `TracePipe`): `{"timestamp":…,"dropped":N}`. A trace line
+ * always names `from` after its timestamp, so the two kinds cannot be confused.
+ */
+export function traceGapLine(dropped: number, timestamp: string): string {
+  return `{"timestamp":"${timestamp}","dropped":${dropped}}`;
+}
+
+const TRACE_GAP = /^\{"timestamp":"[^"]*","dropped":(\d{1,15})\}$/;
+
+/** How many lines a gap line says were left out; undefined for any other line. */
+export function traceGapSize(line: string): number | undefined {
+  if (line.length > 100) return undefined;
+  const m = TRACE_GAP.exec(line);
+  return m ? Number(m[1]) : undefined;
+}
+
 export type TrafficKind = 'request' | 'response' | 'notification';
 
 const kindOf = (m: Record<string, unknown>): TrafficKind =>
@@ -207,9 +225,13 @@ export function savedLine(entry: TrafficEntry): string {
 
 // ---- the viewer's webview boundary ------------------------------------------------------------
 
+/**
+ * With rows: `dropped`, older lines of the conductor the store no longer keeps (its bound);
+ * `unrecorded`, lines the conductor left out of its trace while the editor was behind reading it.
+ */
 export type HostToTraffic =
-  | { type: 'reset'; title: string; rows: TrafficRow[]; dropped: number }
-  | { type: 'append'; rows: TrafficRow[]; dropped: number }
+  | { type: 'reset'; title: string; rows: TrafficRow[]; dropped: number; unrecorded: number }
+  | { type: 'append'; rows: TrafficRow[]; dropped: number; unrecorded: number }
   /** Test mode only: sets the filter box, as typing would. */
   | { type: 'set-filter'; filter: string };
 

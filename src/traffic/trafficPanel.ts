@@ -89,7 +89,9 @@ export class TrafficViewer implements vscode.Disposable {
       this.deps.store.onDidAppend((e) => {
         if (this.showing !== showing || e.key !== tab.key) return;
         const rows = this.rowsFor(showing, e.entries);
-        if (rows.length) this.post(showing, { type: 'append', rows, dropped: e.dropped });
+        // A gap in the conductor's trace has no rows but changes what the count says.
+        if (rows.length || e.entries.length === 0)
+          this.post(showing, { type: 'append', rows, dropped: e.dropped, unrecorded: e.unrecorded });
       }),
       panel.onDidDispose(() => {
         if (this.showing === showing) this.close();
@@ -114,13 +116,19 @@ export class TrafficViewer implements vscode.Disposable {
       }));
     if (!uri) return undefined;
     const filter = new SessionFilter(tab.sessionId);
-    const { entries, dropped } = this.deps.store.entries(tab.key);
+    const { entries, dropped, unrecorded } = this.deps.store.entries(tab.key);
     const lines = entries
       .flatMap((e) => filter.accept(e))
       .sort((a, b) => a.seq - b.seq)
       .map(savedLine);
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(lines.map((l) => `${l}\n`).join('')));
-    this.deps.log.info('traffic', 'saved protocol trace', { tabId: tab.tabId, path: uri.fsPath, messages: lines.length, dropped });
+    this.deps.log.info('traffic', 'saved protocol trace', {
+      tabId: tab.tabId,
+      path: uri.fsPath,
+      messages: lines.length,
+      dropped,
+      unrecorded,
+    });
     if (!target) void vscode.window.showInformationMessage(`Symposium: saved ${lines.length} messages to ${uri.fsPath}`);
     return uri;
   }
@@ -157,9 +165,9 @@ export class TrafficViewer implements vscode.Disposable {
     // (Re)loaded: everything so far, from scratch.
     showing.filter = new SessionFilter(showing.tab.sessionId);
     showing.rows = new RowBuilder();
-    const { entries, dropped } = this.deps.store.entries(showing.tab.key);
+    const { entries, dropped, unrecorded } = this.deps.store.entries(showing.tab.key);
     const title = `${showing.tab.title} — ${showing.tab.agentName}, session ${showing.tab.sessionId}`;
-    this.post(showing, { type: 'reset', title, rows: this.rowsFor(showing, entries), dropped });
+    this.post(showing, { type: 'reset', title, rows: this.rowsFor(showing, entries), dropped, unrecorded });
   }
 
   private rowsFor(showing: Showing, entries: readonly TrafficEntry[]): ReturnType<RowBuilder['row']>[] {

@@ -2,7 +2,8 @@
 // the viewer looks (or listens), invalid ones are reported then, and the bounds hold.
 import * as assert from 'node:assert/strict';
 import type { Log } from '../log/logEvent';
-import { MAX_BYTES, MAX_ENTRIES, TrafficStore } from './trafficStore';
+import { traceGapLine, traceGapSize } from '../protocol/traffic';
+import { MAX_BYTES, MAX_ENTRIES, TrafficStore, type TrafficAppended } from './trafficStore';
 
 function recordingLog(): Log & { warnings: string[] } {
   const warnings: string[] = [];
@@ -98,5 +99,38 @@ describe('traffic store', () => {
       [10],
       'a line over the whole budget is kept alone',
     );
+  });
+
+  it('counts the lines the conductor left out of its trace (its gap lines), tells listeners, and keeps no entry for them', () => {
+    const log = recordingLog();
+    const store = new TrafficStore(log);
+    const heard: TrafficAppended[] = [];
+    store.onDidAppend((e) => heard.push(e));
+    store.addLine('k', line(1));
+    store.addLine('k', traceGapLine(1234, new Date(1_700_000_000_002).toISOString()));
+    store.addLine('k', line(3));
+    store.addLine('k', traceGapLine(6, new Date(1_700_000_000_004).toISOString()));
+    const { entries, unrecorded } = store.entries('k');
+    assert.equal(unrecorded, 1240);
+    assert.equal(entries.length, 2);
+    assert.deepEqual(
+      heard.map((e) => [e.entries.length, e.unrecorded]),
+      [
+        [1, 0],
+        [0, 1234],
+        [1, 1234],
+        [0, 1240],
+      ],
+    );
+    assert.ok(!log.warnings.some((w) => /not a trace entry/.test(w)), 'a gap line is not an invalid line');
+    assert.equal(log.warnings.filter((w) => /left lines out of its protocol trace/.test(w)).length, 2);
+  });
+
+  it('tells a gap line from trace lines exactly', () => {
+    assert.equal(traceGapSize(traceGapLine(7, '2026-11-27T00:00:00.000Z')), 7);
+    assert.equal(traceGapSize(line(1)), undefined);
+    assert.equal(traceGapSize('{"timestamp":"x","dropped":7,"from":"agent"}'), undefined);
+    assert.equal(traceGapSize('{"timestamp":"x","dropped":-7}'), undefined);
+    assert.equal(traceGapSize(`{"timestamp":"${'x'.repeat(200)}","dropped":7}`), undefined);
   });
 });

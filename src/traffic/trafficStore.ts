@@ -9,7 +9,7 @@
 // costs the same whether the store is empty or full. (Removing each dropped line from the front of
 // the array moved all 50 000 others: ~0.2 ms per streamed line on the extension host's thread.)
 import type { Log } from '../log/logEvent';
-import { parseTraceLine, type TrafficEntry } from '../protocol/traffic';
+import { parseTraceLine, traceGapSize, type TrafficEntry } from '../protocol/traffic';
 import { Emitter } from '../util/emitter';
 
 export const MAX_ENTRIES = 50_000;
@@ -41,6 +41,8 @@ interface ProcessTraffic {
   /** Characters of the kept lines. */
   bytes: number;
   dropped: number;
+  /** Lines the conductor left out of its trace while this side was behind (its gap lines). */
+  unrecorded: number;
   nextSeq: number;
   invalid: number;
 }
@@ -49,6 +51,7 @@ export interface TrafficAppended {
   key: string;
   entries: TrafficEntry[];
   dropped: number;
+  unrecorded: number;
 }
 
 export class TrafficStore {
@@ -62,6 +65,13 @@ export class TrafficStore {
   /** One trace line from the conductor of `key`. */
   addLine(key: string, line: string): void {
     const traffic = this.trafficOf(key);
+    const gap = traceGapSize(line);
+    if (gap !== undefined) {
+      traffic.unrecorded += gap;
+      this.log.warn('traffic', 'the conductor left lines out of its protocol trace: this side fell behind reading it', { lines: gap });
+      this.appended.fire({ key, entries: [], dropped: traffic.dropped, unrecorded: traffic.unrecorded });
+      return;
+    }
     const raw: RawEntry = { seq: traffic.nextSeq++, line };
     traffic.lines.push(raw);
     traffic.bytes += line.length;
@@ -77,15 +87,15 @@ export class TrafficStore {
     }
     if (!this.appended.listening) return;
     const entries = this.parse(traffic, raw);
-    if (entries.length > 0) this.appended.fire({ key, entries: [...entries], dropped: traffic.dropped });
+    if (entries.length > 0) this.appended.fire({ key, entries: [...entries], dropped: traffic.dropped, unrecorded: traffic.unrecorded });
   }
 
-  entries(key: string): { entries: readonly TrafficEntry[]; dropped: number } {
+  entries(key: string): { entries: readonly TrafficEntry[]; dropped: number; unrecorded: number } {
     const traffic = this.byKey.get(key);
-    if (!traffic) return { entries: [], dropped: 0 };
+    if (!traffic) return { entries: [], dropped: 0, unrecorded: 0 };
     const entries: TrafficEntry[] = [];
     for (let i = traffic.head; i < traffic.lines.length; i++) entries.push(...this.parse(traffic, traffic.lines[i]!));
-    return { entries, dropped: traffic.dropped };
+    return { entries, dropped: traffic.dropped, unrecorded: traffic.unrecorded };
   }
 
   private parse(traffic: ProcessTraffic, raw: RawEntry): readonly TrafficEntry[] {
@@ -103,7 +113,7 @@ export class TrafficStore {
   private trafficOf(key: string): ProcessTraffic {
     let traffic = this.byKey.get(key);
     if (!traffic) {
-      traffic = { lines: [], head: 0, bytes: 0, dropped: 0, nextSeq: 1, invalid: 0 };
+      traffic = { lines: [], head: 0, bytes: 0, dropped: 0, unrecorded: 0, nextSeq: 1, invalid: 0 };
       this.byKey.set(key, traffic);
     }
     return traffic;

@@ -24,6 +24,7 @@ const rowsEl = element<HTMLTableSectionElement>('rows');
 
 let rows: TrafficRow[] = [];
 let dropped = 0;
+let unrecorded = 0;
 let firstTime: number | undefined;
 let reportTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -73,7 +74,10 @@ function rowElement(r: TrafficRow): HTMLTableRowElement {
 
 function updateCount(): void {
   const shown = rowsEl.childElementCount;
-  countEl.textContent = `${shown} of ${rows.length} messages${dropped ? `; ${dropped} older messages of this conductor no longer kept` : ''}`;
+  countEl.textContent =
+    `${shown} of ${rows.length} messages` +
+    (dropped ? `; ${dropped} older messages of this conductor no longer kept` : '') +
+    (unrecorded ? `; ${unrecorded} trace lines of this conductor not recorded (the editor fell behind reading its trace)` : '');
 }
 
 function renderAll(): void {
@@ -120,7 +124,14 @@ function report(): void {
 
 // From the host (trusted, but a malformed message must not break the page: shapes are checked).
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
-  const m = event.data as { type?: unknown; rows?: unknown; dropped?: unknown; title?: unknown; filter?: unknown } | null;
+  const m = event.data as {
+    type?: unknown;
+    rows?: unknown;
+    dropped?: unknown;
+    unrecorded?: unknown;
+    title?: unknown;
+    filter?: unknown;
+  } | null;
   if (!m || typeof m !== 'object') return;
   if (m.type === 'set-filter' && testMode && typeof m.filter === 'string') {
     filterEl.value = m.filter;
@@ -129,6 +140,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   if (!Array.isArray(m.rows)) return;
   const message = m as HostToTraffic & { rows: TrafficRow[] };
   if (typeof m.dropped === 'number') dropped = m.dropped;
+  if (typeof m.unrecorded === 'number') unrecorded = m.unrecorded;
   if (message.type === 'reset') {
     titleEl.textContent = `Protocol traffic: ${typeof m.title === 'string' ? m.title : ''}`;
     rows = [...message.rows].sort((a, b) => a.seq - b.seq);
