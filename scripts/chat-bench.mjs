@@ -21,8 +21,8 @@ function loggedActivationMs(dir) {
   };
   walk(dir);
   for (const log of logs) {
-    const match = /activate\(\) done.*?"ms":\s*([\d.]+)/.exec(fs.readFileSync(log, 'utf8'));
-    if (match) return Number(match[1]);
+    const match = /activate\(\) done.*?"ms":\s*([\d.]+)(?:,"withTestCommandsMs":\s*([\d.]+))?/.exec(fs.readFileSync(log, 'utf8'));
+    if (match) return { ms: Number(match[1]), withTestCommandsMs: match[2] === undefined ? undefined : Number(match[2]) };
   }
   return undefined;
 }
@@ -40,7 +40,9 @@ try {
   await page.keyboard.press('Enter');
   await waitForText(answersOf(f, mid), 'chunk 2', 60_000);
   const ui = await measureChatPace(page, f, mid);
-  const activationMs = loggedActivationMs(path.join(process.env.VSCODE_HOST_RUN_DIR, 'ud', 'logs'));
+  const activation = loggedActivationMs(path.join(process.env.VSCODE_HOST_RUN_DIR, 'ud', 'logs'));
+  // What a user's activation costs; this development-mode host also registers the test commands.
+  const activationMs = activation?.ms;
   const r = ui.reply5000;
   const rows = [
     ['send → first chunk on screen, median of 20', `${ui.firstChunkMs.median.toFixed(0)} ms`, '≤ 100 ms', ui.firstChunkMs.median <= 100],
@@ -58,8 +60,10 @@ try {
     ],
     ['webview heap kept after a reply (after a collection)', `${r.heapRetainedMb} MB`, 'bounded', r.heapRetainedMb < 5],
     [
-      'extension activate()',
-      activationMs === undefined ? 'not logged' : `${activationMs.toFixed(1)} ms`,
+      'extension activate() (without the test-only commands)',
+      activationMs === undefined
+        ? 'not logged'
+        : `${activationMs.toFixed(1)} ms${activation.withTestCommandsMs === undefined ? '' : ` (${activation.withTestCommandsMs.toFixed(1)} ms with them)`}`,
       '≤ 50 ms',
       (activationMs ?? Infinity) <= 50,
     ],
@@ -81,7 +85,11 @@ try {
   fs.mkdirSync(path.join(RESULTS_DIR, 'bench'), { recursive: true });
   fs.writeFileSync(
     path.join(RESULTS_DIR, 'bench', 'chat-bench.json'),
-    JSON.stringify({ when: new Date().toISOString(), activationMs, ...ui }, null, 2),
+    JSON.stringify(
+      { when: new Date().toISOString(), activationMs, activationWithTestCommandsMs: activation?.withTestCommandsMs, ...ui },
+      null,
+      2,
+    ),
   );
 } catch (err) {
   console.error(err);

@@ -52,7 +52,7 @@ export interface SymposiumApi {
     readonly processPid: number | undefined;
     readonly models: vscode.LanguageModelChatInformation[];
   };
-  /** How long activate() took, in ms (the bench records it; issue 20's goal is ≤ 50 ms). */
+  /** How long activate() took, in ms, without the test commands registered only outside production mode (the bench records it; issue 20 asks ≤ 50 ms). */
   activationMs: number;
 }
 
@@ -292,6 +292,9 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
       if (a.currentState === 'running') lm.refreshModels();
     }),
   );
+  // What activation costs a user: everything above. The test commands below are registered only
+  // outside production mode (dozens of commands, ~15 ms here); they are timed on their own.
+  const activationMs = performance.now() - activationStart;
   if (testMode) {
     const inspector = new ChatInspector({ chat, sessions, pool, messages, permissions, fromWebview: provider.onDidReceiveMessage });
     context.subscriptions.push(
@@ -310,8 +313,11 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
       }),
     );
   }
-  const activationMs = performance.now() - activationStart;
-  logger.info('activation', 'activate() done', { ms: Math.round(activationMs * 10) / 10 });
+  const tenths = (ms: number): number => Math.round(ms * 10) / 10;
+  logger.info('activation', 'activate() done', {
+    ms: tenths(activationMs),
+    ...(testMode ? { withTestCommandsMs: tenths(performance.now() - activationStart) } : {}),
+  });
   return { onLog: logger.onLog, sessionId, lm, activationMs };
 }
 
