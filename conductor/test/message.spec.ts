@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { chunk } from '../../src/agents/textChunkMerge.spec';
-import { parseLine, rawTextOf, type RpcMessage } from '../jsonrpc/message';
+import { messageSlot, parseLine, rawTextOf, type RpcMessage } from '../jsonrpc/message';
 
 describe('JSON-RPC validation', () => {
   const bad = (line: string): { code: number; message: string } => {
@@ -57,10 +57,25 @@ describe('streamed text chunks in the ACP SDK spelling (parsed without JSON.pars
         const line = chunk(text, extra);
         const r = parseLine(line);
         assert.ok(r.ok, line);
-        assert.deepEqual(r.message, JSON.parse(line));
-        assert.deepEqual(Object.keys(r.message), Object.keys(JSON.parse(line) as object), 'same key order');
+        // The same own data, nested objects plain as JSON.parse makes them (the message itself is
+        // a class instance that keeps its line privately).
+        assert.deepEqual({ ...r.message }, JSON.parse(line));
+        assert.equal(JSON.stringify(r.message), JSON.stringify(JSON.parse(line)), 'serializes the same, key order included');
         assert.equal(rawTextOf(r.message), line);
+        assert.equal(rawTextOf({ ...r.message }), undefined, 'a copy does not carry the line');
       }
+  });
+
+  it("keeps a message slot's value on a chunk, not on its copies", () => {
+    const slot = messageSlot<string>('test');
+    const r = parseLine(chunk('x'));
+    assert.ok(r.ok);
+    assert.equal(slot.get(r.message), undefined);
+    slot.set(r.message, 'kept');
+    assert.equal(slot.get(r.message), 'kept');
+    assert.equal(slot.get({ ...r.message }), undefined);
+    assert.equal(slot.get(structuredClone(r.message)), undefined);
+    assert.deepEqual(Object.getOwnPropertySymbols(r.message), [], 'nothing visible on the object');
   });
 
   it('leaves every other spelling, and anything invalid, to the full parser and its checks', () => {
