@@ -59,6 +59,13 @@ describe('process groups: the ledger an owner ends', function () {
     assert.equal(endLedgerGroups(join(dir, 'missing')), 0, 'no ledger, nothing to do');
   });
 
+  it('refuses to signal pgid 0, 1 or a non-integer (our own group, every process, nonsense)', () => {
+    for (const pgid of [0, 1, -1, Number.NaN, 2.5]) {
+      assert.equal(signalGroup(pgid, 0), false, `pgid ${pgid}`);
+      assert.equal(groupAlive(pgid), false, `pgid ${pgid}`);
+    }
+  });
+
   it('an owner that exits ends the groups its child wrote down, though the child never got to', async () => {
     // The owner spawns a "conductor" with a ledger; the conductor starts a stubborn "agent" in a
     // group of its own and reports its pid; then the owner exits (its exit hook is all that runs).
@@ -66,7 +73,8 @@ describe('process groups: the ledger an owner ends', function () {
     const pidFile = join(dir, 'agent.pid');
     const conductor = `const { spawnInGroup } = require(${JSON.stringify(processGroup)});
       const agent = spawnInGroup(process.execPath, ['-e', ${JSON.stringify(STUBBORN)}], { stdio: 'ignore' });
-      require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(agent.pid));
+      require('fs').writeFileSync(${JSON.stringify(pidFile + '.tmp')}, String(agent.pid));
+      require('fs').renameSync(${JSON.stringify(pidFile + '.tmp')}, ${JSON.stringify(pidFile)});
       setInterval(() => {}, 1000);`;
     const owner = `const { spawnWithLedger } = require(${JSON.stringify(processGroup)});
       spawnWithLedger(process.execPath, ['--import', 'tsx', '-e', ${JSON.stringify(conductor)}], ${JSON.stringify(join(dir, 'groups'))}, { stdio: 'ignore' });
@@ -76,6 +84,7 @@ describe('process groups: the ledger an owner ends', function () {
     assert.equal(await exited, 0);
     assert.ok(existsSync(pidFile), 'the agent was started');
     const agentPid = Number(readFileSync(pidFile, 'utf8'));
+    assert.ok(Number.isSafeInteger(agentPid) && agentPid > 1, `the agent's pid: ${agentPid}`);
     pids.push(agentPid);
     assert.ok(await until(() => !groupAlive(agentPid)), 'the agent is gone with its owner');
   });

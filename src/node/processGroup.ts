@@ -122,8 +122,13 @@ export function untrackGroup(pgid: number): void {
   ledgers.delete(pgid);
 }
 
-/** Sends `signal` to every process of the group led by `pgid`; false when none is left. */
+/**
+ * Sends `signal` to every process of the group led by `pgid`; false when none is left. A pgid
+ * that cannot lead a group of ours is refused: kill(-0) would signal our own group and kill(-1)
+ * every process we may signal (a pid read as 0 from an empty file once killed a whole test run).
+ */
 export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  if (!Number.isSafeInteger(pgid) || pgid <= 1) return false;
   try {
     process.kill(POSIX ? -pgid : pgid, signal);
     return true;
