@@ -122,6 +122,47 @@ describe('chat webview in a DOM (jsdom + mynah-ui)', function () {
     assert.doesNotMatch(page.text(card()), /Running/);
   });
 
+  it("an agent's raw HTML is shown as text, never added to the page (answers, tool output, slash command descriptions)", async () => {
+    const { tabId } = startApp();
+    const evil = '<style>.mynah-chat-item-buttons{display:none}</style><img src="data:," id="injected" style="position:fixed">';
+    page.fromHost({ type: 'session-ready', tabId, index: 1, agentName: 'Agent', cwd: '/work' });
+    const commands = { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'x', description: evil }] };
+    page.fromHost({ type: 'agent-update', tabId, index: 2, messageId: 'm0', update: commands as SessionUpdate });
+    page.fromHost({ type: 'prompt-started', tabId, index: 3, messageId: 'm1', text: 'read evil.md' });
+    page.fromHost({ type: 'agent-update', tabId, index: 4, messageId: 'm1', update: chunk(`Here: ${evil} and \`<kept>\``) });
+    const tool = {
+      sessionUpdate: 'tool_call',
+      toolCallId: 't1',
+      title: 'read',
+      status: 'completed',
+      content: [{ type: 'content', content: { type: 'text', text: evil } }],
+    };
+    page.fromHost({ type: 'agent-update', tabId, index: 5, messageId: 'm1', update: tool as SessionUpdate });
+    page.fromHost({ type: 'prompt-ended', tabId, index: 6, messageId: 'm1', stopReason: 'end_turn' });
+    await settle();
+    const w = wrapper(tabId);
+    const found = [...w.querySelectorAll('.mynah-chat-item-card style, #injected, [style*="fixed"]')];
+    assert.deepEqual(
+      found.map((e) => e.outerHTML.slice(0, 200) + ' in ' + (e.parentElement?.outerHTML.slice(0, 300) ?? '')),
+      [],
+      'no element or style from the agent',
+    );
+    assert.ok(
+      answers(tabId).some((a) => a.includes('<style>.mynah-chat-item-buttons{display:none}</style>')),
+      'the HTML shows as text',
+    );
+    assert.ok(
+      answers(tabId).some((a) => a.includes('<kept>')),
+      'code shows as written',
+    );
+    page.key(input(tabId), '/');
+    await settle();
+    const menu = [...page.document.querySelectorAll('.mynah-detailed-list-item')].filter((e) => page.text(e).includes('/x'));
+    assert.equal(menu.length, 1, 'the / menu lists the command');
+    assert.ok(page.text(menu[0]!).includes('<style>'), 'its description shows as text');
+    assert.equal(page.document.querySelectorAll('.mynah-detailed-list-item style, #injected').length, 0, 'and adds nothing to the page');
+  });
+
   it('a typed prompt goes to the host and shows once, when the host echoes it', async () => {
     const { api, tabId } = startApp();
     page.fromHost({ type: 'session-ready', tabId, index: 1, agentName: 'ElizACP', cwd: '/work' });

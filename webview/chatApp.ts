@@ -15,10 +15,11 @@ import { buttonAction, fileClickAction } from './cardActions';
 import { blockToChatItems, conversationToChatItems } from './mappers/chatItems';
 import { EXPORT_CONVERSATION_BUTTON_ID, pickerChanges, promptWithCommand, tabStoreFor, tabStoreItem } from './mappers/tabStore';
 import { chosenContext } from './mappers/contextMenu';
+import { forMynahSafe } from './mappers/untrusted';
 import { WebviewModel, type ModelChange } from './model';
 import { mynahConfig, TAB_DEFAULTS } from './mynahConfig';
 import { OpenContextMenus } from './openContextMenu';
-import { TabRenderer } from './renderer';
+import { forMynah, TabRenderer } from './renderer';
 import { liveMynahTabs, persistedState, restoreState, type PersistedState } from './state';
 import { newUuid, TabIdMap } from './tabIds';
 
@@ -180,7 +181,12 @@ export class ChatApp {
       // Chat items are not saved: rendered again from the conversation.
       tabs[mid] = {
         ...tab,
-        store: { ...tab.store, chatItems: conversationToChatItems(conv), ...tabStoreFor(conv), promptInputText: this.model.draft(tabId) },
+        store: {
+          ...tab.store,
+          chatItems: conversationToChatItems(conv).map(forMynah),
+          ...forMynahSafe(tabStoreFor(conv)),
+          promptInputText: this.model.draft(tabId),
+        },
       };
     }
     return tabs;
@@ -371,7 +377,9 @@ export class ChatApp {
     if (!isBusy(conv)) this.busySince.delete(tabId);
     else if (!this.busySince.has(tabId)) this.busySince.set(tabId, Date.now());
     const since = this.busySince.get(tabId);
-    const store = tabStoreFor(conv, this.model.contextItems, since === undefined ? undefined : Math.floor((Date.now() - since) / 1000));
+    const store = forMynahSafe(
+      tabStoreFor(conv, this.model.contextItems, since === undefined ? undefined : Math.floor((Date.now() - since) / 1000)),
+    );
     const json = JSON.stringify(store);
     if (this.storeShown.get(tabId) === json) return;
     this.storeShown.set(tabId, json);

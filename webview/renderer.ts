@@ -6,14 +6,17 @@ import type { ChatItem, MynahUI } from '@aws/mynah-ui';
 import type { RenderedItem } from '../src/protocol/webview';
 import { realTimers, type Timers } from './delayedCall';
 import { ItemType } from './mappers/chatItems';
+import { forMynahSafe } from './mappers/untrusted';
 
 /**
- * What mynah-ui is given: a streaming answer as a plain one. For a streaming answer mynah wraps
- * every word in a span of its own, for its typewriter animation (off here, chatApp.ts), and
- * numbers them all again on every update: at 10,000 words one drawing took over 60 ms. As a plain
- * answer the same markdown is drawn without them. The stream's end is then an ordinary update.
+ * What mynah-ui is given: its markdown made safe (mappers/untrusted.ts), and a streaming answer as
+ * a plain one. For a streaming answer mynah wraps every word in a span of its own, for its
+ * typewriter animation (off here, chatApp.ts), and numbers them all again on every update: at
+ * 10,000 words one drawing took over 60 ms. As a plain answer the same markdown is drawn without
+ * them. The stream's end is then an ordinary update.
  */
-const forMynah = (item: ChatItem): ChatItem => (item.type === ItemType.ANSWER_STREAM ? { ...item, type: ItemType.ANSWER } : item);
+export const forMynah = (item: ChatItem): ChatItem =>
+  forMynahSafe(item.type === ItemType.ANSWER_STREAM ? { ...item, type: ItemType.ANSWER } : item);
 
 /** A streaming card is redrawn at most this often (or less, see redrawStream); the latest text wins. */
 const STREAM_REDRAW_MS = 100;

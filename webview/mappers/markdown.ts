@@ -1,6 +1,6 @@
 // Markdown helpers shared by the mappers. Pure.
 
-/** Markdown-escapes user text so it renders literally (mynah sanitizes HTML itself). */
+/** Markdown-escapes user text so it renders literally (raw HTML is escaped later for all text: untrusted.ts). */
 export function escapeMarkdown(text: string): string {
   return text.replace(/([\\`*_{}[\]()#+\-.!|<>~])/g, '\\$1');
 }
