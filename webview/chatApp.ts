@@ -4,9 +4,9 @@
 // soon after every change so hide/show or re-creation loses nothing, drafts included.
 // The pure parts live beside it: model.ts, mappers/, mynahConfig.ts, cardActions.ts (what a click sends),
 // imagePaste.ts, openContextMenu.ts and pageLifecycle.ts.
-import { MynahUI, type ChatPrompt, type MynahUITabStoreModel } from '@aws/mynah-ui';
+import { MynahUI, type ChatPrompt } from '@aws/mynah-ui';
 import type { RenderedItem, TabId } from '../src/protocol/webview';
-import { blockId, emptyConversation, isBusy } from './conversation';
+import { blockId, isBusy } from './conversation';
 import { DelayedCall, realTimers, SpacedByCost, type Timers } from './delayedCall';
 import { Host, isHostMessage } from './host';
 import { listenForImages } from './imagePaste';
@@ -19,8 +19,9 @@ import { forMynahSafe } from './mappers/untrusted';
 import { WebviewModel, type ModelChange } from './model';
 import { mynahConfig, TAB_DEFAULTS } from './mynahConfig';
 import { OpenContextMenus } from './openContextMenu';
-import { forMynah, TabRenderer } from './renderer';
-import { liveMynahTabs, persistedState, restoreState, type PersistedState } from './state';
+import { TabRenderer } from './renderer';
+import { freshTabs, restoredTabs, type StartupTabs } from './startupTabs';
+import { liveMynahTabs, persistedState, restoreState } from './state';
 import { newUuid, TabIdMap } from './tabIds';
 
 /**
@@ -84,17 +85,17 @@ export class ChatApp {
   start(): void {
     const saved = restoreState(this.host.getState(), this.sessionId);
     if (!saved) this.host.setState(undefined);
-    let tabs: MynahUITabStoreModel;
+    let startup: StartupTabs;
     try {
-      tabs = saved ? this.restoredTabs(saved) : this.freshTabs();
+      startup = saved ? restoredTabs(saved) : freshTabs();
     } catch (e) {
       // Saved state that passed the shape check but cannot be drawn: start clean, not broken.
       this.host.log('error', `webview: could not restore the saved tabs: ${e instanceof Error ? e.message : String(e)}`);
       this.host.setState(undefined);
-      this.ids = new TabIdMap();
-      this.model = new WebviewModel();
-      tabs = this.freshTabs();
+      startup = freshTabs();
     }
+    const { tabs } = startup;
+    ({ ids: this.ids, model: this.model } = startup);
     this.mynah = new MynahUI({
       rootSelector: '#mynah-root',
       config: mynahConfig(this.testMode),
@@ -157,40 +158,6 @@ export class ChatApp {
   }
 
   // ---- startup ------------------------------------------------------------------------------
-
-  private freshTabs(): MynahUITabStoreModel {
-    const tabId = newUuid();
-    this.ids.set(tabId, tabId);
-    this.model.addTab(tabId);
-    return { [tabId]: { isSelected: true, store: { ...TAB_DEFAULTS, ...tabStoreFor(emptyConversation()) } } };
-  }
-
-  private restoredTabs(saved: PersistedState): MynahUITabStoreModel {
-    this.ids = new TabIdMap(saved.tabIds);
-    const conversations: PersistedState['conversations'] = {};
-    for (const mid of Object.keys(saved.tabs)) {
-      const tabId = this.ids.tabId(mid);
-      if (tabId) conversations[tabId] = saved.conversations[tabId] ?? emptyConversation();
-    }
-    this.model = new WebviewModel({ lastSeenIndex: saved.lastSeenIndex, drafts: saved.drafts, conversations });
-    const tabs: MynahUITabStoreModel = {};
-    for (const [mid, tab] of Object.entries(saved.tabs)) {
-      const tabId = this.ids.tabId(mid);
-      if (!tabId) continue;
-      const conv = this.model.conversation(tabId);
-      // Chat items are not saved: rendered again from the conversation.
-      tabs[mid] = {
-        ...tab,
-        store: {
-          ...tab.store,
-          chatItems: conversationToChatItems(conv).map(forMynah),
-          ...forMynahSafe(tabStoreFor(conv)),
-          promptInputText: this.model.draft(tabId),
-        },
-      };
-    }
-    return tabs;
-  }
 
   private sendReady(): void {
     this.host.post({ type: 'webview-ready', lastSeenIndex: this.model.lastSeenIndex(), openTabs: this.ids.tabIds() });

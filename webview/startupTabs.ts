@@ -1,0 +1,55 @@
+// The tabs a page starts with: one fresh tab, or the tabs an earlier page saved, drawn again from
+// their conversations (chat items are not saved). Split from chatApp.ts, which wires them to mynah.
+import type { MynahUITabStoreModel } from '@aws/mynah-ui';
+import { emptyConversation } from './conversation';
+import { conversationToChatItems } from './mappers/chatItems';
+import { tabStoreFor } from './mappers/tabStore';
+import { forMynahSafe } from './mappers/untrusted';
+import { WebviewModel } from './model';
+import { TAB_DEFAULTS } from './mynahConfig';
+import { forMynah } from './renderer';
+import type { PersistedState } from './state';
+import { newUuid, TabIdMap } from './tabIds';
+
+/** What a page starts from: its tab IDs, its conversations, and the tabs for mynah-ui. */
+export interface StartupTabs {
+  ids: TabIdMap;
+  model: WebviewModel;
+  tabs: MynahUITabStoreModel;
+}
+
+export function freshTabs(): StartupTabs {
+  const ids = new TabIdMap();
+  const model = new WebviewModel();
+  const tabId = newUuid();
+  ids.set(tabId, tabId);
+  model.addTab(tabId);
+  return { ids, model, tabs: { [tabId]: { isSelected: true, store: { ...TAB_DEFAULTS, ...tabStoreFor(emptyConversation()) } } } };
+}
+
+/** The saved tabs (throws when saved state that passed the shape check cannot be drawn). */
+export function restoredTabs(saved: PersistedState): StartupTabs {
+  const ids = new TabIdMap(saved.tabIds);
+  const conversations: PersistedState['conversations'] = {};
+  for (const mid of Object.keys(saved.tabs)) {
+    const tabId = ids.tabId(mid);
+    if (tabId) conversations[tabId] = saved.conversations[tabId] ?? emptyConversation();
+  }
+  const model = new WebviewModel({ lastSeenIndex: saved.lastSeenIndex, drafts: saved.drafts, conversations });
+  const tabs: MynahUITabStoreModel = {};
+  for (const [mid, tab] of Object.entries(saved.tabs)) {
+    const tabId = ids.tabId(mid);
+    if (!tabId) continue;
+    const conv = model.conversation(tabId);
+    tabs[mid] = {
+      ...tab,
+      store: {
+        ...tab.store,
+        chatItems: conversationToChatItems(conv).map(forMynah),
+        ...forMynahSafe(tabStoreFor(conv)),
+        promptInputText: model.draft(tabId),
+      },
+    };
+  }
+  return { ids, model, tabs };
+}
