@@ -26,6 +26,7 @@ import type { SpawnSpec } from './agentConfiguration';
 import type { ClientHandlers } from './clientHandlers';
 import { ConductorProcess, type ProcessExit } from './conductorProcess';
 import { ToolProgressMapper } from './toolProgress';
+import { chainBrokenFailure, exitFailure } from './agentFailure';
 import type { ComponentExitedParams } from '../protocol/symposium-ext';
 
 export interface AgentActorOptions {
@@ -291,17 +292,7 @@ export class AgentActor {
    */
   private onChainBroken(p: ComponentExitedParams): void {
     if (this.crashed || this.state === 'stopping' || this.state === 'exited') return;
-    const failure: AgentFailure = {
-      agentName: this.agentName,
-      message:
-        p.message
-          .split('\n')[0]
-          ?.replace(/\s*Last stderr:\s*$/i, '')
-          .trim() || `proxy "${p.component}" exited`,
-      exitCode: p.exitCode,
-      signal: p.signal,
-      stderrTail: p.stderrTail.trim().split('\n').slice(-12).join('\n'),
-    };
+    const failure = chainBrokenFailure(this.agentName, p);
     this.failureInfo = failure;
     this.crashed = true;
     this.options.log.error('agent', 'a proxy in the chain exited', { agent: this.agentName, proxy: p.component, failure });
@@ -338,31 +329,8 @@ export class AgentActor {
   }
 
   private makeFailure(override?: string): AgentFailure {
-    const info = this.process.exitInfo;
-    const how = info?.spawnError
-      ? `could not be started: ${info.spawnError}`
-      : info?.signal
-        ? `was killed by ${info.signal}`
-        : info
-          ? `exited with code ${String(info.code)}`
-          : 'is not running';
-    // When the agent died, the conductor reports the agent's own stderr: the better clue. When the
-    // conductor itself died, its stderr (which also relays the agent's) is what we have.
-    const agentExit = this.acp?.agentExit;
-    const agentTail = agentExit?.stderrTail.trim() ?? '';
-    const stderrTail = agentTail || this.process.stderrText().trim();
-    // The conductor's message may end with "Last stderr:" followed by the tail; we show it apart.
-    const reported = agentExit?.message
-      .split('\n')[0]
-      ?.replace(/\s*Last stderr:\s*$/i, '')
-      .trim();
-    return {
-      agentName: this.agentName,
-      message: override ?? (reported || `${this.agentName} ${how}`),
-      exitCode: agentExit ? agentExit.exitCode : (info?.code ?? null),
-      signal: agentExit ? agentExit.signal : (info?.signal ?? null),
-      stderrTail: stderrTail.split('\n').slice(-12).join('\n'),
-    };
+    const exit = { info: this.process.exitInfo, agentExit: this.acp?.agentExit, conductorStderr: this.process.stderrText() };
+    return exitFailure(this.agentName, exit, override);
   }
 
   /**
