@@ -209,22 +209,17 @@ try {
     await shot('approval-decided');
   });
 
-  await step(
-    'raw HTML in a reply (a quoted file breaking out of its code block) shows as text, and nothing of it reaches the page',
-    async () => {
-      // ElizACP fences the file in ``` : the file's own fences end that block, as a model quoting it would.
-      const evil = '<img src="data:," id="symposium-injected" style="position:fixed;inset:0;width:100%;height:100%">';
-      const hide = '<style>.mynah-chat-item-buttons{display:none}</style>';
-      fs.writeFileSync(path.join(runDir, 'ws', 'untrusted.md'), `\`\`\`\n\n${hide}\n\n${evil}\n\n\`\`\``);
-      await inputOf(f, tab1).click();
-      await page.keyboard.type('read file untrusted.md');
-      await page.keyboard.press('Enter');
-      await waitForText(answersOf(f, tab1), 'id="symposium-injected"');
-      await waitForText(answersOf(f, tab1), hide);
-      const injected = await f.evaluate(() => document.querySelectorAll('#symposium-injected, .mynah-chat-item-card style').length);
-      if (injected) throw new Error(`${injected} element(s) of the reply's HTML are on the page`);
-    },
-  );
+  await step('raw HTML from the agent (here its error message) shows as text, and nothing of it reaches the page', async () => {
+    const evil = '<img src="data:," id="symposium-injected" style="position:fixed;inset:0;width:100%;height:100%">';
+    const hide = '<style>.mynah-chat-item-buttons{display:none}</style>';
+    await inputOf(f, tab1).click();
+    await page.keyboard.type(`fail this prompt with ${hide} ${evil}`);
+    await page.keyboard.press('Enter');
+    await waitForText(answersOf(f, tab1), 'id="symposium-injected"');
+    await waitForText(answersOf(f, tab1), hide);
+    const injected = await f.evaluate(() => document.querySelectorAll('#symposium-injected, .mynah-chat-item-card style').length);
+    if (injected) throw new Error(`${injected} element(s) of the agent's HTML are on the page`);
+  });
 
   await step("a tool card's Open diff opens VS Code's diff editor", async () => {
     await inputOf(f, tab1).click();

@@ -76,7 +76,9 @@ export async function readFileHook(turn: Turn, p: string, line?: number, limit?:
         options,
       ),
     );
-    return `Contents of ${abs}:\n\`\`\`\n${content}\n\`\`\``;
+    // A fence longer than any run of backticks in the file, or the file's own fences would end it.
+    const fence = '`'.repeat(Math.max(3, ...[...content.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+    return `Contents of ${abs}:\n${fence}\n${content}\n${fence}`;
   } catch (err) {
     throwIfCancelled(turn);
     return `Error reading ${abs}: ${errorMessage(err)}`;

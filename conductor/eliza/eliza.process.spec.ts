@@ -226,6 +226,12 @@ describe('ElizACP over stdio (process)', function () {
     const file = path.join(dir, 'a.txt');
     assert.equal((await eliza.prompt(sessionId, 'read file a.txt')).text, `Contents of ${file}:\n\`\`\`\nline1\nline2\nline3\n\n\`\`\``);
     assert.equal((await eliza.prompt(sessionId, `read file ${file} lines 2 1`)).text, `Contents of ${file}:\n\`\`\`\nline2\n\`\`\``);
+    // A file with its own code fence is quoted in a longer fence (else its fences would end the block).
+    const fenced = path.join(dir, 'fenced.md');
+    const ticks = (n: number): string => '`'.repeat(n);
+    writeFileSync(fenced, `a\n${ticks(3)}js\nx\n${ticks(3)}\n`);
+    const quoted = (await eliza.prompt(sessionId, 'read file fenced.md')).text;
+    assert.equal(quoted, `Contents of ${fenced}:\n${ticks(4)}\na\n${ticks(3)}js\nx\n${ticks(3)}\n\n${ticks(4)}`);
     const missing = await eliza.prompt(sessionId, 'read file missing.txt');
     assert.ok(missing.text.startsWith(`Error reading ${path.join(dir, 'missing.txt')}: `), missing.text);
     assert.match(missing.text, /ENOENT/);
