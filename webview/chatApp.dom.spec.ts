@@ -122,31 +122,32 @@ describe('chat webview in a DOM (jsdom + mynah-ui)', function () {
     assert.doesNotMatch(page.text(card()), /Running/);
   });
 
-  it("an agent's raw HTML is shown as text, never added to the page (answers, tool output, slash command descriptions)", async () => {
-    const { tabId } = startApp();
-    const evil = '<style>.mynah-chat-item-buttons{display:none}</style><img src="data:," id="injected" style="position:fixed">';
-    page.fromHost({ type: 'session-ready', tabId, index: 1, agentName: 'Agent', cwd: '/work' });
-    const commands = { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'x', description: evil }] };
+  it("an agent's raw HTML is shown as text, never added to the page (answers, tool output, names, buttons, menus)", async () => {
+    const { api, tabId } = startApp();
+    const evil = (id: string): string =>
+      `<style>.mynah-chat-item-buttons{display:none}</style><img src="data:," id="${id}" style="position:fixed">`;
+    page.fromHost({ type: 'session-ready', tabId, index: 1, agentName: `Agent ${evil('name')}`, cwd: '/work' });
+    const commands = {
+      sessionUpdate: 'available_commands_update',
+      availableCommands: [{ name: `x${evil('cmd')}`, description: evil('desc') }],
+    };
     page.fromHost({ type: 'agent-update', tabId, index: 2, messageId: 'm0', update: commands as SessionUpdate });
     page.fromHost({ type: 'prompt-started', tabId, index: 3, messageId: 'm1', text: 'read evil.md' });
-    page.fromHost({ type: 'agent-update', tabId, index: 4, messageId: 'm1', update: chunk(`Here: ${evil} and \`<kept>\``) });
-    const tool = {
-      sessionUpdate: 'tool_call',
-      toolCallId: 't1',
-      title: 'read',
-      status: 'completed',
-      content: [{ type: 'content', content: { type: 'text', text: evil } }],
-    };
+    page.fromHost({ type: 'agent-update', tabId, index: 4, messageId: 'm1', update: chunk(`Here: ${evil('answer')} and \`<kept>\``) });
+    const content = [{ type: 'content', content: { type: 'text', text: evil('tool') } }];
+    const locations = [{ path: `/work/${evil('path')}.md`, line: 2 }];
+    const tool = { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'read', kind: 'edit', status: 'completed', content, locations };
     page.fromHost({ type: 'agent-update', tabId, index: 5, messageId: 'm1', update: tool as SessionUpdate });
-    page.fromHost({ type: 'prompt-ended', tabId, index: 6, messageId: 'm1', stopReason: 'end_turn' });
+    const toolCall = { toolCallId: 't2', title: evil('title') };
+    const options = [{ optionId: 'o1', kind: 'allow_once' as const, name: `Allow ${evil('option')}` }];
+    page.fromHost({ type: 'permission-requested', tabId, index: 6, messageId: 'm1', requestId: 'r1', toolCall, options });
     await settle();
-    const w = wrapper(tabId);
-    const found = [...w.querySelectorAll('.mynah-chat-item-card style, #injected, [style*="fixed"]')];
-    assert.deepEqual(
-      found.map((e) => e.outerHTML.slice(0, 200) + ' in ' + (e.parentElement?.outerHTML.slice(0, 300) ?? '')),
-      [],
-      'no element or style from the agent',
-    );
+    const injected = (): string[] =>
+      [...page.document.querySelectorAll('.mynah-chat-wrapper img[id], .mynah-chat-item-card style, .mynah-detailed-list style')].map(
+        (e) => e.id || 'style',
+      );
+    assert.deepEqual(injected(), [], 'no element or style from the agent');
+    assert.ok(page.text(wrapper(tabId)).includes('id="path"'), 'a location path shows as text');
     assert.ok(
       answers(tabId).some((a) => a.includes('<style>.mynah-chat-item-buttons{display:none}</style>')),
       'the HTML shows as text',
@@ -155,12 +156,19 @@ describe('chat webview in a DOM (jsdom + mynah-ui)', function () {
       answers(tabId).some((a) => a.includes('<kept>')),
       'code shows as written',
     );
+    const allow = [...wrapper(tabId).querySelectorAll('button')].find((b) => page.text(b).startsWith('Allow <style>'));
+    assert.ok(allow, "the agent's option name is the button's text");
     page.key(input(tabId), '/');
     await settle();
-    const menu = [...page.document.querySelectorAll('.mynah-detailed-list-item')].filter((e) => page.text(e).includes('/x'));
-    assert.equal(menu.length, 1, 'the / menu lists the command');
-    assert.ok(page.text(menu[0]!).includes('<style>'), 'its description shows as text');
-    assert.equal(page.document.querySelectorAll('.mynah-detailed-list-item style, #injected').length, 0, 'and adds nothing to the page');
+    const menu = [...page.document.querySelectorAll('.mynah-detailed-list-item')].filter((e) => page.text(e).includes('/x<style>'));
+    assert.equal(menu.length, 1, 'the / menu lists the command under its name');
+    assert.ok(page.text(menu[0]!).includes('id="desc"'), 'its description shows as text');
+    assert.deepEqual(injected(), [], 'and the menu adds nothing to the page');
+    (menu[0] as HTMLElement).click();
+    await settle();
+    page.pressEnter(input(tabId));
+    await settle();
+    assert.equal(api.sent('prompt').at(-1)?.text, `/x${evil('cmd')}`, "a picked command goes to the agent under the agent's name");
   });
 
   it('a typed prompt goes to the host and shows once, when the host echoes it', async () => {

@@ -13,7 +13,14 @@ import { listenForImages } from './imagePaste';
 import { listenToPage } from './pageLifecycle';
 import { buttonAction, fileClickAction } from './cardActions';
 import { blockToChatItems, conversationToChatItems } from './mappers/chatItems';
-import { EXPORT_CONVERSATION_BUTTON_ID, pickerChanges, promptWithCommand, tabStoreFor, tabStoreItem } from './mappers/tabStore';
+import {
+  EXPORT_CONVERSATION_BUTTON_ID,
+  pickedCommand,
+  pickerChanges,
+  promptWithCommand,
+  tabStoreFor,
+  tabStoreItem,
+} from './mappers/tabStore';
 import { chosenContext } from './mappers/contextMenu';
 import { forMynahSafe } from './mappers/untrusted';
 import { WebviewModel, type ModelChange } from './model';
@@ -204,7 +211,7 @@ export class ChatApp {
   private onChatPrompt(mid: string, prompt: ChatPrompt): void {
     const tabId = this.ids.tabId(mid);
     if (!tabId) return;
-    const text = promptWithCommand(prompt.command, prompt.prompt ?? '');
+    const text = promptWithCommand(pickedCommand(this.model.conversation(tabId), prompt.command), prompt.prompt ?? '');
     const context = this.model.promptContext(tabId, chosenContext(this.model.offeredContext, prompt.context));
     if (text.trim() === '' && context.length === 0) return;
     // Not shown here: the host's prompt-started echo (one source, replayed like everything else)

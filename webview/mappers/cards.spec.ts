@@ -5,7 +5,8 @@ import { blockToChatItems, turnToChatItems } from './chatItems';
 import { unifiedDiff } from './diffText';
 import { describeDecision, parsePermissionButton, permissionToChatItem } from './permission';
 import { planToChatItem } from './plan';
-import { pickerChanges, pickersFor, promptWithCommand, slashCommandsFor, tabStoreFor } from './tabStore';
+import { pickedCommand, pickerChanges, pickersFor, promptWithCommand, slashCommandsFor, tabStoreFor } from './tabStore';
+import { forMynahSafe } from './untrusted';
 import { toolCallToChatItem } from './toolCall';
 import { turn } from './chatItems.spec';
 
@@ -244,6 +245,14 @@ describe('tab controls: slash commands and pickers', () => {
     assert.equal(promptWithCommand('/plan', ' my day '), '/plan my day');
     assert.equal(promptWithCommand('/help', ''), '/help');
     assert.equal(promptWithCommand(undefined, 'plain'), 'plain');
+    // mynah is given names made safe; a picked one goes to the agent under its own name.
+    applyEntry(c, {
+      type: 'agent-update',
+      update: { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'a<b>', description: '' }] },
+    });
+    assert.equal(pickedCommand(c, forMynahSafe(slashCommandsFor(c))[0]?.commands[0]?.command), '/a<b>');
+    assert.equal(pickedCommand(c, '/typed'), '/typed');
+    assert.equal(pickedCommand(c, undefined), undefined);
   });
 
   it('modes and config options are selects; legacy models only without a model config option', () => {

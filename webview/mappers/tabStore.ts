@@ -8,6 +8,7 @@ import type { SessionConfigOption } from '@agentclientprotocol/sdk';
 import type { ContextRef, RenderedItem, SessionControls, SetConfigOption, SetMode, SetModel, TabId } from '../../src/protocol/webview';
 import { isBusy, type Conversation, type Notice } from '../conversation';
 import { contextCommandsFor, contextKey } from './contextMenu';
+import { safeLabel } from './untrusted';
 
 export const MODE_PICKER = 'mode';
 export const MODEL_PICKER = 'model';
@@ -100,6 +101,16 @@ export function slashCommandsFor(c: Conversation): QuickActionCommandGroup[] {
       })),
     },
   ];
+}
+
+/**
+ * The agent's own name for the command mynah-ui reports picked: mynah was given each name made
+ * safe (untrusted.ts), so a name holding `<` comes back escaped.
+ */
+export function pickedCommand(c: Conversation, shown: string | undefined): string | undefined {
+  if (shown === undefined) return undefined;
+  const match = (c.commands ?? []).find((cmd) => safeLabel(`/${cmd.name}`) === shown);
+  return match ? `/${match.name}` : shown;
 }
 
 /** The text a prompt with a chosen slash command sends: `/name args`. */

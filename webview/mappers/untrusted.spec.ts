@@ -108,6 +108,7 @@ describe('untrusted markdown for mynah-ui', () => {
       header: { body: 'ok', status: { text: '<t>', description: '<d>' } },
       summary: { content: { body: '<s>' }, collapsedContent: [{ body: 'fine' }, { body: '<c>' }] },
       buttons: [{ id: 'b', text: '<keep>' }],
+      fileList: { filePaths: ['a<b>.ts'] },
     };
     const safe = forMynahSafe(item);
     assert.equal(safe.body, '&lt;b>x&lt;/b>');
@@ -117,10 +118,13 @@ describe('untrusted markdown for mynah-ui', () => {
     assert.equal(safe.summary.collapsedContent[0], item.summary.collapsedContent[0], 'unchanged parts are shared');
     assert.equal(safe.messageId, 'm<1>', 'ids and plain-text fields are not markdown');
     assert.equal(safe.header.status.text, '<t>');
-    assert.equal(safe.buttons, item.buttons);
+    assert.equal(safe.fileList, item.fileList);
+    assert.equal(safe.buttons[0]?.text, '&lt;keep>', "a button's text is inline markdown in mynah");
+    assert.equal(safe.buttons[0]?.id, 'b');
     assert.equal(item.body, '<b>x</b>', 'the input is not changed');
-    const store = { quickActionCommands: [{ groupName: 'g', commands: [{ command: '/x', description: 'Do <x>' }] }] };
-    assert.equal(forMynahSafe(store).quickActionCommands[0]?.commands[0]?.description, 'Do &lt;x>');
+    const store = { quickActionCommands: [{ groupName: 'g<', commands: [{ command: '/x<', description: 'Do <x>' }] }] };
+    const menu = forMynahSafe(store).quickActionCommands[0];
+    assert.deepEqual(menu, { groupName: 'g&lt;', commands: [{ command: '/x&lt;', description: 'Do &lt;x>' }] });
     const clean = { body: 'no markup', list: [{ description: 'fine' }] };
     assert.equal(forMynahSafe(clean), clean);
   });

@@ -99,32 +99,42 @@ export function safeLabel(text: string): string {
   return text.includes('<') ? escapeAll(text) : text;
 }
 
-/** Which strings mynah renders as markdown, by key, and how each is made safe. */
-const MARKDOWN_KEYS: Record<string, (s: string) => string> = {
+/**
+ * Which strings mynah puts into the page as markup, by key, and how each is made safe: bodies are
+ * markdown; menu entries (`command`, `description`, `groupName`) are inline markdown or raw HTML
+ * in its lists; a button's `text` is inline markdown. Found by reading mynah-ui 4.39's sources for
+ * innerHTML; `webview/chatApp.dom.spec.ts` puts HTML in each and checks the page.
+ */
+const MARKUP_KEYS: Record<string, (s: string) => string> = {
   body: safeMarkdown,
   promptInputInfo: safeMarkdown,
   description: safeLabel,
+  command: safeLabel,
+  groupName: safeLabel,
 };
+/** Keys that are markup only inside an array of that name (`buttons[].text`). */
+const MARKUP_KEYS_IN: Record<string, Record<string, (s: string) => string>> = { buttons: { text: safeLabel } };
 
 /**
- * A copy of `value` (a ChatItem, a tab store) whose markdown strings are safe: every `body`,
- * `promptInputInfo` and `description` at any depth. Objects without such strings come back as they are.
+ * A copy of `value` (a ChatItem, a tab store) whose markup strings (above) are safe, at any depth.
+ * Objects without such strings come back as they are.
  */
-export function forMynahSafe<T>(value: T): T {
+export function forMynahSafe<T>(value: T, arrayKey?: string): T {
   if (Array.isArray(value)) {
     let changed = false;
     const out = value.map((v: unknown) => {
-      const s = forMynahSafe(v);
+      const s = forMynahSafe(v, arrayKey);
       changed ||= s !== v;
       return s;
     });
     return (changed ? out : value) as T;
   }
   if (typeof value !== 'object' || value === null) return value;
+  const extra = arrayKey === undefined ? undefined : MARKUP_KEYS_IN[arrayKey];
   let copy: Record<string, unknown> | undefined;
   for (const [k, v] of Object.entries(value)) {
-    const make = MARKDOWN_KEYS[k];
-    const safe = typeof v === 'string' ? (make ? make(v) : v) : forMynahSafe(v);
+    const make = MARKUP_KEYS[k] ?? extra?.[k];
+    const safe = typeof v === 'string' ? (make ? make(v) : v) : forMynahSafe(v, Array.isArray(v) ? k : undefined);
     if (safe !== v) (copy ??= { ...(value as Record<string, unknown>) })[k] = safe;
   }
   return (copy ?? value) as T;
