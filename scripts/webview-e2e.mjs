@@ -221,6 +221,24 @@ try {
     if (injected) throw new Error(`${injected} element(s) of the agent's HTML are on the page`);
   });
 
+  await step("a file link in an agent's answer opens the file in the editor; a vscode: link is not followed", async () => {
+    await inputOf(f, tab1).click();
+    await page.keyboard.type(
+      'fail this prompt with see [the parser](ts-project/src/parser.ts#L4) and [a handler](vscode://file/etc/hostname)',
+    );
+    await page.keyboard.press('Enter');
+    await waitForText(answersOf(f, tab1), 'a handler');
+    const link = (label) => wrapperOf(f, tab1).locator('a', { hasText: label }).last();
+    const editorTab = (name) => page.locator('.editor-group-container .tab', { hasText: name });
+    await link('the parser').click();
+    await editorTab('parser.ts').first().waitFor({ timeout: 15_000 });
+    await link('a handler').click();
+    await sleep(1500);
+    if (await editorTab('hostname').count()) throw new Error('the vscode: link opened /etc/hostname');
+    if (await page.locator('.monaco-dialog-box').count()) throw new Error('the vscode: link reached VS Code (a dialog is open)');
+    await shot('file-link-opened');
+  });
+
   await step("a tool card's Open diff opens VS Code's diff editor", async () => {
     await inputOf(f, tab1).click();
     await page.keyboard.type('demo tool call');

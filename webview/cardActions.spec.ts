@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { Conversation } from './conversation';
-import { buttonAction, fileClickAction } from './cardActions';
+import { buttonAction, fileClickAction, linkClickAction } from './cardActions';
 import { CONTINUE_IN_NEW_SESSION_BUTTON_ID, RESTART_BUTTON_ID } from './mappers/chatItems';
 import { OPEN_DIFF_PREFIX } from './mappers/toolCall';
 
@@ -81,4 +81,33 @@ describe('card actions (what a click in a card sends to the host)', () => {
       path: 'src/b.ts',
     });
   });
+});
+
+describe('linkClickAction: a link in an answer', () => {
+  const open = (path: string, line?: number) => ({
+    kind: 'open',
+    post: { type: 'open-location', tabId: tab, path, ...(line ? { line } : {}) },
+  });
+  const cases: [string, unknown][] = [
+    ['https://example.com/a?b#c', { kind: 'browser' }],
+    ['HTTP://example.com', { kind: 'browser' }],
+    ['mailto:someone@example.com', { kind: 'browser' }],
+    ['#section', { kind: 'browser' }],
+    ['src/parser.ts', open('src/parser.ts')],
+    ['src/parser.ts#L4', open('src/parser.ts', 4)],
+    ['src/parser.ts#L4C2', open('src/parser.ts', 4)],
+    ['src/parser.ts:12', open('src/parser.ts', 12)],
+    ['src/parser.ts:12:3', open('src/parser.ts', 12)],
+    ['./docs/my%20notes.md#intro', open('./docs/my notes.md')],
+    ['/work/ws/a.ts#10', open('/work/ws/a.ts', 10)],
+    ['file:///work/ws/my%20file.ts#L7', open('/work/ws/my file.ts', 7)],
+    ['C:\\ws\\a.ts:3', open('C:\\ws\\a.ts', 3)],
+    ['vscode://file/etc/passwd', { kind: 'blocked', scheme: 'vscode' }],
+    ['vscode-insiders://vscode.git/clone?url=x', { kind: 'blocked', scheme: 'vscode-insiders' }],
+    ['command:workbench.action.terminal.new', { kind: 'blocked', scheme: 'command' }],
+    ['javascript:alert(1)', { kind: 'blocked', scheme: 'javascript' }],
+    ['data:text/html,x', { kind: 'blocked', scheme: 'data' }],
+  ];
+  for (const [href, expected] of cases)
+    it(`${href} → ${(expected as { kind: string }).kind}`, () => assert.deepEqual(linkClickAction(tab, href), expected));
 });

@@ -52,3 +52,41 @@ export function fileClickAction(
   const line = Number(data?.line);
   return { type: 'open-location', tabId, path: filePath, ...(Number.isSafeInteger(line) && line > 0 ? { line } : {}) };
 }
+
+/**
+ * What a click on a link in an answer does. Web and mail links are VS Code's to open (it asks
+ * before opening a site the user has not trusted): `browser`. A file link — `file://…`, a path,
+ * `src/parser.ts#L4` or `src/parser.ts:4` — opens in the editor through the host, which opens only
+ * files inside the chat's folders (`open-location`). Any other scheme (`vscode:`, `command:`, …)
+ * would hand an agent's text to a URL handler of the editor or another extension: not followed.
+ */
+export type LinkClick = { kind: 'browser' } | { kind: 'open'; post: WebviewToHost } | { kind: 'blocked'; scheme: string };
+
+export function linkClickAction(tabId: TabId, href: string): LinkClick {
+  const link = href.trim();
+  if (link === '' || link.startsWith('#') || /^(https?|mailto):/i.test(link)) return { kind: 'browser' };
+  let target: string;
+  if (/^file:/i.test(link)) {
+    try {
+      const url = new URL(link);
+      target = decodeURIComponent(url.pathname) + url.hash;
+    } catch {
+      return { kind: 'blocked', scheme: 'file' };
+    }
+  } else {
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(link)?.[1];
+    // A scheme, unless it is a Windows drive letter (C:\…, C:/…).
+    if (scheme && !/^[a-z]:[\\/]/i.test(link)) return { kind: 'blocked', scheme: scheme.toLowerCase() };
+    try {
+      target = decodeURIComponent(link);
+    } catch {
+      target = link;
+    }
+  }
+  // The line: `#L12` (GitHub's and VS Code's form, `#L12C3` too), `#12`, or a `:12[:3]` suffix.
+  const m = /#L?(\d+)(?:C\d+)?$/i.exec(target) ?? /:(\d+)(?::\d+)?$/.exec(target);
+  const path = m ? target.slice(0, m.index) : target.replace(/#.*$/, '');
+  const line = m ? Number(m[1]) : undefined;
+  if (path === '') return { kind: 'browser' };
+  return { kind: 'open', post: { type: 'open-location', tabId, path, ...(line && Number.isSafeInteger(line) ? { line } : {}) } };
+}

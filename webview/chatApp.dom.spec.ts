@@ -171,6 +171,36 @@ describe('chat webview in a DOM (jsdom + mynah-ui)', function () {
     assert.equal(api.sent('prompt').at(-1)?.text, `/x${evil('cmd')}`, "a picked command goes to the agent under the agent's name");
   });
 
+  it('a file link in an answer opens through the host (with its line); a vscode: link is not followed; web links are left to VS Code', async () => {
+    const { api, tabId } = startApp();
+    page.fromHost({ type: 'session-ready', tabId, index: 1, agentName: 'Agent', cwd: '/work' });
+    page.fromHost({ type: 'prompt-started', tabId, index: 2, messageId: 'm1', text: 'where' });
+    const text = 'See [the parser](src/parser.ts#L4), [a handler](vscode://file/etc/passwd) and [docs](https://example.com/docs).';
+    page.fromHost({ type: 'agent-update', tabId, index: 3, messageId: 'm1', update: chunk(text) });
+    page.fromHost({ type: 'prompt-ended', tabId, index: 4, messageId: 'm1', stopReason: 'end_turn' });
+    await settle();
+    const link = (label: string): HTMLElement => {
+      const a = [...wrapper(tabId).querySelectorAll<HTMLElement>('a')].find((e) => page.text(e) === label);
+      assert.ok(a, `no link "${label}"`);
+      return a;
+    };
+    const click = (label: string): MouseEvent => {
+      const e = new page.dom.window.MouseEvent('click', { bubbles: true, cancelable: true });
+      link(label).dispatchEvent(e);
+      return e;
+    };
+    let reachedWindow = 0;
+    page.dom.window.addEventListener('click', () => reachedWindow++);
+    assert.ok(click('the parser').defaultPrevented);
+    assert.deepEqual(api.sent('open-location').at(-1), { type: 'open-location', tabId, path: 'src/parser.ts', line: 4 });
+    assert.ok(click('a handler').defaultPrevented);
+    assert.equal(api.sent('open-location').length, 1, 'the vscode: link opens nothing');
+    assert.match(api.sent('log').at(-1)?.message ?? '', /not followed \(vscode\)/);
+    assert.equal(reachedWindow, 0, "neither reached VS Code's listener on the window");
+    assert.ok(!click('docs').defaultPrevented, 'a web link is left to VS Code');
+    assert.equal(reachedWindow, 1);
+  });
+
   it('a typed prompt goes to the host and shows once, when the host echoes it', async () => {
     const { api, tabId } = startApp();
     page.fromHost({ type: 'session-ready', tabId, index: 1, agentName: 'ElizACP', cwd: '/work' });

@@ -11,7 +11,7 @@ import { DelayedCall, realTimers, SpacedByCost, type Timers } from './delayedCal
 import { Host, isHostMessage } from './host';
 import { listenForImages } from './imagePaste';
 import { listenToPage } from './pageLifecycle';
-import { buttonAction, fileClickAction } from './cardActions';
+import { buttonAction, fileClickAction, linkClickAction } from './cardActions';
 import { blockToChatItems, conversationToChatItems } from './mappers/chatItems';
 import {
   EXPORT_CONVERSATION_BUTTON_ID,
@@ -115,6 +115,7 @@ export class ChatApp {
       onChatPrompt: (mid, prompt) => this.onChatPrompt(mid, prompt),
       onStopChatResponse: (mid) => this.withTab(mid, (tabId) => this.host.post({ type: 'cancel', tabId })),
       onInBodyButtonClicked: (mid, messageId, action) => this.withTab(mid, (tabId) => this.onButton(tabId, messageId, action.id)),
+      onLinkClick: (mid, _messageId, link, event) => this.onLinkClick(mid, link, event),
       onFileClick: (mid, filePath, _deleted, messageId, _eventId, details) =>
         this.withTab(mid, (tabId) => this.onFileClick(tabId, filePath, messageId, details?.data)),
       onTabBarButtonClick: (mid, buttonId) =>
@@ -202,6 +203,18 @@ export class ChatApp {
     const action = buttonAction(this.model.conversation(tabId), tabId, messageId, id);
     if (action.post) this.host.post(action.post);
     if (action.reenable && messageId) this.rendererFor(tabId)?.reenableButtons(messageId);
+  }
+
+  /** A link in an answer (`linkClickAction`): VS Code opens web links itself; files open through the host. */
+  private onLinkClick(mid: string, link: string, event: MouseEvent | undefined): void {
+    const tabId = this.ids.tabId(mid);
+    const action = tabId ? linkClickAction(tabId, link) : ({ kind: 'blocked', scheme: 'unknown tab' } as const);
+    if (action.kind === 'browser') return;
+    // VS Code's webview follows links from a listener on the window, after this one: not this link.
+    event?.preventDefault();
+    event?.stopPropagation();
+    if (action.kind === 'open') this.host.post(action.post);
+    else this.host.log('warn', `webview: a link in the chat was not followed (${action.scheme}): ${link.slice(0, 200)}`);
   }
 
   private onFileClick(tabId: TabId, filePath: string, messageId: string | undefined, data: Record<string, string> | undefined): void {
