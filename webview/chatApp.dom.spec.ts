@@ -315,12 +315,22 @@ describe('chat webview in a DOM (jsdom + mynah-ui)', function () {
     assert.equal((api.state as PersistedState).v, 2);
   });
 
+  it('a tab the host opens is saved at once: a page re-created right after comes back with it', () => {
+    const { api } = startApp();
+    const hostTab = '2c9d7e1f-5b3a-4e8c-9f1d-6a7b8c9d0e1f';
+    page.fromHost({ type: 'open-tab', tabId: hostTab, index: 1, title: 'From the host' });
+    // No timer has run (ManualTimers): only an immediate save has it.
+    assert.ok(Object.values((api.state as PersistedState).tabIds).includes(hostTab));
+  });
+
   it('closing a tab tells the host and forgets its seen index', async () => {
     const { api, tabId } = startApp();
     page.fromHost({ type: 'session-ready', tabId, index: 1, agentName: 'ElizACP', cwd: '/work' });
     page.document.querySelector<HTMLElement>('[data-testid="tab-bar-tab-add-button"]')?.click();
     const [added] = api.sent('new-tab');
     assert.ok(added, 'the + button opened a tab');
+    // Saved at once (no timer has run): a page re-created right now comes back with it.
+    assert.ok(Object.values((api.state as PersistedState).tabIds).includes(added.tabId), 'the new tab is saved at once');
     const titles = [...page.document.querySelectorAll('[data-testid="tab-bar-tabs-option-label"]')].map((e) => e.textContent?.trim());
     assert.ok(titles.includes('Chat 2'), `the new tab is numbered after the open ones: ${JSON.stringify(titles)}`);
     const closeButton = page.document.querySelector<HTMLElement>(

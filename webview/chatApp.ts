@@ -185,7 +185,9 @@ export class ChatApp {
       this.mynah.updateStore(mid, { tabTitle: `Chat ${this.ids.tabIds().length}` });
     }
     this.updateTabStore(tabId);
-    this.saveSoon.schedule();
+    // Saved at once, as a closed tab is: a page re-created right after (the view hidden within
+    // the save spacing) must come back with this tab, not have the host reopen it.
+    this.persistNow();
   }
 
   private onTabRemove(mid: string): void {
