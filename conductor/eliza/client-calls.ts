@@ -3,6 +3,7 @@
 // point is to let tests see what the client answered), cancellation propagates as CancelledError.
 import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
+import { fenced } from '../../src/protocol/markdown';
 import { DEFAULT_PERMISSION_KIND, pathInTitle, splitCommandLine } from './hooks';
 import { callClient, errorMessage, sendUpdate, streamText, throwIfCancelled } from './turn-context';
 import type { Turn } from './turn-context';
@@ -76,9 +77,8 @@ export async function readFileHook(turn: Turn, p: string, line?: number, limit?:
         options,
       ),
     );
-    // A fence longer than any run of backticks in the file, or the file's own fences would end it.
-    const fence = '`'.repeat(Math.max(3, ...[...content.matchAll(/`+/g)].map((m) => m[0].length + 1)));
-    return `Contents of ${abs}:\n${fence}\n${content}\n${fence}`;
+    // In a fence longer than any run of backticks in the file: the file's own fences would end it.
+    return `Contents of ${abs}:\n${fenced(content)}`;
   } catch (err) {
     throwIfCancelled(turn);
     return `Error reading ${abs}: ${errorMessage(err)}`;

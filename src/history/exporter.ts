@@ -3,6 +3,7 @@
 // permission decisions and notices. Pure, so a golden file pins the format.
 import type { ContentBlock, SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
 import type { ConversationEntry } from '../protocol/webview';
+import { fenced } from '../protocol/markdown';
 import type { ConversationMeta } from './historyStore';
 import { toTurns, type HistoryTurn } from './turns';
 
@@ -63,10 +64,10 @@ function toolMarkdown(u: ToolUpdate): string[] {
   const title = oneLine(u.title ?? u.toolCallId);
   const status = u.status ?? 'in_progress';
   const out = [`<details><summary>Tool: ${escapeHtml(title)} (${status})</summary>`, ''];
-  if (u.rawInput !== undefined) out.push('Input:', '', fence(JSON.stringify(u.rawInput, null, 2), 'json'), '');
+  if (u.rawInput !== undefined) out.push('Input:', '', fenced(JSON.stringify(u.rawInput, null, 2), 'json'), '');
   const content = (u.content ?? []).map(contentText).filter((s) => s.length > 0);
-  if (content.length) out.push('Output:', '', fence(content.join('\n\n')), '');
-  else if (u.rawOutput !== undefined) out.push('Output:', '', fence(JSON.stringify(u.rawOutput, null, 2), 'json'), '');
+  if (content.length) out.push('Output:', '', fenced(content.join('\n\n')), '');
+  else if (u.rawOutput !== undefined) out.push('Output:', '', fenced(JSON.stringify(u.rawOutput, null, 2), 'json'), '');
   for (const l of u.locations ?? []) out.push(`- \`${l.path}${l.line ? `:${l.line}` : ''}\``);
   if (u.locations?.length) out.push('');
   out.push('</details>', '');
@@ -101,13 +102,6 @@ function blockText(b: ContentBlock): string {
     default:
       return '';
   }
-}
-
-/** A fenced block that its content cannot close (the fence is longer than any backtick run inside). */
-function fence(text: string, lang = ''): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const f = '`'.repeat(longest + 1);
-  return `${f}${lang}\n${text}\n${f}`;
 }
 
 const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();

@@ -5,13 +5,6 @@ export function escapeMarkdown(text: string): string {
   return text.replace(/([\\`*_{}[\]()#+\-.!|<>~])/g, '\\$1');
 }
 
-/** A fenced code block whose fence cannot be closed by the content. */
-export function fenced(code: string, lang = ''): string {
-  const longest = Math.max(2, ...[...code.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(longest + 1);
-  return `${fence}${lang}\n${code}\n${fence}`;
-}
-
 /** JSON for people: two-space indent, with a cap so a huge input cannot flood the chat. */
 export function prettyJson(value: unknown, max = 20_000): string {
   let s: string;

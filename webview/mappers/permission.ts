@@ -5,7 +5,8 @@ import type { ChatItem, ChatItemButton } from '@aws/mynah-ui';
 import type { PermissionOption } from '@agentclientprotocol/sdk';
 import type { PermissionDecision } from '../../src/protocol/webview';
 import type { PermissionCard } from '../conversation';
-import { escapeInline, fenced, prettyJson } from './markdown';
+import { fenced } from '../../src/protocol/markdown';
+import { escapeInline, prettyJson } from './markdown';
 import { kindLabel, type ToolCallState } from './toolCall';
 
 /** Button ids: `perm:<requestId>:<option index>` or `perm:<requestId>:bypass`. */

@@ -6,7 +6,8 @@ import type { SessionUpdate, ToolCallContent, ToolCallUpdate } from '@agentclien
 import type { TerminalView } from '../conversation';
 import { toolProgressOf } from '../../src/protocol/symposium-ext';
 import { unifiedDiff } from './diffText';
-import { basename, escapeInline, fenced, prettyJson } from './markdown';
+import { fenced } from '../../src/protocol/markdown';
+import { basename, escapeInline, prettyJson } from './markdown';
 
 export type ToolCallState = Extract<SessionUpdate, { sessionUpdate: 'tool_call' | 'tool_call_update' }>;
 
