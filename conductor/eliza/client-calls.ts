@@ -141,7 +141,7 @@ export async function runCommandHook(turn: Turn, commandLine: string): Promise<s
       exit.exitCode !== undefined && exit.exitCode !== null
         ? `exited with code ${exit.exitCode}`
         : `was killed by signal ${exit.signal ?? 'unknown'}`;
-    return `Command ${how}.\n\`\`\`\n${out.output}${out.truncated ? '\n[output truncated]' : ''}\n\`\`\``;
+    return `Command ${how}.\n${fenced(`${out.output}${out.truncated ? '\n[output truncated]' : ''}`)}`;
   } catch (err) {
     // Cancelled or failed mid-way: do not leave the process running in the client. Fire and
     // forget, so a slow client cannot delay the cancelled response.

@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { ideLocation, joinHoverParts, nameRangeIn, SYMBOL_KIND_NAMES, type IdeLocation } from '../protocol/ideOperations';
+import { fenced } from '../protocol/markdown';
 
 /** VS Code's SymbolKind as the lower-case names results use ("class", "typeParameter" → "type parameter"). */
 export function symbolKindName(kind: vscode.SymbolKind): string {
@@ -63,7 +64,7 @@ export function hoverText(hovers: readonly vscode.Hover[]): string {
     for (const c of h.contents) {
       if (typeof c === 'string') parts.push(c);
       else if (c instanceof vscode.MarkdownString) parts.push(c.value);
-      else if ('language' in c) parts.push(`\`\`\`${c.language}\n${c.value}\n\`\`\``);
+      else if ('language' in c) parts.push(fenced(c.value, c.language));
       else parts.push(String((c as { value?: unknown }).value ?? ''));
     }
   }

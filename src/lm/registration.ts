@@ -4,6 +4,7 @@
 // the models when `symposium.agents` changes.
 import * as vscode from 'vscode';
 import { AGENT_ACTION_APPROVED, AGENT_ACTION_TOOL, type AgentActionInput } from '../protocol/lm';
+import { fenced } from '../protocol/markdown';
 import { vscodelmSpawnSpec, type Runtime } from '../agents/agentConfiguration';
 import type { Log } from '../log/logEvent';
 import type { LmProcess } from './lmProcess';
@@ -114,7 +115,7 @@ export class LmRegistration implements vscode.Disposable {
 const agentActionTool: vscode.LanguageModelTool<AgentActionInput> = {
   prepareInvocation(options) {
     const { kind, title, raw_input } = options.input;
-    const details = raw_input === undefined ? '' : `\n\n\`\`\`json\n${JSON.stringify(raw_input, null, 2)}\n\`\`\``;
+    const details = raw_input === undefined ? '' : `\n\n${fenced(JSON.stringify(raw_input, null, 2), 'json')}`;
     return {
       invocationMessage: `Agent action: ${title}`,
       confirmationMessages: {

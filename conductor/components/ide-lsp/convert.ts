@@ -19,6 +19,7 @@ import {
   type Utf16Range,
 } from '../../../src/protocol/ideOperations';
 import { isObject } from '../../../src/protocol/guards';
+import { fenced } from '../../../src/protocol/markdown';
 
 const MAX_READ_BYTES = 8 * 1024 * 1024;
 
@@ -136,7 +137,7 @@ export function hoverText(hover: Hover | null | undefined): string {
   const add = (c: unknown): void => {
     if (typeof c === 'string') parts.push(c);
     else if (isObject(c) && typeof c.value === 'string') {
-      if (typeof c.language === 'string') parts.push(`\`\`\`${c.language}\n${c.value}\n\`\`\``);
+      if (typeof c.language === 'string') parts.push(fenced(c.value, c.language));
       else parts.push(c.value);
     }
   };

@@ -3,6 +3,7 @@
 // sparkler's identity, pattern anchors and collaboration evolution; the collaborator profile and
 // workspace map; in `full` mode this workspace's working memory and latest checkpoint; then how to
 // use the tools. Sections are capped, so a huge file cannot crowd out the rest (or the context).
+import { fenced } from '../../../src/protocol/markdown';
 import type { SparkleHome } from './homeStore';
 import type { SparkleSpace, WorkspaceMemory } from './workspaceStore';
 import { builtInIdentity, embodimentClosing, toolsGuide } from './templates';
@@ -46,11 +47,7 @@ export function embodimentText(m: EmbodimentMaterials): string {
   if (m.mode === 'full') {
     const w = m.workspace;
     parts.push(
-      section(
-        'This workspace: working memory',
-        w?.workingMemory && `\`\`\`json\n${w.workingMemory.text.trim()}\n\`\`\``,
-        w?.workingMemory?.path,
-      ),
+      section('This workspace: working memory', w?.workingMemory && fenced(w.workingMemory.text.trim(), 'json'), w?.workingMemory?.path),
       section('This workspace: latest checkpoint', w?.latestCheckpoint?.text, w?.latestCheckpoint?.path),
       section('This workspace: insights', w?.workspaceMap?.text, w?.workspaceMap?.path),
     );
