@@ -1,32 +1,32 @@
 // npm run bench, part 3: what the language-server fallback costs. `findReferences` on the class
-// Parser of test-workspace/ts-project (8 locations), two ways, each against its own warm
+// Parser of test-workspace/ts-project (8 locations), each path against its own warm
 // typescript-language-server (same version, same initialization options), interleaved round by
-// round:
-//   direct    `textDocument/references` sent straight to a bare typescript-language-server over
-//             vscode-jsonrpc, the raw LSP answer (no conversion);
-//   fallback  an agent's `find_references` MCP call, timed by the agent (ideBenchAgent.ts): agent →
-//             loopback MCP → ide-operations → ide-lsp adapter (placed because this client does not
-//             advertise `_meta.symposium.ide`) → its typescript-language-server → results converted
-//             to 1-based code-point columns with snippets → back.
-// And the adapter alone, in this process, on one warm server: its answer to
-// `_symposium/ide/references` (position conversion, document sync check, the request, results
-// converted with snippets) vs the bare request on the same connection — what the adapter adds,
-// without the agent's MCP call and the chain, which the IDE-operations bench measures.
-// Also the cold start: from a fresh process to the first answer. See docs/benchmarks.md.
+// round (docs/benchmarks.md):
+//   direct        `textDocument/references` sent straight to a bare typescript-language-server
+//                 over vscode-jsonrpc (with the adapter's own writer, so both sides send alike),
+//                 the raw LSP answer;
+//   byte relay    the same, through a process that moves bytes and does nothing else
+//                 (byteRelay.js): the floor of the one process hop the conductor adds;
+//   conductor + adapter   an agent sends `_symposium/ide/references` as ide-operations does, to a
+//                 conductor whose chain is ide-lsp: agent → conductor → ide-lsp → its server →
+//                 1-based results with snippets → back. Timed by the agent, once with the ACP SDK
+//                 (ideBenchAgent.ts) and once with no library at all (rawIdeAgent.ts), so that the
+//                 agent's own library is not counted as the conductor's;
+//   fallback with MCP     an agent's `find_references` MCP tool call: the same, behind the
+//                 session's loopback MCP server and ide-operations.
+// And the adapter alone, in this process, on one warm server: its answer vs the bare request on
+// the same connection; the hops of the MCP path, each stopping one hop earlier; the cold start
+// (fresh process to first answer).
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import * as acp from '@agentclientprotocol/sdk';
-import {
-  createProtocolConnection,
-  StreamMessageReader,
-  StreamMessageWriter,
-  type ProtocolConnection,
-} from 'vscode-languageserver-protocol/node';
+import { createProtocolConnection, StreamMessageReader, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
 import { realpathSync } from 'node:fs';
 import { LspIde } from '../components/ide-lsp/answers';
+import { PipeMessageWriter } from '../components/ide-lsp/messageWriter';
 import { resolveServer, BUILTIN_SERVERS } from '../components/ide-lsp/servers';
 import { ServerPool } from '../components/ide-lsp/supervisor';
 import { createLogger } from '../log';
@@ -37,6 +37,8 @@ const PROJECT = join(ROOT, 'test-workspace/ts-project');
 const PARSER = join(PROJECT, 'src/parser.ts');
 const CONDUCTOR = resolve(__dirname, '../conductor.js');
 const AGENT = resolve(__dirname, 'ideBenchAgent.js');
+const RAW_AGENT = resolve(__dirname, 'rawIdeAgent.js');
+const BYTE_RELAY = resolve(__dirname, 'byteRelay.js');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CALLS = Number(process.env.BENCH_LSP_CALLS ?? 100);
 /**
@@ -52,15 +54,17 @@ interface Direct {
 }
 
 /** A bare typescript-language-server, initialized as the adapter does, parser.ts open. */
-async function startDirect(): Promise<{ direct: Direct; coldMs: number }> {
+async function startDirect(relay = false): Promise<{ direct: Direct; coldMs: number }> {
   const t0 = performance.now();
   const launch = resolveServer(BUILTIN_SERVERS[0]!, PROJECT);
-  const child = spawn(launch.command, launch.args, {
+  const [command, args] = relay ? [process.execPath, [BYTE_RELAY, launch.command, ...launch.args]] : [launch.command, launch.args];
+  const child = spawn(command, args, {
     cwd: PROJECT,
     stdio: ['pipe', 'pipe', 'ignore'],
     env: { ...process.env, ...launch.env },
   });
-  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  // The adapter's own writer (one write per message, at once), so that both sides send alike.
+  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new PipeMessageWriter(child.stdin));
   connection.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => null));
   connection.onRequest('window/workDoneProgress/create', () => null);
   connection.onRequest('client/registerCapability', () => null);
@@ -133,14 +137,14 @@ interface Fallback {
 const chunks: { sessionId: string; text: string }[] = [];
 
 /** The conductor with ElizACP's bench twin as its agent; this client advertises no IDE, so ide-lsp answers. */
-async function startFallback(components = 'ide-operations'): Promise<Fallback> {
+async function startFallback(components = 'ide-operations', agent = AGENT): Promise<Fallback> {
   const child = spawn(
     process.execPath,
     [
       // BENCH_CPU_PROF=<dir>: a CPU profile of the conductor (where the fallback path's time goes).
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
       CONDUCTOR,
-      ...['--log', process.env.BENCH_LOG ?? 'warn', '--components', components, '--', process.execPath, AGENT],
+      ...['--log', process.env.BENCH_LOG ?? 'warn', '--components', components, '--', process.execPath, agent],
     ],
     {
       stdio: ['pipe', 'pipe', 'inherit'],
@@ -189,12 +193,14 @@ const HOPS = {
 const ACP_REFERENCES = {
   acp: { method: '_symposium/ide/references', params: { position: { file: 'src/parser.ts', line: 4, column: 14 } } },
 };
+/** The same hop without the work: `_symposium/ide/selection`, which ide-lsp answers without a server. */
+const ACP_HOP = { acp: { method: '_symposium/ide/selection', params: {} } };
 
 /** One prompt = `count` timed calls of one tool; the agent's reply carries the times and the last answer. */
 async function timeFallback(
   f: Fallback,
   count: number,
-  call: { tool: string; args: Record<string, unknown> } | typeof ACP_REFERENCES = FIND_REFERENCES,
+  call: { tool: string; args: Record<string, unknown> } | { acp: { method: string; params: Record<string, unknown> } } = FIND_REFERENCES,
 ): Promise<{ times: number[]; last: string }> {
   const order = JSON.stringify({ ...call, count });
   const before = chunks.length;
@@ -246,94 +252,101 @@ async function startAdapter() {
   return { coldMs, answer: (n: number) => time(answer, n), raw: (n: number) => time(raw, n), close: () => pool.dispose() };
 }
 
+type Row = { name: string; p50: number; p90: number; p99: number; coldMs: number };
+const row = (name: string, xs: number[], cold = NaN): Row => ({
+  name,
+  p50: quantile(xs, 0.5),
+  p90: quantile(xs, 0.9),
+  p99: quantile(xs, 0.99),
+  coldMs: cold,
+});
+
+function printTable(title: string, rows: Row[], base: number): void {
+  console.log(`\n${title}`);
+  console.log(`${'path'.padEnd(58)} | p50 ms | p90 ms | p99 ms | ratio p50 | cold start to first answer ms`);
+  for (const r of rows)
+    console.log(
+      `${r.name.padEnd(58)} | ${r.p50.toFixed(3).padStart(6)} | ${r.p90.toFixed(3).padStart(6)} | ${r.p99.toFixed(3).padStart(6)} | ${(r.p50 / base).toFixed(2).padStart(9)} | ${Number.isNaN(r.coldMs) ? '     –' : r.coldMs.toFixed(0).padStart(6)}`,
+    );
+}
+
 async function main(): Promise<void> {
   const { direct, coldMs: directCold } = await startDirect();
+  const { direct: relayed } = await startDirect(true);
   const adapter = await startAdapter();
   const fallback = await startFallback();
-  const adapterOnly = await startFallback('ide-lsp');
+  const viaSdk = await startFallback('ide-lsp');
+  const viaRaw = await startFallback('ide-lsp', RAW_AGENT);
   const coldStart = performance.now();
   const first = await timeFallback(fallback, 1);
   const fallbackCold = performance.now() - coldStart;
   const total = (JSON.parse(first.last) as { total: number }).total;
   if (total !== 8) throw new Error(`the fallback found ${total} references to Parser, not 8: ${first.last}`);
-  // Warm-up: JIT, both servers' caches, the MCP connection.
-  await timeDirect(direct, WARMUP);
-  await timeFallback(fallback, WARMUP);
-  await adapter.raw(WARMUP);
-  await adapter.answer(WARMUP);
-  const viaAcp = JSON.parse((await timeFallback(adapterOnly, 1, ACP_REFERENCES)).last) as { total: number };
-  if (viaAcp.total !== 8) throw new Error(`the conductor + adapter found ${viaAcp.total} references to Parser, not 8`);
-  await timeFallback(adapterOnly, WARMUP, ACP_REFERENCES);
-  await timeFallback(fallback, WARMUP, HOPS.mcp);
-  await timeFallback(fallback, WARMUP, HOPS.chain);
-  const sample = JSON.parse((await timeFallback(fallback, WARMUP, HOPS.payload)).last) as { total: number };
-  if (sample.total < 6) throw new Error(`the text search found ${sample.total} lines, expected about 8`);
-  const samples: Record<'direct' | 'fallback' | 'conductor' | 'raw' | 'adapter' | 'mcp' | 'chain' | 'payload', number[]> = {
-    direct: [],
-    fallback: [],
-    conductor: [],
-    raw: [],
-    adapter: [],
-    mcp: [],
-    chain: [],
-    payload: [],
-  };
-  for (let round = 0; round < ROUNDS; round++) {
-    samples.direct.push(...(await timeDirect(direct, CALLS)));
-    samples.fallback.push(...(await timeFallback(fallback, CALLS)).times);
-    samples.conductor.push(...(await timeFallback(adapterOnly, CALLS, ACP_REFERENCES)).times);
-    samples.raw.push(...(await adapter.raw(CALLS)));
-    samples.adapter.push(...(await adapter.answer(CALLS)));
-    samples.mcp.push(...(await timeFallback(fallback, CALLS, HOPS.mcp)).times);
-    samples.chain.push(...(await timeFallback(fallback, CALLS, HOPS.chain)).times);
-    samples.payload.push(...(await timeFallback(fallback, CALLS, HOPS.payload)).times);
+  for (const f of [viaSdk, viaRaw]) {
+    const answer = JSON.parse((await timeFallback(f, 1, ACP_REFERENCES)).last) as { total: number };
+    if (answer.total !== 8) throw new Error(`the conductor + adapter found ${answer.total} references to Parser, not 8`);
   }
+  // Every path, as measured below, is timed WARMUP times first: JIT, both servers' caches, the MCP connection.
+  const paths: Record<string, (n: number) => Promise<number[]>> = {
+    direct: (n) => timeDirect(direct, n),
+    relayed: (n) => timeDirect(relayed, n),
+    fallback: async (n) => (await timeFallback(fallback, n)).times,
+    conductor: async (n) => (await timeFallback(viaSdk, n, ACP_REFERENCES)).times,
+    conductorRaw: async (n) => (await timeFallback(viaRaw, n, ACP_REFERENCES)).times,
+    raw: (n) => adapter.raw(n),
+    adapter: (n) => adapter.answer(n),
+    mcp: async (n) => (await timeFallback(fallback, n, HOPS.mcp)).times,
+    chain: async (n) => (await timeFallback(fallback, n, HOPS.chain)).times,
+    payload: async (n) => (await timeFallback(fallback, n, HOPS.payload)).times,
+    acpHop: async (n) => (await timeFallback(viaRaw, n, ACP_HOP)).times,
+  };
+  for (const time of Object.values(paths)) await time(WARMUP);
+  const sample = JSON.parse((await timeFallback(fallback, 1, HOPS.payload)).last) as { total: number };
+  if (sample.total < 6) throw new Error(`the text search found ${sample.total} lines, expected about 8`);
+  const samples: Record<string, number[]> = Object.fromEntries(Object.keys(paths).map((k) => [k, []]));
+  for (let round = 0; round < ROUNDS; round++) for (const [k, time] of Object.entries(paths)) samples[k]!.push(...(await time(CALLS)));
   await direct.close();
+  await relayed.close();
   await adapter.close();
-  fallback.close();
-  adapterOnly.close();
-  const row = (name: string, xs: number[], cold: number) => ({
-    name,
-    p50: quantile(xs, 0.5),
-    p90: quantile(xs, 0.9),
-    p99: quantile(xs, 0.99),
-    coldMs: cold,
-  });
+  for (const f of [fallback, viaSdk, viaRaw]) f.close();
+
+  const s = (k: string): number[] => samples[k]!;
   const rows = [
-    row('direct typescript-language-server', samples.direct, directCold),
-    row('fallback (agent → conductor → ide-lsp)', samples.fallback, fallbackCold),
-    row('conductor + adapter (agent → conductor → ide-lsp, no MCP)', samples.conductor, NaN),
-    row('same server, bare request', samples.raw, NaN),
-    row('same server, the adapter answering', samples.adapter, adapter.coldMs),
+    row('direct typescript-language-server', s('direct'), directCold),
+    row('direct, through a byte relay (one process hop, no work)', s('relayed')),
+    row('conductor + adapter (agent → conductor → ide-lsp)', s('conductor')),
+    row('conductor + adapter, raw agent (no ACP library)', s('conductorRaw')),
+    row('fallback with MCP (agent → MCP → conductor → ide-lsp)', s('fallback'), fallbackCold),
   ];
+  const adapterRows = [row('same server, bare request', s('raw')), row('same server, the adapter answering', s('adapter'), adapter.coldMs)];
   const hops = [
-    row('hop: agent → MCP → tool (no IDE request)', samples.mcp, NaN),
-    row('hop: … → chain → ide-lsp (no server)', samples.chain, NaN),
-    row('hop: … an 8-line answer (text search)', samples.payload, NaN),
+    row('hop: agent → MCP → tool (no IDE request)', s('mcp')),
+    row('hop: … → chain → ide-lsp (no server)', s('chain')),
+    row('hop: … an 8-line answer (text search)', s('payload')),
+    row('hop: raw agent → conductor → ide-lsp (no MCP, no server)', s('acpHop')),
   ];
+  const base = rows[0]!.p50;
   console.log(
     `\nLanguage-server fallback benchmark: findReferences("Parser") → 8 locations (${ROUNDS} rounds × ${CALLS} calls after ${WARMUP} on each path; node ${process.version})`,
   );
-  console.log('path                                   | p50 ms | p90 ms | p99 ms | ratio p50 | cold start to first answer ms');
-  for (const [i, r] of rows.entries()) {
-    const base = rows[i < 3 ? 0 : 3]!.p50;
-    console.log(
-      `${r.name.padEnd(38)} | ${r.p50.toFixed(3).padStart(6)} | ${r.p90.toFixed(3).padStart(6)} | ${r.p99.toFixed(3).padStart(6)} | ${(r.p50 / base).toFixed(2).padStart(9)} | ${Number.isNaN(r.coldMs) ? '     –' : r.coldMs.toFixed(0).padStart(6)}`,
-    );
-  }
-  // Where the whole path's time goes: each hop's p50 minus the previous one's.
-  const [mcp, chain, payload] = hops.map((h) => h.p50) as [number, number, number];
-  const full = rows[1]!.p50;
-  for (const h of hops) console.log(`${h.name.padEnd(44)} | p50 ${h.p50.toFixed(3)} ms | p90 ${h.p90.toFixed(3)} ms`);
+  printTable('Against the direct request (the issue-14 target: conductor + adapter ≤ 1.2×)', rows, base);
+  printTable('The adapter alone, in this process, on one warm server', adapterRows, adapterRows[0]!.p50);
+  for (const h of hops) console.log(`${h.name.padEnd(58)} | p50 ${h.p50.toFixed(3)} ms | p90 ${h.p90.toFixed(3)} ms`);
+  const [mcp, chain, payload, acpHop] = hops.map((h) => h.p50) as [number, number, number, number];
+  const added = (r: Row): string => `+${(r.p50 - base).toFixed(3)} ms`;
   console.log(
-    `p50 split: MCP call ${mcp.toFixed(3)} ms, chain hop to ide-lsp and back +${(chain - mcp).toFixed(3)} ms, ` +
-      `the adapter + language server +${(full - chain).toFixed(3)} ms (bare request ${rows[0]!.p50.toFixed(3)} ms); ` +
-      `an answer of that size without a server ${payload.toFixed(3)} ms`,
+    `p50 split, with MCP: the MCP call ${mcp.toFixed(3)} ms, the chain hop to ide-lsp and back +${(chain - mcp).toFixed(3)} ms, ` +
+      `the adapter + language server +${(rows[4]!.p50 - chain).toFixed(3)} ms; an answer of that size without a server ${payload.toFixed(3)} ms`,
+  );
+  console.log(
+    `Added to the direct request at p50: one byte relay ${added(rows[1]!)}; the conductor + adapter ${added(rows[2]!)} ` +
+      `(raw agent ${added(rows[3]!)}; of which the hop without work ${acpHop.toFixed(3)} ms and the adapter's own work ` +
+      `+${(adapterRows[1]!.p50 - adapterRows[0]!.p50).toFixed(3)} ms); the 1.2× target allows +${(0.2 * base).toFixed(3)} ms`,
   );
   mkdirSync(join(ROOT, 'test-results/bench'), { recursive: true });
   writeFileSync(
     join(ROOT, 'test-results/bench/ide-lsp-results.json'),
-    JSON.stringify({ when: new Date().toISOString(), loadAverage: (await import('node:os')).loadavg(), rows, hops }, null, 2),
+    JSON.stringify({ when: new Date().toISOString(), loadAverage: (await import('node:os')).loadavg(), rows, adapterRows, hops }, null, 2),
   );
 }
 

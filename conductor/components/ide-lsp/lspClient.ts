@@ -19,7 +19,6 @@ import {
   CancellationTokenSource,
   createProtocolConnection,
   StreamMessageReader,
-  StreamMessageWriter,
   type Diagnostic,
   type InitializeResult,
   type ProtocolConnection,
@@ -28,7 +27,7 @@ import {
 import { endGroup, spawnInGroup } from '../../../src/node/processGroup';
 import { StderrTail } from '../../../src/node/stderrTail';
 import type { Logger } from '../../log';
-import { coalescingWriter } from './coalescingWriter';
+import { PipeMessageWriter } from './messageWriter';
 import { DocumentSync } from './documents';
 import { DEFAULT_TIMEOUTS, LanguageServerError, type LspTimeouts } from './lspErrors';
 import type { ServerLaunch } from './servers';
@@ -107,10 +106,7 @@ export class LanguageServerClient {
     child.on('error', (err) => this.onExit(`could not be started: ${err.message}`));
     child.on('exit', (code, signal) => this.onExit(signal ? `was killed by ${signal}` : `exited with code ${code}`));
     child.stderr!.setEncoding('utf8').on('data', (t: string) => this.stderr.push(t, (line) => line && this.log.info(`stderr: ${line}`)));
-    const connection = createProtocolConnection(
-      new StreamMessageReader(child.stdout!),
-      new StreamMessageWriter(coalescingWriter(child.stdin!)),
-    );
+    const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new PipeMessageWriter(child.stdin!));
     this.connection = connection;
     child.stdin!.on('error', () => undefined); // EPIPE after a crash: the exit handler reports it
     connection.onError(([err]) => this.onGarbage(err.message));
