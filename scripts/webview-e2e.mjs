@@ -168,6 +168,38 @@ try {
     if (text.includes(STORY[STORY.length - 1])) throw new Error('the story was not stopped');
   });
 
+  await step('a prompt sent while the agent works waits in a card above the input; Edit takes it back into the input, unsent', async () => {
+    const stops = occurrences((await answersOf(f, tab1).allInnerTexts()).join('\n'), 'Stopped.');
+    await inputOf(f, tab1).click();
+    await page.keyboard.type('tell me a long story');
+    await page.keyboard.press('Enter');
+    await waitForText(answersOf(f, tab1), STORY[1]);
+    const queued = 'a prompt typed while the story streams';
+    await inputOf(f, tab1).click();
+    await page.keyboard.type(queued);
+    await page.keyboard.press('Enter');
+    const card = wrapperOf(f, tab1).locator('.mynah-chat-prompt-input-sticky-card');
+    await waitForText(card, queued);
+    if ((await inputOf(f, tab1).innerText()).includes(queued)) throw new Error('the queued prompt is still in the input');
+    await shot('queued-prompt');
+    await card.locator('button', { hasText: 'Edit' }).click();
+    let input = '';
+    for (let i = 0; i < 50 && !(input = await inputOf(f, tab1).innerText()).includes(queued); i++) await sleep(100);
+    if (!input.includes(queued)) throw new Error(`the withdrawn prompt is not back in the input: ${JSON.stringify(input)}`);
+    for (let i = 0; i < 50 && (await card.innerText().catch(() => '')).includes(queued); i++) await sleep(100);
+    if ((await card.innerText().catch(() => '')).includes(queued)) throw new Error('the queued card stayed');
+    await wrapperOf(f, tab1).locator('.mynah-chat-prompt-stop-button').click();
+    for (let i = 0; i < 100 && occurrences((await answersOf(f, tab1).allInnerTexts()).join('\n'), 'Stopped.') === stops; i++)
+      await sleep(100);
+    await sleep(1000); // time for a wrongly queued prompt to start
+    const prompts = await wrapperOf(f, tab1).locator('[data-testid="chat-item-prompt"]').allInnerTexts();
+    if (prompts.some((p) => p.includes(queued))) throw new Error('the withdrawn prompt was sent');
+    if (!(await inputOf(f, tab1).innerText()).includes(queued)) throw new Error('the input lost the withdrawn prompt');
+    await inputOf(f, tab1).click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
+  });
+
   await step('an agent crash shows the reason and a Restart button that brings the tab back', async () => {
     await inputOf(f, tab1).click();
     await page.keyboard.type('crash');
@@ -197,8 +229,8 @@ try {
     await waitForText(answersOf(f, tab1), 'Permission needed');
     const allow = wrapperOf(f, tab1).locator('button', { hasText: 'Allow once' }).last();
     await allow.waitFor();
-    // The turn waits for the user: the prompt's info line shows how long it has been running.
-    await waitForText(wrapperOf(f, tab1).locator('.mynah-chat-prompt-input-info'), 'Working… 1 s', 5_000);
+    // The turn waits for the user, and the prompt's info line says so (not "Working…").
+    await waitForText(wrapperOf(f, tab1).locator('.mynah-chat-prompt-input-info'), 'Waiting for your answer above', 5_000);
     await shot('approval-card');
     await allow.click();
     const text = await waitForText(answersOf(f, tab1), 'Permission outcome: selected allow-once');

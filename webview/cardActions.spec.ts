@@ -111,3 +111,20 @@ describe('linkClickAction: a link in an answer', () => {
   for (const [href, expected] of cases)
     it(`${href} → ${(expected as { kind: string }).kind}`, () => assert.deepEqual(linkClickAction(tab, href), expected));
 });
+
+describe('the queued prompts card', () => {
+  it('Edit withdraws them and gives their text back for the input, in order; with none queued, nothing', () => {
+    const queued = {
+      ...conv,
+      queued: [
+        { messageId: 'q1', text: 'one' },
+        { messageId: 'q2', text: 'two\nlines' },
+      ],
+    } as unknown as Conversation;
+    assert.deepEqual(buttonAction(queued, tab, 'queued-prompts', 'withdraw-queued'), {
+      post: { type: 'withdraw-queued', tabId: tab },
+      restoreInput: 'one\n\ntwo\nlines',
+    });
+    assert.deepEqual(buttonAction(conv, tab, 'queued-prompts', 'withdraw-queued'), {});
+  });
+});

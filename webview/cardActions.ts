@@ -1,11 +1,12 @@
 // What a click in a card asks of the host: a button (restart, continue in a new session, sign in
-// or not now, a permission choice, open a diff) or a file in a file list (its diff, or the file at
+// or not now, a permission choice, open a diff, take queued prompts back) or a file in a file list (its diff, or the file at
 // a line). Pure: the conversation model in, the message to post out, so each is unit-testable.
 import type { TabId, WebviewToHost } from '../src/protocol/webview';
 import type { Conversation } from './conversation';
 import { CONTINUE_IN_NEW_SESSION_BUTTON_ID, RESTART_BUTTON_ID } from './mappers/chatItems';
 import { parsePermissionButton } from './mappers/permission';
 import { signInChoice, signInDismissal } from './mappers/signIn';
+import { WITHDRAW_QUEUED_BUTTON_ID } from './mappers/tabStore';
 import { OPEN_DIFF_PREFIX } from './mappers/toolCall';
 import { toolCallOf } from './toolCalls';
 
@@ -14,11 +15,17 @@ export interface ButtonAction {
   post?: WebviewToHost;
   /** The card keeps its buttons usable ("Open diff" can be used again and again). */
   reenable?: boolean;
+  /** Text that goes back into the prompt input, before what is typed there (withdrawn queued prompts). */
+  restoreInput?: string;
 }
 
 export function buttonAction(conv: Conversation, tabId: TabId, messageId: string | undefined, id: string): ButtonAction {
   if (id === RESTART_BUTTON_ID) return { post: { type: 'restart-agent', tabId } };
   if (id === CONTINUE_IN_NEW_SESSION_BUTTON_ID) return { post: { type: 'continue-in-new-session', tabId } };
+  if (id === WITHDRAW_QUEUED_BUTTON_ID) {
+    const texts = (conv.queued ?? []).map((q) => q.text);
+    return texts.length > 0 ? { post: { type: 'withdraw-queued', tabId }, restoreInput: texts.join('\n\n') } : {};
+  }
   const signIn = signInChoice(conv, tabId, id) ?? signInDismissal(conv, tabId, id);
   if (signIn) return { post: signIn };
   const perm = parsePermissionButton(id);

@@ -27,8 +27,8 @@ import { WebviewModel, type ModelChange } from './model';
 import { mynahConfig, TAB_DEFAULTS } from './mynahConfig';
 import { OpenContextMenus } from './openContextMenu';
 import { TabRenderer } from './renderer';
-import { freshTabs, restoredTabs, type StartupTabs } from './startupTabs';
-import { liveMynahTabs, persistedState, restoreState } from './state';
+import { startupTabs } from './startupTabs';
+import { liveMynahTabs, persistedState } from './state';
 import { newUuid, TabIdMap } from './tabIds';
 
 /**
@@ -90,17 +90,7 @@ export class ChatApp {
   }
 
   start(): void {
-    const saved = restoreState(this.host.getState(), this.sessionId);
-    if (!saved) this.host.setState(undefined);
-    let startup: StartupTabs;
-    try {
-      startup = saved ? restoredTabs(saved) : freshTabs();
-    } catch (e) {
-      // Saved state that passed the shape check but cannot be drawn: start clean, not broken.
-      this.host.log('error', `webview: could not restore the saved tabs: ${e instanceof Error ? e.message : String(e)}`);
-      this.host.setState(undefined);
-      startup = freshTabs();
-    }
+    const startup = startupTabs(this.host, this.sessionId);
     const { tabs } = startup;
     ({ ids: this.ids, model: this.model } = startup);
     this.mynah = new MynahUI({
@@ -205,6 +195,18 @@ export class ChatApp {
     const action = buttonAction(this.model.conversation(tabId), tabId, messageId, id);
     if (action.post) this.host.post(action.post);
     if (action.reenable && messageId) this.rendererFor(tabId)?.reenableButtons(messageId);
+    if (action.restoreInput !== undefined) this.restoreInput(tabId, action.restoreInput);
+  }
+
+  /** Withdrawn queued prompts go back into the input, before what is typed there: nothing is lost. */
+  private restoreInput(tabId: TabId, text: string): void {
+    const input = [text, this.model.draft(tabId)].filter((t) => t.trim() !== '').join('\n\n');
+    this.model.takeBackQueued(tabId);
+    this.model.setDraft(tabId, input);
+    const mid = this.ids.mynahId(tabId);
+    if (mid) this.mynah.updateStore(mid, { promptInputText: input });
+    this.updateTabStore(tabId);
+    this.persistNow();
   }
 
   /** A link in an answer (`linkClickAction`): VS Code opens web links itself; files open through the host. */

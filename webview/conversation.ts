@@ -8,6 +8,7 @@ import type {
   ConversationEntry,
   MessageId,
   PermissionDecision,
+  QueuedPrompt,
   SessionControls,
   TerminalOutput,
 } from '../src/protocol/webview';
@@ -82,6 +83,8 @@ export interface Conversation {
   commands?: AvailableCommand[];
   /** Attached by "Discuss in Symposium", sent with the next prompt. */
   attached?: ContextRef[];
+  /** Prompts sent while the tab was busy, waiting their turn (the host's `prompt-queue`). */
+  queued?: QueuedPrompt[];
   /** Output of terminals the editor runs for the agent, by terminal ID (shown in tool cards). */
   terminals?: Record<string, TerminalView>;
   /** A past conversation the agent did not continue: no prompts until a new session is ready. */

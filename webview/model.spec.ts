@@ -139,3 +139,19 @@ describe('webview model', () => {
     assert.deepEqual(m.lastSeenIndex(), {});
   });
 });
+
+describe('WebviewModel: the prompt queue', () => {
+  it("the host's prompt-queue is the tab's waiting list (empty: none); taken back, it is gone until the host sends another", () => {
+    const m = new WebviewModel();
+    m.addTab(T);
+    m.receive({ type: 'prompt-queue', tabId: T, index: 1, waiting: [{ messageId: 'q1', text: 'later' }] });
+    assert.deepEqual(m.conversation(T).queued, [{ messageId: 'q1', text: 'later' }]);
+    m.takeBackQueued(T);
+    assert.equal(m.conversation(T).queued, undefined);
+    m.receive({ type: 'prompt-queue', tabId: T, index: 2, waiting: [{ messageId: 'q2', text: 'again' }] });
+    m.receive({ type: 'prompt-queue', tabId: T, index: 2, waiting: [] }); // a replay of index 2: ignored
+    assert.deepEqual(m.conversation(T).queued, [{ messageId: 'q2', text: 'again' }]);
+    m.receive({ type: 'prompt-queue', tabId: T, index: 3, waiting: [] });
+    assert.equal(m.conversation(T).queued, undefined);
+  });
+});

@@ -78,6 +78,11 @@ export class WebviewModel {
   draft(tabId: TabId): string {
     return this.drafts.get(tabId) ?? '';
   }
+  /** The queued prompts were taken back into the input (the host's next `prompt-queue` agrees). */
+  takeBackQueued(tabId: TabId): void {
+    if (this.hasTab(tabId)) delete this.conversation(tabId).queued;
+  }
+
   setDraft(tabId: TabId, text: string): void {
     if (this.conversations.has(tabId)) this.drafts.set(tabId, text);
   }
@@ -148,6 +153,12 @@ export class WebviewModel {
       case 'attach-context': {
         const conv = this.conversation(m.tabId);
         conv.attached = [...(conv.attached ?? []).filter((r) => contextKey(r) !== contextKey(m.item)), m.item];
+        return { kind: 'changed', tabId: m.tabId, blockIds: [] };
+      }
+      case 'prompt-queue': {
+        const conv = this.conversation(m.tabId);
+        if (m.waiting.length > 0) conv.queued = m.waiting;
+        else delete conv.queued;
         return { kind: 'changed', tabId: m.tabId, blockIds: [] };
       }
       default: {

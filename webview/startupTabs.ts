@@ -8,7 +8,8 @@ import { forMynahSafe } from './mappers/untrusted';
 import { WebviewModel } from './model';
 import { TAB_DEFAULTS } from './mynahConfig';
 import { forMynah } from './renderer';
-import type { PersistedState } from './state';
+import type { Host } from './host';
+import { restoreState, type PersistedState } from './state';
 import { newUuid, TabIdMap } from './tabIds';
 
 /** What a page starts from: its tab IDs, its conversations, and the tabs for mynah-ui. */
@@ -52,4 +53,21 @@ export function restoredTabs(saved: PersistedState): StartupTabs {
     };
   }
   return { ids, model, tabs };
+}
+
+/**
+ * What the page starts from: the tabs its host saved for this session, else one fresh tab. Saved
+ * state that passed the shape check but cannot be drawn is dropped (logged): the page starts
+ * clean, not broken.
+ */
+export function startupTabs(host: Pick<Host, 'getState' | 'setState' | 'log'>, sessionId: string): StartupTabs {
+  const saved = restoreState(host.getState(), sessionId);
+  if (!saved) host.setState(undefined);
+  try {
+    return saved ? restoredTabs(saved) : freshTabs();
+  } catch (e) {
+    host.log('error', `webview: could not restore the saved tabs: ${e instanceof Error ? e.message : String(e)}`);
+    host.setState(undefined);
+    return freshTabs();
+  }
 }

@@ -14,7 +14,7 @@ import { builtinAgent } from '../agents/agentConfiguration';
 import { AgentPool } from '../agents/agentPool';
 import { PermissionBroker } from '../permissions/permissionBroker';
 import { ChatInspector } from '../testing/chatInspector';
-import type { Turn } from '../../webview/conversation';
+import type { Conversation, Turn } from '../../webview/conversation';
 import { WebviewModel } from '../../webview/model';
 import type { ModelState } from '../../webview/state';
 import { ChatController } from './chatController';
@@ -49,6 +49,9 @@ class FakeWebview {
   }
   save(): ModelState {
     return structuredClone(this.model.toState());
+  }
+  conversation(tabId: TabId): Conversation {
+    return this.model.conversation(tabId);
   }
   turns(tabId: TabId): Turn[] {
     return this.model.conversation(tabId).blocks.filter((b): b is Turn => b.kind === 'turn');
@@ -177,6 +180,58 @@ describe('ChatController (real conductor + ElizACP)', function () {
     assert.equal(ctx.webview.indicesOf(tabId, 'prompt-started', second).length, 1, 'echoed once');
     assert.equal(ctx.webview.answer(tabId, first), story);
     assert.equal(ctx.webview.answer(tabId, second), respond('Are you there?', { deterministic: true }));
+  });
+
+  it('prompts sent while a turn runs wait in the queue the webview shows; Edit withdraws those not started, and the agent never gets them', async () => {
+    ctx = setup();
+    const tabId = ctx.webview.newTab();
+    ctx.controller.handle(ctx.webview.ready());
+    const [before, story1, second, third, fourth, info] = [
+      randomUUID(),
+      randomUUID(),
+      randomUUID(),
+      randomUUID(),
+      randomUUID(),
+      randomUUID(),
+    ];
+    // How many prompts the agent has seen so far (Sparkle's embodiment is one).
+    ctx.controller.handle({ type: 'prompt', tabId, messageId: before, text: 'session info' });
+    await ctx.inspector.whenIdle(tabId);
+    const seen = Number(/, prompt (\d+)\./.exec(ctx.webview.answer(tabId, before))?.[1]);
+    ctx.controller.handle({ type: 'prompt', tabId, messageId: story1, text: 'tell me a long story' });
+    await until(() => ctx!.webview.answer(tabId, story1).length > 0);
+    ctx.controller.handle({ type: 'prompt', tabId, messageId: second, text: 'Are you there?' });
+    ctx.controller.handle({ type: 'prompt', tabId, messageId: third, text: 'Hello?\nAnyone?' });
+    await ctx.messages.whenPosted();
+    assert.deepEqual(ctx.webview.conversation(tabId).queued, [
+      { messageId: second, text: 'Are you there?' },
+      { messageId: third, text: 'Hello?\nAnyone?' },
+    ]);
+    assert.deepEqual(
+      ctx.webview.turns(tabId).map((t) => t.messageId),
+      [before, story1],
+      'not in the conversation while they wait',
+    );
+    ctx.controller.handle({ type: 'withdraw-queued', tabId });
+    await ctx.messages.whenPosted();
+    assert.equal(ctx.webview.conversation(tabId).queued, undefined, 'the card goes');
+    ctx.controller.handle({ type: 'prompt', tabId, messageId: fourth, text: 'Only this one' });
+    await ctx.messages.whenPosted();
+    assert.deepEqual(ctx.webview.conversation(tabId).queued, [{ messageId: fourth, text: 'Only this one' }]);
+    await ctx.inspector.whenIdle(tabId);
+    assert.equal(ctx.webview.conversation(tabId).queued, undefined, 'it left the queue when it started');
+    assert.equal(ctx.webview.answer(tabId, story1), story);
+    assert.equal(ctx.webview.answer(tabId, fourth), respond('Only this one', { deterministic: true }));
+    ctx.controller.handle({ type: 'prompt', tabId, messageId: info, text: 'session info' });
+    await ctx.inspector.whenIdle(tabId);
+    assert.deepEqual(
+      ctx.webview.turns(tabId).map((t) => t.messageId),
+      [before, story1, fourth, info],
+    );
+    assert.ok(
+      ctx.webview.answer(tabId, info).endsWith(`, prompt ${seen + 3}.`),
+      `the agent saw three more prompts, not five: the withdrawn ones never reached it (${ctx.webview.answer(tabId, info)}, before: ${seen})`,
+    );
   });
 
   it('past the buffer limit while hidden, the tab is resynchronized and nothing is lost', async () => {

@@ -210,12 +210,35 @@ export class ChatController {
     // starts; when it starts if it waits behind another prompt, so it shows below that answer.
     const echoed = !tab.active && tab.queued === 0;
     if (echoed) this.send(promptStarted(tabId, p));
+    else {
+      tab.waiting.push(p);
+      this.sendQueue(tab);
+    }
     tab.queued++;
     const t = tab;
     this.enqueue(t, async () => {
       t.queued--;
+      if (!echoed) {
+        const at = t.waiting.indexOf(p);
+        if (at < 0) return; // withdrawn: the user took it back into the input
+        t.waiting.splice(at, 1);
+        this.sendQueue(t);
+      }
       await runPromptTurn(this.promptTurnDeps, t, p, echoed);
     });
+  }
+
+  /** The queued prompts' "Edit": those not started are dropped (the webview put them back into its input). */
+  withdrawQueued(tabId: TabId): void {
+    const tab = this.tabs.get(tabId);
+    if (!tab || tab.waiting.length === 0) return;
+    this.log.info('prompt', 'queued prompts withdrawn', { tabId, count: tab.waiting.length });
+    tab.waiting = [];
+    this.sendQueue(tab);
+  }
+
+  private sendQueue(tab: ChatTab): void {
+    this.send({ type: 'prompt-queue', tabId: tab.tabId, waiting: tab.waiting.map(({ messageId, text }) => ({ messageId, text })) });
   }
 
   cancel(tabId: TabId): void {

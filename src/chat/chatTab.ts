@@ -6,6 +6,7 @@ import type { AgentActor } from '../agents/agentActor';
 import type { AgentConfiguration } from '../agents/agentConfiguration';
 import type { MessageId, SessionControls, TabId } from '../protocol/webview';
 import type { PastState } from '../history/reopen';
+import type { UserPrompt } from './promptTurn';
 
 export interface ChatTab {
   tabId: TabId;
@@ -15,6 +16,11 @@ export interface ChatTab {
   queue: Promise<void>;
   active?: { messageId: MessageId; actor: AgentActor; sessionId: string };
   queued: number;
+  /**
+   * The queued prompts not shown yet (sent while the tab was busy), in order; the webview shows
+   * them above its input (`prompt-queue`), and the user can take them back before they start.
+   */
+  waiting: UserPrompt[];
   /** The failure card currently shown (its Restart resolves it). */
   failureNotice?: string;
   /** The session's pickers, as the agent last described them. */
@@ -26,5 +32,5 @@ export interface ChatTab {
 
 /** A tab just opened: no configuration or session yet, nothing queued. */
 export function newChatTab(tabId: TabId, title: string): ChatTab {
-  return { tabId, title, queue: Promise.resolve(), queued: 0, closed: false, controls: {} };
+  return { tabId, title, queue: Promise.resolve(), queued: 0, waiting: [], closed: false, controls: {} };
 }

@@ -13,6 +13,7 @@ export interface TabLifecycle {
   openTab(tabId: TabId, title: string, announce: boolean): void;
   prompt(tabId: TabId, messageId: MessageId, text: string, context?: ContextRef[]): void;
   cancel(tabId: TabId): void;
+  withdrawQueued(tabId: TabId): void;
   closeTab(tabId: TabId): void;
   restartTabConfiguration(tabId: TabId): Promise<void>;
   continueInNewSession(tabId: TabId): void;
@@ -47,6 +48,9 @@ export function routeWebviewMessage(m: WebviewToHost, to: WebviewInbox): void {
       return;
     case 'cancel':
       to.tabs.cancel(m.tabId);
+      return;
+    case 'withdraw-queued':
+      to.tabs.withdrawQueued(m.tabId);
       return;
     case 'close-tab':
       to.tabs.closeTab(m.tabId);

@@ -12,6 +12,7 @@ describe('webview protocol validation', () => {
       { type: 'new-tab', tabId: TAB },
       { type: 'prompt', tabId: TAB, messageId: MSG, text: 'hello' },
       { type: 'cancel', tabId: TAB },
+      { type: 'withdraw-queued', tabId: TAB },
       { type: 'close-tab', tabId: TAB },
       { type: 'restart-agent', tabId: TAB },
       { type: 'continue-in-new-session', tabId: TAB },
@@ -36,6 +37,7 @@ describe('webview protocol validation', () => {
       { type: 'new-tab', tabId: 'not-a-uuid' },
       { type: 'continue-in-new-session', tabId: 'not-a-uuid' },
       { type: 'export-conversation' },
+      { type: 'withdraw-queued', tabId: 'not-a-uuid' },
       { type: 'new-tab', tabId: '1b4e28ba-2fa1-1d3b-a3f5-ef19b5a7633b' }, // v1, not v4
       { type: 'prompt', tabId: TAB, messageId: MSG },
       { type: 'prompt', tabId: TAB, messageId: MSG, text: 'x'.repeat(300_000) },

@@ -127,6 +127,21 @@ export interface PromptStarted {
   attachments?: string[];
 }
 
+/** A prompt sent while the tab was busy: it waits for the running turn (and any before it). */
+export interface QueuedPrompt {
+  messageId: MessageId;
+  text: string;
+}
+/**
+ * The prompts waiting in the tab, in order: sent whenever that list changes (empty: none wait).
+ * A waiting prompt is not in the conversation yet; its `prompt-started` comes when its turn does.
+ */
+export interface PromptQueue {
+  type: 'prompt-queue';
+  tabId: TabId;
+  waiting: QueuedPrompt[];
+}
+
 /**
  * Something from the workspace the user can @-mention: the host lists them, the webview offers
  * them in the `@` menu and sends the chosen ones back with the prompt; the host then turns each
@@ -233,7 +248,7 @@ export interface Resync {
   entries: ConversationEntry[];
 }
 
-export type TabPayload = OpenTab | ConversationPayload | Resync | QueryRendered | AttachContext;
+export type TabPayload = OpenTab | ConversationPayload | Resync | QueryRendered | AttachContext | PromptQueue;
 /** A tab's message with its per-tab index (what the outbox buffers and replays). */
 export type IndexedHostMessage = TabPayload & { index: number };
 export type HostToWebview = IndexedHostMessage | ContextItems;
@@ -262,6 +277,7 @@ export const HOST_TO_WEBVIEW_TYPES = [
   'sign-in-required',
   'sign-in-update',
   'attach-context',
+  'prompt-queue',
   'context-items',
 ] as const satisfies readonly HostToWebview['type'][];
 type Unlisted = Exclude<HostToWebview['type'], (typeof HOST_TO_WEBVIEW_TYPES)[number]>;
@@ -269,7 +285,8 @@ type MustBeTrue<T extends true> = T;
 /** Fails to compile (naming the missing types) when a host→webview type is not in the list. */
 export type ListsEveryHostType = MustBeTrue<[Unlisted] extends [never] ? true : { missing: Unlisted }>;
 
-const NOT_CONVERSATION = new Set<TabPayload['type']>(['open-tab', 'resync', 'query-rendered', 'attach-context']);
+// prompt-queue: what waits is the tab's state, not its conversation (not recorded, not in the history).
+const NOT_CONVERSATION = new Set<TabPayload['type']>(['open-tab', 'resync', 'query-rendered', 'attach-context', 'prompt-queue']);
 /** Whether a message is part of the tab's conversation (recorded for resync, applied to the model). */
 export const isConversationPayload = <T extends { type: string }>(p: T): p is Extract<T, { type: ConversationPayload['type'] }> =>
   !NOT_CONVERSATION.has(p.type as TabPayload['type']);

@@ -96,6 +96,7 @@ export function parseWebviewMessage(raw: unknown): ParseResult {
         return ok({ type, lastSeenIndex: indexMap(o, 'lastSeenIndex'), openTabs: tabList(o, 'openTabs') });
       case 'new-tab':
       case 'cancel':
+      case 'withdraw-queued':
       case 'close-tab':
       case 'restart-agent':
       case 'continue-in-new-session':

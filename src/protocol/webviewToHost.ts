@@ -27,6 +27,11 @@ export interface Cancel {
   type: 'cancel';
   tabId: TabId;
 }
+/** The queued prompts' card: take the waiting prompts back (the webview returns them to the input). */
+export interface WithdrawQueued {
+  type: 'withdraw-queued';
+  tabId: TabId;
+}
 export interface CloseTab {
   type: 'close-tab';
   tabId: TabId;
@@ -143,6 +148,7 @@ export type WebviewToHost =
   | NewTab
   | Prompt
   | Cancel
+  | WithdrawQueued
   | CloseTab
   | RestartAgent
   | ContinueInNewSession

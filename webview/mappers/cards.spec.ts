@@ -294,6 +294,46 @@ describe('tab controls: slash commands and pickers', () => {
     assert.equal(store.promptInputInfo, 'A · /w');
   });
 
+  it('prompts queued behind a running turn are a card above the input, quoted as typed, with Edit; none, no card', () => {
+    const c = emptyConversation();
+    applyEntry(c, { type: 'session-ready', agentName: 'A', cwd: '/w' });
+    assert.equal(tabStoreFor(c).promptInputStickyCard, null);
+    c.queued = [{ messageId: 'q1', text: 'first\nsecond line' }];
+    const one = tabStoreFor(c).promptInputStickyCard;
+    assert.equal(one?.body, '**Queued: sent when the agent finishes**\n\n> first\n> second line');
+    assert.deepEqual(
+      one?.buttons?.map((b) => [b.id, b.text]),
+      [['withdraw-queued', 'Edit']],
+    );
+    c.queued.push({ messageId: 'q2', text: 'a <b>bold</b> move' });
+    const two = forMynahSafe(tabStoreFor(c)).promptInputStickyCard;
+    assert.match(String(two?.body), /^\*\*2 prompts queued/);
+    assert.ok(String(two?.body).includes('> a &lt;b>bold&lt;/b> move'), "the user's text is made safe like any other");
+  });
+
+  it("a running turn that waits on a permission card says so, not 'Working…'", () => {
+    const c = emptyConversation();
+    applyEntry(c, { type: 'session-ready', agentName: 'A', cwd: '/w' });
+    applyEntry(c, { type: 'prompt-started', messageId: 'm', text: 'go' });
+    assert.equal(tabStoreFor(c, undefined, 4).promptInputInfo, 'Working… 4 s · A · /w');
+    const options = [{ optionId: 'allow-once', name: 'Allow once', kind: 'allow_once' as const }];
+    applyEntry(c, {
+      type: 'permission-requested',
+      messageId: 'm',
+      requestId: 'r1',
+      toolCall: { toolCallId: 't1', title: 'Edit' },
+      options,
+    });
+    assert.equal(tabStoreFor(c, undefined, 5).promptInputInfo, 'Waiting for your answer above · A · /w');
+    applyEntry(c, {
+      type: 'permission-resolved',
+      messageId: 'm',
+      requestId: 'r1',
+      decision: { outcome: 'selected', optionId: 'allow-once', optionName: 'Allow once', optionKind: 'allow_once', by: 'user' },
+    });
+    assert.equal(tabStoreFor(c, undefined, 6).promptInputInfo, 'Working… 6 s · A · /w');
+  });
+
   it('a past conversation the agent did not continue is read-only until a new session is ready; its notice offers the new session', () => {
     const c = emptyConversation();
     applyEntry(c, { type: 'session-ready', agentName: 'A', cwd: '/w' });

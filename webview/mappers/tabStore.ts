@@ -3,7 +3,7 @@
 // or the older model list) as prompt-input selects. Also the reverse: a picker change → the
 // protocol message that asks the agent for it; and what a tab's store shows, for the host's test
 // query. Pure.
-import type { ChatItemFormItem, MynahUIDataModel, QuickActionCommandGroup } from '@aws/mynah-ui';
+import type { ChatItem, ChatItemFormItem, MynahUIDataModel, QuickActionCommandGroup } from '@aws/mynah-ui';
 import type { SessionConfigOption } from '@agentclientprotocol/sdk';
 import type { ContextRef, RenderedItem, SessionControls, SetConfigOption, SetMode, SetModel, TabId } from '../../src/protocol/webview';
 import { isBusy, type Conversation, type Notice } from '../conversation';
@@ -134,6 +134,8 @@ export function tabStoreFor(c: Conversation, contextItems?: ContextRef[], workin
       ? `Waiting for you to sign in to ${signIn.agentName}`
       : 'Starting the agent…';
   const busy = isBusy(c);
+  // A turn that waits on the user's answer to a permission card is not "working".
+  const asking = c.blocks.some((b) => b.kind === 'turn' && b.status === 'running' && b.permissions.some((p) => !p.decision));
   return {
     // A past conversation the agent did not continue: the card's button starts a new session.
     promptInputDisabledState: !!c.readOnly,
@@ -141,16 +143,45 @@ export function tabStoreFor(c: Conversation, contextItems?: ContextRef[], workin
     cancelButtonWhenLoading: true,
     promptInputInfo: c.readOnly
       ? 'Read-only: the agent did not continue this conversation'
-      : busy && workingSeconds !== undefined
-        ? `Working… ${workingSeconds} s · ${where}`
-        : where,
+      : busy && asking
+        ? `Waiting for your answer above · ${where}`
+        : busy && workingSeconds !== undefined
+          ? `Working… ${workingSeconds} s · ${where}`
+          : where,
     quickActionCommands: slashCommandsFor(c),
     promptInputOptions: pickersFor(c.controls),
     contextCommands: contextCommandsFor(contextItems),
     // Attached by "Discuss in Symposium": shown as pills above the prompt until sent.
     promptTopBarContextItems: (c.attached ?? []).map((r) => ({ command: r.name, id: contextKey(r), icon: 'text-select' as const })),
     promptTopBarTitle: c.attached?.length ? 'Attached' : '',
+    promptInputStickyCard: queuedCard(c),
     tabBarButtons: TAB_MENU,
+  };
+}
+
+export const QUEUED_CARD_ID = 'queued-prompts';
+export const WITHDRAW_QUEUED_BUTTON_ID = 'withdraw-queued';
+
+/**
+ * Prompts sent while the agent was busy wait their turn; until it comes they are not in the
+ * conversation, so this card above the input says they were taken, and "Edit" takes them back
+ * into the input (the host withdraws them). The text is the user's own; untrusted.ts makes it
+ * safe for mynah like everything else in the store.
+ */
+function queuedCard(c: Conversation): Partial<ChatItem> | null {
+  const queued = c.queued ?? [];
+  if (queued.length === 0) return null;
+  const quote = (text: string): string =>
+    text
+      .split('\n')
+      .map((l) => `> ${l}`)
+      .join('\n');
+  const title =
+    queued.length === 1 ? 'Queued: sent when the agent finishes' : `${queued.length} prompts queued: sent in turn when the agent finishes`;
+  return {
+    messageId: QUEUED_CARD_ID,
+    body: `**${title}**\n\n${queued.map((q) => quote(q.text)).join('\n\n')}`,
+    buttons: [{ id: WITHDRAW_QUEUED_BUTTON_ID, text: 'Edit', description: 'Take back into the input', status: 'clear' as const }],
   };
 }
 
