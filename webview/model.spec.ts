@@ -154,4 +154,20 @@ describe('WebviewModel: the prompt queue', () => {
     m.receive({ type: 'prompt-queue', tabId: T, index: 3, waiting: [] });
     assert.equal(m.conversation(T).queued, undefined);
   });
+
+  it('a resync brings the waiting prompts back with the conversation; malformed entries are left out', () => {
+    const m = new WebviewModel();
+    m.addTab(T);
+    m.receive({
+      type: 'resync',
+      tabId: T,
+      index: 1,
+      title: 'Chat',
+      entries: [],
+      queued: [{ messageId: 'q1', text: 'later' }, { messageId: 7, text: null } as never],
+    });
+    assert.deepEqual(m.conversation(T).queued, [{ messageId: 'q1', text: 'later' }]);
+    m.receive({ type: 'resync', tabId: T, index: 2, title: 'Chat', entries: [] });
+    assert.equal(m.conversation(T).queued, undefined);
+  });
 });

@@ -2,7 +2,7 @@
 // the `@` menu, and how host messages change them (message protocol: per-tab index, applied once;
 // resync replaces a tab's conversation). chatApp.ts puts what changed on screen; the host's unit
 // tests drive this same model as their fake webview. Pure: no DOM, no mynah-ui.
-import type { ContextRef, HostToWebview, TabId } from '../src/protocol/webview';
+import type { ContextRef, HostToWebview, QueuedPrompt, TabId } from '../src/protocol/webview';
 import { applyEntry, emptyConversation, type Conversation } from './conversation';
 import { contextKey } from './mappers/contextMenu';
 import { SeenIndex, type ModelState } from './state';
@@ -23,6 +23,14 @@ export type ModelChange =
   | { kind: 'query-rendered'; tabId: TabId; requestId: string };
 
 const NONE: ModelChange = { kind: 'none' };
+
+/** The waiting prompts a host message names; anything malformed is left out rather than drawn. */
+const queuedPrompts = (v: unknown): QueuedPrompt[] =>
+  Array.isArray(v)
+    ? v.filter(
+        (q): q is QueuedPrompt => typeof q === 'object' && q !== null && typeof q.messageId === 'string' && typeof q.text === 'string',
+      )
+    : [];
 /** Entries kept choosable after the menu stopped listing them (the host lists up to a few thousand). */
 const MAX_OFFERED = 10_000;
 
@@ -144,6 +152,8 @@ export class WebviewModel {
       case 'resync': {
         const conv = emptyConversation();
         for (const e of m.entries) applyEntry(conv, e);
+        const queued = queuedPrompts(m.queued);
+        if (queued.length > 0) conv.queued = queued;
         this.conversations.set(m.tabId, conv);
         return { kind: 'rebuilt', tabId: m.tabId, title: m.title };
       }
@@ -157,7 +167,8 @@ export class WebviewModel {
       }
       case 'prompt-queue': {
         const conv = this.conversation(m.tabId);
-        if (m.waiting.length > 0) conv.queued = m.waiting;
+        const queued = queuedPrompts(m.waiting);
+        if (queued.length > 0) conv.queued = queued;
         else delete conv.queued;
         return { kind: 'changed', tabId: m.tabId, blockIds: [] };
       }

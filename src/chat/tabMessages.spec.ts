@@ -67,4 +67,28 @@ describe('TabMessages', () => {
     );
     assert.equal(m.stats().live, true);
   });
+
+  it('a resync carries the prompts waiting then (not recorded as conversation); once none wait, none', () => {
+    const m = new TabMessages(silentLog);
+    const posted: HostToWebview[] = [];
+    m.setPost((x) => posted.push(x));
+    m.openTab(T1, 'Chat');
+    m.webviewUnavailable('hidden');
+    m.send(started(T1, 'a'));
+    m.send({ type: 'prompt-queue', tabId: T1, waiting: [{ messageId: 'b', text: 'next' }] });
+    m.webviewReady({}, []); // a fresh webview without the tab: resync
+    const first = posted.find((p) => p.type === 'resync') as Extract<HostToWebview, { type: 'resync' }>;
+    assert.deepEqual(first.queued, [{ messageId: 'b', text: 'next' }]);
+    assert.deepEqual(
+      first.entries.map((e) => e.type),
+      ['prompt-started'],
+      'the queue is not part of the conversation',
+    );
+    m.send({ type: 'prompt-queue', tabId: T1, waiting: [] });
+    posted.length = 0;
+    m.webviewUnavailable('hidden');
+    m.webviewReady({}, []);
+    const second = posted.find((p) => p.type === 'resync') as Extract<HostToWebview, { type: 'resync' }>;
+    assert.equal(second.queued, undefined);
+  });
 });

@@ -94,6 +94,7 @@ export class TabMessages {
   send(payload: TabPayload): void {
     if (!this.open.has(payload.tabId)) return;
     if (isConversationPayload(payload)) this.transcript.record(payload);
+    else if (payload.type === 'prompt-queue') this.transcript.setQueued(payload.tabId, payload.waiting);
     this.outbox.push(payload);
     this.sent.fire(payload);
   }

@@ -1,7 +1,7 @@
 // The host's record of each tab's conversation, as the conversation messages it sent (coalesced).
 // It is the source of `resync` snapshots: when the outbox had to drop a hidden tab's buffer, or the
 // webview lost a tab, the webview rebuilds the tab from these entries. Pure.
-import type { ConversationEntry, ConversationPayload, Resync, TabId } from '../protocol/webview';
+import type { ConversationEntry, ConversationPayload, QueuedPrompt, Resync, TabId } from '../protocol/webview';
 import { coalesce } from '../protocol/coalesce';
 
 interface TabTranscript {
@@ -11,6 +11,8 @@ interface TabTranscript {
 
 export class Transcript {
   private readonly tabs = new Map<TabId, TabTranscript>();
+  /** Each tab's waiting prompts (its last `prompt-queue`): not the conversation, but a resync carries them. */
+  private readonly queued = new Map<TabId, QueuedPrompt[]>();
 
   /** Keeps at most `maxEntries` (coalesced) entries per tab; older ones are dropped first. */
   constructor(private readonly maxEntries = 2_000) {}
@@ -32,10 +34,16 @@ export class Transcript {
     }
   }
 
+  setQueued(tabId: TabId, waiting: QueuedPrompt[]): void {
+    if (waiting.length > 0 && this.tabs.has(tabId)) this.queued.set(tabId, waiting);
+    else this.queued.delete(tabId);
+  }
+
   snapshot(tabId: TabId): Omit<Resync, 'tabId'> | undefined {
     const t = this.tabs.get(tabId);
     if (!t) return undefined;
-    return { type: 'resync', title: t.title, entries: t.entries.map((e) => ({ ...e })) };
+    const queued = this.queued.get(tabId);
+    return { type: 'resync', title: t.title, entries: t.entries.map((e) => ({ ...e })), ...(queued ? { queued } : {}) };
   }
 
   /** The tab's conversation is now `entries` (a past conversation reopened, an agent's replay). */
@@ -46,5 +54,6 @@ export class Transcript {
 
   forget(tabId: TabId): void {
     this.tabs.delete(tabId);
+    this.queued.delete(tabId);
   }
 }

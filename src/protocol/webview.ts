@@ -246,6 +246,8 @@ export interface Resync {
   tabId: TabId;
   title: string;
   entries: ConversationEntry[];
+  /** The prompts waiting in the tab then (the last `prompt-queue`), when any. */
+  queued?: QueuedPrompt[];
 }
 
 export type TabPayload = OpenTab | ConversationPayload | Resync | QueryRendered | AttachContext | PromptQueue;
