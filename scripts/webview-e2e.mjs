@@ -76,6 +76,11 @@ try {
     await waitForText(wrapperOf(f, tab1).locator('[data-testid="chat-item-prompt"]'), hello);
     const text = await waitForText(answersOf(f, tab1), expected(hello));
     if (occurrences(text, expected(hello)) !== 1) throw new Error('reply shown more than once');
+    // The first prompt titles the tab.
+    const labels = () => f.locator('[data-testid="tab-bar-tabs-option-label"]').allInnerTexts();
+    for (let i = 0; i < 50 && !(await labels()).some((l) => l.includes(hello)); i++) await sleep(100);
+    if (!(await labels()).some((l) => l.includes(hello)))
+      throw new Error(`the tab is not titled by its prompt: ${JSON.stringify(await labels())}`);
     await shot('conversation');
   });
 

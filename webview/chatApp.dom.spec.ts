@@ -77,13 +77,15 @@ describe('chat webview in a DOM (jsdom + mynah-ui)', function () {
       { type: 'agent-update', tabId, index: 5, messageId: 'm1', update: chunk('feel happy today?') },
       { type: 'prompt-ended', tabId, index: 6, messageId: 'm1', stopReason: 'end_turn' },
     ];
+    const labels = () => [...page.document.querySelectorAll('[data-testid="tab-bar-tabs-option-label"]')].map((l) => page.text(l));
+    page.fromHost(messages[0]!);
+    await settle();
+    assert.ok(labels().includes('From the host'), "the host's title, until the conversation has one");
     for (const m of messages) page.fromHost(m);
     await settle();
     const mid = page.document.querySelector('[selected-tab]')?.getAttribute('selected-tab');
     assert.ok(mid, 'the host tab is selected');
-    assert.ok(
-      [...page.document.querySelectorAll('[data-testid="tab-bar-tabs-option-label"]')].some((l) => page.text(l) === 'From the host'),
-    );
+    assert.ok(labels().includes('I feel happy today'), `the first prompt titles the tab: ${JSON.stringify(labels())}`);
     assert.deepEqual(prompts(mid), ['I feel happy today']);
     assert.deepEqual(answers(mid), ['Why do you feel happy today?']);
     // Message protocol: a replay (after hide/show) repeats indices already applied.
@@ -92,6 +94,36 @@ describe('chat webview in a DOM (jsdom + mynah-ui)', function () {
     assert.deepEqual(prompts(mid), ['I feel happy today']);
     assert.deepEqual(answers(mid), ['Why do you feel happy today?']);
     assert.equal(api.sent('new-tab').length, 0, 'a host tab is not announced back');
+  });
+
+  it("a tab is titled by its first prompt, then by the agent's session title; HTML in either stays text", async () => {
+    const { tabId } = startApp();
+    const label = () => {
+      const mid = page.document.querySelector('[selected-tab]')?.getAttribute('selected-tab');
+      const el = page.document.querySelector(`[data-testid="tab-bar-tabs-option-label"][for$="${mid}"]`);
+      return el ? page.text(el) : `(no label for ${mid})`;
+    };
+    assert.equal(label(), 'Chat');
+    page.fromHost({ type: 'session-ready', tabId, index: 1, agentName: 'Agent', cwd: '/work' });
+    page.fromHost({
+      type: 'prompt-started',
+      tabId,
+      index: 2,
+      messageId: 'm1',
+      text: '\n  Why does <b id="t-injected">Promise<void></b> & co fail?\nmore',
+    });
+    await settle();
+    assert.equal(label(), 'Why does ‹b id="t-injected"›Promise‹void›‹/b› ＆ c…', 'the first line, cut, with look-alikes for < > &');
+    assert.equal(page.document.getElementById('t-injected'), null, 'no element from the prompt');
+    const title = (t: string | null, index: number) =>
+      page.fromHost({ type: 'agent-update', tabId, index, messageId: 'm1', update: { sessionUpdate: 'session_info_update', title: t } });
+    title('<style id="t-style">*{display:none}</style>Fixing the parser', 3);
+    await settle();
+    assert.equal(label(), '‹style id="t-style"›*{display:none}‹/style›Fixing…');
+    assert.equal(page.document.getElementById('t-style'), null, "no element from the agent's title");
+    title(null, 4);
+    await settle();
+    assert.match(label(), /^Why does/, 'a cleared title falls back to the first prompt');
   });
 
   it('a tool call left running when its turn is stopped stops shimmering and says Stopped (an endless animation otherwise)', async () => {

@@ -81,6 +81,8 @@ export interface Conversation {
   controls?: SessionControls;
   /** Slash commands the agent offers (available_commands_update). */
   commands?: AvailableCommand[];
+  /** The agent's title for the session (`session_info_update`), when it gave one. */
+  title?: string;
   /** Attached by "Discuss in Symposium", sent with the next prompt. */
   attached?: ContextRef[];
   /** Prompts sent while the tab was busy, waiting their turn (the host's `prompt-queue`). */
@@ -151,6 +153,13 @@ function applySessionState(c: Conversation, u: SessionUpdate): boolean {
       return true;
     case 'config_option_update':
       c.controls = { ...c.controls, configOptions: u.configOptions };
+      return true;
+    case 'session_info_update':
+      // A title set to null (or blank) is cleared; other fields (updatedAt) are not shown.
+      if (u.title !== undefined) {
+        if (typeof u.title === 'string' && u.title.trim() !== '') c.title = u.title;
+        else delete c.title;
+      }
       return true;
     default:
       return false;

@@ -5,7 +5,7 @@ import { blockToChatItems, turnToChatItems } from './chatItems';
 import { unifiedDiff } from './diffText';
 import { describeDecision, parsePermissionButton, permissionToChatItem } from './permission';
 import { planToChatItem } from './plan';
-import { pickedCommand, pickerChanges, pickersFor, promptWithCommand, slashCommandsFor, tabStoreFor } from './tabStore';
+import { pickedCommand, pickerChanges, pickersFor, promptWithCommand, slashCommandsFor, tabStoreFor, tabTitleFor } from './tabStore';
 import { forMynahSafe } from './untrusted';
 import { toolCallToChatItem } from './toolCall';
 import { turn } from './chatItems.spec';
@@ -292,6 +292,27 @@ describe('tab controls: slash commands and pickers', () => {
     );
     assert.equal(store.loadingChat, false);
     assert.equal(store.promptInputInfo, 'A · /w');
+  });
+
+  it("the tab title: none before a prompt; then the first line of the first prompt, cut; the agent's title wins, and clears", () => {
+    const c = emptyConversation();
+    assert.equal(tabTitleFor(c), undefined);
+    assert.equal(tabStoreFor(c).tabTitle, undefined, 'the tab keeps its title');
+    applyEntry(c, { type: 'prompt-started', messageId: 'm', text: '\n   fix   the\tparser  \nplease' });
+    assert.equal(tabTitleFor(c), 'fix the parser');
+    assert.equal(tabStoreFor(c).tabTitle, 'fix the parser');
+    applyEntry(c, { type: 'agent-update', messageId: 'm', update: { sessionUpdate: 'session_info_update', title: 'x'.repeat(80) } });
+    assert.equal(tabTitleFor(c), `${'x'.repeat(49)}…`);
+    applyEntry(c, { type: 'agent-update', messageId: 'm', update: { sessionUpdate: 'session_info_update', title: 'a <i>b</i> & c' } });
+    assert.equal(tabTitleFor(c), 'a ‹i›b‹/i› ＆ c');
+    applyEntry(c, {
+      type: 'agent-update',
+      messageId: 'm',
+      update: { sessionUpdate: 'session_info_update', updatedAt: '2026-11-27T00:00:00Z' },
+    });
+    assert.equal(tabTitleFor(c), 'a ‹i›b‹/i› ＆ c', 'an update without a title keeps it');
+    applyEntry(c, { type: 'agent-update', messageId: 'm', update: { sessionUpdate: 'session_info_update', title: null } });
+    assert.equal(tabTitleFor(c), 'fix the parser');
   });
 
   it('prompts queued behind a running turn are a card above the input, quoted as typed, with Edit; none, no card', () => {

@@ -121,6 +121,35 @@ export function promptWithCommand(command: string | undefined, text: string): st
   return args ? `${name} ${args}` : name;
 }
 
+/** Longest tab title; the tab bar cuts it further to fit. */
+const MAX_TITLE_CHARS = 50;
+
+/**
+ * The tab's title once the conversation has one: the agent's session title, else the first line of
+ * the first prompt; undefined before (the tab keeps "Chat"). mynah-ui writes a changed title into
+ * the page as HTML (it sets a title at creation as text), so `<`, `>` and `&` become look-alikes
+ * that mean nothing to HTML and read the same (‹ › ＆): the title is then the same string on both
+ * paths, with no escaping to undo.
+ */
+export function tabTitleFor(c: Conversation): string | undefined {
+  const firstPrompt = c.blocks.find((b) => b.kind === 'turn' && b.prompt.trim() !== '');
+  const text = c.title ?? (firstPrompt?.kind === 'turn' ? firstPrompt.prompt : undefined);
+  const line = text
+    ?.split('\n')
+    .map((l) => l.replace(/\s+/g, ' ').trim())
+    .find((l) => l !== '');
+  if (!line) return undefined;
+  const chars = [...line];
+  const cut =
+    chars.length > MAX_TITLE_CHARS
+      ? `${chars
+          .slice(0, MAX_TITLE_CHARS - 1)
+          .join('')
+          .trimEnd()}…`
+      : line;
+  return cut.replace(/</g, '‹').replace(/>/g, '›').replace(/&/g, '＆');
+}
+
 /**
  * `contextItems`: what the `@` menu offers (the same for every tab). `workingSeconds`: how long the
  * running turn has run, shown next to the Stop button ("Working… 12 s") so a silent agent is visibly alive.
@@ -134,6 +163,7 @@ export function tabStoreFor(c: Conversation, contextItems?: ContextRef[], workin
       ? `Waiting for you to sign in to ${signIn.agentName}`
       : 'Starting the agent…';
   const busy = isBusy(c);
+  const title = tabTitleFor(c);
   // A turn that waits on the user's answer to a permission card is not "working".
   const asking = c.blocks.some((b) => b.kind === 'turn' && b.status === 'running' && b.permissions.some((p) => !p.decision));
   return {
@@ -156,6 +186,7 @@ export function tabStoreFor(c: Conversation, contextItems?: ContextRef[], workin
     promptTopBarTitle: c.attached?.length ? 'Attached' : '',
     promptInputStickyCard: queuedCard(c),
     tabBarButtons: TAB_MENU,
+    ...(title !== undefined ? { tabTitle: title } : {}),
   };
 }
 
