@@ -233,9 +233,10 @@ export class ChatApp {
     if (text.trim() === '' && context.length === 0) return;
     // Not shown here: the host's prompt-started echo (one source, replayed like everything else)
     // shows it, at once when the tab is idle, else when it starts, below the answer it waited for.
-    this.model.promptSent(tabId);
+    const messageId = newUuid();
+    this.model.promptSent(tabId, messageId, context);
     this.updateTabStore(tabId); // the attached pills go
-    this.host.post({ type: 'prompt', tabId, messageId: newUuid(), text, ...(context.length ? { context } : {}) });
+    this.host.post({ type: 'prompt', tabId, messageId, text, ...(context.length ? { context } : {}) });
     this.persistNow();
   }
 

@@ -170,4 +170,27 @@ describe('WebviewModel: the prompt queue', () => {
     m.receive({ type: 'resync', tabId: T, index: 2, title: 'Chat', entries: [] });
     assert.equal(m.conversation(T).queued, undefined);
   });
+
+  it('a prompt taken back from the queue gets the attachments it was sent with back (once each)', () => {
+    const m = new WebviewModel();
+    m.addTab(T);
+    const file: ContextRef = { kind: 'file', uri: 'file:///ws/a.ts', name: 'a.ts' };
+    const other: ContextRef = { kind: 'file', uri: 'file:///ws/b.ts', name: 'b.ts' };
+    m.promptSent(T, 'q1', [file]);
+    m.promptSent(T, 'q2', [file, other]);
+    m.promptSent(T, 'q3', []);
+    m.receive({
+      type: 'prompt-queue',
+      tabId: T,
+      index: 1,
+      waiting: [
+        { messageId: 'q1', text: 'one' },
+        { messageId: 'q2', text: 'two' },
+        { messageId: 'q3', text: 'three' },
+      ],
+    });
+    m.takeBackQueued(T);
+    assert.deepEqual(m.conversation(T).attached, [file, other]);
+    assert.deepEqual(m.promptContext(T, []), [file, other], 'the next prompt carries them');
+  });
 });

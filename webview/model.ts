@@ -2,7 +2,7 @@
 // the `@` menu, and how host messages change them (message protocol: per-tab index, applied once;
 // resync replaces a tab's conversation). chatApp.ts puts what changed on screen; the host's unit
 // tests drive this same model as their fake webview. Pure: no DOM, no mynah-ui.
-import type { ContextRef, HostToWebview, QueuedPrompt, TabId } from '../src/protocol/webview';
+import type { ContextRef, HostToWebview, MessageId, QueuedPrompt, TabId } from '../src/protocol/webview';
 import { applyEntry, emptyConversation, type Conversation } from './conversation';
 import { contextKey } from './mappers/contextMenu';
 import { SeenIndex, type ModelState } from './state';
@@ -33,6 +33,8 @@ const queuedPrompts = (v: unknown): QueuedPrompt[] =>
     : [];
 /** Entries kept choosable after the menu stopped listing them (the host lists up to a few thousand). */
 const MAX_OFFERED = 10_000;
+/** Prompts whose context is kept for a take-back (they wait in a queue of a few at most). */
+const MAX_SENT_CONTEXT = 100;
 
 export class WebviewModel {
   private readonly seen: SeenIndex;
@@ -47,6 +49,8 @@ export class WebviewModel {
    * no longer lists it), so a chosen entry is never dropped on send.
    */
   private readonly offered = new Map<string, ContextRef>();
+  /** The context recent prompts were sent with, by message ID (see takeBackQueued). */
+  private readonly sentContext = new Map<MessageId, ContextRef[]>();
 
   /** `saved.conversations` names the open tabs; indices and drafts of other tabs are dropped. */
   constructor(saved?: ModelState) {
@@ -86,9 +90,17 @@ export class WebviewModel {
   draft(tabId: TabId): string {
     return this.drafts.get(tabId) ?? '';
   }
-  /** The queued prompts were taken back into the input (the host's next `prompt-queue` agrees). */
+  /**
+   * The queued prompts were taken back into the input (the host's next `prompt-queue` agrees): the
+   * attachments they were sent with are attached to the tab again, for the prompt that follows.
+   */
   takeBackQueued(tabId: TabId): void {
-    if (this.hasTab(tabId)) delete this.conversation(tabId).queued;
+    const conv = this.conversations.get(tabId);
+    if (!conv) return;
+    const refs = (conv.queued ?? []).flatMap((q) => this.sentContext.get(q.messageId) ?? []);
+    const attached = [...(conv.attached ?? []), ...refs];
+    conv.attached = attached.filter((r, i) => attached.findIndex((x) => contextKey(x) === contextKey(r)) === i);
+    delete conv.queued;
   }
 
   setDraft(tabId: TabId, text: string): void {
@@ -114,11 +126,18 @@ export class WebviewModel {
    * to the conversation here: the host echoes it (`prompt-started`) at once when the tab is idle,
    * or when it starts if it waits behind another one.
    */
-  promptSent(tabId: TabId): void {
+  promptSent(tabId: TabId, messageId?: MessageId, context: ContextRef[] = []): void {
     const conv = this.conversations.get(tabId);
     if (!conv) return;
     conv.attached = [];
     this.drafts.set(tabId, '');
+    if (messageId === undefined || context.length === 0) return;
+    // Kept a while (in memory) so that a prompt taken back from the queue gets its attachments back.
+    this.sentContext.set(messageId, context);
+    for (const oldest of this.sentContext.keys()) {
+      if (this.sentContext.size <= MAX_SENT_CONTEXT) break;
+      this.sentContext.delete(oldest);
+    }
   }
 
   // ---- host messages --------------------------------------------------------------------------
