@@ -1,6 +1,7 @@
 // What a click in a card asks of the host: a button (restart, continue in a new session, sign in
-// or not now, a permission choice, open a diff, take queued prompts back) or a file in a file list (its diff, or the file at
-// a line). Pure: the conversation model in, the message to post out, so each is unit-testable.
+// or not now, a permission choice, open a diff, take queued prompts back), a file in a file list
+// (its diff, or the file at a line) or a link in an answer. Pure: the conversation model in, the
+// message to post out, so each is unit-testable.
 import type { TabId, WebviewToHost } from '../src/protocol/webview';
 import type { Conversation } from './conversation';
 import { CONTINUE_IN_NEW_SESSION_BUTTON_ID, RESTART_BUTTON_ID } from './mappers/chatItems';

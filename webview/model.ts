@@ -24,13 +24,24 @@ export type ModelChange =
 
 const NONE: ModelChange = { kind: 'none' };
 
-/** The waiting prompts a host message names; anything malformed is left out rather than drawn. */
-const queuedPrompts = (v: unknown): QueuedPrompt[] =>
-  Array.isArray(v)
+/**
+ * The tab's waiting prompts are those a host message names (none: the card goes); anything
+ * malformed is left out rather than drawn.
+ */
+function setQueued(conv: Conversation, v: unknown): void {
+  const queued = Array.isArray(v)
     ? v.filter(
         (q): q is QueuedPrompt => typeof q === 'object' && q !== null && typeof q.messageId === 'string' && typeof q.text === 'string',
       )
     : [];
+  if (queued.length > 0) conv.queued = queued;
+  else delete conv.queued;
+}
+
+/** Attaches `refs` to the tab's next prompt; one already attached moves to the end, not twice. */
+function attach(conv: Conversation, refs: readonly ContextRef[]): void {
+  for (const ref of refs) conv.attached = [...(conv.attached ?? []).filter((r) => contextKey(r) !== contextKey(ref)), ref];
+}
 /** Entries kept choosable after the menu stopped listing them (the host lists up to a few thousand). */
 const MAX_OFFERED = 10_000;
 /** Prompts whose context is kept for a take-back (they wait in a queue of a few at most). */
@@ -98,8 +109,7 @@ export class WebviewModel {
     const conv = this.conversations.get(tabId);
     if (!conv) return;
     const refs = (conv.queued ?? []).flatMap((q) => this.sentContext.get(q.messageId) ?? []);
-    const attached = [...(conv.attached ?? []), ...refs];
-    conv.attached = attached.filter((r, i) => attached.findIndex((x) => contextKey(x) === contextKey(r)) === i);
+    attach(conv, refs);
     delete conv.queued;
   }
 
@@ -171,8 +181,7 @@ export class WebviewModel {
       case 'resync': {
         const conv = emptyConversation();
         for (const e of m.entries) applyEntry(conv, e);
-        const queued = queuedPrompts(m.queued);
-        if (queued.length > 0) conv.queued = queued;
+        setQueued(conv, m.queued);
         this.conversations.set(m.tabId, conv);
         return { kind: 'rebuilt', tabId: m.tabId, title: m.title };
       }
@@ -180,15 +189,11 @@ export class WebviewModel {
         if (!this.hasTab(m.tabId)) this.seen.forget(m.tabId);
         return { kind: 'query-rendered', tabId: m.tabId, requestId: m.requestId };
       case 'attach-context': {
-        const conv = this.conversation(m.tabId);
-        conv.attached = [...(conv.attached ?? []).filter((r) => contextKey(r) !== contextKey(m.item)), m.item];
+        attach(this.conversation(m.tabId), [m.item]);
         return { kind: 'changed', tabId: m.tabId, blockIds: [] };
       }
       case 'prompt-queue': {
-        const conv = this.conversation(m.tabId);
-        const queued = queuedPrompts(m.waiting);
-        if (queued.length > 0) conv.queued = queued;
-        else delete conv.queued;
+        setQueued(this.conversation(m.tabId), m.waiting);
         return { kind: 'changed', tabId: m.tabId, blockIds: [] };
       }
       default: {

@@ -40,8 +40,9 @@ rl.on('line', (text) => {
   if (!text.trim()) return;
   const msg = JSON.parse(text) as { id?: number | string; method?: string; params?: unknown; result?: unknown; error?: unknown };
   if (msg.method === undefined) {
-    if (typeof msg.id === 'number') waiting.get(msg.id)?.(msg);
-    if (typeof msg.id === 'number') waiting.delete(msg.id);
+    if (typeof msg.id !== 'number') return;
+    waiting.get(msg.id)?.(msg);
+    waiting.delete(msg.id);
     return;
   }
   if (msg.id === undefined) return; // notifications: nothing to do

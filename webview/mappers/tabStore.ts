@@ -134,19 +134,13 @@ const MAX_TITLE_CHARS = 50;
 export function tabTitleFor(c: Conversation): string | undefined {
   const firstPrompt = c.blocks.find((b) => b.kind === 'turn' && b.prompt.trim() !== '');
   const text = c.title ?? (firstPrompt?.kind === 'turn' ? firstPrompt.prompt : undefined);
-  const line = text
-    ?.split('\n')
-    .map((l) => l.replace(/\s+/g, ' ').trim())
-    .find((l) => l !== '');
+  // The first line with something on it, found without splitting the whole text: this runs on
+  // every update of the tab, and a first prompt can be a long paste.
+  const line = text === undefined ? undefined : /^[^\n]*\S[^\n]*$/m.exec(text)?.[0].replace(/\s+/g, ' ').trim();
   if (!line) return undefined;
   const chars = [...line];
-  const cut =
-    chars.length > MAX_TITLE_CHARS
-      ? `${chars
-          .slice(0, MAX_TITLE_CHARS - 1)
-          .join('')
-          .trimEnd()}…`
-      : line;
+  const head = chars.slice(0, MAX_TITLE_CHARS - 1).join('');
+  const cut = chars.length > MAX_TITLE_CHARS ? `${head.trimEnd()}…` : line;
   return cut.replace(/</g, '‹').replace(/>/g, '›').replace(/&/g, '＆');
 }
 
