@@ -276,6 +276,23 @@ describe('ChatController (real conductor + ElizACP)', function () {
     );
   });
 
+  it('a prompt sent while the agent restarts waits for the new session and is answered', async () => {
+    ctx = setup();
+    const tabId = ctx.webview.newTab();
+    ctx.controller.handle(ctx.webview.ready());
+    const first = randomUUID();
+    ctx.controller.handle({ type: 'prompt', tabId, messageId: first, text: 'I remember my first computer' });
+    await ctx.inspector.whenIdle(tabId);
+    // As after signing in from a terminal: the restart begins, and the user sends at once.
+    const restarted = ctx.controller.restartTabConfiguration(tabId);
+    const second = randomUUID();
+    ctx.controller.handle({ type: 'prompt', tabId, messageId: second, text: 'I dream about computers' });
+    await restarted;
+    await until(() => ctx!.webview.received.some((m) => m.type === 'prompt-ended' && m.messageId === second));
+    assert.equal(ctx.webview.answer(tabId, second), respond('I dream about computers', { deterministic: true }));
+    assert.ok(!ctx.webview.received.some((m) => m.type === 'prompt-failed'), 'no prompt failed');
+  });
+
   it('closing a tab cancels its prompt and nothing more is sent for it', async () => {
     ctx = setup();
     const tabId = ctx.webview.newTab();

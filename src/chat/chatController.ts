@@ -277,12 +277,18 @@ export class ChatController {
   }
 
   private async restart(tabs: ChatTab[]): Promise<void> {
-    await stopProcessesOf(tabs, this.deps);
-    if (this.disposed) return;
+    // The new session goes on each tab's queue now, not once the old process has stopped: a prompt
+    // sent meanwhile (say, right after signing in from a terminal) then waits for the new session,
+    // as it waits behind a running turn, instead of finding no agent and failing.
+    const stopped = stopProcessesOf(tabs, this.deps);
     for (const t of tabs) {
       if (t.closed) continue;
-      this.enqueue(t, () => this.startSession(t, { restart: true }));
+      this.enqueue(t, async () => {
+        await stopped;
+        if (!t.closed && !this.disposed) await this.startSession(t, { restart: true });
+      });
     }
+    await stopped;
   }
 
   private enqueue(tab: ChatTab, step: () => Promise<void>): void {
