@@ -78,7 +78,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   };
   // Every symposium.* setting; the security-relevant ones from user settings only (a workspace's
   // are ignored, with a notice).
-  const settings = new Settings(logger);
+  const settings = new Settings(logger, undefined, context.workspaceState);
   const decisions = new DecisionLog();
   const allowedFolders = (): string[] => settings.allowedFolders();
   context.subscriptions.push(settings, decisions);

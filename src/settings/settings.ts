@@ -16,11 +16,20 @@ import { languageServerFlags, type LanguageServerFlags } from '../agents/languag
 import type { Log } from '../log/logEvent';
 import { LIMITS } from '../protocol/webviewMessages';
 import { changesNeedingRestart, offerRestart, type LaunchSettings } from './restartOffer';
-import { parseAllowedFolders, userLevel, userOnlyKeysIn, USER_ONLY_SETTINGS, type UserOnlySetting } from './settingsScope';
+import {
+  currentAgentChoice,
+  parseAllowedFolders,
+  userLevel,
+  userOnlyKeysIn,
+  USER_ONLY_SETTINGS,
+  type UserOnlySetting,
+} from './settingsScope';
 
 const SECTION = 'symposium';
 const IGNORED =
-  'Agents (their command, env and permission rules), allowed folders and conductor components come only from your user settings.';
+  'Agents (their command, env and permission rules), allowed folders, conductor components and edit review come only from your user settings.';
+/** workspaceState key: the agents the user let this workspace pick although they act without asking. */
+const CONSENT_KEY = 'symposium.workspaceAgentConsent';
 
 /** How Settings talks to the user (tests and the plain API pass their own). */
 export interface SettingsUi {
@@ -53,6 +62,8 @@ export class Settings implements vscode.Disposable {
   constructor(
     private readonly log: Log,
     private readonly ui: SettingsUi = defaultUi,
+    /** This workspace's memory (ExtensionContext.workspaceState), which a repository cannot write. */
+    private readonly workspaceMemory?: Pick<vscode.Memento, 'get' | 'update'>,
   ) {
     this.launch = this.launchSettings();
     const scanSoon = (): void => {
@@ -194,7 +205,7 @@ export class Settings implements vscode.Disposable {
 
   /** symposium.reviewAgentEdits: agent writes wait in a diff view for Accept / Reject. */
   reviewAgentEdits(): boolean {
-    return config().get<boolean>('reviewAgentEdits') === true;
+    return this.read('reviewAgentEdits') === true;
   }
 
   /** "Bypass Permissions": sets `symposium.agents.<agent>.bypassPermissions: true` in user settings, keeping the rest. */
@@ -242,12 +253,37 @@ export class Settings implements vscode.Disposable {
     // A workspace may name the agent (one of the user's, or the built-in one): read as VS Code resolves it.
     return {
       agents: this.read('agents'),
-      currentAgent: config().get('currentAgent'),
+      currentAgent: this.currentAgent(),
       enabledComponents: this.read('enabledComponents'),
       sparkle: this.sparkleRaw(),
       proxies: this.read('proxies'),
       languageServers: this.read('languageServers'),
     };
+  }
+
+  /** symposium.currentAgent, a workspace's pick of an agent that acts without asking held back until the user agrees. */
+  private currentAgent(): unknown {
+    const agents = this.read('agents');
+    const consented = (name: string): boolean => (this.workspaceMemory?.get<string[]>(CONSENT_KEY) ?? []).includes(name);
+    const { value, heldBack } = currentAgentChoice(config().inspect('currentAgent'), agents, consented);
+    if (heldBack !== undefined) this.askWorkspaceAgent(heldBack);
+    return value;
+  }
+
+  private askWorkspaceAgent(name: string): void {
+    const id = `workspace-agent:${name}`;
+    if (this.noticed.has(id)) return;
+    this.noticed.add(id);
+    const text = `This workspace picks the agent "${name}", which your settings allow to act without asking (bypassPermissions or autoApprove). Chats use your own choice until you allow it here.`;
+    this.log.warn('settings', text, { notice: id });
+    void Promise.resolve(this.ui.ask(`Symposium: ${text}`, `Use "${name}" in This Workspace`)).then(async (picked) => {
+      if (!picked || !this.workspaceMemory) return;
+      const list = this.workspaceMemory.get<string[]>(CONSENT_KEY) ?? [];
+      await this.workspaceMemory.update(CONSENT_KEY, [...new Set([...list, name])]);
+      this.log.info('settings', 'the workspace may pick this agent', { agent: name });
+      this.launch = this.launchSettings();
+      this.ui.restartAgent();
+    });
   }
 
   private launchSettingsChanged(): void {

@@ -2,7 +2,15 @@
 // allowed folders, workspace settings files that try to set them, the built-in agent when untrusted.
 import * as assert from 'node:assert/strict';
 import { builtinAgent } from '../agents/agentConfiguration';
-import { agentForTrust, parseAllowedFolders, stripJsonc, userLevel, userOnlyKeysIn } from './settingsScope';
+import {
+  actsWithoutAsking,
+  agentForTrust,
+  currentAgentChoice,
+  parseAllowedFolders,
+  stripJsonc,
+  userLevel,
+  userOnlyKeysIn,
+} from './settingsScope';
 
 describe('settings a workspace may not set', () => {
   it('userLevel: the user (or default) value; a workspace or folder value is never used, only reported', () => {
@@ -61,5 +69,39 @@ describe('settings a workspace may not set', () => {
     assert.deepEqual(agentForTrust(custom, builtin, false), { agent: builtin, heldBack: 'claude' });
     assert.deepEqual(agentForTrust(custom, builtin, true), { agent: custom });
     assert.deepEqual(agentForTrust(builtin, builtin, false), { agent: builtin });
+  });
+
+  it("currentAgent: a workspace's pick of an agent that acts without asking counts only with the user's consent", () => {
+    const agents = {
+      Careful: { command: 'a' },
+      Bold: { command: 'b', bypassPermissions: true },
+      Eager: { command: 'c', autoApprove: ['edit'] },
+    };
+    const never = (): boolean => false;
+    assert.equal(actsWithoutAsking(agents, 'bold'), true, 'matched like currentAgent, ignoring case');
+    assert.equal(actsWithoutAsking(agents, 'Careful'), false);
+    assert.equal(actsWithoutAsking({ Eager: { autoApprove: [] } }, 'Eager'), false);
+    const ws = (name: string) => ({ defaultValue: 'ElizACP', globalValue: 'Careful', workspaceValue: name });
+    assert.deepEqual(currentAgentChoice(ws('Careful'), agents, never), { value: 'Careful' });
+    assert.deepEqual(currentAgentChoice({ ...ws('x'), workspaceValue: undefined, workspaceFolderValue: 'Bold' }, agents, never), {
+      value: 'Careful',
+      heldBack: 'Bold',
+    });
+    assert.deepEqual(currentAgentChoice(ws('Eager'), agents, never), { value: 'Careful', heldBack: 'Eager' });
+    assert.deepEqual(
+      currentAgentChoice(ws('Bold'), agents, (n) => n === 'Bold'),
+      { value: 'Bold' },
+    );
+    // The user's own pick is the user's, whatever its rules; unknown names are left to the agent lookup.
+    assert.deepEqual(currentAgentChoice({ defaultValue: 'ElizACP', globalValue: 'Bold' }, agents, never), { value: 'Bold' });
+    assert.deepEqual(currentAgentChoice({ defaultValue: 'ElizACP', workspaceValue: 'Bold' }, agents, never), {
+      value: 'ElizACP',
+      heldBack: 'Bold',
+    });
+    assert.deepEqual(currentAgentChoice(ws('Nobody'), agents, never), { value: 'Nobody' });
+  });
+
+  it('reviewAgentEdits is a setting only the user sets', () => {
+    assert.deepEqual(userOnlyKeysIn('{"symposium.reviewAgentEdits": false}'), ['reviewAgentEdits']);
   });
 });

@@ -9,7 +9,15 @@ import { BUILTIN_AGENT_NAME, type AgentDefinition } from '../agents/agentConfigu
 import { isObject } from '../protocol/guards';
 
 /** Settings (under `symposium.`) only user or remote/machine settings may set. */
-export const USER_ONLY_SETTINGS = ['agents', 'allowedFolders', 'enabledComponents', 'registry.urls', 'proxies', 'languageServers'] as const;
+export const USER_ONLY_SETTINGS = [
+  'agents',
+  'allowedFolders',
+  'enabledComponents',
+  'registry.urls',
+  'proxies',
+  'languageServers',
+  'reviewAgentEdits',
+] as const;
 export type UserOnlySetting = (typeof USER_ONLY_SETTINGS)[number];
 
 /** The parts of WorkspaceConfiguration.inspect() that matter here. */
@@ -119,4 +127,36 @@ export function agentForTrust(
 ): { agent: AgentDefinition; heldBack?: string } {
   if (trusted || current.name === BUILTIN_AGENT_NAME) return { agent: current };
   return { agent: builtin, heldBack: current.name };
+}
+
+/** The user's entry for an agent name, matched as `currentAgent` is (exactly, else ignoring case). */
+function agentEntry(agents: unknown, name: string): Record<string, unknown> | undefined {
+  if (!isObject(agents)) return undefined;
+  const key = name in agents ? name : Object.keys(agents).find((k) => k.toLowerCase() === name.toLowerCase());
+  const entry = key === undefined ? undefined : agents[key];
+  return isObject(entry) ? entry : undefined;
+}
+
+/** Whether the user's rules let this agent act without asking (`bypassPermissions`, or any `autoApprove` kind). */
+export function actsWithoutAsking(agents: unknown, name: string): boolean {
+  const entry = agentEntry(agents, name);
+  return entry?.bypassPermissions === true || (Array.isArray(entry?.autoApprove) && entry.autoApprove.length > 0);
+}
+
+/**
+ * `symposium.currentAgent` as it counts. A workspace may name one of the user's agents, but naming
+ * one that the user allowed to act without asking would let a cloned repository switch the
+ * questions off: such a choice counts only once the user agreed to it for this workspace
+ * (`consented`); until then the user-level choice counts and `heldBack` names the agent.
+ */
+export function currentAgentChoice(
+  i: Inspected | undefined,
+  agents: unknown,
+  consented: (name: string) => boolean,
+): { value: unknown; heldBack?: string } {
+  const fromWorkspace = i?.workspaceFolderValue ?? i?.workspaceValue;
+  const user = i?.globalValue ?? i?.defaultValue;
+  if (typeof fromWorkspace !== 'string' || fromWorkspace === user) return { value: fromWorkspace ?? user };
+  if (!actsWithoutAsking(agents, fromWorkspace) || consented(fromWorkspace)) return { value: fromWorkspace };
+  return { value: user, heldBack: fromWorkspace };
 }

@@ -51,6 +51,7 @@ suite('settings a workspace may not set, and locations outside the workspace', (
           'symposium.agents': { ElizACP: { bypassPermissions: true, autoApprove: ['edit'] }, Planted: planted },
           'symposium.currentAgent': 'Planted',
           'symposium.allowedFolders': [outsideDir()],
+          'symposium.reviewAgentEdits': false,
         },
         null,
         2,
@@ -58,7 +59,7 @@ suite('settings a workspace may not set, and locations outside the workspace', (
     );
     await waitFor('the notices', async () => {
       const n = await notices();
-      return n.includes('workspace:agents') && n.includes('workspace:allowedFolders');
+      return n.includes('workspace:agents') && n.includes('workspace:allowedFolders') && n.includes('workspace:reviewAgentEdits');
     });
     await waitFor('VS Code to read the workspace settings', () => config().get('currentAgent') === 'Planted');
     assert.deepEqual(config().inspect('agents')?.workspaceValue, undefined, 'machine-scoped: VS Code drops it too');
@@ -103,6 +104,17 @@ suite('settings a workspace may not set, and locations outside the workspace', (
       const tabId = await newTab();
       assert.equal((await tabs()).find((t) => t.tabId === tabId)?.agentName, 'Planted', 'the user\'s "Planted", chosen by the workspace');
       assert.equal(fs.existsSync(marker()), false);
+
+      // Once the user lets "Planted" act without asking, the workspace's pick of it no longer
+      // counts by itself: the user's own choice (the built-in agent) runs, and the user is asked.
+      await config().update(
+        'agents',
+        { Planted: { ...(config().inspect<Record<string, object>>('agents')?.globalValue?.Planted ?? {}), bypassPermissions: true } },
+        vscode.ConfigurationTarget.Global,
+      );
+      const held = await newTab();
+      assert.equal((await tabs()).find((t) => t.tabId === held)?.agentName, 'ElizACP', 'the user-level choice');
+      assert.ok((await notices()).includes('workspace-agent:Planted'), 'the user is told and asked');
     } finally {
       await config().update('agents', undefined, vscode.ConfigurationTarget.Global);
     }
