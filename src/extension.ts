@@ -9,6 +9,7 @@ import { AgentPool } from './agents/agentPool';
 import { resolveConfiguration } from './agents/resolveConfiguration';
 import { BUILTIN_AGENT_NAME, type Runtime } from './agents/agentConfiguration';
 import { AgentStatusBar } from './chat/agentStatusBar';
+import { SETTINGS_TARGET_COMMANDS } from './settings/settingProblems';
 import { CHOOSE_AGENT_COMMAND, LazyAgentPicker } from './agents/registry/lazyPicker';
 import { DEFAULT_MAX_INPUT_TOKENS, DEFAULT_MAX_OUTPUT_TOKENS } from './lm/provider';
 import { LmRegistration } from './lm/registration';
@@ -188,6 +189,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     editor: diffView,
     allowedFolders,
     runSignInTerminal,
+    openSettings: (target) => void vscode.commands.executeCommand(SETTINGS_TARGET_COMMANDS[target]),
   });
   controller = chat;
   // The agent's state at a glance, with a menu (switch, restart, logs, chat).
@@ -195,6 +197,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     pool,
     () => settings.agentSettings(runtime).current.name,
     () => vscode.commands.executeCommand(CHOOSE_AGENT_COMMAND),
+    () => settings.settingProblems(runtime),
   );
   context.subscriptions.push(statusBar);
   // Agents from the ACP registry (bundled + symposium.registry.urls) next to the user's own.

@@ -43,6 +43,14 @@ describe('card actions (what a click in a card sends to the host)', () => {
     });
   });
 
+  it("a setting notice's button opens the settings it names, and nothing else", () => {
+    assert.deepEqual(buttonAction(conv, tab, undefined, 'open-settings:remote'), {
+      post: { type: 'open-settings', tabId: tab, target: 'remote' },
+      reenable: true,
+    });
+    assert.deepEqual(buttonAction(conv, tab, undefined, 'open-settings:workbench.action.terminal.new'), {});
+  });
+
   it('a permission choice answers with the option id; bypass; an unknown request sends nothing', () => {
     assert.deepEqual(buttonAction(conv, tab, undefined, 'perm:r1:1'), {
       post: { type: 'permission-answer', tabId: tab, requestId: 'r1', optionId: 'deny' },

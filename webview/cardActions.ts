@@ -2,9 +2,9 @@
 // or not now, a permission choice, open a diff, take queued prompts back), a file in a file list
 // (its diff, or the file at a line) or a link in an answer. Pure: the conversation model in, the
 // message to post out, so each is unit-testable.
-import type { TabId, WebviewToHost } from '../src/protocol/webview';
+import { SETTINGS_TARGETS, type TabId, type WebviewToHost } from '../src/protocol/webview';
 import type { Conversation } from './conversation';
-import { CONTINUE_IN_NEW_SESSION_BUTTON_ID, RESTART_BUTTON_ID } from './mappers/chatItems';
+import { CONTINUE_IN_NEW_SESSION_BUTTON_ID, OPEN_SETTINGS_BUTTON_PREFIX, RESTART_BUTTON_ID } from './mappers/chatItems';
 import { parsePermissionButton } from './mappers/permission';
 import { signInChoice, signInDismissal } from './mappers/signIn';
 import { WITHDRAW_QUEUED_BUTTON_ID } from './mappers/tabStore';
@@ -23,6 +23,10 @@ export interface ButtonAction {
 export function buttonAction(conv: Conversation, tabId: TabId, messageId: string | undefined, id: string): ButtonAction {
   if (id === RESTART_BUTTON_ID) return { post: { type: 'restart-agent', tabId } };
   if (id === CONTINUE_IN_NEW_SESSION_BUTTON_ID) return { post: { type: 'continue-in-new-session', tabId } };
+  if (id.startsWith(OPEN_SETTINGS_BUTTON_PREFIX)) {
+    const target = SETTINGS_TARGETS.find((t) => t === id.slice(OPEN_SETTINGS_BUTTON_PREFIX.length));
+    return target ? { post: { type: 'open-settings', tabId, target }, reenable: true } : {};
+  }
   if (id === WITHDRAW_QUEUED_BUTTON_ID) {
     const texts = (conv.queued ?? []).map((q) => q.text);
     return texts.length > 0 ? { post: { type: 'withdraw-queued', tabId }, restoreInput: texts.join('\n\n') } : {};

@@ -10,6 +10,7 @@ import type {
   PermissionDecision,
   QueuedPrompt,
   SessionControls,
+  SettingsTarget,
   TerminalOutput,
 } from '../src/protocol/webview';
 import { appendUpdate } from '../src/protocol/coalesce';
@@ -58,6 +59,8 @@ export interface Notice {
   resolved: boolean;
   /** A past conversation's notice offers to continue in a new session. */
   offer?: 'continue-in-new-session';
+  /** A setting the user wrote was not honoured: the notice's button opens where it is fixed. */
+  settings?: SettingsTarget;
   /** A sign-in card: the agent's auth methods, and how signing in goes. */
   signIn?: SignInCard;
 }
@@ -231,6 +234,7 @@ export function applyEntry(c: Conversation, e: ConversationEntry): string[] {
         text: e.text,
         resolved: true,
         ...(e.offer ? { offer: e.offer } : {}),
+        ...(e.settings ? { settings: e.settings } : {}),
       };
       if (e.offer) c.readOnly = true;
       c.blocks.push(n);

@@ -1,6 +1,7 @@
 // Agent configuration and sharing: what decides which conductor process a tab talks to is the
 // agent, the enabled conductor components and the workspace folder. Tabs with equal configurations
 // share one process, each with its own session. Also: how that process is spawned. Pure.
+import type { SettingsTarget } from '../protocol/webview';
 import { proxyLaunch, type ProxyDefinition } from './proxySettings';
 
 /** An agent from the `symposium.agents` setting (or the built-in ElizACP). */
@@ -23,6 +24,8 @@ export interface AgentConfiguration {
   proxies?: ProxyDefinition[];
   /** `--language-servers` from `symposium.languageServers` (languageServerSettings.ts); absent: the built-in table. */
   languageServers?: string[];
+  /** Settings the user wrote that this configuration could not honour; the chat shows each (settingProblems.ts). */
+  settingProblems?: { text: string; target: SettingsTarget }[];
 }
 
 export interface SpawnSpec {

@@ -16,6 +16,8 @@ export interface AgentSettings {
   components: string[] | null;
   /** Human-readable reasons for ignored values. */
   problems: string[];
+  /** `symposium.currentAgent` when it names no configured agent (the built-in one runs instead). */
+  missing?: string;
 }
 
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
@@ -48,19 +50,23 @@ export function parseAgentSettings(raw: RawSettings, rt: Runtime): AgentSettings
     }
   }
   let current = agents[BUILTIN_AGENT_NAME]!;
+  let missing: string | undefined;
   if (typeof raw.currentAgent === 'string' && raw.currentAgent !== '') {
     // Names match case-insensitively as a fallback ("elizacp" finds the built-in "ElizACP").
     const wanted = raw.currentAgent;
     const chosen = agents[wanted] ?? Object.values(agents).find((a) => a.name.toLowerCase() === wanted.toLowerCase());
     if (chosen) current = chosen;
-    else problems.push(`symposium.currentAgent: no agent named "${raw.currentAgent}"; using ${BUILTIN_AGENT_NAME}`);
+    else {
+      missing = wanted;
+      problems.push(`symposium.currentAgent: no agent named "${raw.currentAgent}"; using ${BUILTIN_AGENT_NAME}`);
+    }
   }
   let components: string[] | null = null;
   if (raw.enabledComponents !== undefined && raw.enabledComponents !== null) {
     if (isStringArray(raw.enabledComponents)) components = raw.enabledComponents.map((s) => s.trim()).filter(Boolean);
     else problems.push('symposium.enabledComponents must be a list of component names');
   }
-  return { agents, current, components, problems };
+  return { agents, current, components, problems, ...(missing !== undefined ? { missing } : {}) };
 }
 
 /** ACP tool kinds, the unit of per-agent auto-approval. */

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { Log } from '../log/logEvent';
 import { BUILTIN_AGENT_NAME, type AgentConfiguration, type Runtime } from './agentConfiguration';
 import type { Settings } from '../settings/settings';
+import { settingProblems } from '../settings/settingProblems';
 import { agentForTrust } from '../settings/settingsScope';
 
 export async function resolveConfiguration(
@@ -24,6 +25,12 @@ export async function resolveConfiguration(
   const wanted = agentName === undefined ? undefined : settings.agents[agentName];
   const { agent, heldBack } = agentForTrust(wanted ?? settings.current, settings.agents[BUILTIN_AGENT_NAME]!, vscode.workspace.isTrusted);
   if (heldBack) user.heldBack(heldBack);
+  const problems = settingProblems({
+    ...(agentName === undefined && settings.missing !== undefined ? { missingAgent: settings.missing } : {}),
+    ...(heldBack !== undefined ? { untrustedAgent: heldBack } : {}),
+    using: agent.name,
+    remote: vscode.env.remoteName !== undefined,
+  });
   const workspaceFolder = previousFolder ?? (await pickFolder(log));
   if (!workspaceFolder) return undefined;
   const sparkle = user.sparkleSettings?.();
@@ -45,6 +52,7 @@ export async function resolveConfiguration(
     ...(sparkle?.flags.length ? { sparkle: sparkle.flags } : {}),
     ...(proxies.length ? { proxies } : {}),
     ...(lsFlags.length ? { languageServers: lsFlags } : {}),
+    ...(problems.length ? { settingProblems: problems } : {}),
   };
 }
 

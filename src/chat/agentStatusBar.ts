@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { AgentActor } from '../agents/agentActor';
 import type { AgentPool } from '../agents/agentPool';
+import { SETTINGS_TARGET_COMMANDS, type SettingProblem } from '../settings/settingProblems';
 
 export type AgentStatus = 'not started' | 'starting' | 'ready' | 'working' | 'stopped' | 'error';
 
@@ -67,6 +68,8 @@ export class AgentStatusBar implements vscode.Disposable {
     private readonly currentAgent: () => string,
     /** "Switch agent…": the agent picker (Symposium: Choose Agent…). */
     private readonly chooseAgent: () => Thenable<unknown>,
+    /** Settings the user wrote that new chats cannot honour (an unknown agent, one held back while untrusted). */
+    private readonly settingProblems: () => SettingProblem[] = () => [],
   ) {
     this.item.name = 'Symposium agent';
     this.item.command = AGENT_MENU_COMMAND;
@@ -78,8 +81,9 @@ export class AgentStatusBar implements vscode.Disposable {
         this.update();
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('symposium.currentAgent')) this.update();
+        if (e.affectsConfiguration('symposium')) this.update();
       }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.update()),
       vscode.commands.registerCommand(AGENT_MENU_COMMAND, () => this.showMenu()),
     );
     this.update();
@@ -120,18 +124,32 @@ export class AgentStatusBar implements vscode.Disposable {
     if (this.actor?.agentName !== name) this.actor = [...this.pool.all()].reverse().find((a) => a.agentName === name);
     const actor = this.actor;
     this.item.text = statusText(name, actor);
+    const failure = actor?.failure;
+    const problems = failure ? [] : this.settingProblems();
+    if (problems.length) {
+      // The agent runs, but not the one the user's settings ask for: say so where the user looks.
+      this.item.text = `$(warning) ${this.item.text.replace(/^\$\([^)]*\)\s*/, '')} — settings ignored`;
+      this.item.tooltip = `${problems.map((p) => p.text).join('\n\n')}\n\nClick to open the settings.`;
+      this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+    } else {
+      this.item.tooltip = failure ? `${failure.message}\n\n${failure.stderrTail}`.trim() : `Symposium: ${name} — click for agent actions`;
+      this.item.backgroundColor = failure ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+    }
     if (this.history.at(-1) !== this.item.text) {
       this.history.push(this.item.text);
       this.shownCount++;
       if (this.history.length > 50) this.history.shift();
     }
-    const failure = actor?.failure;
-    this.item.tooltip = failure ? `${failure.message}\n\n${failure.stderrTail}`.trim() : `Symposium: ${name} — click for agent actions`;
-    this.item.backgroundColor = failure ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
   }
 
   private async showMenu(): Promise<void> {
+    const labels = { user: 'Open User Settings', remote: 'Open Remote Settings', trust: 'Manage Workspace Trust' } as const;
     const actions: Array<vscode.QuickPickItem & { run: () => unknown }> = [
+      ...this.settingProblems().map((p) => ({
+        label: `$(gear) ${labels[p.target]}`,
+        detail: p.text,
+        run: () => vscode.commands.executeCommand(SETTINGS_TARGET_COMMANDS[p.target]),
+      })),
       { label: '$(arrow-swap) Switch agent…', run: () => this.chooseAgent() },
       { label: '$(debug-restart) Restart agent', run: () => vscode.commands.executeCommand('symposium.restartAgent') },
       { label: '$(output) Show logs', run: () => vscode.commands.executeCommand('symposium.showLogs') },

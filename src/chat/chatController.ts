@@ -23,6 +23,7 @@ import type {
   ConversationEntry,
   MessageId,
   SessionControls,
+  SettingsTarget,
   TabId,
   TabPayload,
   WebviewToHost,
@@ -73,6 +74,8 @@ export interface ChatControllerDeps {
   editor?: EditorActions;
   /** symposium.allowedFolders: besides a tab's folder, where tool-call locations may be opened. */
   allowedFolders?: () => string[];
+  /** A setting notice's button: open the User or Remote settings file, or the workspace trust editor. */
+  openSettings?: (target: SettingsTarget) => void;
   /** Runs an agent's terminal sign-in in an editor terminal (signIn.ts); absent: terminal methods are not offered. */
   runSignInTerminal?: SignInDeps['runInTerminal'];
   /** The conversation history (src/history/): which stored conversation a reopened tab continues. */
@@ -151,6 +154,7 @@ export class ChatController {
       signIn: this.signIn,
       tabRequests: this.tabRequests,
       exportTab: (tabId) => this.deps.history?.exportTab(tabId),
+      openSettings: (target) => this.deps.openSettings?.(target),
       attachImage: (msg) => this.deps.attachImage?.(msg),
       contextQuery: (query) => this.deps.onContextQuery?.(query),
     });
@@ -303,6 +307,7 @@ export class ChatController {
       return;
     }
     tab.config = config;
+    this.showSettingProblems(tab, config);
     let actor: AgentActor | undefined;
     try {
       actor = this.pool.acquire(config);
@@ -323,6 +328,15 @@ export class ChatController {
       const failure = sessionStartFailure(e, config.agent.name);
       this.log.error('session', 'could not start a session', { tabId: tab.tabId, failure });
       this.failTab(tab, failure);
+    }
+  }
+
+  /** Settings this session could not honour, each said once per tab, with a button to where it is fixed. */
+  private showSettingProblems(tab: ChatTab, config: AgentConfiguration): void {
+    for (const p of config.settingProblems ?? []) {
+      if (tab.settingNotices.has(p.text)) continue;
+      tab.settingNotices.add(p.text);
+      this.send({ type: 'tab-notice', tabId: tab.tabId, level: 'warning', text: p.text, settings: p.target });
     }
   }
 

@@ -28,9 +28,11 @@ export interface ChatTab {
   closed: boolean;
   /** A conversation reopened from the history (read-only until continued). */
   past?: PastState;
+  /** Setting problems already shown in this tab (each is said once). */
+  settingNotices: Set<string>;
 }
 
 /** A tab just opened: no configuration or session yet, nothing queued. */
 export function newChatTab(tabId: TabId, title: string): ChatTab {
-  return { tabId, title, queue: Promise.resolve(), queued: 0, waiting: [], closed: false, controls: {} };
+  return { tabId, title, queue: Promise.resolve(), queued: 0, waiting: [], closed: false, controls: {}, settingNotices: new Set() };
 }

@@ -3,7 +3,7 @@
 // diffs, locations: tabRequests.ts), and the editor-side features (history export, pasted images,
 // OpenCtx @-queries). Only routing: no message is interpreted here. vscode-free.
 import type { Log } from '../log/logEvent';
-import type { AttachImage, MessageId, TabId, WebviewToHost, ContextRef } from '../protocol/webview';
+import type { AttachImage, MessageId, SettingsTarget, TabId, WebviewToHost, ContextRef } from '../protocol/webview';
 import type { SignInFlow } from './signIn';
 import { handleTabRequest, type TabRequestContext } from './tabRequests';
 import type { TabMessages } from './tabMessages';
@@ -27,6 +27,7 @@ export interface WebviewInbox {
   signIn: SignInFlow;
   tabRequests: TabRequestContext;
   exportTab(tabId: TabId): void;
+  openSettings(target: SettingsTarget): void;
   attachImage(m: AttachImage): void;
   contextQuery(query: string): void;
 }
@@ -63,6 +64,9 @@ export function routeWebviewMessage(m: WebviewToHost, to: WebviewInbox): void {
       return;
     case 'export-conversation':
       to.exportTab(m.tabId);
+      return;
+    case 'open-settings':
+      to.openSettings(m.target);
       return;
     case 'ack':
       to.messages.ack(m.lastSeenIndex);

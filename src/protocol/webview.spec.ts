@@ -17,6 +17,7 @@ describe('webview protocol validation', () => {
       { type: 'restart-agent', tabId: TAB },
       { type: 'continue-in-new-session', tabId: TAB },
       { type: 'export-conversation', tabId: TAB },
+      { type: 'open-settings', tabId: TAB, target: 'remote' },
       { type: 'ack', lastSeenIndex: {} },
       { type: 'rendered', tabId: TAB, requestId: 'r1', items: [{ type: 'answer', messageId: 'x', body: 'b' }] },
       { type: 'log', level: 'error', message: 'boom' },
@@ -36,6 +37,8 @@ describe('webview protocol validation', () => {
       { type: 'nope' },
       { type: 'new-tab', tabId: 'not-a-uuid' },
       { type: 'continue-in-new-session', tabId: 'not-a-uuid' },
+      { type: 'open-settings', tabId: TAB, target: 'workbench.action.terminal.new' },
+      { type: 'open-settings', tabId: TAB },
       { type: 'export-conversation' },
       { type: 'withdraw-queued', tabId: 'not-a-uuid' },
       { type: 'new-tab', tabId: '1b4e28ba-2fa1-1d3b-a3f5-ef19b5a7633b' }, // v1, not v4

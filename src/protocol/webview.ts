@@ -117,7 +117,12 @@ export interface TabNotice {
    * with the transcript as context" (the button sends `continue-in-new-session`).
    */
   offer?: 'continue-in-new-session';
+  /** A setting the user wrote was not honoured: the notice offers to open the file (or editor) that fixes it. */
+  settings?: SettingsTarget;
 }
+/** Where a setting problem is fixed: the User or Remote settings file, or the workspace trust editor. */
+export type SettingsTarget = 'user' | 'remote' | 'trust';
+export const SETTINGS_TARGETS: readonly SettingsTarget[] = ['user', 'remote', 'trust'];
 /** The host accepted a prompt (echo, so prompts sent by test commands show up too). */
 export interface PromptStarted {
   type: 'prompt-started';

@@ -3,7 +3,15 @@
 // malformed or hostile message is refused with a reason instead of reaching the controller.
 // Limits (prompt size, tab count, image bytes) live here too. Pure: no vscode, DOM or Node.
 import { isObject, type JsonObject } from './guards';
-import { IMAGE_MIME_TYPES, PASTED_IMAGE_SCHEME, type AttachImage, type ContextRef, type TabId, type WebviewToHost } from './webview';
+import {
+  IMAGE_MIME_TYPES,
+  PASTED_IMAGE_SCHEME,
+  SETTINGS_TARGETS,
+  type AttachImage,
+  type ContextRef,
+  type TabId,
+  type WebviewToHost,
+} from './webview';
 
 export type ParseResult = { ok: true; message: WebviewToHost } | { ok: false; error: string };
 
@@ -111,6 +119,11 @@ export function parseWebviewMessage(raw: unknown): ParseResult {
           text: str(o, 'text', LIMITS.promptChars),
           ...(context ? { context } : {}),
         });
+      }
+      case 'open-settings': {
+        const target = SETTINGS_TARGETS.find((t) => t === o.target);
+        if (!target) throw new Invalid(`target must be one of ${SETTINGS_TARGETS.join(', ')}`);
+        return ok({ type, tabId: uuid(o, 'tabId'), target });
       }
       case 'ack':
         return ok({ type, lastSeenIndex: indexMap(o, 'lastSeenIndex') });

@@ -2,7 +2,7 @@
 // half and the shared identities, and re-exports this file, so both directions are imported from
 // one place). Every message is checked by `parseWebviewMessage` (webviewMessages.ts) before the
 // host acts on it. Pure: no vscode, DOM or Node imports.
-import type { ContextRef, MessageId, TabId } from './webview';
+import type { ContextRef, MessageId, SettingsTarget, TabId } from './webview';
 import type { SignInChoice, SignInDismiss } from './signIn';
 
 /** Sent once mynah-ui is built (and again whenever the page becomes visible). */
@@ -49,6 +49,12 @@ export interface ExportConversation {
 export interface ContinueInNewSession {
   type: 'continue-in-new-session';
   tabId: TabId;
+}
+/** A setting notice's button: open the settings file (or trust editor) named by the notice. */
+export interface OpenSettings {
+  type: 'open-settings';
+  tabId: TabId;
+  target: SettingsTarget;
 }
 /** Indices the webview has durably saved (setState); the host may forget those messages. */
 export interface Ack {
@@ -152,6 +158,7 @@ export type WebviewToHost =
   | CloseTab
   | RestartAgent
   | ContinueInNewSession
+  | OpenSettings
   | ExportConversation
   | Ack
   | Rendered

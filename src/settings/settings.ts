@@ -16,6 +16,7 @@ import { languageServerFlags, type LanguageServerFlags } from '../agents/languag
 import type { Log } from '../log/logEvent';
 import { LIMITS } from '../protocol/webviewMessages';
 import { changesNeedingRestart, offerRestart, type LaunchSettings } from './restartOffer';
+import { settingProblems, type SettingProblem } from './settingProblems';
 import {
   currentAgentChoice,
   parseAllowedFolders,
@@ -218,6 +219,18 @@ export class Settings implements vscode.Disposable {
     if (agentName !== BUILTIN_AGENT_NAME && entry.command === undefined)
       throw new Error(`${agentName} is not an agent of your user settings`);
     await cfg.update('agents', { ...user, [agentName]: { ...entry, bypassPermissions: true } }, vscode.ConfigurationTarget.Global);
+  }
+
+  /** What new chats cannot honour of the user's settings now (the status bar shows it; resolveConfiguration.ts tells each chat). */
+  settingProblems(rt: Runtime): SettingProblem[] {
+    const s = this.agentSettings(rt);
+    const untrusted = !vscode.workspace.isTrusted && s.current.name !== BUILTIN_AGENT_NAME;
+    return settingProblems({
+      ...(s.missing !== undefined ? { missingAgent: s.missing } : {}),
+      ...(untrusted ? { untrustedAgent: s.current.name } : {}),
+      using: untrusted ? BUILTIN_AGENT_NAME : s.current.name,
+      remote: vscode.env.remoteName !== undefined,
+    });
   }
 
   /** An untrusted workspace got the built-in agent instead of `agentName`. */

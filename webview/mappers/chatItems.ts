@@ -6,6 +6,7 @@
 // updates the same mynah card instead of adding a new one.
 import type { ChatItem, ChatItemType } from '@aws/mynah-ui';
 import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
+import type { SettingsTarget } from '../../src/protocol/webview';
 import { blockId, type Block, type Conversation, type Notice, type Turn } from '../conversation';
 import { embodimentToChatItem } from './embodiment';
 import { escapeInline, escapeMarkdown } from './markdown';
@@ -23,6 +24,13 @@ export const ItemType = {
 
 export const RESTART_BUTTON_ID = 'restart-agent';
 export const CONTINUE_IN_NEW_SESSION_BUTTON_ID = 'continue-in-new-session';
+/** A setting notice's button: `open-settings:<target>`. */
+export const OPEN_SETTINGS_BUTTON_PREFIX = 'open-settings:';
+const SETTINGS_LABELS: Record<SettingsTarget, string> = {
+  user: 'Open User Settings',
+  remote: 'Open Remote Settings',
+  trust: 'Manage Workspace Trust',
+};
 export { escapeMarkdown };
 
 const STOP_TEXT: Partial<Record<StopReason, string>> = {
@@ -127,6 +135,18 @@ export function noticeToChatItems(n: Notice): ChatItem[] {
         messageId,
         status: n.level === 'info' ? 'info' : n.level,
         body: escapeMarkdown(n.text),
+        ...(n.settings
+          ? {
+              buttons: [
+                {
+                  id: `${OPEN_SETTINGS_BUTTON_PREFIX}${n.settings}`,
+                  text: SETTINGS_LABELS[n.settings],
+                  status: 'primary' as const,
+                  keepCardAfterClick: true,
+                },
+              ],
+            }
+          : {}),
         ...(n.offer
           ? {
               buttons: [

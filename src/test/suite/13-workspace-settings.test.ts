@@ -141,4 +141,26 @@ suite('settings a workspace may not set, and locations outside the workspace', (
     await waitFor('the file to open', () => vscode.window.activeTextEditor?.document.uri.fsPath === outside);
     assert.ok((await logEvents()).some((e) => e.level === 'warn' && /"relative\/dir" is not an absolute path/.test(e.message)));
   });
+
+  test('an agent the settings name but do not define: the chat and the status bar say so, and the notice opens the right settings file', async () => {
+    await config().update('currentAgent', 'NoSuchAgent', vscode.ConfigurationTarget.Global);
+    const shown = (body: string): string => body.replace(/\\(.)/g, '$1');
+    const tabId = await newTab();
+    assert.equal((await tabs()).find((t) => t.tabId === tabId)?.agentName, 'ElizACP');
+    await waitFor('the notice', async () => (await rendered(tabId))!.some((i) => /names "NoSuchAgent"/.test(shown(i.body))));
+    const notice = (await rendered(tabId))!.find((i) => /names "NoSuchAgent"/.test(shown(i.body)))!;
+    // code-server is a remote window: machine-scoped settings come from the Remote settings there.
+    const remote = vscode.env.remoteName !== undefined;
+    assert.equal(/remote window/.test(shown(notice.body)), remote);
+    assert.deepEqual(notice.buttons, [remote ? 'Open Remote Settings' : 'Open User Settings']);
+    const status = await cmd<{ text: string; tooltip: string }>('getAgentStatus');
+    assert.match(status.text, /^\$\(warning\) ElizACP: .* settings ignored$/);
+    assert.match(status.tooltip, /names "NoSuchAgent"/);
+
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await cmd('postFromWebview', { type: 'open-settings', tabId, target: remote ? 'remote' : 'user' });
+    await waitFor('the settings file', () => /settings\.json$/.test(vscode.window.activeTextEditor?.document.uri.path ?? ''));
+    await config().update('currentAgent', undefined, vscode.ConfigurationTarget.Global);
+    await waitFor('the status bar', async () => !/settings ignored/.test((await cmd<{ text: string }>('getAgentStatus')).text));
+  });
 });
