@@ -32,6 +32,7 @@ const LOADERS: Readonly<Record<string, Loader>> = {
   passthrough: async () => (await import('./passthrough')).passthroughFactory,
   'mcp-over-acp': async () => (await import('./external-proxy/mcpOverAcp')).mcpOverAcpFactory,
   openctx: async () => (await import('./openctx/component')).openctxFactory,
+  'agent-quirks': async () => (await import('./agentQuirks')).agentQuirksFactory,
 };
 
 /** The names of the built-in components (nothing is loaded to list them). */
@@ -43,9 +44,19 @@ export const COMPONENT_NAMES: readonly string[] = Object.keys(LOADERS);
  * its adapter ide-lsp (language servers, only when the editor does not answer IDE operations)
  * right before it. Sparkle sits upstream of crate-sources, so the
  * research sessions crate-sources opens on the agent never reach it (nor get embodied). openctx
- * injects its server only into sessions the editor configured providers for.
+ * injects its server only into sessions the editor configured providers for. agent-quirks sits
+ * nearest the agent: it changes only what one particular agent sees.
  */
-export const DEFAULT_COMPONENTS = ['symposium-info', 'sparkle', 'crate-sources', 'fs-adapter', 'openctx', 'ide-lsp', 'ide-operations'];
+export const DEFAULT_COMPONENTS = [
+  'symposium-info',
+  'sparkle',
+  'crate-sources',
+  'fs-adapter',
+  'openctx',
+  'ide-lsp',
+  'ide-operations',
+  'agent-quirks',
+];
 
 /**
  * Loads the factories of `names` and of the adapters they rely on (`adapters`), configured from

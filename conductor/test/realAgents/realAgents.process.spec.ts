@@ -1,0 +1,108 @@
+// The agents people run — Claude Code (both ACP adapters), Gemini CLI, Qwen Code, Codex and
+// OpenCode — through the conductor's default chain, driven by a raw ACP client over real pipes,
+// each against the scripted model server (offline, deterministic). Needs the pinned agents of
+// scripts/test-tools-install.sh (npm test installs them) and `node esbuild.mjs`.
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as acp from '@agentclientprotocol/sdk';
+import { CONDUCTOR_JS, conductorArgs, startProcess, tempDir, waitFor, type Harness } from '../harness';
+import { AGENT_IDS, agentLaunch, agentsInstalled, type AgentId } from './agents';
+import { startScriptedModelServer, type ScriptedModelServer } from './server';
+import { readStep, shellStep, writeStep } from './steps';
+
+const HELLO = 'Hello from the scripted model, in a few streamed chunks for the chat.';
+
+interface Run {
+  h: Harness;
+  model: ScriptedModelServer;
+  ws: string;
+  sessionId: string;
+  permissions: acp.RequestPermissionRequest[];
+}
+
+async function start(id: AgentId): Promise<Run> {
+  const ws = tempDir(`symposium-ws-${id}-`);
+  writeFileSync(join(ws, 'notes.txt'), 'the secret word is pelican\n');
+  const model = await startScriptedModelServer([
+    { when: 'say hello', text: HELLO },
+    readStep('read the notes', join(ws, 'notes.txt')),
+    writeStep('write a greeting file', join(ws, 'greeting.txt'), 'hello-from-the-agent'),
+    shellStep('run the echo command', 'echo hi-from-shell'),
+  ]);
+  const launch = agentLaunch(id, model.url);
+  const permissions: acp.RequestPermissionRequest[] = [];
+  const h = startProcess(
+    conductorArgs({ agent: launch.command, log: 'info' }),
+    {
+      permission: async (p) => {
+        permissions.push(p);
+        const allow = p.options.find((o) => o.kind === 'allow_once') ?? p.options.find((o) => o.kind.startsWith('allow'))!;
+        return { outcome: { outcome: 'selected', optionId: allow.optionId } };
+      },
+    },
+    launch.env,
+  );
+  await h.conn.agent.request('initialize', {
+    protocolVersion: acp.PROTOCOL_VERSION,
+    // A client without fs, like acpx or a minimal editor: the conductor's fs adapter serves files.
+    clientCapabilities: {},
+    clientInfo: { name: 'symposium-tests', version: '0' },
+  });
+  const { sessionId } = await h.conn.agent.request('session/new', { cwd: ws, mcpServers: [] });
+  return { h, model, ws, sessionId, permissions };
+}
+
+async function ask(run: Run, text: string): Promise<string> {
+  const r = await run.h.conn.agent.request('session/prompt', { sessionId: run.sessionId, prompt: [{ type: 'text', text }] });
+  await new Promise((res) => setImmediate(res));
+  assert.equal(r.stopReason, 'end_turn');
+  return run.h.takeText(run.sessionId);
+}
+
+describe('real agents through the conductor (scripted model server)', function () {
+  this.timeout(120_000);
+  before(function () {
+    if (!existsSync(CONDUCTOR_JS)) throw new Error('build first: node esbuild.mjs');
+    if (!agentsInstalled()) throw new Error('the pinned agents are missing: bash scripts/test-tools-install.sh');
+  });
+
+  for (const id of AGENT_IDS) {
+    describe(id, () => {
+      let run: Run | undefined;
+      before(async () => {
+        run = await start(id);
+      });
+      after(async () => {
+        await run?.h.close();
+        await run?.model.close();
+      });
+
+      it('a plain prompt streams the scripted answer', async () => {
+        assert.match(await ask(run!, 'say hello'), new RegExp(HELLO.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+      });
+
+      it('reads a file and quotes it', async () => {
+        assert.match(await ask(run!, 'please read the notes'), /The file says: .*the secret word is pelican/s);
+      });
+
+      it('writes a new file', async () => {
+        // Codex starts read-only in a folder it does not know; its "Default" mode may edit the workspace.
+        if (id === 'codex') await run!.h.conn.agent.request('session/set_mode', { sessionId: run!.sessionId, modeId: 'auto' });
+        const text = await ask(run!, 'now write a greeting file');
+        assert.match(text, /Wrote it/);
+        assert.equal(readFileSync(join(run!.ws, 'greeting.txt'), 'utf8'), 'hello-from-the-agent');
+      });
+
+      it('runs a shell command and sees its output', async () => {
+        assert.match(await ask(run!, 'please run the echo command'), /The command printed: .*hi-from-shell/s);
+      });
+
+      it('ends with the editor: closing stdin leaves no process', async () => {
+        const pid = run!.h.child.pid!;
+        await run!.h.close();
+        await waitFor(() => !existsSync(`/proc/${pid}`), 10_000, 'the conductor to exit');
+      });
+    });
+  }
+});
