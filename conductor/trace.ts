@@ -6,10 +6,12 @@
 // hop, written once (readers expand it: src/protocol/traffic.ts).
 // Traces hold prompts and file contents, so the folder is created 0700 and each file 0600 (and
 // created exclusively: never appended to an existing file or through a planted link). Credentials
-// are masked in what is written: bearer tokens anywhere, Authorization values, and the values of
-// `{name, value}` pairs (HTTP headers, env entries such as the MCP shim's SYMPOSIUM_MCP_TOKEN)
-// whose name says secret, and the settings of OpenCtx providers (`{uri, settings}` entries of a
-// session's `_meta.symposium.openctx`). The messages themselves travel unchanged.
+// are masked in what is written, by name and by shape (src/protocol/secretMask.ts, shared with the
+// traffic viewer): secret-named properties, `{name, value}` pairs (HTTP headers, env entries such
+// as the MCP shim's SYMPOSIUM_MCP_TOKEN), assignments, query parameters and flags; bearer tokens,
+// URL userinfo, PEM keys and known token formats anywhere; and the settings of OpenCtx providers
+// (`{uri, settings}` entries of a session's `_meta.symposium.openctx`). The messages themselves
+// travel unchanged.
 //
 // The same lines can also go to a file descriptor the editor opened for the conductor
 // (SYMPOSIUM_TRACE_FD, set by src/agents/conductorProcess.ts): the extension's traffic viewer
@@ -20,30 +22,13 @@ import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { Socket } from 'node:net';
 import type { Writable } from 'node:stream';
 import { join } from 'node:path';
-import { isObject } from '../src/protocol/guards';
+import { mayHoldSecret, maskSecrets, REDACTED } from '../src/protocol/secretMask';
 import { traceGapLine } from '../src/protocol/traffic';
 import { isoUtc } from './isoTime';
 import { messageSlot, rawTextOf, type RpcMessage } from './jsonrpc/message';
 import { TickBatch } from './jsonrpc/tickBatch';
 
-export const REDACTED = '[redacted]';
-const BEARER = /\b(Bearer)\s+[A-Za-z0-9\-._~+/]+=*/gi;
-const SECRET_NAME = /authorization|token|secret|password|passwd|api[-_]?key|credential|cookie/i;
-const SECRET_KEY = /^(proxy-)?authorization$|^cookie$/i;
-
-const maskBearer = (text: string): string => text.replace(BEARER, `$1 ${REDACTED}`);
-/** A secret value: "Bearer [redacted]" keeps the scheme visible, anything else is all masked. */
-const maskSecret = (text: string): string => (/^\s*Bearer\s/i.test(text) ? `Bearer ${REDACTED}` : REDACTED);
-
-/** JSON.stringify replacer that masks credentials (see the header). */
-function mask(key: string, value: unknown): unknown {
-  if (typeof value === 'string') return SECRET_KEY.test(key) ? maskSecret(value) : maskBearer(value);
-  if (isObject(value) && typeof value.name === 'string' && typeof value.value === 'string' && SECRET_NAME.test(value.name)) {
-    return { ...value, value: maskSecret(value.value) };
-  }
-  if (isObject(value) && typeof value.uri === 'string' && isObject(value.settings)) return { ...value, settings: REDACTED };
-  return value;
-}
+export { REDACTED };
 
 /**
  * The trace line for one message, credentials masked. `via`: the components it passed by
@@ -85,17 +70,10 @@ function maskedJson(message: RpcMessage): string {
   // as it arrived, the very line it came in) is the masked JSON, without a replacer call per
   // value (which cost the extension's always-on tracing several times the forwarding itself).
   const plain = rawTextOf(message) ?? JSON.stringify(message);
-  const text = MAYBE_SECRET.test(plain) ? JSON.stringify(message, mask) : plain;
+  const text = mayHoldSecret(plain) ? JSON.stringify(message, maskSecrets) : plain;
   maskedJsonOf.set(message, text);
   return text;
 }
-
-/**
- * Whether a message's JSON may hold anything mask() changes: a secret-looking name or key, a
- * bearer token, an OpenCtx settings object, or a \u escape (which could spell any of these).
- * False positives only cost the slower, masking serialization.
- */
-const MAYBE_SECRET = new RegExp(`bearer|settings|\\\\u|${SECRET_NAME.source}`, 'i');
 
 let lastMs = 0;
 let lastIso = '';

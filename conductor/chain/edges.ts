@@ -2,9 +2,10 @@
 // relies on (acpGuards.ts), advertises the assembled chain in `agentCapabilities._meta.symposium`
 // (and `session/close`, which the conductor always takes) and tells the conductor whether
 // `initialize` was accepted; the agent edge records the agent's capabilities (the MCP injector
-// needs `mcpCapabilities`), answers `session/close` for an agent without it, and keeps a
-// cancelled prompt from hanging forever on an agent that ignores `session/cancel`.
-import { SYMPOSIUM_META_KEY, type SymposiumCapabilitiesMeta } from '../../src/protocol/symposium-ext';
+// needs `mcpCapabilities`), answers `session/close` for an agent without it, keeps a
+// cancelled prompt from hanging forever on an agent that ignores `session/cancel`, and drops the
+// `_symposium/*` notifications an agent sends (only the conductor speaks that protocol).
+import { SYMPOSIUM_META_KEY, SYMPOSIUM_METHOD_PREFIX, type SymposiumCapabilitiesMeta } from '../../src/protocol/symposium-ext';
 import { ErrorCodes } from '../../src/protocol/errorCodes';
 import { isObject, type JsonObject } from '../../src/protocol/guards';
 import type { RpcOutcome } from '../jsonrpc/message';
@@ -60,6 +61,10 @@ export class EditorEdge implements Component {
   }
 }
 
+const isSymposiumMethod = (method: string): boolean => method.startsWith(SYMPOSIUM_METHOD_PREFIX);
+/** After the first dropped `_symposium/*` notification from the agent, one log line per this many. */
+const DROP_LOG_EVERY = 100;
+
 /** A `session/prompt` waiting on the agent. */
 interface PendingPrompt {
   /** Starts the grace period after a `session/cancel` (once). */
@@ -72,6 +77,7 @@ export class AgentEdge implements Component {
   /** Prompts the agent has not answered yet, by session id. */
   private readonly prompts = new Map<string, Set<PendingPrompt>>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  private droppedNotifications = 0;
 
   constructor(
     private readonly cancelGraceMs = 5000,
@@ -101,14 +107,31 @@ export class AgentEdge implements Component {
   }
 
   wantsNotification(method: string, direction: Direction): boolean {
-    return direction === 'toAgent' && method === 'session/cancel';
+    return direction === 'toAgent' ? method === 'session/cancel' : isSymposiumMethod(method);
   }
 
   onNotification(notification: IncomingNotification): void {
+    // Everything toward the editor that reaches this edge comes from the agent process itself.
+    if (notification.direction === 'toClient' && isSymposiumMethod(notification.method)) return this.dropImpersonation(notification.method);
     notification.forward();
     if (notification.direction !== 'toAgent' || notification.method !== 'session/cancel') return;
     const sessionId = asCancel(notification.params)?.sessionId;
     if (sessionId !== undefined) for (const prompt of this.prompts.get(sessionId) ?? []) prompt.cancelled();
+  }
+
+  /**
+   * `_symposium/*` notifications tell the editor about the conductor itself (an exited agent or
+   * component, a tool's progress); the editor believes them and shows them as Symposium's own. An
+   * agent that sends one is impersonating the conductor, so it goes no further. Logged at the first
+   * and every DROP_LOG_EVERY-th, with a count: an agent flooding them cannot flood the log.
+   */
+  private dropImpersonation(method: string): void {
+    this.droppedNotifications++;
+    const count = this.droppedNotifications;
+    if (count === 1 || count % DROP_LOG_EVERY === 0)
+      this.log?.warn(
+        `dropped ${method} from the agent: _symposium/* notifications come from the conductor only (${count} dropped so far, logged at the first and every ${DROP_LOG_EVERY}th)`,
+      );
   }
 
   dispose(): void {

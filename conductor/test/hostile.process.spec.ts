@@ -1,6 +1,7 @@
 // The conductor against a hostile agent (and a careless editor), real processes on real pipes:
-// deeply nested messages, an agent that ignores session/cancel, and an initialize the agent
-// rejects before it accepts another.
+// deeply nested messages, an agent that ignores session/cancel, an agent that sends the
+// conductor's own `_symposium/*` notifications, and an initialize the agent rejects before it
+// accepts another.
 import * as assert from 'node:assert/strict';
 import { SYMPOSIUM_META_KEY, type SymposiumCapabilitiesMeta } from '../../src/protocol/symposium-ext';
 import { sleep, waitFor } from './harness';
@@ -93,6 +94,26 @@ describe('conductor against a hostile agent (real processes)', function () {
     const next = await c.request('p2', 'session/prompt', promptParams(sessionId, 'hello'));
     assert.equal(resultOf<{ stopReason: string }>(next).stopReason, 'end_turn', 'the session goes on');
   });
+
+  for (const components of [['symposium-info'], undefined]) {
+    it(`drops the _symposium/* notifications an agent sends; the editor never sees them (components: ${components?.join(', ') ?? 'default'})`, async () => {
+      c = startRaw({ components });
+      const { sessionId } = await initSession(c);
+      for (let i = 0; i < 3; i++) {
+        const answered = await c.request(`imp-${i}`, 'session/prompt', promptParams(sessionId, 'impersonate'));
+        assert.equal(resultOf<{ stopReason: string }>(answered).stopReason, 'end_turn');
+      }
+      // The update the agent sent after them arrives, so they would have arrived before it.
+      assert.deepEqual(c.lines.filter((l) => textOf(l) === 'after').length, 3);
+      const ours = c.lines.filter((l) => typeof l.method === 'string' && l.method.startsWith('_symposium/'));
+      assert.deepEqual(ours, [], 'no _symposium/* notification reached the editor');
+      assert.equal(c.child.exitCode, null, 'the conductor is alive');
+      // Logged once (at the first of nine), with what it was.
+      const logged = c.stderr().match(/dropped _symposium\/\S+ from the agent/g) ?? [];
+      assert.deepEqual(logged, ['dropped _symposium/agent_exited from the agent']);
+      assert.match(c.stderr(), /_symposium\/\* notifications come from the conductor only \(1 dropped so far/);
+    });
+  }
 
   for (const [first, second, adapterPlaced] of [
     [{}, { fs: { readTextFile: true, writeTextFile: true } }, false],

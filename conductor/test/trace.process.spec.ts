@@ -1,6 +1,8 @@
 // --trace-dir through the real conductor in front of ElizACP: the folder is 0700, the file 0600,
 // and no MCP bearer token (HTTP header, or the stdio shim's environment) reaches the file while
-// the injected MCP server keeps working. Plus the masking rules on hand-made messages.
+// the injected MCP server keeps working; credentials by shape (key-like names, headers, URL
+// userinfo, query and flag values, token formats) are masked too. Plus the masking rules on
+// hand-made messages (the full table: src/protocol/secretMask.spec.ts).
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -72,6 +74,60 @@ describe('conductor trace files (real processes)', function () {
       assert.match(text, /still works/, 'the rest of the traffic is traced as before');
     });
   }
+
+  it('masks credentials by shape too: key-like names, headers, URL userinfo, query and flag values, token formats', async () => {
+    const SECRETS = {
+      openai: 'sk-proj-Q1w2E3r4T5y6U7i8O9p0',
+      pat: 'github_pat_11AAAAAAA0bbbbbbbbbbbbbbbbbbbb',
+      gitlab: 'gl-private-value-1',
+      password: 'hunter2-hunter2',
+      query: 'maps-query-key-77',
+      flag: 'flag-value-88',
+      aws: 'AKIAIOSFODNN7EXAMPLE',
+    };
+    const traceDir = tempDir('symposium-trace-shape-');
+    h = startProcess(conductorArgs({ traceDir }));
+    await initialize(h);
+    const { sessionId } = await h.conn.agent.request('session/new', {
+      cwd: tempDir(),
+      mcpServers: [],
+      _meta: {
+        deploy: {
+          env: [
+            { name: 'OPENAI_KEY', value: SECRETS.openai.slice(3) },
+            { name: 'GH_PAT', value: SECRETS.pat },
+          ],
+          headers: { 'PRIVATE-KEY': SECRETS.gitlab },
+          remote: `https://deploy:${SECRETS.password}@git.example/r.git`,
+          endpoint: `https://maps.example/api?key=${SECRETS.query}&q=x`,
+          args: ['--api-key', SECRETS.flag],
+        },
+      },
+    });
+    await prompt(h, sessionId, `My keys are ${SECRETS.openai} and ${SECRETS.aws}; run tool --token=${SECRETS.flag}`);
+    await h.close();
+    h = undefined;
+    const file = join(
+      traceDir,
+      readdirSync(traceDir).find((f) => f.endsWith('.jsonl'))!,
+    );
+    const text = readFileSync(file, 'utf8');
+    for (const [what, secret] of Object.entries(SECRETS)) assert.ok(!text.includes(secret), `${what} (${secret}) is in the trace`);
+    const toAgent = text.split('\n').find((l) => l.includes('"to":"agent"') && l.includes('"session/new"'))!;
+    const deploy = (JSON.parse(toAgent) as { message: { params: { _meta: { deploy: Record<string, unknown> } } } }).message.params._meta
+      .deploy;
+    assert.deepEqual(deploy, {
+      env: [
+        { name: 'OPENAI_KEY', value: REDACTED },
+        { name: 'GH_PAT', value: REDACTED },
+      ],
+      headers: { 'PRIVATE-KEY': REDACTED },
+      remote: `https://${REDACTED}@git.example/r.git`,
+      endpoint: `https://maps.example/api?key=${REDACTED}&q=x`,
+      args: ['--api-key', REDACTED],
+    });
+    assert.match(text, new RegExp(`My keys are \\[redacted\\] and \\[redacted\\]; run tool --token=\\[redacted\\]`));
+  });
 
   it('masks bearer tokens anywhere, Authorization values and secret-named {name, value} pairs, nothing else', () => {
     const message = {

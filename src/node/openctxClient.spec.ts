@@ -3,6 +3,8 @@
 // providers (throwing, hanging, malformed answers, malformed JSON, protocol errors). One broken
 // provider costs only its own results and a problem report naming its URI.
 import * as assert from 'node:assert/strict';
+import * as nodeHttp from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startHttpProviders, type HttpProviders, type ProviderModule } from '../test/openctxHttpProvider';
@@ -218,5 +220,57 @@ describe('OpenCtx client', () => {
     );
     assert.deepEqual(problems, []);
     client.dispose();
+  });
+
+  describe('an HTTP provider that answers 300 MB', function () {
+    this.timeout(60_000);
+    const TOTAL = 300 * 1024 * 1024;
+    const CHUNK = Buffer.alloc(1024 * 1024, 0x20); // spaces: valid JSON whitespace, had it been read
+    const sent = new Map<string, number>();
+    let server: nodeHttp.Server;
+    let base: string;
+    before(async () => {
+      // Streams the body as fast as the client reads it, and counts what it got to send before
+      // the client hung up. `/declared` says its length first; `/chunked` does not.
+      server = nodeHttp.createServer((req, res) => {
+        req.resume();
+        const route = req.url ?? '/';
+        sent.set(route, 0);
+        res.writeHead(200, { 'content-type': 'application/json', ...(route === '/declared' ? { 'content-length': String(TOTAL) } : {}) });
+        let closed = false;
+        res.on('close', () => (closed = true));
+        const pump = (): void => {
+          while (!closed && sent.get(route)! < TOTAL) {
+            sent.set(route, sent.get(route)! + CHUNK.length);
+            if (!res.write(CHUNK)) return void res.once('drain', pump);
+          }
+          if (!closed) res.end();
+        };
+        pump();
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+    after(() => new Promise<void>((r) => server.close(() => r())));
+
+    for (const route of ['/chunked', '/declared']) {
+      it(`stops reading at the 10 MiB cap and says so (${route === '/declared' ? 'Content-Length over the cap: nothing read' : 'no Content-Length'})`, async () => {
+        const { client, problems } = clientFor([{ uri: `${base}${route}`, settings: {} }], 30_000);
+        const heapBefore = process.memoryUsage().arrayBuffers;
+        const started = Date.now();
+        assert.deepEqual(await client.meta(), []);
+        const took = Date.now() - started;
+        // What left the server before the client hung up: the cap, plus what the sockets buffer.
+        await new Promise((r) => setTimeout(r, 200));
+        const mib = sent.get(route)! / (1024 * 1024);
+        assert.ok(mib < 40, `the server sent ${mib} MiB of ${TOTAL / (1024 * 1024)}`);
+        assert.ok(process.memoryUsage().arrayBuffers - heapBefore < 64 * 1024 * 1024, 'no copy of the body is kept');
+        assert.deepEqual(problems, [
+          { provider: `${base}${route}`, message: 'meta failed: the answer is larger than 10 MiB; it was not read further' },
+        ]);
+        assert.ok(took < 10_000, `answered in ${took} ms`);
+        client.dispose();
+      });
+    }
   });
 });

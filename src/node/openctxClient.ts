@@ -9,9 +9,11 @@
 // this shared Node layer imports nothing but node:* (src/node/layer.spec.ts). The protocol is four
 // JSON methods, so this file is the client; validation lives in src/protocol/openctx.ts.
 //
-// Every provider is on its own: a failure, a timeout (default 5 s) or a malformed answer is
-// reported through `onProblem` with the provider's URI and costs only that provider's results.
+// Every provider is on its own: a failure, a timeout (default 5 s), an answer over 10 MiB (its
+// download is stopped there, cappedBody.ts) or a malformed answer is reported through `onProblem`
+// with the provider's URI and costs only that provider's results.
 import { pathToFileURL } from 'node:url';
+import { readCappedText } from './cappedBody';
 import { isObject, type JsonObject } from '../protocol/guards';
 import {
   selectorsMatch,
@@ -71,7 +73,10 @@ type Transport = (method: Method, params: JsonObject, signal: AbortSignal) => Pr
 const DEFAULT_TIMEOUT_MS = 5_000;
 /** A provider whose meta failed is not asked again for this long (a hanging one would cost a timeout per call). */
 const META_RETRY_MS = 30_000;
-const MAX_RESPONSE_CHARS = 10 * 1024 * 1024;
+/** An answer over this many bytes is refused, and its download stopped there. */
+const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+/** Of an error answer (HTTP status not OK), only this much is read, for the message. */
+const MAX_ERROR_BYTES = 64 * 1024;
 
 /**
  * `openctx.providers` (provider URI → settings object, or true / false) → the providers to use and
@@ -275,9 +280,11 @@ function httpTransport(config: OpenCtxProviderConfig): Transport {
       signal,
       redirect: 'error',
     });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`HTTP ${response.status} ${text.slice(0, 200)}`);
-    if (text.length > MAX_RESPONSE_CHARS) throw new Error(`the answer is larger than ${MAX_RESPONSE_CHARS} characters`);
+    if (!response.ok) {
+      const detail = await readCappedText(response, MAX_ERROR_BYTES).catch(() => '');
+      throw new Error(`HTTP ${response.status} ${detail.slice(0, 200)}`);
+    }
+    const text = await readCappedText(response, MAX_RESPONSE_BYTES);
     let body: unknown;
     try {
       body = JSON.parse(text);

@@ -6,7 +6,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { IgnoreRules } from './gitignore';
-import { SearchError, searchText } from './textSearch';
+import { MAX_LINE_CHARS } from './lineMatchWorker';
+import { SearchError, searchText, SearchTimeoutError } from './textSearch';
 
 function tree(files: Record<string, string>): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'symposium-search-'));
@@ -72,6 +73,69 @@ describe('text search (src/node/textSearch.ts)', () => {
       (e: unknown) => e instanceof SearchError && /invalid regular expression "\("/.test(e.message),
     );
     await assert.rejects(searchText({ root: path.join(root, 'missing'), regex: 'x' }), /does not exist/);
+  });
+});
+
+describe('text search with a regex that backtracks without end (src/node/lineMatchWorker.ts)', function () {
+  this.timeout(20_000);
+  // `(a+)+b` over 32 `a`s and no `b`: 2^32 ways to split the run, minutes of matching.
+  const root = tree({ 'a.txt': `ok\n${'a'.repeat(32)}\n`, 'b.txt': 'ok b\n' });
+
+  /** Runs `work` while measuring the longest the event loop went without a turn. */
+  async function longestStall<T>(work: () => Promise<T>): Promise<{ value: T | Error; stallMs: number }> {
+    let last = performance.now();
+    let stallMs = 0;
+    const tick = setInterval(() => {
+      const now = performance.now();
+      stallMs = Math.max(stallMs, now - last);
+      last = now;
+    }, 5);
+    try {
+      return { value: await work().catch((e: Error) => e), stallMs };
+    } finally {
+      clearInterval(tick);
+    }
+  }
+
+  it('fails with a timeout error that says so, within its budget, and never stalls this thread', async () => {
+    const started = Date.now();
+    const { value, stallMs } = await longestStall(() => searchText({ root, regex: '(a+)+b', budgetMs: 500 }));
+    const took = Date.now() - started;
+    assert.ok(value instanceof SearchTimeoutError, String(value));
+    assert.ok(value instanceof SearchError, 'a SearchError: callers answer it as a tool error');
+    assert.match(value.message, /^the regular expression "\(a\+\)\+b" took longer than 0\.5 s to match and the search was stopped/);
+    assert.ok(took >= 450 && took < 3000, `answered after ${took} ms (budget 500 ms)`);
+    assert.ok(stallMs < 200, `the event loop stalled ${Math.round(stallMs)} ms`);
+    // The next search gets a fresh worker and is answered as usual.
+    const next = await searchText({ root, regex: 'ok' });
+    assert.deepEqual(
+      next.items.map((h) => path.basename(h.file)),
+      ['a.txt', 'b.txt'],
+    );
+  });
+
+  it('stops at once when the caller cancels, and queued searches still run', async () => {
+    const controller = new AbortController();
+    const doomed = searchText({ root, regex: '(a+)+b', budgetMs: 15_000, signal: controller.signal });
+    const queued = searchText({ root, regex: 'b$' }); // waits for the worker behind it
+    setTimeout(() => controller.abort(), 200);
+    const started = Date.now();
+    await assert.rejects(doomed, (e: unknown) => e instanceof SearchError && /cancelled/.test(e.message));
+    assert.ok(Date.now() - started < 2000, 'cancelled promptly');
+    assert.deepEqual(
+      (await queued).items.map((h) => h.snippet),
+      ['ok b'],
+    );
+  });
+
+  it(`matches the first ${MAX_LINE_CHARS} characters of a line only`, async () => {
+    const long = tree({ 'min.js': `${'x'.repeat(MAX_LINE_CHARS - 6)}NEEDLE${'y'.repeat(50_000)}HAYSTACK\n` });
+    const inside = await searchText({ root: long, regex: 'NEEDLE' });
+    assert.deepEqual(
+      inside.items.map((h) => [h.column, h.endColumn, h.snippet.length]),
+      [[MAX_LINE_CHARS - 5, MAX_LINE_CHARS + 1, 201]],
+    );
+    assert.equal((await searchText({ root: long, regex: 'HAYSTACK' })).total, 0);
   });
 });
 

@@ -2,13 +2,18 @@
 // line, in a file or in a folder walked the way `git grep` would (hidden entries, node_modules
 // and what .gitignore files name are skipped; symlinks are not followed, so the walk never leaves
 // the folder the caller confined). Part of src/node/ (node:* only): the extension host answers
-// `_symposium/ide/searchText` with it (passing the text of unsaved editors), and so will the
-// conductor's language-server adapter.
+// `_symposium/ide/searchText` with it (passing the text of unsaved editors), and so does the
+// conductor's language-server adapter (conductor/components/ide-lsp/).
 //
 // Positions are 1-based; columns count characters (code points), like every IDE-operation result.
+//
+// The regex is the agent's: the lines are matched on a worker thread with a time budget
+// (lineMatchWorker.ts), so a pattern that backtracks without end fails the search with a
+// SearchTimeoutError instead of freezing the process that searches.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { IgnoreRules } from './gitignore';
+import { MatchCancelledError, matchLines, MatchTimeoutError, type MatchBatch, type MatchReply } from './lineMatchWorker';
 
 export interface TextSearchHit {
   file: string;
@@ -30,6 +35,8 @@ export interface TextSearchOptions {
   /** The text of a file as the editor sees it (unsaved changes), if it differs from the disk. */
   readText?: (file: string) => string | undefined;
   signal?: AbortSignal;
+  /** Time the matching of this search may take in all (default DEFAULT_SEARCH_BUDGET_MS). */
+  budgetMs?: number;
 }
 
 export interface TextSearchResult {
@@ -41,9 +48,15 @@ export interface TextSearchResult {
 const SKIPPED_FOLDERS = new Set(['node_modules', '__pycache__']);
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
 const MAX_FILES = 50_000;
-const SNIPPET_CHARS = 200;
+/** Text sent to the matching worker at a time (in characters), and files at most per batch. */
+const BATCH_CHARS = 1024 * 1024;
+const BATCH_FILES = 256;
+/** Far more than matching a large repository takes with any reasonable pattern. */
+export const DEFAULT_SEARCH_BUDGET_MS = 10_000;
 
 export class SearchError extends Error {}
+/** The regex took more than the search's time budget to match; the search was stopped. */
+export class SearchTimeoutError extends SearchError {}
 
 /** Compiles the regex as JavaScript does, with a message that names the problem. */
 export function compileSearchRegex(source: string): RegExp {
@@ -58,55 +71,65 @@ export function compileSearchRegex(source: string): RegExp {
   }
 }
 
-const codePoints = (s: string): number => {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
-    n++;
-  }
-  return n;
-};
-
 export async function searchText(options: TextSearchOptions): Promise<TextSearchResult> {
   const re = compileSearchRegex(options.regex);
   const ext = options.extension ? (options.extension.startsWith('.') ? options.extension : `.${options.extension}`) : undefined;
   const maxHits = options.maxHits ?? Number.POSITIVE_INFINITY;
+  const budgetMs = options.budgetMs ?? DEFAULT_SEARCH_BUDGET_MS;
   const result: TextSearchResult = { items: [], total: 0, filesSearched: 0 };
+  let spentMs = 0;
+  let batch: { files: string[]; texts: string[]; chars: number } = { files: [], texts: [], chars: 0 };
+  const flush = async (): Promise<void> => {
+    const { files, texts } = batch;
+    batch = { files: [], texts: [], chars: 0 };
+    if (!texts.length) return;
+    const job: MatchBatch = { source: re.source, flags: re.flags, texts, keep: Math.max(0, maxHits - result.items.length) };
+    let reply: MatchReply;
+    try {
+      reply = await matchLines(job, budgetMs - spentMs, options.signal);
+    } catch (e) {
+      if (e instanceof MatchTimeoutError) throw new SearchTimeoutError(timedOut(options.regex, budgetMs));
+      if (e instanceof MatchCancelledError) throw new SearchError('search cancelled');
+      throw new SearchError(`the search failed: ${(e as Error).message}`);
+    }
+    spentMs += reply.elapsedMs;
+    result.total += reply.total;
+    for (const h of reply.hits)
+      result.items.push({
+        file: files[h.file]!,
+        line: h.line,
+        column: h.column,
+        endLine: h.line,
+        endColumn: h.endColumn,
+        snippet: h.snippet,
+      });
+  };
   /** `named`: the file the caller asked for, searched whatever its extension. */
   const searchFile = async (file: string, named = false): Promise<void> => {
     if (ext && !named && !file.endsWith(ext)) return;
     const text = options.readText?.(file) ?? (await readSmallText(file));
     if (text === undefined) return;
     result.filesSearched++;
-    const lines = text.split('\n');
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i]!.replace(/\r$/, '');
-      const m = re.exec(line);
-      if (!m) continue;
-      result.total++;
-      if (result.items.length >= maxHits) continue;
-      const column = codePoints(line.slice(0, m.index)) + 1;
-      const snippet = line.trim();
-      result.items.push({
-        file,
-        line: i + 1,
-        column,
-        endLine: i + 1,
-        endColumn: column + codePoints(m[0]),
-        snippet: snippet.length > SNIPPET_CHARS ? `${snippet.slice(0, SNIPPET_CHARS)}…` : snippet,
-      });
-    }
+    batch.files.push(file);
+    batch.texts.push(text);
+    batch.chars += text.length;
+    if (batch.chars >= BATCH_CHARS || batch.files.length >= BATCH_FILES) await flush();
   };
   const stat = await fs.stat(options.root).catch(() => undefined);
   if (!stat) throw new SearchError(`${options.root} does not exist`);
-  if (stat.isFile()) {
-    await searchFile(options.root, true);
-    return result;
-  }
-  if (!stat.isDirectory()) throw new SearchError(`${options.root} is neither a file nor a folder`);
-  await walk(options.root, [], result, (file) => searchFile(file), options.signal);
+  if (stat.isFile()) await searchFile(options.root, true);
+  else if (!stat.isDirectory()) throw new SearchError(`${options.root} is neither a file nor a folder`);
+  else await walk(options.root, [], result, (file) => searchFile(file), options.signal);
+  await flush();
   return result;
+}
+
+function timedOut(regex: string, budgetMs: number): string {
+  const seconds = Math.round(budgetMs / 100) / 10;
+  return (
+    `the regular expression ${JSON.stringify(regex)} took longer than ${seconds} s to match and the search was stopped: ` +
+    'nested repetition such as (a+)+ or (a|a)* can take exponential time on some lines; simplify the pattern'
+  );
 }
 
 interface Scope {

@@ -2,6 +2,12 @@
 // Pure types and constants: no vscode, DOM or Node imports. ACP reserves names starting with
 // `_` for extensions and asks custom data to live under `_meta`, so everything here does.
 
+/**
+ * Every method of ours starts with this. The conductor alone sends them to the editor: the agent
+ * edge drops `_symposium/*` notifications that come from the agent (conductor/chain/edges.ts).
+ */
+export const SYMPOSIUM_METHOD_PREFIX = '_symposium/';
+
 /** Key under `agentCapabilities._meta` where the conductor describes its chain. */
 export const SYMPOSIUM_META_KEY = 'symposium';
 

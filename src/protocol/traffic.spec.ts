@@ -107,6 +107,24 @@ describe('traffic viewer model', () => {
     assert.equal(rows.row(at('p', 'p (process)', { id: 3, result: {} })).method, '_proxy/successor ▸ session/prompt');
   });
 
+  it('masks credentials by name and by shape in the row, its preview and the saved line (a trace from any conductor)', () => {
+    const secrets = ['hunter2', 'sk-proj-Q1w2E3r4T5y6U7i8O9p0', 'pat-value', 'ghp_0123456789abcdefghijABCDEFGHIJ0123'];
+    const message = {
+      method: 'session/new',
+      params: {
+        remote: 'https://u:hunter2@git.example/r.git',
+        note: 'key sk-proj-Q1w2E3r4T5y6U7i8O9p0',
+        headers: [{ name: 'GH_PAT', value: 'pat-value' }],
+        args: ['--token', 'ghp_0123456789abcdefghijABCDEFGHIJ0123'],
+      },
+    };
+    const row = new RowBuilder().row(at('editor', 'agent', message));
+    const saved = savedLine(at('editor', 'agent', message));
+    for (const shown of [row.payload, row.preview, saved])
+      for (const secret of secrets) assert.ok(!shown.includes(secret), `${secret} shown in ${shown}`);
+    assert.match(row.payload, /"remote": "https:\/\/\[redacted\]@git\.example\/r\.git"/);
+  });
+
   it('masks env values for display and collapses large payloads; the saved line too', () => {
     const decl = {
       method: 'session/new',

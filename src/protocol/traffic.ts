@@ -2,10 +2,11 @@
 // per message per hop (`{timestamp, from, to, message}`, credentials already masked: conductor/
 // trace.ts); the extension reads them live from a pipe and keeps them per conductor process
 // (src/traffic/trafficStore.ts). This file turns them into rows for one chat session: which
-// messages belong to the session, request ↔ response pairing with timing, display masking (env
-// values), and large payloads cut for display. Plus the messages between the host and the
+// messages belong to the session, request ↔ response pairing with timing, display masking
+// (credentials, secretMask.ts, and env values), and large payloads cut for display. Plus the messages between the host and the
 // viewer's webview, with their validator. Pure: no vscode, DOM or Node imports.
 import { isObject } from './guards';
+import { maskSecrets } from './secretMask';
 
 export interface TrafficEntry {
   /** Order of arrival (per conductor process, from 1). */
@@ -150,12 +151,17 @@ export const PAYLOAD_DISPLAY_CHARS = 200_000;
 export const MASKED = '[masked]';
 
 /**
- * What the viewer shows of a message: as traced (credentials already masked by the conductor),
- * and also every environment variable's value (`env: [{name, value}]` or `env: {NAME: value}`):
- * env values are where agents' and MCP servers' keys live.
+ * What the viewer shows of a message: credentials masked by name and by shape (the conductor's
+ * rules, secretMask.ts: a line traced by an older conductor, or a trace file opened, is masked the
+ * same), and also every environment variable's value (`env: [{name, value}]` or
+ * `env: {NAME: value}`): env values are where agents' and MCP servers' keys live.
  */
 export function displayJson(message: unknown): string {
-  return JSON.stringify(message, maskEnvValues, 2);
+  return JSON.stringify(message, maskForDisplay, 2);
+}
+
+function maskForDisplay(this: unknown, key: string, value: unknown): unknown {
+  return maskEnvValues(key, maskSecrets.call(this, key, value));
 }
 
 function maskEnvValues(key: string, value: unknown): unknown {
@@ -191,7 +197,7 @@ export class RowBuilder {
     const error = kind === 'response' && isObject(m.error) && typeof m.error.message === 'string' ? m.error.message : undefined;
     const full = displayJson(m);
     const body = m.params ?? m.result ?? m.error;
-    const compact = body === undefined ? '' : (JSON.stringify(body, maskEnvValues) ?? '');
+    const compact = body === undefined ? '' : (JSON.stringify(body, maskForDisplay) ?? '');
     const preview = compact.length > PREVIEW_CHARS ? `${compact.slice(0, PREVIEW_CHARS)}…` : compact;
     const truncated = full.length > PAYLOAD_DISPLAY_CHARS;
     return {
@@ -215,11 +221,11 @@ export class RowBuilder {
   }
 }
 
-/** The trace line of an entry for a saved file (the conductor's format, env values masked too). */
+/** The trace line of an entry for a saved file (the conductor's format, credentials and env values masked). */
 export function savedLine(entry: TrafficEntry): string {
   return JSON.stringify(
     { timestamp: new Date(entry.time).toISOString(), from: entry.from, to: entry.to, message: entry.message },
-    maskEnvValues,
+    maskForDisplay,
   );
 }
 

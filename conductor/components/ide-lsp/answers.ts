@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { Diagnostic, Hover } from 'vscode-languageserver-protocol';
 import { confine, realPathOf, RealPathCache } from '../../../src/node/confinement';
 import { readLines } from '../../../src/node/textFiles';
-import { searchText } from '../../../src/node/textSearch';
+import { DEFAULT_SEARCH_BUDGET_MS, searchText } from '../../../src/node/textSearch';
 import {
   columnToUtf16,
   parseIdeParams,
@@ -49,6 +49,8 @@ export interface LspIdeOptions {
   diagnosticsQuietMs: number;
   /** How long a workspace-wide question waits for a server's project load (`$/progress`). */
   projectLoadWaitMs: number;
+  /** The time a text search's regex may take to match, in all (default DEFAULT_SEARCH_BUDGET_MS). */
+  searchBudgetMs?: number;
 }
 
 const list = <T>(items: T[]): IdeList<T> => ({ items: items.slice(0, MAX_WIRE_ITEMS), total: items.length });
@@ -309,6 +311,7 @@ export class LspIde {
       ...(p.extension !== undefined ? { extension: p.extension } : {}),
       maxHits: MAX_WIRE_ITEMS,
       signal,
+      budgetMs: this.options.searchBudgetMs ?? DEFAULT_SEARCH_BUDGET_MS,
     });
     return { items: r.items, total: r.total };
   }

@@ -7,7 +7,7 @@
 // (and load/resume) on the way to the agent; servers are shared by every session of a folder and
 // shut down (shutdown, exit, then the process group is killed) when the chain ends.
 import { OutsideWorkspaceError } from '../../../src/node/confinement';
-import { SearchError } from '../../../src/node/textSearch';
+import { DEFAULT_SEARCH_BUDGET_MS, SearchError } from '../../../src/node/textSearch';
 import { ErrorCodes } from '../../../src/protocol/errorCodes';
 import {
   IDE_PROGRESS_METHOD,
@@ -33,6 +33,8 @@ export interface IdeLspOptions {
   diagnosticsWaitMs: number;
   diagnosticsQuietMs: number;
   projectLoadWaitMs: number;
+  /** The time a text search's regex may take to match, in all (src/node/textSearch.ts). */
+  searchBudgetMs: number;
 }
 
 const positive = (raw: string | undefined): number | undefined => {
@@ -41,8 +43,9 @@ const positive = (raw: string | undefined): number | undefined => {
 };
 
 /**
- * Defaults, with `SYMPOSIUM_LSP_TIMEOUT_MS` (every request but `initialize`) and
- * `SYMPOSIUM_LSP_BACKOFF_MS` (the first restart delay) from the environment.
+ * Defaults, with `SYMPOSIUM_LSP_TIMEOUT_MS` (every request but `initialize`),
+ * `SYMPOSIUM_LSP_BACKOFF_MS` (the first restart delay) and `SYMPOSIUM_SEARCH_BUDGET_MS` (a text
+ * search's matching time) from the environment.
  */
 export function defaultIdeLspOptions(servers: readonly LanguageServerSpec[] = BUILTIN_SERVERS, env = process.env): IdeLspOptions {
   const timeout = positive(env.SYMPOSIUM_LSP_TIMEOUT_MS);
@@ -57,6 +60,7 @@ export function defaultIdeLspOptions(servers: readonly LanguageServerSpec[] = BU
     diagnosticsWaitMs: 5000,
     diagnosticsQuietMs: 500,
     projectLoadWaitMs: 10_000,
+    searchBudgetMs: positive(env.SYMPOSIUM_SEARCH_BUDGET_MS) ?? DEFAULT_SEARCH_BUDGET_MS,
   };
 }
 
