@@ -40,7 +40,7 @@ const app = acp
         times.push(performance.now() - t0);
         continue;
       }
-      const r = await pool.callTool('ide', order.tool, order.args, signal);
+      const r = await pool.callTool('symposium-ide', order.tool, order.args, signal);
       times.push(performance.now() - t0);
       if (r.isError) throw new Error(`${order.tool} failed: ${r.text}`);
       last = r.text;

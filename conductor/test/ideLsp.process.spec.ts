@@ -62,11 +62,11 @@ describe('ide-lsp: language servers answer the ide tools when the editor does no
 
   it("getSelection: no editor, so no selection; lines and paths outside the session's folder as the editor answers them", async () => {
     assert.equal(
-      (await prompt(h, sessionId, 'use tool ide::ide_operation with {"program":"getSelection()"}')).text,
+      (await prompt(h, sessionId, 'use tool symposium-ide::ide_operation with {"program":"getSelection()"}')).text,
       '{\n  "result": null\n}',
     );
     const lines = toolReplyJson(
-      (await prompt(h, sessionId, 'use tool ide::ide_operation with {"program":"lines(\\"ts-project/src/main.ts\\", 7, 8)"}')).text,
+      (await prompt(h, sessionId, 'use tool symposium-ide::ide_operation with {"program":"lines(\\"ts-project/src/main.ts\\", 7, 8)"}')).text,
     );
     assert.deepEqual(lines, {
       file: 'ts-project/src/main.ts',
@@ -74,9 +74,9 @@ describe('ide-lsp: language servers answer the ide tools when the editor does no
       endLine: 8,
       content: '\t\tconst second = makeParser();\n\t\treturn first.parse(input) + second.parse(input);',
     });
-    const outside = await prompt(h, sessionId, `use tool ide::hover with ${JSON.stringify({ file: '/etc/hostname', line: 1, column: 1 })}`);
+    const outside = await prompt(h, sessionId, `use tool symposium-ide::hover with ${JSON.stringify({ file: '/etc/hostname', line: 1, column: 1 })}`);
     assert.match(outside.text, /^Tool error: hover: \/etc\/hostname is outside the session's folder/);
-    const none = await prompt(h, sessionId, 'use tool ide::find_definitions with {"symbol": "NoSuchSymbolAnywhere"}');
+    const none = await prompt(h, sessionId, 'use tool symposium-ide::find_definitions with {"symbol": "NoSuchSymbolAnywhere"}');
     assert.deepEqual(toolReplyJson(none.text), {
       total: 0,
       results: [],

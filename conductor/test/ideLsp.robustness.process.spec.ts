@@ -33,7 +33,7 @@ function conductor(languageServers: Record<string, unknown>, env: Record<string,
   return startProcess(argv, {}, { SYMPOSIUM_LSP_TIMEOUT_MS: String(TIMEOUT_MS), SYMPOSIUM_LSP_BACKOFF_MS: '100', ...env });
 }
 
-const definitionAt = (file: string): string => `use tool ide::find_definitions with ${JSON.stringify({ file, line: 1, column: 1 })}`;
+const definitionAt = (file: string): string => `use tool symposium-ide::find_definitions with ${JSON.stringify({ file, line: 1, column: 1 })}`;
 
 describe('ide-lsp robustness: servers that hang, crash, write garbage or are missing', function () {
   this.timeout(60_000);
@@ -69,7 +69,7 @@ describe('ide-lsp robustness: servers that hang, crash, write garbage or are mis
     await waitFor(() => h.stderr().includes('stderr: fake server: the client cancelled textDocument/definition'), 3000, 'the cancellation');
     // The session and the server are still there: a question that needs no server is answered.
     assert.match(
-      (await prompt(h, sessionId, 'use tool ide::ide_operation with {"program":"lines(\\"a.hang\\", 1)"}')).text,
+      (await prompt(h, sessionId, 'use tool symposium-ide::ide_operation with {"program":"lines(\\"a.hang\\", 1)"}')).text,
       /"content": "hello world"/,
     );
   });
@@ -160,7 +160,7 @@ describe('ide-lsp robustness: the real typescript-language-server killed mid-req
       const pending = prompt(
         h,
         sessionId,
-        'use tool ide::find_references with {"file": "ts-project/src/report.ts", "line": 5, "column": 25}',
+        'use tool symposium-ide::find_references with {"file": "ts-project/src/report.ts", "line": 5, "column": 25}',
       );
       const { pid } = await waitFor(
         () => serverPids(h.stderr()).find((s) => s.name === 'typescript-language-server'),

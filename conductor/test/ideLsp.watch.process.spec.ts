@@ -27,9 +27,9 @@ describe('ide-lsp: files changed on disk reach the language servers (file watche
   let sessionId: string;
   let ws: string;
   const ask = async (text: string): Promise<string[]> => located((await prompt(h, sessionId, text)).text);
-  const symbols = (query: string): Promise<string[]> => ask(`use tool ide::workspace_symbols with ${JSON.stringify({ query })}`);
+  const symbols = (query: string): Promise<string[]> => ask(`use tool symposium-ide::workspace_symbols with ${JSON.stringify({ query })}`);
   const parserReferences = (): Promise<string[]> =>
-    ask(`use tool ide::find_references with ${JSON.stringify({ file: 'src/parser.ts', line: 4, column: 14 })}`);
+    ask(`use tool symposium-ide::find_references with ${JSON.stringify({ file: 'src/parser.ts', line: 4, column: 14 })}`);
 
   before(async () => {
     ws = tempDir('ide-lsp-watch-');
@@ -63,7 +63,7 @@ describe('ide-lsp: files changed on disk reach the language servers (file watche
 
   it('a document the server has open, changed on disk: the next question sees its new text', async () => {
     // report.ts is open on the server once a question named it.
-    const before = await ask(`use tool ide::document_symbols with ${JSON.stringify({ file: 'src/report.ts' })}`);
+    const before = await ask(`use tool symposium-ide::document_symbols with ${JSON.stringify({ file: 'src/report.ts' })}`);
     assert.ok(before.length > 0);
     assert.ok((await parserReferences()).some((r) => r.startsWith('src/report.ts')));
     writeFileSync(join(ws, 'src/report.ts'), 'export const unrelated = 1;\n');

@@ -102,10 +102,10 @@ describe('ide-operations (real conductor process, ElizACP)', function () {
       clientCapabilities: { _meta: withIdeCapability(undefined, { operations: [] }) },
     });
     const { sessionId } = await e.conn.agent.request('session/new', { cwd: tempDir('symposium-ide-'), mcpServers: [] });
-    const tools = await ask(e, sessionId, 'list tools from ide');
+    const tools = await ask(e, sessionId, 'list tools from symposium-ide');
     assert.equal(
       tools,
-      'Tools from ide: ide_operation, find_definitions, find_references, workspace_symbols, document_symbols, hover, diagnostics, search_text',
+      'Tools from symposium-ide: ide_operation, find_definitions, find_references, workspace_symbols, document_symbols, hover, diagnostics, search_text',
     );
     const started = Date.now();
     const reply = await ask(e, sessionId, 'find definition of Parser');
@@ -116,10 +116,10 @@ describe('ide-operations (real conductor process, ElizACP)', function () {
     assert.ok(Date.now() - started < 5000, 'answered without waiting for a timeout');
     const program = JSON.stringify({ program: 'findReferences(findDefinitions("Parser")[0]' });
     assert.equal(
-      await ask(e, sessionId, `use tool ide::ide_operation with ${program}`),
+      await ask(e, sessionId, `use tool symposium-ide::ide_operation with ${program}`),
       `Tool error: Parse error at column 44: expected "," or ")" after an item of the arguments of findReferences, found the end of the program\n  findReferences(findDefinitions("Parser")[0]\n  ${' '.repeat(43)}^`,
     );
-    const unknown = await ask(e, sessionId, `use tool ide::ide_operation with ${JSON.stringify({ program: 'gotoDefinition("x")' })}`);
+    const unknown = await ask(e, sessionId, `use tool symposium-ide::ide_operation with ${JSON.stringify({ program: 'gotoDefinition("x")' })}`);
     assert.match(
       unknown,
       /^Tool error: Error at column 1: unknown function gotoDefinition\. Known functions: findDefinitions, findReferences, /,
@@ -200,16 +200,16 @@ describe('ide-operations (real conductor process, ElizACP)', function () {
     );
 
     const hover = JSON.parse(
-      await ask(e, sessionId, `use tool ide::hover with ${JSON.stringify({ file: 'src/main.ts', line: 12, column: 5 })}`),
+      await ask(e, sessionId, `use tool symposium-ide::hover with ${JSON.stringify({ file: 'src/main.ts', line: 12, column: 5 })}`),
     ) as Record<string, unknown>;
     assert.equal(hover.file, '/elsewhere/lib.d.ts', 'files outside the session folder stay absolute');
     assert.equal(hover.contents, 'hover at {"file":"src/main.ts","line":12,"column":5}');
 
-    const err = await ask(e, sessionId, `use tool ide::document_symbols with ${JSON.stringify({ file: 'src/parser.ts' })}`);
+    const err = await ask(e, sessionId, `use tool symposium-ide::document_symbols with ${JSON.stringify({ file: 'src/parser.ts' })}`);
     assert.match(err, /^Tool error: document_symbols: .*_symposium\/ide\/documentSymbols/);
   });
 
-  it("a session the editor marks as a crate researcher's gets no ide server", async () => {
+  it("a session the editor marks as a crate researcher's gets no symposium-ide server", async () => {
     e = start(() => ({ items: [], total: 0 }));
     await e.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
     const cwd = tempDir('symposium-ide-');
@@ -218,8 +218,8 @@ describe('ide-operations (real conductor process, ElizACP)', function () {
       mcpServers: [],
       _meta: { symposium: { research: { crate: 'serde' } } },
     });
-    assert.match(await ask(e, research.sessionId, 'list tools from ide'), /^No MCP server named 'ide' in this session/);
+    assert.match(await ask(e, research.sessionId, 'list tools from symposium-ide'), /^No MCP server named 'symposium-ide' in this session/);
     const user = await e.conn.agent.request('session/new', { cwd, mcpServers: [] });
-    assert.match(await ask(e, user.sessionId, 'list tools from ide'), /^Tools from ide: ide_operation/);
+    assert.match(await ask(e, user.sessionId, 'list tools from symposium-ide'), /^Tools from symposium-ide: ide_operation/);
   });
 });

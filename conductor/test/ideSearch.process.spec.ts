@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { conductorArgs, elizaCommand, initialize, newSession, prompt, startProcess, tempDir, type Harness } from './harness';
 
 const BUDGET_MS = 1500;
-const tool = (name: string, args: Record<string, unknown>): string => `use tool ide::${name} with ${JSON.stringify(args)}`;
+const tool = (name: string, args: Record<string, unknown>): string => `use tool symposium-ide::${name} with ${JSON.stringify(args)}`;
 
 describe('ide search_text with a regex that backtracks without end (real conductor)', function () {
   this.timeout(60_000);

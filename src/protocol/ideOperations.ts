@@ -17,6 +17,13 @@ import { isObject } from './guards';
 
 /** Key under `clientCapabilities._meta.symposium` where an editor says it answers these requests. */
 export const IDE_CAPABILITY_KEY = 'ide';
+
+/**
+ * The name of the MCP server that gives agents the IDE tools. Not `ide`: Claude Code reserves the
+ * `mcp__ide__*` prefix for its own IDE integration and drops every other tool under it, so both
+ * Claude adapters never showed these tools to their model.
+ */
+export const IDE_MCP_SERVER = 'symposium-ide';
 export const IDE_METHOD_PREFIX = '_symposium/ide/';
 
 export interface IdePosition {

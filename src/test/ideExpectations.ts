@@ -18,7 +18,7 @@ export const brief = (l: Located): string => `${l.file}:${l.line}:${l.column}-${
 
 export interface IdeExpectation {
   title: string;
-  /** The ElizACP prompt that asks it (`use tool ide::… with {…}` or a shortcut). */
+  /** The ElizACP prompt that asks it (`use tool symposium-ide::… with {…}` or a shortcut). */
   prompt: string;
   /** A list answer: every result's location, in order. */
   locations?: string[];
@@ -31,7 +31,7 @@ export interface IdeExpectation {
   fields?: Record<string, unknown>[];
 }
 
-const tool = (name: string, args: Record<string, unknown>): string => `use tool ide::${name} with ${JSON.stringify(args)}`;
+const tool = (name: string, args: Record<string, unknown>): string => `use tool symposium-ide::${name} with ${JSON.stringify(args)}`;
 const program = (p: string): string => tool('ide_operation', { program: p });
 
 const ts = (name: string): string => `ts-project/src/${name}`;

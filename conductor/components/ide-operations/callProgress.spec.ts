@@ -21,7 +21,12 @@ describe('ide tool call progress', () => {
   it("routes the answerer's steps by token, repeats an unfinished one with the time, stops when finished", async () => {
     const { cx, sent } = recording();
     const tokens: ProgressTokens = new Map();
-    const call = new IdeCallProgress({ cx, sessionId: 's1', server: 'ide', tool: 'hover', intervalMs: 0 }, tokens, 'Waiting for X', 50);
+    const call = new IdeCallProgress(
+      { cx, sessionId: 's1', server: 'symposium-ide', tool: 'hover', intervalMs: 0 },
+      tokens,
+      'Waiting for X',
+      50,
+    );
     const req = call.openRequest();
     assert.equal(tokens.get(req.token), call);
     tokens.get(req.token)!.upstream({ token: req.token, message: 'tsls: Initializing…', percentage: 40 });
@@ -40,18 +45,28 @@ describe('ide tool call progress', () => {
         ['tsls: Initializing: done', undefined, undefined],
       ],
     );
-    assert.ok(sent.every((p) => p.sessionId === 's1' && p.server === 'ide' && p.tool === 'hover'));
+    assert.ok(sent.every((p) => p.sessionId === 's1' && p.server === 'symposium-ide' && p.tool === 'hover'));
   });
 
   it('a silent answerer: "Waiting for …" past the threshold, nothing for a quick answer', async () => {
     const { cx, sent } = recording();
     const tokens: ProgressTokens = new Map();
-    const quick = new IdeCallProgress({ cx, sessionId: 's', server: 'ide', tool: 'hover', intervalMs: 0 }, tokens, 'Waiting for X', 100);
+    const quick = new IdeCallProgress(
+      { cx, sessionId: 's', server: 'symposium-ide', tool: 'hover', intervalMs: 0 },
+      tokens,
+      'Waiting for X',
+      100,
+    );
     quick.openRequest().release();
     quick.finish();
     await sleep(150);
     assert.equal(sent.length, 0);
-    const slow = new IdeCallProgress({ cx, sessionId: 's', server: 'ide', tool: 'hover', intervalMs: 0 }, tokens, 'Waiting for X', 100);
+    const slow = new IdeCallProgress(
+      { cx, sessionId: 's', server: 'symposium-ide', tool: 'hover', intervalMs: 0 },
+      tokens,
+      'Waiting for X',
+      100,
+    );
     const req = slow.openRequest();
     await sleep(180);
     req.release();

@@ -62,11 +62,11 @@ describe('ide-operations component', () => {
     assert.deepEqual(seen.forwarded, [undefined]);
   });
 
-  it('injects "ide" into user sessions and nothing into a crate researcher\'s', async () => {
+  it('injects "symposium-ide" into user sessions and nothing into a crate researcher\'s', async () => {
     const user: Seen = {};
     new IdeOperations().onRequest(fakeRequest('session/new', 'toAgent', { cwd: '/w', mcpServers: [] }, user), fakeContext(user));
     await new Promise((r) => setImmediate(r));
-    assert.deepEqual(user.injected, ['ide']);
+    assert.deepEqual(user.injected, ['symposium-ide']);
     const research: Seen = {};
     new IdeOperations().onRequest(
       fakeRequest(

@@ -1,14 +1,20 @@
 // The IDE operations component (seed: "IDE Operations — component/adapter pair"; issue 13). It
-// injects the MCP server `ide` into every user session and turns its tool calls into
+// injects the MCP server `symposium-ide` into every user session and turns its tool calls into
 // `_symposium/ide/<operation>` requests sent upstream. It never talks to an editor itself: the
 // extension answers when it advertises `_meta.symposium.ide`; otherwise an IDE adapter placed
 // upstream of this component (the next issue's language-server fallback) does; with neither, the
-// tools answer "no IDE available". Crate researchers' sessions get no `ide` server (they must not
+// tools answer "no IDE available". Crate researchers' sessions get no `symposium-ide` server (they must not
 // see the user's workspace), and `_symposium/ide/*` requests from the agent itself are refused:
 // only this component speaks that protocol, on behalf of its tools.
 import { ErrorCodes } from '../../../src/protocol/errorCodes';
 import { isObject } from '../../../src/protocol/guards';
-import { IDE_METHOD_PREFIX, IDE_PROGRESS_METHOD, ideCapabilityOf, parseIdeProgress } from '../../../src/protocol/ideOperations';
+import {
+  IDE_MCP_SERVER,
+  IDE_METHOD_PREFIX,
+  IDE_PROGRESS_METHOD,
+  ideCapabilityOf,
+  parseIdeProgress,
+} from '../../../src/protocol/ideOperations';
 import { researchSessionMeta } from '../../../src/protocol/symposium-ext';
 import type {
   Component,
@@ -49,7 +55,7 @@ export function defaultIdeOperationsOptions(env: NodeJS.ProcessEnv = process.env
 export class IdeOperations implements Component {
   readonly name = 'ide-operations';
   private cx: ComponentContext | undefined;
-  private readonly mcp = new SessionMcpServers([{ name: 'ide', create: (session) => this.createServer(session) }]);
+  private readonly mcp = new SessionMcpServers([{ name: IDE_MCP_SERVER, create: (session) => this.createServer(session) }]);
   /** Progress tokens of the requests in flight, to their tool calls. */
   private readonly progressTokens: ProgressTokens = new Map();
 
@@ -69,7 +75,7 @@ export class IdeOperations implements Component {
       );
       return request.fail({
         code: ErrorCodes.methodNotFound,
-        message: `${request.method} is sent by Symposium's ide-operations component only; agents use the "ide" MCP tools`,
+        message: `${request.method} is sent by Symposium's ide-operations component only; agents use the "${IDE_MCP_SERVER}" MCP tools`,
       });
     }
     request.forward();
@@ -116,7 +122,7 @@ export class IdeOperations implements Component {
           {
             cx,
             sessionId,
-            server: 'ide',
+            server: IDE_MCP_SERVER,
             tool,
             mcp: { progressToken: extra._meta?.progressToken, sendNotification: (n) => extra.sendNotification(n) },
           },
@@ -134,7 +140,7 @@ export class IdeOperations implements Component {
 export const ideOperationsFactory: ComponentFactory = {
   name: 'ide-operations',
   description:
-    'Injects the "ide" MCP server (ide_operation, find_definitions, find_references, …): the editor\'s code intelligence, asked upstream as _symposium/ide/* requests.',
+    'Injects the "symposium-ide" MCP server (ide_operation, find_definitions, find_references, …): the editor\'s code intelligence, asked upstream as _symposium/ide/* requests.',
   kind: 'component',
   adapters: ['ide-lsp'],
   create: () => new IdeOperations(),

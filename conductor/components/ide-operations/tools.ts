@@ -1,4 +1,4 @@
-// The `ide` MCP server a session gets: `ide_operation {program}` (the Dialect-compatible language,
+// The `symposium-ide` MCP server a session gets: `ide_operation {program}` (the Dialect-compatible language,
 // dialect.ts + functions.ts) and the same operations as typed tools, because many agents call
 // typed tools more reliably than they write a language. Every tool turns into `_symposium/ide/*`
 // requests through the backend it is handed; failures are `isError` results that say what to fix.
@@ -6,6 +6,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { CONDUCTOR_VERSION } from '../../version';
+import { IDE_MCP_SERVER } from '../../../src/protocol/ideOperations';
 import { DialectError, describeError, parseProgram } from './dialect';
 import { evaluate } from './evaluate';
 import { definitionsByName, FUNCTIONS, lookupFunction } from './functions';
@@ -58,7 +59,7 @@ function languageDescription(): string {
 }
 
 export function createIdeServer(options: IdeServerOptions): McpServer {
-  const server = new McpServer({ name: 'ide', version: CONDUCTOR_VERSION });
+  const server = new McpServer({ name: IDE_MCP_SERVER, version: CONDUCTOR_VERSION });
   /** Runs `work` with a fresh scope and turns its value (or failure) into the tool result. */
   const run = async (
     tool: string,

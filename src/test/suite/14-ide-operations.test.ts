@@ -84,7 +84,7 @@ suite("IDE operations: the editor's code intelligence as agent tools", () => {
     );
     tabId = await newTab();
     // The tab's first turn may carry more than its own answer (components may greet the agent first).
-    await cmd<string>('sendPrompt', tabId, 'list tools from ide');
+    await cmd<string>('sendPrompt', tabId, 'list tools from symposium-ide');
     await waitForIdle(tabId, 60_000);
   });
   suiteTeardown(async () => {
@@ -97,14 +97,14 @@ suite("IDE operations: the editor's code intelligence as agent tools", () => {
     return { reply: answerText((await rendered(tabId))!, messageId), messageId };
   }
   const tool = async (name: string, args: Record<string, unknown>): Promise<string> =>
-    (await ask(`use tool ide::${name} with ${JSON.stringify(args)}`)).reply;
+    (await ask(`use tool symposium-ide::${name} with ${JSON.stringify(args)}`)).reply;
   const program = (p: string): Promise<string> => tool('ide_operation', { program: p });
   const list = async (reply: Promise<string>): Promise<ListResult> => toolReplyJson(await reply) as ListResult;
 
   test('the agent lists the ide tools', async () => {
     assert.equal(
-      (await ask('list tools from ide')).reply,
-      'Tools from ide: ide_operation, find_definitions, find_references, workspace_symbols, document_symbols, hover, diagnostics, search_text',
+      (await ask('list tools from symposium-ide')).reply,
+      'Tools from symposium-ide: ide_operation, find_definitions, find_references, workspace_symbols, document_symbols, hover, diagnostics, search_text',
     );
   });
 
@@ -140,7 +140,7 @@ suite("IDE operations: the editor's code intelligence as agent tools", () => {
     const { reply, messageId } = await ask('find definition of Parser');
     assert.deepEqual((toolReplyJson(reply) as ListResult).results.map(brief), [`${rel('parser.ts')}:4:14-4:20`]);
     const card = toolCards((await rendered(tabId))!, messageId)[0]!;
-    assert.match(card.header ?? '', /ide::find\\_definitions/);
+    assert.match(card.header ?? '', /symposium-ide::find\\_definitions/);
     assert.equal(card.status, 'Completed');
     assert.deepEqual(card.files, [tsFile('parser.ts')]);
     await cmd('postFromWebview', { type: 'open-location', tabId, path: tsFile('parser.ts'), line: 4 });
@@ -345,7 +345,7 @@ suite("IDE operations: the editor's code intelligence as agent tools", () => {
       },
     });
     try {
-      const messageId = await cmd<string>('sendPrompt', tabId, 'use tool ide::workspace_symbols with {"query": "Parser"}');
+      const messageId = await cmd<string>('sendPrompt', tabId, 'use tool symposium-ide::workspace_symbols with {"query": "Parser"}');
       const seen: string[] = [];
       let maxCards = 0;
       while (await cmd<boolean>('hasActivePrompt', tabId)) {
