@@ -2,7 +2,7 @@
 // allowed folders, workspace settings files that try to set them, the built-in agent when untrusted.
 import * as assert from 'node:assert/strict';
 import { builtinAgent } from '../agents/agentConfiguration';
-import { agentForTrust, parseAllowedFolders, stripJsonc, userLevel, userOnlyKeysIn } from './settingsScope';
+import { agentForTrust, lmEnabledFor, parseAllowedFolders, stripJsonc, userLevel, userOnlyKeysIn } from './settingsScope';
 
 describe('settings a workspace may not set', () => {
   it('userLevel: the user (or default) value; a workspace or folder value is never used, only reported', () => {
@@ -61,5 +61,19 @@ describe('settings a workspace may not set', () => {
     assert.deepEqual(agentForTrust(custom, builtin, false), { agent: builtin, heldBack: 'claude' });
     assert.deepEqual(agentForTrust(custom, builtin, true), { agent: custom });
     assert.deepEqual(agentForTrust(builtin, builtin, false), { agent: builtin });
+  });
+
+  it('enableExperimentalLM: an untrusted workspace cannot turn the LM provider on (or off); only the user value counts, and the ignored value is reported', () => {
+    const on = { defaultValue: false, workspaceValue: true };
+    assert.deepEqual(lmEnabledFor(on, false), { enabled: false, ignored: true });
+    assert.deepEqual(lmEnabledFor({ defaultValue: false, workspaceFolderValue: true }, false), { enabled: false, ignored: true });
+    assert.deepEqual(lmEnabledFor({ defaultValue: false, globalValue: true, workspaceValue: false }, false), {
+      enabled: true,
+      ignored: true,
+    });
+    assert.deepEqual(lmEnabledFor({ defaultValue: false, globalValue: true }, false), { enabled: true, ignored: false });
+    // Trusted: as VS Code resolves it (the workspace's value wins).
+    assert.deepEqual(lmEnabledFor(on, true), { enabled: true, ignored: false });
+    assert.deepEqual(lmEnabledFor(undefined, true), { enabled: false, ignored: false });
   });
 });

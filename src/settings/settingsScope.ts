@@ -9,7 +9,15 @@ import { BUILTIN_AGENT_NAME, type AgentDefinition } from '../agents/agentConfigu
 import { isObject } from '../protocol/guards';
 
 /** Settings (under `symposium.`) only user or remote/machine settings may set. */
-export const USER_ONLY_SETTINGS = ['agents', 'allowedFolders', 'enabledComponents', 'registry.urls', 'proxies', 'languageServers'] as const;
+export const USER_ONLY_SETTINGS = [
+  'agents',
+  'allowedFolders',
+  'enabledComponents',
+  'registry.urls',
+  'proxies',
+  'languageServers',
+  'languageServers.allowWorkspaceBinaries',
+] as const;
 export type UserOnlySetting = (typeof USER_ONLY_SETTINGS)[number];
 
 /** The parts of WorkspaceConfiguration.inspect() that matter here. */
@@ -119,4 +127,16 @@ export function agentForTrust(
 ): { agent: AgentDefinition; heldBack?: string } {
   if (trusted || current.name === BUILTIN_AGENT_NAME) return { agent: current };
   return { agent: builtin, heldBack: current.name };
+}
+
+/**
+ * `symposium.enableExperimentalLM` in a workspace: trusted, as VS Code resolves it; untrusted,
+ * the user's own value only (the provider spawns agents and answers every extension's requests,
+ * so a repository must not turn it on). `ignored`: the workspace's value that was not used.
+ */
+export function lmEnabledFor(i: Inspected<boolean> | undefined, trusted: boolean): { enabled: boolean; ignored: boolean } {
+  const workspace = i?.workspaceFolderValue ?? i?.workspaceValue;
+  if (trusted) return { enabled: (workspace ?? i?.globalValue ?? i?.defaultValue) === true, ignored: false };
+  const user = (i?.globalValue ?? i?.defaultValue) === true;
+  return { enabled: user, ignored: workspace !== undefined && workspace !== user };
 }
