@@ -1,5 +1,5 @@
 // Proxy mode's command line:
-//   conductor [--trace-dir D] [--log LEVEL] [--components a,b] [--proxy '<command line>']… [--language-servers FILE|JSON] [--sparkle-* …] -- <agent command> [args…]
+//   conductor [--trace-dir D] [--log LEVEL] [--components a,b] [--proxy '<command line>']… [--language-servers FILE|JSON] [--allow-workspace-language-servers] [--sparkle-* …] -- <agent command> [args…]
 import { Conductor } from './conductor';
 import type { ComponentFactory } from './chain/component';
 import { externalProxyFactory } from './components/external-proxy/externalProxy';
@@ -24,10 +24,12 @@ export interface ProxyArgs {
   proxies: ProxySpec[];
   /** The language-server table with the `--language-servers` map applied (ide-lsp adapter). */
   languageServers?: LanguageServerSpec[];
+  /** `--allow-workspace-language-servers`: the session folder's node_modules/.bin and TypeScript may run (off by default). */
+  allowWorkspaceLanguageServers: boolean;
 }
 
 export const USAGE =
-  `usage: conductor [--trace-dir D] [--log trace|debug|info|warn|error] [--components a,b] [--proxy '<command line>' | '{"name","command","args","env"}']… [--language-servers FILE|JSON] ${SPARKLE_USAGE} -- <agent command> [args…]\n` +
+  `usage: conductor [--trace-dir D] [--log trace|debug|info|warn|error] [--components a,b] [--proxy '<command line>' | '{"name","command","args","env"}']… [--language-servers FILE|JSON] [--allow-workspace-language-servers] ${SPARKLE_USAGE} -- <agent command> [args…]\n` +
   '       conductor eliza [--deterministic] [--no-http-mcp]\n' +
   '       conductor mcp-bridge --url http://127.0.0.1:PORT/mcp';
 
@@ -36,7 +38,15 @@ export function parseProxyArgs(argv: readonly string[]): ProxyArgs {
   if (sep < 0 || sep === argv.length - 1) throw new Error(`missing "-- <agent command>"\n${USAGE}`);
   const own = argv.slice(0, sep);
   const [agentCommand, ...agentArgs] = argv.slice(sep + 1) as [string, ...string[]];
-  const args: ProxyArgs = { logLevel: 'info', components: DEFAULT_COMPONENTS, agentCommand, agentArgs, sparkle: {}, proxies: [] };
+  const args: ProxyArgs = {
+    logLevel: 'info',
+    components: DEFAULT_COMPONENTS,
+    agentCommand,
+    agentArgs,
+    sparkle: {},
+    proxies: [],
+    allowWorkspaceLanguageServers: false,
+  };
   let componentsGiven = false;
   for (let i = 0; i < own.length; i++) {
     const flag = own[i];
@@ -69,6 +79,9 @@ export function parseProxyArgs(argv: readonly string[]): ProxyArgs {
         break;
       case '--language-servers':
         args.languageServers = readLanguageServersOption(need());
+        break;
+      case '--allow-workspace-language-servers':
+        args.allowWorkspaceLanguageServers = true;
         break;
       default:
         if (flag !== undefined && isSparkleFlag(flag)) {
@@ -122,6 +135,7 @@ export async function runProxyCli(argv: string[]): Promise<void> {
     registry: loadComponents(args.components, {
       sparkle: args.sparkle,
       ...(args.languageServers ? { languageServers: args.languageServers } : {}),
+      allowWorkspaceLanguageServers: args.allowWorkspaceLanguageServers,
     }).then((builtIn) => new Map([...builtIn, ...proxies])),
     log,
     trace,

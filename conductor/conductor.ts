@@ -60,6 +60,8 @@ export interface ConductorOptions {
    * answers it `cancelled` itself. Default: SYMPOSIUM_CANCEL_GRACE_MS, else 5000.
    */
   cancelGraceMs?: number;
+  /** Components this conductor never places, by name, with why (assembly.ts). */
+  withheld?: ReadonlyMap<string, string>;
 }
 
 const DEFAULT_CANCEL_GRACE_MS = 5000;
@@ -253,7 +255,12 @@ export class Conductor {
     this.initialize = 'pending';
     const caps = isObject(initializeParams) ? initializeParams.clientCapabilities : undefined;
     this.clientCapabilities = isObject(caps) ? caps : {};
-    const { components, skipped } = assembleChain(this.options.components, this.loadedRegistry(), this.clientCapabilities);
+    const { components, skipped } = assembleChain(
+      this.options.components,
+      this.loadedRegistry(),
+      this.clientCapabilities,
+      this.options.withheld,
+    );
     this.skipped = skipped;
     for (const s of skipped) this.options.log.info(`component "${s.name}" left out: ${s.reason}`);
     const describe = (): SymposiumCapabilitiesMeta => ({

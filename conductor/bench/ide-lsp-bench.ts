@@ -19,7 +19,7 @@
 // (fresh process to first answer).
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import * as acp from '@agentclientprotocol/sdk';
@@ -39,6 +39,8 @@ const CONDUCTOR = resolve(__dirname, '../conductor.js');
 const AGENT = resolve(__dirname, 'ideBenchAgent.js');
 const RAW_AGENT = resolve(__dirname, 'rawIdeAgent.js');
 const BYTE_RELAY = resolve(__dirname, 'byteRelay.js');
+/** The repository's devDependency servers first (npm run puts them on PATH too; the bench may run without it). */
+const SERVER_PATH = [join(ROOT, 'node_modules', '.bin'), process.env.PATH ?? ''].join(delimiter);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CALLS = Number(process.env.BENCH_LSP_CALLS ?? 100);
 /**
@@ -56,7 +58,7 @@ interface Direct {
 /** A bare typescript-language-server, initialized as the adapter does, parser.ts open. */
 async function startDirect(relay = false): Promise<{ direct: Direct; coldMs: number }> {
   const t0 = performance.now();
-  const launch = resolveServer(BUILTIN_SERVERS[0]!, PROJECT);
+  const launch = resolveServer(BUILTIN_SERVERS[0]!, PROJECT, { allowWorkspaceBinaries: false, envPath: SERVER_PATH });
   const [command, args] = relay ? [process.execPath, [BYTE_RELAY, launch.command, ...launch.args]] : [launch.command, launch.args];
   const child = spawn(command, args, {
     cwd: PROJECT,
@@ -148,6 +150,7 @@ async function startFallback(components = 'ide-operations', agent = AGENT): Prom
     ],
     {
       stdio: ['pipe', 'pipe', 'inherit'],
+      env: { ...process.env, PATH: SERVER_PATH },
     },
   );
   const conn = acp

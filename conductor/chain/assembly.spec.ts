@@ -44,4 +44,15 @@ describe('assembleChain', () => {
       );
     });
   }
+  it('a withheld component is never placed: neither enabled nor pulled in as an adapter, and says why', () => {
+    const withheld = new Map([['lsp', 'not here']]);
+    for (const enabled of [['ide'], ['lsp', 'ide']]) {
+      const a = assembleChain(enabled, registry, {}, withheld);
+      assert.deepEqual(
+        a.components.map((x) => x.name),
+        ['ide'],
+      );
+      assert.deepEqual(a.skipped, [{ name: 'lsp', reason: 'not here' }]);
+    }
+  });
 });

@@ -3,7 +3,9 @@
 // included; an adapter only when the editor lacks the capability it supplies. A component may name
 // the adapters it relies on (`adapters`): one not enabled explicitly is placed right before it
 // (closer to the editor), under the same rule, so `--components ide-operations` in front of an
-// editor without IDE support still gets its language-server adapter.
+// editor without IDE support still gets its language-server adapter. A conductor may withhold
+// components it must never place, whatever is enabled (vscodelm, inside VS Code, withholds the
+// language-server fallback): they are skipped with the reason it gives.
 import type { Component, ComponentFactory } from './component';
 
 export interface Assembly {
@@ -15,10 +17,17 @@ export function assembleChain(
   enabled: readonly string[],
   registry: ReadonlyMap<string, ComponentFactory>,
   clientCapabilities: Record<string, unknown>,
+  /** Components never placed here, by name, with why. */
+  withheld: ReadonlyMap<string, string> = new Map(),
 ): Assembly {
   const components: Component[] = [];
   const skipped: Assembly['skipped'] = [];
   const place = (name: string, pulledBy?: string): void => {
+    const reason = withheld.get(name);
+    if (reason !== undefined) {
+      skipped.push({ name, reason });
+      return;
+    }
     const factory = registry.get(name);
     if (!factory) {
       skipped.push({ name, reason: pulledBy ? `unknown adapter named by ${pulledBy}` : 'unknown component' });

@@ -15,6 +15,8 @@ export interface ComponentOptions {
   sparkle?: Partial<SparkleOptions>;
   /** The language-server table with `--language-servers FILE` applied. */
   languageServers?: LanguageServerSpec[];
+  /** `--allow-workspace-language-servers`: the ide-lsp adapter may run the workspace's own servers and TypeScript. */
+  allowWorkspaceLanguageServers?: boolean;
 }
 
 type Loader = (options: ComponentOptions) => Promise<ComponentFactory>;
@@ -26,7 +28,7 @@ const LOADERS: Readonly<Record<string, Loader>> = {
   'fs-adapter': async () => (await import('./fsAdapter')).fsAdapterFactory,
   'ide-lsp': async (o) => {
     const { ideLspFactory, defaultIdeLspOptions } = await import('./ide-lsp/component');
-    return o.languageServers ? ideLspFactory(defaultIdeLspOptions(o.languageServers)) : ideLspFactory();
+    return ideLspFactory(defaultIdeLspOptions(o.languageServers, process.env, o.allowWorkspaceLanguageServers === true));
   },
   'ide-operations': async () => (await import('./ide-operations/component')).ideOperationsFactory,
   passthrough: async () => (await import('./passthrough')).passthroughFactory,

@@ -4,6 +4,10 @@
 // it, one ACP session each; updates and permission requests are routed by session id.
 // When the agent exits, every session's listener hears the exit reason and the downstream is dead:
 // the next request builds a new one (the chat's conductors restart the same way).
+// The editor here is VS Code, whose language features answer IDE questions in the chat; its LM
+// API has no way to answer `_symposium/ide/*`, and starting language servers inside VS Code is
+// what the chat never does (they would run programs of the open workspace). So the
+// language-server fallback is withheld, and the `ide` tools say that no IDE is available.
 import { PassThrough, Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { AGENT_EXITED_METHOD, sparkleMarkOf } from '../../src/protocol/symposium-ext';
@@ -18,6 +22,11 @@ export interface SessionListener {
   /** The agent (or the conductor) is gone; `reason` says why. */
   exited(reason: string): void;
 }
+
+/** Components the LM provider's conductors never place, with why. */
+export const WITHHELD_IN_VSCODE: ReadonlyMap<string, string> = new Map([
+  ['ide-lsp', 'the language-server fallback does not run inside VS Code (the LM provider answers no IDE operations)'],
+]);
 
 export class Downstream {
   private readonly listeners = new Map<string, SessionListener>();
@@ -42,6 +51,7 @@ export class Downstream {
       registry: loadComponents(components ?? DEFAULT_COMPONENTS),
       log: log.child('conductor'),
       self: { command: process.execPath, args: [self], env: [{ name: 'ELECTRON_RUN_AS_NODE', value: '1' }] },
+      withheld: WITHHELD_IN_VSCODE,
       input: toConductor,
       output: fromConductor,
     });

@@ -4,6 +4,7 @@
 // VS Code tools in one turn, permission bridging, cancellation, and a crash of the agent.
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { delimiter, resolve } from 'node:path';
 import {
   createMessageConnection,
   StreamMessageReader,
@@ -21,9 +22,12 @@ interface Lm {
   close(): Promise<void>;
 }
 
-function startLm(): Lm {
-  const child = spawn(process.execPath, [CONDUCTOR_JS, 'vscodelm'], { env: { ...process.env, SPARKLE_DIR: testSparkleDir() } });
-  child.stderr.resume();
+function startLm(options: { cwd?: string; env?: Record<string, string>; stderr?: (text: string) => void } = {}): Lm {
+  const child = spawn(process.execPath, [CONDUCTOR_JS, 'vscodelm'], {
+    env: { ...process.env, SPARKLE_DIR: testSparkleDir(), ...options.env },
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+  });
+  child.stderr.setEncoding('utf8').on('data', (t: string) => options.stderr?.(t));
   const conn = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const parts = new Map<number, LmPart[]>();
   conn.onNotification(LM_PART_METHOD, (p: LmPartParams) => parts.get(p.requestId)?.push(p.part));
@@ -141,5 +145,27 @@ describe('conductor vscodelm (process)', function () {
   it('fails the request in flight with the exit reason when the agent crashes, then recovers', async () => {
     await assert.rejects(lm.ask([user('crash with code 7')]), /exit|exited|code 7/i);
     assert.match(text(await lm.ask([user('session info')])), /^Session \S+, prompt \d+\.$/);
+  });
+});
+
+describe('conductor vscodelm inside VS Code: no language-server fallback (process)', function () {
+  this.timeout(60_000);
+  it('withholds ide-lsp: the ide tools say no IDE is available, and no language server starts', async () => {
+    let stderr = '';
+    // A workspace with TypeScript, and a language server on PATH that the fallback would start.
+    const lm = startLm({
+      cwd: resolve(__dirname, '../../test-workspace'),
+      env: { PATH: [resolve(__dirname, '../../node_modules/.bin'), process.env.PATH ?? ''].join(delimiter) },
+      stderr: (t) => (stderr += t),
+    });
+    try {
+      const answer = text(await lm.ask([user('find definition of Parser')]));
+      assert.match(answer, /no IDE available/, answer);
+      assert.doesNotMatch(answer, /parser\.ts/);
+      assert.match(stderr, /component "ide-lsp" left out: the language-server fallback does not run inside VS Code/);
+      assert.doesNotMatch(stderr, /started typescript-language-server/);
+    } finally {
+      await lm.close();
+    }
   });
 });

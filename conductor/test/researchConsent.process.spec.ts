@@ -25,7 +25,7 @@ describe('research sessions: consent and confinement (real processes)', function
     h = undefined;
   });
 
-  it('a third-party agent researching is put in read-only mode; only reads/searches/thinking inside the crate are approved', async () => {
+  it("a third-party agent researching is put in read-only mode, in the crate's folder; only reads/searches/thinking that name places inside the crate are approved", async () => {
     const report = join(tempDir(), 'report.json');
     const asked: acp.RequestPermissionRequest[] = [];
     h = startProcess(
@@ -36,11 +36,19 @@ describe('research sessions: consent and confinement (real processes)', function
       { ...NO_NETWORK(), CODEX_LIKE_REPORT: report },
     );
     await initialize(h, { fs: { readTextFile: true, writeTextFile: true } });
-    const sessionId = await newSession(h, tempDir());
+    const workspace = tempDir('symposium-ws-');
+    const sessionId = await newSession(h, workspace);
     const r = await prompt(h, sessionId, 'What does serde do?');
     assert.match(r.text, /serde lives at \/usr\/share\/cargo\/registry\/serde-/);
-    const { mode, answers } = JSON.parse(readFileSync(report, 'utf8')) as { mode: string; answers: Record<string, string> };
+    const { mode, cwd, checkout, answers } = JSON.parse(readFileSync(report, 'utf8')) as {
+      mode: string;
+      cwd: string;
+      checkout: string;
+      answers: Record<string, string>;
+    };
     assert.equal(mode, 'read-only');
+    assert.equal(cwd, checkout, "the research session works in the crate's folder, not the user's workspace");
+    assert.notEqual(cwd, workspace);
     assert.deepEqual(answers, {
       curl: 'abort',
       bashrc: 'abort',
@@ -50,6 +58,11 @@ describe('research sessions: consent and confinement (real processes)', function
       'crate-read': 'approved',
       search: 'approved',
       think: 'approved',
+      'pattern-only': 'abort',
+      'absolute-glob': 'abort',
+      include: 'abort',
+      nested: 'abort',
+      uri: 'abort',
     });
     assert.equal(asked.length, 0, 'nothing reached the user: refusals are silent');
   });

@@ -2,8 +2,11 @@
 // part of the process key), which the conductor's own parser accepts and applies; a bad one is
 // reported and left out; a change offers Restart Agent.
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseProxyArgs } from '../../conductor/cli';
 import { changesNeedingRestart } from '../settings/restartOffer';
+import { USER_ONLY_SETTINGS } from '../settings/settingsScope';
 import { builtinAgent, conductorSpawnSpec, configurationKey } from './agentConfiguration';
 import { languageServerFlags } from './languageServerSettings';
 
@@ -51,5 +54,41 @@ describe('symposium.languageServers', () => {
   it('a change offers Restart Agent', () => {
     const base = { agents: {}, currentAgent: 'ElizACP', enabledComponents: null };
     assert.deepEqual(changesNeedingRestart(base, { ...base, languageServers: { go: { command: 'gopls' } } }), ['languageServers']);
+  });
+
+  it('symposium.languageServers.allowWorkspaceBinaries: true adds --allow-workspace-language-servers, which the conductor reads; off by default', () => {
+    assert.deepEqual(languageServerFlags(undefined), { flags: [], problems: [] });
+    assert.deepEqual(languageServerFlags(undefined, 'yes'), { flags: [], problems: [] }, 'only a real true opts in');
+    // VS Code nests the dotted setting inside symposium.languageServers' object: it is not a language.
+    const { flags, problems } = languageServerFlags({ allowWorkspaceBinaries: true, go: { command: 'gopls' } }, true);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(flags, ['--language-servers', JSON.stringify({ go: { command: 'gopls' } }), '--allow-workspace-language-servers']);
+    const config = { agent: builtinAgent(rt), components: null, workspaceFolder: '/w', languageServers: flags };
+    const parsed = parseProxyArgs(conductorSpawnSpec(config, rt).args.slice(1));
+    assert.equal(parsed.allowWorkspaceLanguageServers, true);
+    assert.ok(!parsed.languageServers!.some((s) => s.language === 'allowWorkspaceBinaries'));
+    assert.equal(parseProxyArgs(['--', 'agent']).allowWorkspaceLanguageServers, false);
+    assert.deepEqual(languageServerFlags({ allowWorkspaceBinaries: false }, false), { flags: [], problems: [] });
+  });
+
+  it('the opt-in is a user-only, machine-scoped boolean, off by default, restricted in untrusted workspaces; a change offers Restart Agent', () => {
+    const manifest = JSON.parse(readFileSync(resolve(__dirname, '../../package.json'), 'utf8')) as {
+      capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } };
+      contributes: { configuration: { properties: Record<string, { type: string; scope?: string; default: unknown }> } };
+    };
+    const setting = manifest.contributes.configuration.properties['symposium.languageServers.allowWorkspaceBinaries'];
+    assert.deepEqual(setting && { type: setting.type, scope: setting.scope, default: setting.default }, {
+      type: 'boolean',
+      scope: 'machine',
+      default: false,
+    });
+    const restricted = manifest.capabilities.untrustedWorkspaces.restrictedConfigurations;
+    for (const key of ['symposium.languageServers.allowWorkspaceBinaries', 'symposium.enableExperimentalLM'])
+      assert.ok(restricted.includes(key), `${key} is restricted in untrusted workspaces`);
+    assert.ok(USER_ONLY_SETTINGS.includes('languageServers.allowWorkspaceBinaries'));
+    const base = { agents: {}, currentAgent: 'ElizACP', enabledComponents: null };
+    assert.deepEqual(changesNeedingRestart(base, { ...base, allowWorkspaceLanguageServers: true }), [
+      'languageServers.allowWorkspaceBinaries',
+    ]);
   });
 });

@@ -1,7 +1,8 @@
 // Turns the experimental LM provider on and off with `symposium.enableExperimentalLM`, live: on,
 // the `symposium` vendor's provider and the `symposium-agent-action` tool are registered; off, both
-// are unregistered and the `vscodelm` process (if any ever started) is stopped. Also re-announces
-// the models when `symposium.agents` changes.
+// are unregistered and the `vscodelm` process (if any ever started) is stopped. In an untrusted
+// workspace only the user's own value counts (Settings.enableExperimentalLM); granting trust
+// applies the workspace's. Also re-announces the models when `symposium.agents` changes.
 import * as vscode from 'vscode';
 import { AGENT_ACTION_APPROVED, AGENT_ACTION_TOOL, type AgentActionInput } from '../protocol/lm';
 import { fenced } from '../protocol/markdown';
@@ -33,7 +34,8 @@ export class LmRegistration implements vscode.Disposable {
   private readonly watch: vscode.Disposable;
 
   constructor(private readonly options: LmRegistrationOptions) {
-    this.watch = vscode.workspace.onDidChangeConfiguration((e) => {
+    const trustGranted = vscode.workspace.onDidGrantWorkspaceTrust(() => this.sync());
+    const configChanged = vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('symposium.enableExperimentalLM')) this.sync();
       else if (
         e.affectsConfiguration('symposium.agents') ||
@@ -42,6 +44,7 @@ export class LmRegistration implements vscode.Disposable {
       )
         this.active?.provider.refresh();
     });
+    this.watch = vscode.Disposable.from(trustGranted, configChanged);
     this.sync();
   }
 

@@ -11,6 +11,7 @@ const base: LaunchSettings = {
   sparkle: { sparkler: '', mode: 'full', checkpointEvery: 20 },
   proxies: {},
   languageServers: {},
+  allowWorkspaceLanguageServers: false,
 };
 const with_ = (patch: Partial<LaunchSettings>): LaunchSettings => ({ ...base, ...patch });
 
@@ -66,12 +67,14 @@ describe('settings changes that need Restart Agent', () => {
       'restoreTabs',
       'reviewAgentEdits',
     ];
-    // symposium.sparkle.* are read together, as `sparkle`; openctx.* and symposium.openctx.* live, as `openctx`.
+    // symposium.sparkle.* are read together, as `sparkle`; openctx.* and symposium.openctx.* live, as `openctx`;
+    // symposium.languageServers.allowWorkspaceBinaries is the launch setting `allowWorkspaceLanguageServers`.
     const names = new Set(
       Object.keys(pkg.contributes.configuration.properties).map((k) =>
         k
           .replace(/^symposium\./, '')
           .replace(/^sparkle\..*$/, 'sparkle')
+          .replace(/^languageServers\.allowWorkspaceBinaries$/, 'allowWorkspaceLanguageServers')
           .replace(/^openctx\..*$/, 'openctx'),
       ),
     );

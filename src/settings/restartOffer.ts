@@ -19,6 +19,8 @@ export interface LaunchSettings {
   proxies?: unknown;
   /** symposium.languageServers (the conductor's --language-servers flag). */
   languageServers?: unknown;
+  /** symposium.languageServers.allowWorkspaceBinaries (the conductor's --allow-workspace-language-servers flag). */
+  allowWorkspaceLanguageServers?: unknown;
 }
 
 /** JSON with object keys sorted, so that equal values compare equal. */
@@ -56,6 +58,8 @@ export function changesNeedingRestart(before: LaunchSettings, after: LaunchSetti
   if (canonical(before.sparkle) !== canonical(after.sparkle)) keys.push('sparkle');
   if (canonical(before.proxies) !== canonical(after.proxies)) keys.push('proxies');
   if (canonical(before.languageServers) !== canonical(after.languageServers)) keys.push('languageServers');
+  if (canonical(before.allowWorkspaceLanguageServers) !== canonical(after.allowWorkspaceLanguageServers))
+    keys.push('languageServers.allowWorkspaceBinaries');
   return keys;
 }
 

@@ -19,6 +19,7 @@ import { changesNeedingRestart, offerRestart, type LaunchSettings } from './rest
 import { settingProblems, type SettingProblem } from './settingProblems';
 import {
   currentAgentChoice,
+  lmEnabledFor,
   parseAllowedFolders,
   userLevel,
   userOnlyKeysIn,
@@ -123,9 +124,12 @@ export class Settings implements vscode.Disposable {
     return parseProxySettings(this.read('proxies'));
   }
 
-  /** symposium.languageServers as the conductor's --language-servers flag; user settings only. */
+  /**
+   * symposium.languageServers as the conductor's --language-servers flag, and
+   * symposium.languageServers.allowWorkspaceBinaries as --allow-workspace-language-servers; user settings only.
+   */
   languageServerSettings(): LanguageServerFlags {
-    return languageServerFlags(this.read('languageServers'));
+    return languageServerFlags(this.read('languageServers'), this.read('languageServers.allowWorkspaceBinaries'));
   }
 
   private sparkleRaw(): RawSparkleSettings {
@@ -184,9 +188,19 @@ export class Settings implements vscode.Disposable {
     await cfg.update('agents', { ...user, [name]: entry }, vscode.ConfigurationTarget.Global);
   }
 
-  /** symposium.enableExperimentalLM: the Symposium language models (src/lm/) are registered. */
-  enableExperimentalLM(): boolean {
-    return config().get<boolean>('enableExperimentalLM') === true;
+  /**
+   * symposium.enableExperimentalLM: the Symposium language models (src/lm/) are registered. In an
+   * untrusted workspace only the user's own value counts (settingsScope.ts), and the user is told
+   * once when the workspace's was ignored.
+   */
+  enableExperimentalLM(trusted = vscode.workspace.isTrusted): boolean {
+    const { enabled, ignored } = lmEnabledFor(config().inspect<boolean>('enableExperimentalLM'), trusted);
+    if (ignored)
+      this.noticeOnce(
+        'untrusted:enableExperimentalLM',
+        "This workspace is not trusted, so its setting symposium.enableExperimentalLM was ignored; your user setting applies. Trust the workspace to use the workspace's value.",
+      );
+    return enabled;
   }
 
   /**
@@ -271,6 +285,7 @@ export class Settings implements vscode.Disposable {
       sparkle: this.sparkleRaw(),
       proxies: this.read('proxies'),
       languageServers: this.read('languageServers'),
+      allowWorkspaceLanguageServers: this.read('languageServers.allowWorkspaceBinaries'),
     };
   }
 

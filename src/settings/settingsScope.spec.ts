@@ -6,6 +6,7 @@ import {
   actsWithoutAsking,
   agentForTrust,
   currentAgentChoice,
+  lmEnabledFor,
   parseAllowedFolders,
   stripJsonc,
   userLevel,
@@ -103,5 +104,19 @@ describe('settings a workspace may not set', () => {
 
   it('reviewAgentEdits is a setting only the user sets', () => {
     assert.deepEqual(userOnlyKeysIn('{"symposium.reviewAgentEdits": false}'), ['reviewAgentEdits']);
+  });
+
+  it('enableExperimentalLM: an untrusted workspace cannot turn the LM provider on (or off); only the user value counts, and the ignored value is reported', () => {
+    const on = { defaultValue: false, workspaceValue: true };
+    assert.deepEqual(lmEnabledFor(on, false), { enabled: false, ignored: true });
+    assert.deepEqual(lmEnabledFor({ defaultValue: false, workspaceFolderValue: true }, false), { enabled: false, ignored: true });
+    assert.deepEqual(lmEnabledFor({ defaultValue: false, globalValue: true, workspaceValue: false }, false), {
+      enabled: true,
+      ignored: true,
+    });
+    assert.deepEqual(lmEnabledFor({ defaultValue: false, globalValue: true }, false), { enabled: true, ignored: false });
+    // Trusted: as VS Code resolves it (the workspace's value wins).
+    assert.deepEqual(lmEnabledFor(on, true), { enabled: true, ignored: false });
+    assert.deepEqual(lmEnabledFor(undefined, true), { enabled: false, ignored: false });
   });
 });

@@ -17,6 +17,7 @@ export const USER_ONLY_SETTINGS = [
   'proxies',
   'languageServers',
   'reviewAgentEdits',
+  'languageServers.allowWorkspaceBinaries',
 ] as const;
 export type UserOnlySetting = (typeof USER_ONLY_SETTINGS)[number];
 
@@ -159,4 +160,16 @@ export function currentAgentChoice(
   if (typeof fromWorkspace !== 'string' || fromWorkspace === user) return { value: fromWorkspace ?? user };
   if (!actsWithoutAsking(agents, fromWorkspace) || consented(fromWorkspace)) return { value: fromWorkspace };
   return { value: user, heldBack: fromWorkspace };
+}
+
+/**
+ * `symposium.enableExperimentalLM` in a workspace: trusted, as VS Code resolves it; untrusted,
+ * the user's own value only (the provider spawns agents and answers every extension's requests,
+ * so a repository must not turn it on). `ignored`: the workspace's value that was not used.
+ */
+export function lmEnabledFor(i: Inspected<boolean> | undefined, trusted: boolean): { enabled: boolean; ignored: boolean } {
+  const workspace = i?.workspaceFolderValue ?? i?.workspaceValue;
+  if (trusted) return { enabled: (workspace ?? i?.globalValue ?? i?.defaultValue) === true, ignored: false };
+  const user = (i?.globalValue ?? i?.defaultValue) === true;
+  return { enabled: user, ignored: workspace !== undefined && workspace !== user };
 }

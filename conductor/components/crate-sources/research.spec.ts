@@ -1,6 +1,9 @@
 // The research session's lifecycle rules, with a scripted agent standing in for the chain
 // (pure logic; the real path is covered end to end in conductor/test/crateSources.process.spec.ts).
 import * as assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ComponentContext, McpInjection } from '../../chain/component';
 import { RpcCallError } from '../../chain/chain';
 import { createLogger } from '../../log';
@@ -8,6 +11,7 @@ import { ResearchSession, runResearch, researchPrompt } from './research';
 
 function scriptedAgent() {
   const notified: { method: string; params: unknown }[] = [];
+  const sessionsNew: unknown[] = [];
   let injectionClosed = false;
   const cx: ComponentContext = {
     name: 'crate-sources',
@@ -18,6 +22,7 @@ function scriptedAgent() {
       ({ params, bind: () => undefined, close: async () => void (injectionClosed = true) }) satisfies McpInjection,
     request: (_d, method, _params, options) => {
       if (method === 'session/new') {
+        sessionsNew.push(_params);
         options?.onResponse?.({ result: { sessionId: 'research-1' } });
         return Promise.resolve({ sessionId: 'research-1' });
       }
@@ -27,14 +32,19 @@ function scriptedAgent() {
       );
     },
   };
-  return { cx, notified, closed: () => injectionClosed };
+  return { cx, notified, sessionsNew, closed: () => injectionClosed };
 }
 
 const request = { crateName: 'serde', prompt: 'how?', cwd: '/', callerSessionId: 'user-1' };
+/** A registry folder holding serde's sources, as Debian's /usr/share/cargo/registry does. */
+const registryDir = mkdtempSync(join(tmpdir(), 'research-spec-registry-'));
+const SERDE = join(registryDir, 'serde-1.0.0');
+mkdirSync(SERDE);
+writeFileSync(join(SERDE, 'Cargo.toml'), '[package]\nname = "serde"\nversion = "1.0.0"\n');
 const locator = {
   cacheDir: '/nonexistent',
   cargoHome: '/nonexistent',
-  systemRegistries: [],
+  systemRegistries: [registryDir],
   registry: { indexUrl: 'http://127.0.0.1:9', downloadUrl: 'http://127.0.0.1:9', timeoutMs: 100 },
 };
 
@@ -100,5 +110,27 @@ describe('research sessions', () => {
     };
     await server._registeredTools.return_response_to_user!.handler({ response: 'serde derives Serialize' }, {});
     assert.equal(await run, 'serde derives Serialize');
+    // The session starts in the crate's folder (not the caller's cwd), which the researcher may read.
+    assert.deepEqual(
+      agent.sessionsNew.map((p) => (p as { cwd: string }).cwd),
+      [SERDE],
+    );
+    assert.deepEqual([...session.readableRoots], [SERDE]);
+  });
+
+  it('fails before any session when the crate cannot be located', async () => {
+    const agent = scriptedAgent();
+    const session = new ResearchSession({ ...request, crateName: 'no-such-crate' }, locator);
+    await assert.rejects(
+      runResearch(session, agent.cx, {
+        timeoutMs: 60_000,
+        callerSignal: new AbortController().signal,
+        onProgress: () => undefined,
+        register: () => undefined,
+        unregister: () => undefined,
+      }),
+      /cannot get the sources of no-such-crate/,
+    );
+    assert.deepEqual(agent.sessionsNew, []);
   });
 });

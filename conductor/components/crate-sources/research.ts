@@ -3,7 +3,9 @@
 // read-only researcher. It ends when the researcher returns findings, the prompt ends without
 // them, the time limit passes, or the caller is cancelled — and is always cleaned up. The session
 // is marked as research in `session/new` `_meta` (so no other component serves it the user's
-// files) and put in the agent's read-only mode where the agent has one.
+// files) and put in the agent's read-only mode where the agent has one. The crate is located
+// first, and the session starts in its folder: an agent's own tools act where its session is, so
+// a session in the user's workspace would search the workspace with any path-less request.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { loadServerKit } from '../../mcp/serverKit';
 import { sessionIdOf } from '../../chain/acpGuards';
@@ -11,7 +13,7 @@ import type { ComponentContext, McpInjection } from '../../chain/component';
 import { isObject } from '../../../src/protocol/guards';
 import { CONDUCTOR_VERSION } from '../../version';
 import { withResearchSessionMeta } from '../../../src/protocol/symposium-ext';
-import { locateCrate, type LocateProgress, type LocatorConfig } from './locate';
+import { locateCrate, type CrateSource, type LocateProgress, type LocatorConfig } from './locate';
 import { readOnlySwitch } from './researchPolicy';
 
 export interface ResearchRequest {
@@ -57,6 +59,16 @@ export class ResearchSession {
     this.findings = new Promise((resolve) => (this.resolveFindings = resolve));
   }
 
+  /**
+   * Finds (or fetches) a crate's sources, the version the user's workspace locks if none is
+   * asked for, and lets the researcher read them.
+   */
+  async locate(crateName: string, version: string | undefined, signal: AbortSignal): Promise<CrateSource> {
+    const found = await locateCrate(crateName, version, this.request.cwd, this.locator, signal, this.onLocateProgress);
+    this.readableRoots.add(found.checkout_path);
+    return found;
+  }
+
   /** The MCP server only this research session sees. */
   async createServer(): Promise<McpServer> {
     const { McpServer, z } = await loadServerKit();
@@ -74,15 +86,7 @@ export class ResearchSession {
       },
       async ({ crate_name, version }, extra) => {
         try {
-          const found = await locateCrate(
-            crate_name,
-            version ?? this.request.crateVersion,
-            this.request.cwd,
-            this.locator,
-            extra.signal,
-            this.onLocateProgress,
-          );
-          this.readableRoots.add(found.checkout_path);
+          const found = await this.locate(crate_name, version ?? this.request.crateVersion, extra.signal);
           return { content: [{ type: 'text', text: JSON.stringify(found, null, 2) }], structuredContent: { ...found } };
         } catch (err) {
           return { isError: true, content: [{ type: 'text', text: `get_rust_crate_source failed: ${(err as Error).message}` }] };
@@ -130,7 +134,16 @@ export async function runResearch(session: ResearchSession, cx: ComponentContext
   );
   let injection: McpInjection | undefined;
   try {
-    injection = await cx.injectMcpServers({ cwd: request.cwd, mcpServers: [] }, [
+    let crate: CrateSource;
+    try {
+      crate = await session.locate(request.crateName, request.crateVersion, session.abort.signal);
+    } catch (err) {
+      const reason: unknown = session.abort.signal.reason;
+      if (session.abort.signal.aborted) throw reason instanceof Error ? reason : err;
+      throw new ResearchError(`cannot get the sources of ${request.crateName}: ${(err as Error).message}`);
+    }
+    // The researcher's session works in the crate's folder, never in the user's workspace.
+    injection = await cx.injectMcpServers({ cwd: crate.checkout_path, mcpServers: [] }, [
       { name: 'rust-crate-research', create: () => session.createServer() },
     ]);
     const sessionParams = withResearchSessionMeta(injection.params, { crate: request.crateName });

@@ -1,14 +1,20 @@
 // The research permission rule and the read-only mode choice, as pure functions (the
 // real-process proof is conductor/test/researchConsent.process.spec.ts).
 import * as assert from 'node:assert/strict';
-import { decideResearchPermission, pathsNamedBy, readOnlySwitch } from './researchPolicy';
+import { resolve } from 'node:path';
+import { decideResearchPermission, pathsNamedBy, patternBase, readOnlySwitch } from './researchPolicy';
 
 const OPTIONS = [
   { optionId: 'yes', kind: 'allow_once' },
   { optionId: 'always', kind: 'allow_always' },
   { optionId: 'no', kind: 'reject_once' },
 ];
-const inside = async (p: string): Promise<boolean> => p.startsWith('/crates/serde-1.0/');
+const CRATE = '/crates/serde-1.0';
+/** As the component resolves: a relative path is taken from the crate (its first root), `..` followed. */
+const inside = async (p: string): Promise<boolean> => {
+  const abs = resolve(CRATE, p);
+  return abs === CRATE || abs.startsWith(`${CRATE}/`);
+};
 
 describe('research permission rule', () => {
   const cases: [string, Record<string, unknown>, string][] = [
@@ -21,6 +27,33 @@ describe('research permission rule', () => {
     ['a rawInput path outside is refused', { kind: 'read', rawInput: { file_path: '/home/u/.ssh/id_rsa' } }, 'no'],
     ['search inside is approved', { kind: 'search', rawInput: { path: '/crates/serde-1.0/', pattern: 'x' } }, 'yes'],
     ['think without paths is approved', { kind: 'think' }, 'yes'],
+    ['think naming a path outside is refused', { kind: 'think', rawInput: { path: '/home/u/.ssh' } }, 'no'],
+    // A place must be named: a path-less read or search runs wherever the agent is.
+    ['a search with only a pattern is refused', { kind: 'search', rawInput: { pattern: 'password' } }, 'no'],
+    ['a read that names nothing is refused', { kind: 'read', title: 'Read', rawInput: {} }, 'no'],
+    ['a glob with an absolute pattern and no path is refused', { kind: 'search', rawInput: { pattern: '/home/u/**/*.env' } }, 'no'],
+    [
+      'a glob with an absolute pattern outside is refused even with a path inside',
+      { kind: 'search', rawInput: { path: `${CRATE}/src`, pattern: '/home/u/**/*.env' } },
+      'no',
+    ],
+    ['a glob inside the crate is approved', { kind: 'search', rawInput: { path: CRATE, glob: `${CRATE}/src/**/*.rs` } }, 'yes'],
+    ['a relative glob climbing out is refused', { kind: 'search', rawInput: { path: CRATE, glob: '../../home/u/*' } }, 'no'],
+    ['an include list reaching out is refused', { kind: 'search', rawInput: { path: CRATE, include: ['src/*.rs', '/etc/*'] } }, 'no'],
+    ['an include list inside is approved', { kind: 'search', rawInput: { path: CRATE, include: ['src/*.rs', 'tests/**'] } }, 'yes'],
+    ['a nested args.path outside is refused', { kind: 'read', rawInput: { tool: 'read', args: { path: '/etc/passwd' } } }, 'no'],
+    ['a nested args.path inside is approved', { kind: 'read', rawInput: { args: { path: `${CRATE}/Cargo.toml` } } }, 'yes'],
+    ['a file: uri outside is refused', { kind: 'read', rawInput: { uri: 'file:///etc/passwd' } }, 'no'],
+    ['a file: uri inside is approved', { kind: 'read', rawInput: { uri: `file://${CRATE}/src/lib.rs` } }, 'yes'],
+    ['a uri of another scheme is refused', { kind: 'read', rawInput: { uri: 'https://evil.example/x' } }, 'no'],
+    ['a path field holding an object is refused', { kind: 'read', rawInput: { path: { value: '/etc/passwd' } } }, 'no'],
+    ['a path field holding a number is refused', { kind: 'read', rawInput: { path: 7 } }, 'no'],
+    ['a location without a path is refused', { kind: 'read', locations: [{ path: `${CRATE}/a.rs` }, { line: 3 }] }, 'no'],
+    [
+      'a path inside with a second one outside in a list is refused',
+      { kind: 'read', rawInput: { paths: [`${CRATE}/a.rs`, '/etc/x'] } },
+      'no',
+    ],
   ];
   for (const [name, toolCall, expected] of cases) {
     it(name, async () => {
@@ -43,12 +76,22 @@ describe('research permission rule', () => {
     const d2 = await decideResearchPermission({ toolCall: { kind: 'execute' }, options: [{ optionId: 'y', kind: 'allow_once' }] }, inside);
     assert.equal(d2.outcome, 'cancelled');
   });
-  it('collects locations and path-like rawInput fields', () => {
+  it('collects locations, place-like rawInput fields at any depth, and where patterns start', () => {
     assert.deepEqual(
-      pathsNamedBy({ toolCall: { locations: [{ path: '/a' }, { line: 3 }], rawInput: { paths: ['/b', 2], cwd: '/c', command: 'ls' } } }),
-      ['/a', '/b', '/c'],
+      pathsNamedBy({
+        toolCall: {
+          locations: [{ path: '/a' }],
+          rawInput: { paths: ['/b'], cwd: '/c', command: 'ls', args: [{ uri: 'file:///d' }], glob: '/e/src/**/*.rs' },
+        },
+      }),
+      { places: ['/a', '/b', '/c', '/d'], patterns: ['/e/src/'] },
     );
-    assert.deepEqual(pathsNamedBy({ toolCall: { locations: 'nope', rawInput: ['x'] } }), []);
+    assert.match(pathsNamedBy({ toolCall: { locations: 'nope' } }).unreadable ?? '', /not a list/);
+    assert.match(pathsNamedBy({ toolCall: { rawInput: { paths: ['/b', 2] } } }).unreadable ?? '', /"paths" holds a number/);
+    assert.equal(patternBase('**/*.rs'), '.');
+    assert.equal(patternBase('/x/y/z.rs'), '/x/y/z.rs');
+    assert.equal(patternBase('/x/{a,b}/*.rs'), '/x/');
+    assert.equal(patternBase('/*'), '/');
   });
 });
 

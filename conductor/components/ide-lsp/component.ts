@@ -45,15 +45,21 @@ const positive = (raw: string | undefined): number | undefined => {
 /**
  * Defaults, with `SYMPOSIUM_LSP_TIMEOUT_MS` (every request but `initialize`),
  * `SYMPOSIUM_LSP_BACKOFF_MS` (the first restart delay) and `SYMPOSIUM_SEARCH_BUDGET_MS` (a text
- * search's matching time) from the environment.
+ * search's matching time) from the environment; `allowWorkspaceBinaries` from
+ * `--allow-workspace-language-servers`.
  */
-export function defaultIdeLspOptions(servers: readonly LanguageServerSpec[] = BUILTIN_SERVERS, env = process.env): IdeLspOptions {
+export function defaultIdeLspOptions(
+  servers: readonly LanguageServerSpec[] = BUILTIN_SERVERS,
+  env = process.env,
+  allowWorkspaceBinaries = false,
+): IdeLspOptions {
   const timeout = positive(env.SYMPOSIUM_LSP_TIMEOUT_MS);
   const backoff = positive(env.SYMPOSIUM_LSP_BACKOFF_MS);
   return {
     servers,
     supervisor: {
       ...DEFAULT_SUPERVISOR_OPTIONS,
+      allowWorkspaceBinaries,
       ...(backoff ? { backoffBaseMs: backoff } : {}),
       timeouts: timeout ? { ...DEFAULT_TIMEOUTS, request: timeout, workspaceWide: timeout } : DEFAULT_TIMEOUTS,
     },

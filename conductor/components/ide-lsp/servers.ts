@@ -2,12 +2,16 @@
 // JavaScript → typescript-language-server, Python → pyright-langserver, Rust → rust-analyzer,
 // Go → gopls, routed by file extension. A JSON map (the conductor's `--language-servers FILE|JSON`,
 // the extension's `symposium.languageServers`) overrides a language's command or adds a language.
-// A bare command name is looked up in the workspace's node_modules/.bin (and its parents', as
-// Node resolves packages), then on PATH. A JavaScript program (every npm server's bin is one) is
-// run with this very runtime, so no `node` needs to be on PATH (VS Code's conductor runs on
-// Electron's). typescript-language-server also needs a TypeScript: the workspace's own, else one
-// installed beside the server.
-import { closeSync, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
+// A bare command name is looked up on PATH (absolute entries only). A workspace is somebody
+// else's code: its own node_modules/.bin and its own TypeScript are programs a cloned repository
+// chose, so they run only when the user opted in (`--allow-workspace-language-servers`, the
+// extension's `symposium.languageServers.allowWorkspaceBinaries`), as VS Code asks before it uses
+// a workspace's TypeScript; and never anything above the session folder (a parent such as /tmp
+// may be writable by anyone). A JavaScript program (every npm server's bin is one) is run with
+// this very runtime, so no `node` needs to be on PATH (VS Code's conductor runs on Electron's).
+// typescript-language-server also needs a TypeScript: the workspace's own (opted in), else the
+// one installed with the server.
+import { closeSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import {
   BUILTIN_SERVERS,
@@ -83,6 +87,17 @@ export interface ServerLaunch {
 
 export class ServerUnavailableError extends Error {}
 
+/** Where programs may come from, besides what the user named. */
+export interface ServerSearch {
+  /** The session folder's own node_modules/.bin and node_modules/typescript may run (the user opted in). */
+  allowWorkspaceBinaries: boolean;
+  /** The PATH to search (the conductor's own by default). */
+  envPath?: string | undefined;
+}
+
+export const WORKSPACE_OPT_IN =
+  "the conductor's --allow-workspace-language-servers (in VS Code: the user setting symposium.languageServers.allowWorkspaceBinaries)";
+
 const isFile = (p: string): boolean => {
   try {
     return statSync(p).isFile();
@@ -91,32 +106,30 @@ const isFile = (p: string): boolean => {
   }
 };
 
-/** `dir` and its ancestors, nearest first. */
-function upwards(dir: string): string[] {
-  const out: string[] = [];
-  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
-    out.push(d);
-    if (path.dirname(d) === d) return out;
-  }
-}
+const PROGRAM_EXTENSIONS = process.platform === 'win32' ? ['.cmd', '.exe', ''] : [''];
 
-function findProgram(command: string, root: string, envPath: string | undefined): { found?: string; looked: string[] } {
-  if (command.includes('/') || command.includes('\\')) {
-    const abs = path.resolve(root, command);
-    return { ...(isFile(abs) ? { found: abs } : {}), looked: [abs] };
-  }
-  const exts = process.platform === 'win32' ? ['.cmd', '.exe', ''] : [''];
-  const dirs = [
-    ...upwards(root).map((d) => path.join(d, 'node_modules', '.bin')),
-    ...(envPath ?? '').split(path.delimiter).filter(Boolean),
-  ];
+/** The first `dir/command(.ext)` that is a file. */
+function firstIn(dirs: readonly string[], command: string): string | undefined {
   for (const dir of dirs) {
-    for (const ext of exts) {
+    for (const ext of PROGRAM_EXTENSIONS) {
       const candidate = path.join(dir, command + ext);
-      if (isFile(candidate)) return { found: candidate, looked: dirs };
+      if (isFile(candidate)) return candidate;
     }
   }
-  return { looked: [path.join(root, 'node_modules', '.bin'), 'PATH'] };
+  return undefined;
+}
+
+const workspaceBin = (root: string): string => path.join(root, 'node_modules', '.bin');
+
+function findProgram(command: string, root: string, search: ServerSearch): string | undefined {
+  // A path the user wrote (settings, --language-servers) is what they chose to run.
+  if (command.includes('/') || command.includes('\\')) {
+    const abs = path.resolve(root, command);
+    return isFile(abs) ? abs : undefined;
+  }
+  // Relative PATH entries ("." or "node_modules/.bin") would mean the workspace again.
+  const onPath = (search.envPath ?? '').split(path.delimiter).filter((d) => d !== '' && path.isAbsolute(d));
+  return firstIn([...(search.allowWorkspaceBinaries ? [workspaceBin(root)] : []), ...onPath], command);
 }
 
 /** Whether a program is JavaScript (run it with our own runtime rather than trust a `node` on PATH). */
@@ -136,24 +149,66 @@ function isJavaScript(file: string): boolean {
   }
 }
 
-/** TypeScript's tsserver.js: the workspace's own, else one beside the server. */
-export function findTsserver(root: string, serverProgram: string): string | undefined {
-  for (const start of [root, path.dirname(serverProgram)]) {
-    for (const dir of upwards(start)) {
-      const tsserver = path.join(dir, 'node_modules', 'typescript', 'lib', 'tsserver.js');
-      if (existsSync(tsserver)) return tsserver;
-    }
+const tsserverIn = (dir: string): string => path.join(dir, 'node_modules', 'typescript', 'lib', 'tsserver.js');
+
+/**
+ * The folders whose node_modules may hold the TypeScript installed with a server: from the
+ * program's folder up to the folder that holds the node_modules it was installed in (how npm
+ * places a package's dependencies, nested or beside it), never further; a program outside any
+ * node_modules looks in its own folder and the one above (a `bin/` beside its package's modules).
+ */
+function besideServer(program: string): string[] {
+  const dirs: string[] = [];
+  let d = path.dirname(program);
+  const segments = d.split(path.sep);
+  const installed = segments.lastIndexOf('node_modules');
+  const last = installed > 0 ? segments.slice(0, installed).join(path.sep) || path.sep : path.dirname(d);
+  for (;;) {
+    dirs.push(d);
+    if (d === last || path.dirname(d) === d) return dirs;
+    d = path.dirname(d);
   }
-  return undefined;
+}
+
+/**
+ * Whether typescript-language-server accepts `tsserver` as given: it reads the version from the
+ * package.json two folders up, and when that fails it goes looking for a TypeScript itself, in
+ * the workspace and the folders above it. So a TypeScript is passed only when it will be used.
+ */
+function isUsableTypeScript(tsserver: string): boolean {
+  if (!isFile(tsserver)) return false;
+  try {
+    const manifest: unknown = JSON.parse(readFileSync(path.join(path.dirname(path.dirname(tsserver)), 'package.json'), 'utf8'));
+    return typeof (manifest as { version?: unknown } | null)?.version === 'string';
+  } catch {
+    return false;
+  }
+}
+
+/** TypeScript's tsserver.js: the workspace's own (only when opted in, the session folder itself), else the server's. */
+export function findTsserver(
+  root: string,
+  serverProgram: string,
+  search: Pick<ServerSearch, 'allowWorkspaceBinaries'>,
+): string | undefined {
+  const dirs = [...(search.allowWorkspaceBinaries ? [root] : []), ...besideServer(serverProgram)];
+  return dirs.map(tsserverIn).find(isUsableTypeScript);
+}
+
+/** What the workspace holds that was not used, for an error that says why. */
+function unusedInWorkspace(file: string, search: ServerSearch): string {
+  return !search.allowWorkspaceBinaries && isFile(file) ? ` The workspace has ${file}, which runs only with ${WORKSPACE_OPT_IN}.` : '';
 }
 
 /** Finds `spec`'s program for the workspace `root`; throws ServerUnavailableError naming what to install. */
-export function resolveServer(spec: LanguageServerSpec, root: string, envPath = process.env.PATH): ServerLaunch {
-  const { found } = findProgram(spec.command, root, envPath);
+export function resolveServer(spec: LanguageServerSpec, root: string, search: ServerSearch): ServerLaunch {
+  const found = findProgram(spec.command, root, search);
   if (!found)
     throw new ServerUnavailableError(
-      `no language server for ${spec.language} files: ${spec.command} was found neither in the workspace's node_modules/.bin nor on PATH. ` +
-        `Install it (${spec.install}) or name one in symposium.languageServers / the conductor's --language-servers file`,
+      `no language server for ${spec.language} files: ${spec.command} was not found ` +
+        `${search.allowWorkspaceBinaries ? "in the workspace's node_modules/.bin nor " : ''}on PATH. ` +
+        `Install it (${spec.install}) or name one in symposium.languageServers / the conductor's --language-servers file.` +
+        unusedInWorkspace(path.join(workspaceBin(root), spec.command), search),
     );
   let program = found;
   try {
@@ -171,11 +226,13 @@ export function resolveServer(spec: LanguageServerSpec, root: string, envPath = 
     env: js ? { ELECTRON_RUN_AS_NODE: '1' } : {},
   };
   if (spec.language === 'typescript' && path.basename(spec.command).startsWith('typescript-language-server')) {
-    const tsserver = findTsserver(root, program);
+    const tsserver = findTsserver(root, program, search);
     if (!tsserver)
       throw new ServerUnavailableError(
-        `typescript-language-server needs TypeScript, and there is none in the workspace's node_modules nor beside the server (${program}). ` +
-          'Install it: npm install --save-dev typescript',
+        `typescript-language-server needs TypeScript, and there is none installed with the server (${program})` +
+          `${search.allowWorkspaceBinaries ? " nor in the workspace's node_modules" : ''}. ` +
+          'Install it beside the server (npm install -g typescript).' +
+          unusedInWorkspace(tsserverIn(root), search),
       );
     launch.tsserver = tsserver;
   }

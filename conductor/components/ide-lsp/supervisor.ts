@@ -16,6 +16,8 @@ export interface SupervisorOptions {
   backoffMaxMs: number;
   maxCrashes: number;
   crashWindowMs: number;
+  /** Programs and a TypeScript from the session folder's own node_modules may run (servers.ts says why not by default). */
+  allowWorkspaceBinaries: boolean;
 }
 
 export const DEFAULT_SUPERVISOR_OPTIONS: SupervisorOptions = {
@@ -24,6 +26,7 @@ export const DEFAULT_SUPERVISOR_OPTIONS: SupervisorOptions = {
   backoffMaxMs: 10_000,
   maxCrashes: 5,
   crashWindowMs: 180_000,
+  allowWorkspaceBinaries: false,
 };
 
 interface Crash {
@@ -92,7 +95,10 @@ export class ServerSupervisor {
       }
     }
     // Missing program or TypeScript: a ServerUnavailableError naming what to install (not a crash).
-    const launch = resolveServer(this.spec, this.root);
+    const launch = resolveServer(this.spec, this.root, {
+      allowWorkspaceBinaries: this.options.allowWorkspaceBinaries,
+      envPath: process.env.PATH,
+    });
     const { LanguageServerClient } = await import('./lspClient'); // vscode-languageserver-protocol: now
     const client = new LanguageServerClient(launch, this.root, this.log.child(this.spec.language), this.options.timeouts);
     client.onActivity(this.report);
