@@ -283,9 +283,13 @@ export class PermissionBroker {
     // An `execute` call the agent got allowed covers the command it showed, once.
     if (!ctx.fromEditor && entry.kind === 'execute' && decision.outcome === 'selected' && decision.optionKind.startsWith('allow')) {
       if (!this.approvedCommands.add(sessionKey(ctx.actorKey, params.sessionId), params.toolCall)) {
-        this.deps.log.info('permission', 'approved execute tool call names no command; its terminal will ask', {
-          title: params.toolCall.title,
-        });
+        this.deps.log.info(
+          'permission',
+          'approved execute tool call shows no one command (title and parameters differ, or neither names one); its terminal will ask',
+          {
+            title: params.toolCall.title,
+          },
+        );
       }
     }
     this.deps.log.info('permission', 'decided', { ...entry, note });
