@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Log } from '../../log/logEvent';
 import { BodyTooLargeError, readCappedBody } from '../../node/cappedBody';
+import { registryUrlRefusal } from './installRisks';
 import { parseRegistry, type RegistryAgent } from './registrySchema';
 
 /** A registry agent and the file it came from. */
@@ -91,6 +92,8 @@ async function readSource(url: string, options: RegistrySourceOptions): Promise<
     }
   }
   if (parsedUrl.protocol !== 'http:' && parsedUrl.protocol !== 'https:') return { error: 'only http(s) and file URLs are read' };
+  const refusal = registryUrlRefusal(parsedUrl);
+  if (refusal) return { error: refusal };
   const file = cacheFile(options.cacheDir, url);
   try {
     const body = await fetchJson(url, options.timeoutMs ?? 10_000);
