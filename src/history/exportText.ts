@@ -14,6 +14,8 @@
 // line without `|` (a table splits cells before it finds code). Everywhere else a `<` is escaped,
 // code included, where it then shows as `&lt;`: rare, and safe.
 
+import { escapeLessThan } from '../protocol/markdown';
+
 const FENCE_OPEN = /^(`{3,}|~{3,})(.*)$/;
 /** Fence characters anywhere else: a fence some renderer may see where this reading does not. */
 const FENCE_LIKE = /`{3,}|~{3,}/;
@@ -24,11 +26,6 @@ const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
 const ATX = /^( {0,3}(?:(?:>[ ]?|(?:[-+*]|\d{1,9}[.)]) {1,4}))*)(#{1,6})(?=[ \t]|$)/;
 /** The export's turns are `##`: text headings start two levels lower (at most `######`). */
 const DEMOTE_BY = 2;
-
-/** Every `<` as `&lt;`; a backslash that escaped one goes with it (`\<` and `&lt;` read the same). */
-function escapeLt(text: string): string {
-  return text.replace(/(\\*)</g, (_, slashes: string) => (slashes.length % 2 ? slashes.slice(1) : slashes) + '&lt;');
-}
 
 /** The code spans of one line as [start, end) ranges, and whether a backtick run was left unpaired. */
 function codeSpans(line: string): { spans: [number, number][]; unpaired: boolean } {
@@ -77,14 +74,14 @@ function codeSpans(line: string): { spans: [number, number][]; unpaired: boolean
 /** One line outside fenced code: `<` escaped except inside code spans that are surely code. */
 function escapeLine(line: string, trustSpans: boolean): { text: string; unpaired: boolean } {
   const { spans, unpaired } = codeSpans(line);
-  if (!trustSpans || line.includes('|') || spans.length === 0) return { text: escapeLt(line), unpaired };
+  if (!trustSpans || line.includes('|') || spans.length === 0) return { text: escapeLessThan(line), unpaired };
   let out = '';
   let at = 0;
   for (const [start, end] of spans) {
-    out += escapeLt(line.slice(at, start)) + line.slice(start, end);
+    out += escapeLessThan(line.slice(at, start)) + line.slice(start, end);
     at = end;
   }
-  return { text: out + escapeLt(line.slice(at)), unpaired };
+  return { text: out + escapeLessThan(line.slice(at)), unpaired };
 }
 
 function demoteHeading(line: string): string {
@@ -137,7 +134,7 @@ export function exportBlock(text: string): string {
     const opened = trustCode ? fenceOpenedBy(line) : undefined;
     if (opened) {
       fence = opened;
-      out.push(escapeLt(line));
+      out.push(escapeLessThan(line));
       previousBlank = false;
       paragraphUnpaired = false;
       continue;
