@@ -21,6 +21,7 @@ import {
   type LmPart,
   type LmTool,
 } from '../../src/protocol/lm';
+import { preferredOption } from '../../src/protocol/permissionOptions';
 import { LoopbackMcpHost } from '../mcp/loopbackHost';
 import type { Logger } from '../log';
 import type { Downstream } from './downstream';
@@ -220,10 +221,14 @@ export class Conversation {
 
   private onPermission(request: acp.RequestPermissionRequest): Promise<acp.RequestPermissionResponse> {
     const callId = `perm_${++callCounter}`;
+    const approve = preferredOption(request.options, 'allow');
+    const reject = preferredOption(request.options, 'reject');
     const input: AgentActionInput = {
       kind: request.toolCall.kind ?? 'other',
       title: request.toolCall.title ?? 'an agent action',
       raw_input: request.toolCall.rawInput,
+      ...(approve ? { approve_option: { name: approve.name, kind: approve.kind } } : {}),
+      ...(reject ? { reject_option: { name: reject.name, kind: reject.kind } } : {}),
     };
     return new Promise((resolve) => {
       this.pending.set(callId, { kind: 'permission', options: request.options, resolve });
@@ -264,8 +269,9 @@ export class Conversation {
     this.pending.delete(callId);
     if (p?.kind === 'tool') p.resolve({ content: [{ type: 'text', text }] });
     else if (p?.kind === 'permission') {
+      // The same choice the confirmation described (onPermission): once before always.
       const approved = text.trim().toLowerCase() === AGENT_ACTION_APPROVED;
-      const option = p.options.find((o) => o.kind.startsWith(approved ? 'allow' : 'reject'));
+      const option = preferredOption(p.options, approved ? 'allow' : 'reject');
       p.resolve(option ? { outcome: { outcome: 'selected', optionId: option.optionId } } : { outcome: { outcome: 'cancelled' } });
     }
   }

@@ -13,12 +13,21 @@ import {
   type MessageConnection,
 } from 'vscode-jsonrpc/node';
 import { CONDUCTOR_JS, testSparkleDir } from '../test/harness';
-import { LM_PART_METHOD, LM_PROVIDE_METHOD, type LmMessage, type LmPart, type LmPartParams, type LmTool } from '../../src/protocol/lm';
+import {
+  LM_PART_METHOD,
+  LM_PROVIDE_METHOD,
+  type AgentActionInput,
+  type AgentDefinition,
+  type LmMessage,
+  type LmPart,
+  type LmPartParams,
+  type LmTool,
+} from '../../src/protocol/lm';
 
 interface Lm {
   child: ChildProcessWithoutNullStreams;
   conn: MessageConnection;
-  ask(messages: LmMessage[], tools?: LmTool[], token?: CancellationTokenSource): Promise<LmPart[]>;
+  ask(messages: LmMessage[], tools?: LmTool[], token?: CancellationTokenSource, agent?: AgentDefinition): Promise<LmPart[]>;
   close(): Promise<void>;
 }
 
@@ -36,10 +45,10 @@ function startLm(options: { cwd?: string; env?: Record<string, string>; stderr?:
   return {
     child,
     conn,
-    async ask(messages, tools = [], cts) {
+    async ask(messages, tools = [], cts, agent = { eliza: { deterministic: true } }) {
       const requestId = ++next;
       parts.set(requestId, []);
-      const params = { requestId, modelId: 'symposium-eliza', messages, agent: { eliza: { deterministic: true } }, tools };
+      const params = { requestId, modelId: 'symposium-eliza', messages, agent, tools };
       // An undefined token would travel as a second parameter: pass it only when there is one.
       await (cts ? conn.sendRequest(LM_PROVIDE_METHOD, params, cts.token) : conn.sendRequest(LM_PROVIDE_METHOD, params));
       return parts.get(requestId)!;
@@ -57,6 +66,8 @@ const assistant = (content: LmPart[]): LmMessage => ({ role: 'assistant', conten
 const text = (parts: LmPart[]): string => parts.map((p) => (p.type === 'text' ? p.value : '')).join('');
 const calls = (parts: LmPart[]) => parts.filter((p): p is Extract<LmPart, { type: 'tool_call' }> => p.type === 'tool_call');
 const result = (callId: string, value: string): LmPart => ({ type: 'tool_result', callId, content: [{ type: 'text', value }] });
+
+const OPTION_ORDER_AGENT = resolve(__dirname, '../test/fixtures/optionOrderAgent.ts');
 
 const TOOLS: LmTool[] = ['alpha', 'beta', 'gamma'].map((name) => ({
   name,
@@ -124,6 +135,33 @@ describe('conductor vscodelm (process)', function () {
       h.push(assistant(r1), { role: 'user', content: [result(c.callId, answer)] });
       assert.match(text(await lm.ask(h)), expected);
     }
+  });
+
+  it("an approval selects the agent's once option even when allow_always comes first; always only when it is the only one, and the input says so", async () => {
+    const agent: AgentDefinition = {
+      mcp_server: { name: 'option-order', command: process.execPath, args: ['--import', 'tsx', OPTION_ORDER_AGENT], env: [] },
+    };
+    const answered = async (kinds: string, answer: 'approved' | 'rejected'): Promise<{ input: AgentActionInput; reply: string }> => {
+      const h: LmMessage[] = [user(`ask ${kinds}`)];
+      const r1 = await lm.ask(h, [], undefined, agent);
+      const [c] = calls(r1);
+      assert.equal(c?.name, 'symposium-agent-action', text(r1));
+      h.push(assistant(r1), { role: 'user', content: [result(c.callId, answer)] });
+      return { input: c.input as AgentActionInput, reply: text(await lm.ask(h, [], undefined, agent)) };
+    };
+    const all = await answered('allow_always allow_once reject_always reject_once', 'approved');
+    assert.equal(all.reply, 'selected allow_once-id');
+    assert.deepEqual(
+      [all.input.approve_option, all.input.reject_option],
+      [
+        { name: 'Allow_once option', kind: 'allow_once' },
+        { name: 'Reject_once option', kind: 'reject_once' },
+      ],
+    );
+    assert.equal((await answered('allow_always allow_once reject_always reject_once', 'rejected')).reply, 'selected reject_once-id');
+    const onlyAlways = await answered('allow_always reject_once', 'approved');
+    assert.equal(onlyAlways.reply, 'selected allow_always-id');
+    assert.deepEqual(onlyAlways.input.approve_option, { name: 'Allow_always option', kind: 'allow_always' }, 'the confirmation is told');
   });
 
   it('a request cancelled at once (the cancel arrives before the handler runs) ends at once and changes nothing', async () => {

@@ -382,7 +382,8 @@ describe('terminal registry + permission broker (real processes): an approval co
   before(() => loadAcpSdk()); // its errors are the ACP SDK's, loaded before any agent connects (acpSdk.ts)
 
   this.timeout(20_000);
-  it('approved "Run: ls" runs `ls` without asking, once; `sh -c …` and a second `ls` are asked', async () => {
+  /** A real registry asking a real broker, in a fresh folder holding `listed.txt`. */
+  function harness() {
     const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'symposium-approve-')));
     fs.writeFileSync(path.join(ws, 'listed.txt'), '');
     const broker = new PermissionBroker({
@@ -405,34 +406,52 @@ describe('terminal registry + permission broker (real processes): an approval co
       { killGraceMs: 300, throttleMs: 50 },
     );
     const ctx: ClientRequestContext = { actorKey: 'a', agentName: 'A', signal: new AbortController().signal };
-    /** The question the broker shows, answered "Do not run"; its title, or undefined if none came. */
-    const declineNextQuestion = async (): Promise<string | undefined> => {
-      await sleep(50);
-      const [q] = broker.pendingFor();
-      if (q) broker.answer('tab-1', q.requestId, { optionId: 'reject-once' });
-      return q?.title;
+    return {
+      ws,
+      broker,
+      reg,
+      ctx,
+      /** The agent's own execute tool call, allowed by the user on its card. */
+      async approve(toolCall: { title: string; rawInput?: unknown }): Promise<void> {
+        const approval = broker.request({
+          actorKey: 'a',
+          agentName: 'A',
+          signal: new AbortController().signal,
+          params: {
+            sessionId: 's',
+            toolCall: { toolCallId: 't', kind: 'execute', ...toolCall },
+            options: [
+              { optionId: 'ok', name: 'Allow', kind: 'allow_once' },
+              { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+            ],
+          },
+        });
+        broker.answer('tab-1', broker.pendingFor()[0]!.requestId, { optionId: 'ok' });
+        await approval;
+      },
+      /** The question the broker shows, answered "Do not run"; its title, or undefined if none came. */
+      async declineNextQuestion(): Promise<string | undefined> {
+        await sleep(50);
+        const [q] = broker.pendingFor();
+        if (q) broker.answer('tab-1', q.requestId, { optionId: 'reject-once' });
+        return q?.title;
+      },
+      dispose(): void {
+        reg.dispose();
+        broker.dispose();
+      },
     };
+  }
+
+  it('approved "Run: ls" runs `ls` without asking, once; `sh -c …` and a second `ls` are asked', async () => {
+    const h = harness();
+    const { ws, reg, broker, ctx } = h;
     try {
-      // The agent's own tool call "Run: ls", allowed by the user.
-      const approval = broker.request({
-        actorKey: 'a',
-        agentName: 'A',
-        signal: new AbortController().signal,
-        params: {
-          sessionId: 's',
-          toolCall: { toolCallId: 't', title: 'Run: ls', kind: 'execute' },
-          options: [
-            { optionId: 'ok', name: 'Allow', kind: 'allow_once' },
-            { optionId: 'no', name: 'Reject', kind: 'reject_once' },
-          ],
-        },
-      });
-      broker.answer('tab-1', broker.pendingFor()[0]!.requestId, { optionId: 'ok' });
-      await approval;
+      await h.approve({ title: 'Run: ls' });
 
       const marker = path.join(ws, 'pwned');
       const unrelated = reg.create({ sessionId: 's', command: 'sh', args: ['-c', `echo x > ${marker}`] }, ctx);
-      assert.equal(await declineNextQuestion(), `Run: sh -c "echo x > ${marker}"`, 'the unrelated command is asked about');
+      assert.equal(await h.declineNextQuestion(), `Run: sh -c "echo x > ${marker}"`, 'the unrelated command is asked about');
       await assert.rejects(unrelated, /declined/);
       assert.equal(fs.existsSync(marker), false);
 
@@ -442,11 +461,32 @@ describe('terminal registry + permission broker (real processes): an approval co
       assert.match((await reg.output({ sessionId: 's', terminalId }, ctx)).output, /listed\.txt/);
 
       const again = reg.create({ sessionId: 's', command: 'ls' }, ctx);
-      assert.equal(await declineNextQuestion(), 'Run: ls', 'the approval was used up');
+      assert.equal(await h.declineNextQuestion(), 'Run: ls', 'the approval was used up');
       await assert.rejects(again, /declined/);
     } finally {
-      reg.dispose();
-      broker.dispose();
+      h.dispose();
+    }
+  });
+
+  it('a card headed "npm test" whose parameters hold another cmdline covers neither: both are asked', async () => {
+    const h = harness();
+    const { ws, reg, ctx } = h;
+    try {
+      // `rm -rf ~` stands in as a harmless line that leaves a mark when it runs.
+      const marker = path.join(ws, 'pwned');
+      const hidden = ['sh', '-c', `echo x > ${marker}`];
+      await h.approve({ title: 'npm test', rawInput: { cmdline: `sh -c "echo x > ${marker}"`, description: 'Run the tests' } });
+
+      const buried = reg.create({ sessionId: 's', command: hidden[0]!, args: hidden.slice(1) }, ctx);
+      assert.equal(await h.declineNextQuestion(), `Run: sh -c "echo x > ${marker}"`, 'the command buried in the parameters is asked about');
+      await assert.rejects(buried, /declined/);
+      assert.equal(fs.existsSync(marker), false, 'it did not run');
+
+      const headed = reg.create({ sessionId: 's', command: 'npm', args: ['test'] }, ctx);
+      assert.equal(await h.declineNextQuestion(), 'Run: npm test', 'the parameters contradict the title: the title is not covered either');
+      await assert.rejects(headed, /declined/);
+    } finally {
+      h.dispose();
     }
   });
 });

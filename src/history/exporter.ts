@@ -1,25 +1,28 @@
 // A recorded conversation as Markdown: the prompts, the replies, tool calls (title and status, with
 // their input and output collapsed in `<details>`), plans as checklists, thoughts collapsed, the
-// permission decisions and notices. Pure, so a golden file pins the format.
+// permission decisions and notices. Conversation text goes through exportText.ts, so an answer's
+// raw HTML, `</details>` or `## You` cannot change the file around it. Pure, so a golden file pins
+// the format.
 import type { ContentBlock, SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
 import type { ConversationEntry } from '../protocol/webview';
 import { fenced } from '../protocol/markdown';
+import { exportBlock, exportInline } from './exportText';
 import type { ConversationMeta } from './historyStore';
 import { toTurns, type HistoryTurn } from './turns';
 
 type ToolUpdate = Extract<SessionUpdate, { sessionUpdate: 'tool_call' | 'tool_call_update' }>;
 
 export function exportMarkdown(meta: ConversationMeta, entries: readonly ConversationEntry[]): string {
-  const out: string[] = [`# ${oneLine(meta.title)}`, ''];
+  const out: string[] = [`# ${exportInline(meta.title)}`, ''];
   out.push(
     `- Agent: ${meta.agentName}`,
-    `- Folder: \`${meta.folder}\``,
+    `- Folder: ${inlineCode(meta.folder)}`,
     `- Started: ${meta.createdAt}`,
     `- Last activity: ${meta.lastActivity}`,
     '',
   );
   for (const block of toTurns(entries)) {
-    if (block.kind === 'notice') out.push(`> ${oneLine(block.text)}`, '');
+    if (block.kind === 'notice') out.push(`> ${exportInline(block.text)}`, '');
     else out.push(...turnMarkdown(block));
   }
   return `${out.join('\n').trimEnd()}\n`;
@@ -27,19 +30,19 @@ export function exportMarkdown(meta: ConversationMeta, entries: readonly Convers
 
 function turnMarkdown(t: HistoryTurn): string[] {
   const out: string[] = ['## You', ''];
-  out.push(t.prompt.trim() || '_(no text)_', '');
-  if (t.attachments.length) out.push(`Attached: ${t.attachments.map((a) => `\`${a}\``).join(', ')}`, '');
+  out.push(exportBlock(t.prompt.trim()) || '_(no text)_', '');
+  if (t.attachments.length) out.push(`Attached: ${t.attachments.map(inlineCode).join(', ')}`, '');
   out.push('## Agent', '');
   if (t.embodiment.length) {
     const text = t.embodiment.flatMap((u) => (u.sessionUpdate === 'agent_message_chunk' ? [blockText(u.content)] : [])).join('');
-    out.push('<details><summary>Sparkle embodiment</summary>', '', text, '', '</details>', '');
+    out.push('<details><summary>Sparkle embodiment</summary>', '', exportBlock(text), '', '</details>', '');
   }
   for (const u of t.updates) out.push(...updateMarkdown(u));
   for (const d of t.decisions) {
     const how = d.decision.outcome === 'selected' ? `${d.decision.optionName} (by ${d.decision.by})` : `cancelled: ${d.decision.reason}`;
-    out.push(`Permission for ${oneLine(d.title)}: ${how}`, '');
+    out.push(`Permission for ${exportInline(d.title)}: ${exportInline(how)}`, '');
   }
-  if (t.error) out.push(`**Failed:** ${oneLine(t.error)}`, '');
+  if (t.error) out.push(`**Failed:** ${exportInline(t.error)}`, '');
   else if (t.stopReason && t.stopReason !== 'end_turn') out.push(`_Stopped: ${t.stopReason}_`, '');
   return out;
 }
@@ -47,14 +50,14 @@ function turnMarkdown(t: HistoryTurn): string[] {
 function updateMarkdown(u: SessionUpdate): string[] {
   switch (u.sessionUpdate) {
     case 'agent_message_chunk':
-      return [blockText(u.content), ''];
+      return [exportBlock(blockText(u.content)), ''];
     case 'agent_thought_chunk':
-      return ['<details><summary>Thinking</summary>', '', blockText(u.content), '', '</details>', ''];
+      return ['<details><summary>Thinking</summary>', '', exportBlock(blockText(u.content)), '', '</details>', ''];
     case 'tool_call':
     case 'tool_call_update':
       return toolMarkdown(u);
     case 'plan':
-      return ['**Plan**', '', ...u.entries.map((e) => `- [${e.status === 'completed' ? 'x' : ' '}] ${oneLine(e.content)}`), ''];
+      return ['**Plan**', '', ...u.entries.map((e) => `- [${e.status === 'completed' ? 'x' : ' '}] ${exportInline(e.content)}`), ''];
     default:
       return [];
   }
@@ -68,7 +71,7 @@ function toolMarkdown(u: ToolUpdate): string[] {
   const content = (u.content ?? []).map(contentText).filter((s) => s.length > 0);
   if (content.length) out.push('Output:', '', fenced(content.join('\n\n')), '');
   else if (u.rawOutput !== undefined) out.push('Output:', '', fenced(JSON.stringify(u.rawOutput, null, 2), 'json'), '');
-  for (const l of u.locations ?? []) out.push(`- \`${l.path}${l.line ? `:${l.line}` : ''}\``);
+  for (const l of u.locations ?? []) out.push(`- ${inlineCode(`${l.path}${l.line ? `:${l.line}` : ''}`)}`);
   if (u.locations?.length) out.push('');
   out.push('</details>', '');
   return out;
@@ -105,4 +108,11 @@ function blockText(b: ContentBlock): string {
 }
 
 const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();
+/** A path or name as inline code that its own backticks cannot end (one line). */
+function inlineCode(s: string): string {
+  const text = oneLine(s);
+  const ticks = '`'.repeat(Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length)) + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${ticks}${pad}${text}${pad}${ticks}`;
+}
 const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

@@ -5,7 +5,7 @@
 // applies the workspace's. Also re-announces the models when `symposium.agents` changes.
 import * as vscode from 'vscode';
 import { AGENT_ACTION_APPROVED, AGENT_ACTION_TOOL, type AgentActionInput } from '../protocol/lm';
-import { fenced } from '../protocol/markdown';
+import { agentActionConfirmation } from './agentActionConfirmation';
 import { vscodelmSpawnSpec, type Runtime } from '../agents/agentConfiguration';
 import type { Log } from '../log/logEvent';
 import type { LmProcess } from './lmProcess';
@@ -117,15 +117,8 @@ export class LmRegistration implements vscode.Disposable {
  */
 const agentActionTool: vscode.LanguageModelTool<AgentActionInput> = {
   prepareInvocation(options) {
-    const { kind, title, raw_input } = options.input;
-    const details = raw_input === undefined ? '' : `\n\n${fenced(JSON.stringify(raw_input, null, 2), 'json')}`;
-    return {
-      invocationMessage: `Agent action: ${title}`,
-      confirmationMessages: {
-        title: `Allow the agent to ${kind}?`,
-        message: new vscode.MarkdownString(`**${title}** (${kind})${details}`),
-      },
-    };
+    const { invocationMessage, title, message } = agentActionConfirmation(options.input);
+    return { invocationMessage, confirmationMessages: { title, message: new vscode.MarkdownString(message) } };
   },
   invoke() {
     // Reached only once VS Code's confirmation (if shown) was accepted.

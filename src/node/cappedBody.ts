@@ -1,22 +1,30 @@
-// Reading an HTTP answer from a server we do not control, up to a size. `response.text()` reads
-// the whole body before anyone can look at its size: a provider answering 300 MB grew the
-// extension host (or the conductor) by more than that before the size check refused it. Here a
-// declared Content-Length over the cap is refused before any of the body is read, and otherwise
-// the body is read chunk by chunk and the download is cancelled as soon as it passes the cap.
+// Reading an HTTP answer from a server we do not control, up to a size. `response.text()` or
+// `arrayBuffer()` reads the whole body before anyone can look at its size: a server that sends no
+// Content-Length (or a false one) gets its whole answer held in memory first (a provider answering
+// 300 MB grew the extension host by more than that before the size check refused it). Here the
+// body is read as a stream, and once more than the limit arrived the stream is cancelled, which
+// closes the connection: nothing more is read. A declared Content-Length over the limit is refused
+// before any of the body is read.
 
-export class BodyTooLargeError extends Error {}
-
-/** `response`'s body as UTF-8 text; BodyTooLargeError as soon as it is known to exceed `maxBytes`. */
-export async function readCappedText(response: Response, maxBytes: number): Promise<string> {
-  const body = response.body;
-  if (!body) return '';
-  const tooLarge = (): BodyTooLargeError =>
-    new BodyTooLargeError(`the answer is larger than ${sizeText(maxBytes)}; it was not read further`);
-  const declared = Number(response.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await body.cancel().catch(() => undefined);
-    throw tooLarge();
+export class BodyTooLargeError extends Error {
+  constructor(
+    readonly limit: number,
+    message = `larger than ${limit} bytes`,
+  ) {
+    super(message);
   }
+}
+
+/**
+ * The whole body, at most `maxBytes`; more is a BodyTooLargeError, thrown as soon as the chunk
+ * that crosses the limit arrives. `onBytes` hears the running count.
+ */
+export async function readCappedBody(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+  onBytes?: (received: number) => void,
+): Promise<Buffer> {
+  if (!body) return Buffer.alloc(0);
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let received = 0;
@@ -27,11 +35,28 @@ export async function readCappedText(response: Response, maxBytes: number): Prom
     if (received > maxBytes) {
       // Closes the connection: the rest of the body is never downloaded.
       await reader.cancel().catch(() => undefined);
-      throw tooLarge();
+      throw new BodyTooLargeError(maxBytes);
     }
     chunks.push(value);
+    onBytes?.(received);
   }
-  return Buffer.concat(chunks, received).toString('utf8');
+  return Buffer.concat(chunks, received);
+}
+
+/** `response`'s body as UTF-8 text; BodyTooLargeError (saying so in words) once it is known to exceed `maxBytes`. */
+export async function readCappedText(response: Response, maxBytes: number): Promise<string> {
+  const tooLarge = (): BodyTooLargeError =>
+    new BodyTooLargeError(maxBytes, `the answer is larger than ${sizeText(maxBytes)}; it was not read further`);
+  const declared = Number(response.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  try {
+    return (await readCappedBody(response.body, maxBytes)).toString('utf8');
+  } catch (e) {
+    throw e instanceof BodyTooLargeError ? tooLarge() : e;
+  }
 }
 
 const sizeText = (bytes: number): string =>

@@ -1,7 +1,9 @@
 // Which terminal an approved `execute` tool call covers. Approving "Run: ls" must let the agent run
 // `ls` once without a second question, and nothing else: not an unrelated `sh -c …`, not `ls` again
-// later. So each approval remembers the command lines it showed the user (generously extracted from
-// rawInput and the title), and a terminal/create is covered only when its exact argv is one of them.
+// later. So each approval remembers the one command its card showed in its header (the title), and
+// a terminal/create is covered only when its exact argv is that command. A command field of rawInput
+// counts only when it is the same command as the title shows: a card headed "npm test" whose
+// parameters hold `cmdline: "rm -rf ~"` covers neither (the user read one and would approve the other).
 // Unused approvals expire when the prompt turn ends, or APPROVAL_TTL_MS after the decision. Pure.
 import { isObject } from '../protocol/guards';
 
@@ -93,12 +95,11 @@ function linesInTitle(title: string): string[] {
 }
 
 /**
- * Everything an execute tool call says it will run: rawInput `command` / `cmd` (a line, or argv;
- * with `args` appended), `commandLine` / `command_line` / `cmdline`, `argv`, and the title.
+ * The commands rawInput names: `command` / `cmd` (a line, or argv; with `args` appended),
+ * `commandLine` / `command_line` / `cmdline`, `argv`, or rawInput itself as a string.
  */
-function approvedCommandsOf(toolCall: { title?: string | null; rawInput?: unknown }): ApprovedCommand[] {
+function commandFieldsOf(raw: unknown): ApprovedCommand[] {
   const out: ApprovedCommand[] = [];
-  const raw = toolCall.rawInput;
   if (isObject(raw)) {
     const r = raw;
     const args = isStrings(r.args) ? r.args : [];
@@ -111,8 +112,36 @@ function approvedCommandsOf(toolCall: { title?: string | null; rawInput?: unknow
     for (const l of [r.commandLine, r.command_line, r.cmdline]) if (typeof l === 'string' && l.trim()) out.push({ line: l });
     if (isStrings(r.argv)) out.push({ argv: r.argv });
   } else if (typeof raw === 'string' && raw.trim()) out.push({ line: raw });
-  if (toolCall.title) for (const l of linesInTitle(toolCall.title)) out.push({ line: l });
-  // An argv that wraps a shell line (`bash -lc "ls"`) showed that line too.
+  return out;
+}
+
+/**
+ * Whether two descriptions are one command: the same argv, an argv that is the line's words (or a
+ * shell running that line), or two lines that read the same once whitespace is normalized.
+ */
+function sameCommand(a: ApprovedCommand, b: ApprovedCommand): boolean {
+  if ('argv' in a && 'argv' in b) return sameWords(a.argv, b.argv);
+  if ('argv' in a) return commandMatches(b, a.argv);
+  if ('argv' in b) return commandMatches(a, b.argv);
+  const [x, y] = [normalizedLine(a.line), normalizedLine(b.line)];
+  return x !== undefined && x === y;
+}
+
+/**
+ * The command the approval card showed: its title (or the title's `Run: …` / backticked part).
+ * When rawInput names commands too, every one of them must be that same command, or the approval
+ * covers nothing (the terminal then asks with its exact command line). An argv that wraps a shell
+ * line (`bash -lc "ls"`) covers that line too.
+ */
+function approvedCommandsOf(toolCall: { title?: string | null; rawInput?: unknown }): ApprovedCommand[] {
+  const fields = commandFieldsOf(toolCall.rawInput);
+  const titled = toolCall.title ? linesInTitle(toolCall.title) : [];
+  let out: ApprovedCommand[];
+  if (!fields.length) out = titled.map((line) => ({ line }));
+  else {
+    const shown = titled.find((line) => fields.every((f) => sameCommand(f, { line })));
+    out = shown === undefined ? [] : [...fields, { line: shown }];
+  }
   for (const c of [...out])
     if ('argv' in c) {
       const l = shellLine(c.argv);
@@ -165,7 +194,7 @@ export class CommandApprovals {
     private readonly ttlMs = APPROVAL_TTL_MS,
   ) {}
 
-  /** Remembers an approved execute tool call; false when it names no command we could match. */
+  /** Remembers an approved execute tool call; false when its card showed no one command we could match. */
   add(key: string, toolCall: { title?: string | null; rawInput?: unknown }): boolean {
     const commands = approvedCommandsOf(toolCall);
     if (!commands.length) return false;

@@ -142,37 +142,66 @@ describe('PermissionBroker', () => {
       assert.deepEqual(await authorize(s, run(['ls'])), { allowed: false, asked: true, title: 'Run: ls' }, 'the approval was used up');
     });
 
-    it('matches the command of rawInput (a line, argv, command + args) or the title, with whitespace and quoting normalized', async () => {
+    it('matches the command the title shows, and rawInput (a line, argv, command + args) when it is that command', async () => {
       const covers = async (toolCall: { title: string; rawInput?: unknown }, argv: string[]): Promise<boolean> => {
         const s = setup();
         await approve(s, toolCall);
         return (await authorize(s, run(argv))).allowed;
       };
-      assert.equal(await covers({ title: 'Bash', rawInput: { command: 'ls   -la  "my dir"' } }, ['ls', '-la', 'my dir']), true);
+      assert.equal(
+        await covers({ title: '`ls -la "my dir"`', rawInput: { command: 'ls   -la  "my dir"' } }, ['ls', '-la', 'my dir']),
+        true,
+      );
       assert.equal(await covers({ title: '`git status`' }, ['git', 'status']), true, 'Claude Code style title');
       assert.equal(await covers({ title: 'Running npm test' }, ['npm', 'test']), true);
       assert.equal(
-        await covers({ title: 'x', rawInput: { command: ['bash', '-lc', 'make -j4'] } }, ['bash', '-lc', 'make -j4']),
+        await covers({ title: 'make -j4', rawInput: { command: ['bash', '-lc', 'make -j4'] } }, ['bash', '-lc', 'make -j4']),
         true,
         'argv as given',
       );
       assert.equal(
-        await covers({ title: 'x', rawInput: { command: ['bash', '-lc', 'make -j4'] } }, ['make', '-j4']),
+        await covers({ title: 'Run: make -j4', rawInput: { command: ['bash', '-lc', 'make -j4'] } }, ['make', '-j4']),
         true,
         'the line it wraps',
       );
-      assert.equal(await covers({ title: 'x', rawInput: { cmd: 'echo', args: ['a b'] } }, ['echo', 'a b']), true);
-      assert.equal(await covers({ title: 'x', rawInput: { commandLine: "echo 'it'\\''s'" } }, ['echo', "it's"]), true);
+      assert.equal(await covers({ title: "Run: echo 'a b'", rawInput: { cmd: 'echo', args: ['a b'] } }, ['echo', 'a b']), true);
+      assert.equal(await covers({ title: "`echo 'it'\\''s'`", rawInput: { commandLine: "echo 'it'\\''s'" } }, ['echo', "it's"]), true);
       assert.equal(await covers({ title: 'Run: make test' }, ['sh', '-c', 'make  test']), true, 'a shell running the same line');
       // Strict: other words, other args, or quoting that changes what a shell expands.
       assert.equal(await covers({ title: 'Run: ls' }, ['ls', '-la']), false);
-      assert.equal(await covers({ title: 'x', rawInput: { cmd: 'echo', args: ['a b'] } }, ['echo', 'a', 'b']), false);
+      assert.equal(await covers({ title: "Run: echo 'a b'", rawInput: { cmd: 'echo', args: ['a b'] } }, ['echo', 'a', 'b']), false);
       assert.equal(await covers({ title: "Run: echo '$(id)'" }, ['sh', '-c', 'echo "$(id)"']), false);
       assert.equal(
         await covers({ title: 'Run tests', rawInput: {} }, ['npm', 'test']),
         false,
         'a title that names no command covers nothing',
       );
+      assert.equal(
+        await covers({ title: 'Bash', rawInput: { command: 'ls' } }, ['ls']),
+        false,
+        'a command only in the parameters, under a title that does not show it, covers nothing',
+      );
+    });
+
+    it('a card headed "npm test" covers neither a different cmdline in its parameters nor itself', async () => {
+      for (const rawInput of [
+        { cmdline: 'rm -rf ~' },
+        { command: 'npm test', cmdline: 'rm -rf ~' },
+        { argv: ['rm', '-rf', '~'] },
+        { command: ['bash', '-lc', 'rm -rf ~'] },
+      ]) {
+        const s = setup();
+        await approve(s, { title: 'npm test', rawInput });
+        assert.equal(s.broker.approvedCommandCount('k', 's1'), 0, JSON.stringify(rawInput));
+        assert.deepEqual(await authorize(s, run(['rm', '-rf', '~'])), { allowed: false, asked: true, title: 'Run: rm -rf ~' });
+        assert.deepEqual(await authorize(s, run(['sh', '-c', 'rm -rf ~'])), { allowed: false, asked: true, title: 'Run: sh -c rm -rf ~' });
+        assert.equal((await authorize(s, run(['npm', 'test']))).asked, true, 'the parameters contradict the title: nothing is covered');
+      }
+      // The same card whose parameters agree with its title covers that command, once.
+      const s = setup();
+      await approve(s, { title: 'npm test', rawInput: { command: 'npm test', cmdline: 'npm  test' } });
+      assert.equal((await authorize(s, run(['rm', '-rf', '~']))).asked, true);
+      assert.deepEqual(await authorize(s, run(['npm', 'test'])), { allowed: true, asked: false, title: undefined });
     });
 
     it('env variables the approval did not show are asked about', async () => {

@@ -11,6 +11,7 @@ import { sessionKey } from '../protocol/sessionKey';
 import type { MessageId, PermissionDecision, PermissionRequested, PermissionResolved, TabId } from '../protocol/webview';
 import type { PermissionPolicy } from '../agents/agentSettings';
 import { CommandApprovals } from './commandApprovals';
+import { preferredOption } from '../protocol/permissionOptions';
 
 /** One line of the decision log the user can open. */
 export interface DecisionRecord {
@@ -99,7 +100,7 @@ export class PermissionBroker {
     const { params, agentName } = ctx;
     const policy = this.deps.policyFor(agentName);
     for (const p of policy.problems) this.deps.log.warn('permission', p);
-    const allow = pickOption(params.options, 'allow_once') ?? pickOption(params.options, 'allow_always');
+    const allow = preferredOption(params.options, 'allow');
     const kind = params.toolCall.kind ?? 'other';
     if (allow && (policy.bypassPermissions || policy.autoApprove.includes(kind))) {
       return Promise.resolve(this.decide(ctx, undefined, selected(allow, policy.bypassPermissions ? 'bypass' : 'auto-approve')));
@@ -188,7 +189,7 @@ export class PermissionBroker {
     const p = this.pending.get(requestId);
     if (!p || p.tabId !== tabId) return 'This permission request is no longer pending.';
     if ('bypass' in choice) {
-      const allow = pickOption(p.ctx.params.options, 'allow_once') ?? pickOption(p.ctx.params.options, 'allow_always');
+      const allow = preferredOption(p.ctx.params.options, 'allow');
       if (!allow) return 'The agent offered no option that allows this tool call.';
       this.settle(requestId, selected(allow, 'bypass'));
       void this.deps
@@ -283,9 +284,13 @@ export class PermissionBroker {
     // An `execute` call the agent got allowed covers the command it showed, once.
     if (!ctx.fromEditor && entry.kind === 'execute' && decision.outcome === 'selected' && decision.optionKind.startsWith('allow')) {
       if (!this.approvedCommands.add(sessionKey(ctx.actorKey, params.sessionId), params.toolCall)) {
-        this.deps.log.info('permission', 'approved execute tool call names no command; its terminal will ask', {
-          title: params.toolCall.title,
-        });
+        this.deps.log.info(
+          'permission',
+          'approved execute tool call shows no one command (title and parameters differ, or neither names one); its terminal will ask',
+          {
+            title: params.toolCall.title,
+          },
+        );
       }
     }
     this.deps.log.info('permission', 'decided', { ...entry, note });

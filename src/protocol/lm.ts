@@ -65,11 +65,21 @@ export interface LmCompleteParams {
  */
 export const AGENT_ACTION_TOOL = 'symposium-agent-action';
 
+/** One of the agent's permission options, as the confirmation names it. */
+export interface AgentActionOption {
+  name: string;
+  kind: string;
+}
+
 /** The input of an AGENT_ACTION_TOOL call. */
 export interface AgentActionInput {
   kind: string;
   title: string;
   raw_input?: unknown;
+  /** The option an approval selects (a once option when the agent offers one); absent: none allows. */
+  approve_option?: AgentActionOption;
+  /** The option a refusal selects; absent: the request is answered `cancelled`. */
+  reject_option?: AgentActionOption;
 }
 
 /** What the AGENT_ACTION_TOOL result text says; anything else counts as rejected. */

@@ -8,3 +8,11 @@ export function fenced(code: string, lang = ''): string {
   const fence = '`'.repeat(longest + 1);
   return `${fence}${lang}\n${code}\n${fence}`;
 }
+
+/**
+ * Every `<` as `&lt;`, which reads the same but starts no HTML; a backslash that escaped one goes
+ * with it (`\<` and `&lt;` read the same, and `\&lt;` would show the entity).
+ */
+export function escapeLessThan(text: string): string {
+  return text.replace(/(\\*)</g, (_, slashes: string) => (slashes.length % 2 ? slashes.slice(1) : slashes) + '&lt;');
+}

@@ -23,8 +23,8 @@ export interface TestDeps {
   context: { list(): Promise<ContextRef[]> };
   /** The agent status-bar item (its text and tooltip). */
   statusBar: { readonly shown: { text: string; tooltip: string; history: string[]; count: number } };
-  /** The agent picker (the labels it last offered, in order). */
-  agentPicker: { readonly lastChoices: string[] };
+  /** The agent picker (the labels it last offered, in order; what its last install confirmation showed). */
+  agentPicker: { readonly lastChoices: string[]; readonly lastConfirmation: string[] };
   /** Runs the deactivation path (stops every agent process). */
   deactivate: () => Promise<void>;
 }
@@ -105,6 +105,8 @@ export function registerTestCommands(deps: TestDeps): vscode.Disposable[] {
     getAgentStatus: () => deps.statusBar.shown,
     /** The labels the agent picker last offered, in order (a test finds an item's position). */
     getAgentChoices: () => deps.agentPicker.lastChoices,
+    /** What the agent picker's last install confirmation showed: the command line and each NAME=value it writes. */
+    getAgentConfirmation: () => deps.agentPicker.lastConfirmation,
     deactivate: () => deps.deactivate(),
   };
   return Object.entries(commands).map(([name, fn]) =>

@@ -13,16 +13,15 @@
 // code, or in a link (mynah's template inserts a link's text raw, code spans included), every `<`
 // is escaped. That check, not the rewriting, is what makes the output safe.
 import { Lexer, type Token } from 'marked';
+import { escapeLessThan } from '../../src/protocol/markdown';
 
 /** As mynah parses a card body: marked.parse(body, { breaks: true }), GFM on by default. */
 const LEX_OPTIONS = { gfm: true, breaks: true } as const;
 
 const CODE = new Set(['code', 'codespan']);
 
-/** Every `<` as `&lt;`; a backslash that escaped one goes with it (`\<` and `&lt;` read the same). */
-function escapeAll(text: string): string {
-  return text.replace(/(\\*)</g, (_, slashes: string) => (slashes.length % 2 ? slashes.slice(1) : slashes) + '&lt;');
-}
+/** Every `<` as `&lt;` (a backslash that escaped one goes with it). */
+const escapeAll = escapeLessThan;
 
 /** A token's child tokens, in source order (inline tokens, list items, table cells). */
 function childrenOf(t: Token): Token[] | undefined {

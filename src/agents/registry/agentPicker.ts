@@ -2,7 +2,9 @@
 // agent…"): one quick pick with the user's agents first (symposium.agents and the built-in
 // ElizACP, as they are) and then the registry's (bundled + symposium.registry.urls). Choosing one
 // of yours makes it current. Choosing a registry agent says what will run (`npx -y pkg@version`, or
-// the archive URL with its checksum and where it goes) and asks once; binaries are then
+// the archive URL with its checksum and where it goes, and every environment variable it sets as
+// NAME=value) and asks once (twice for an archive without a checksum; never for an entry that sets
+// a loader or installer variable, which is refused: installRisks.ts); binaries are then
 // downloaded, checked and unpacked under the extension's global storage with progress; the agent
 // is written to the user's symposium.agents (tagged `registry: id@version`) and made current, so
 // from then on it is one of yours and is not asked about again.
@@ -11,6 +13,7 @@ import type { Log } from '../../log/logEvent';
 import type { Settings } from '../../settings/settings';
 import type { Runtime } from '../agentConfiguration';
 import { installBinary } from './binaryInstall';
+import { missingChecksumWarning, refusedVariables, shownVariables } from './installRisks';
 import bundledRegistry from './bundledRegistry.json';
 import { BUNDLED_SOURCE, loadRegistries, type SourcedAgent } from './registrySources';
 import { agentSettingFor, commandLine, platformKey, registryTag, resolveAgent, ResolveError, type LaunchPlan } from './resolveAgent';
@@ -30,6 +33,8 @@ type Choice = vscode.QuickPickItem & ({ agentName: string } | { registry: Source
 export class AgentPicker {
   /** The labels of the last pick shown, in order (tests find an item's position here). */
   lastChoices: string[] = [];
+  /** What the last install confirmation showed: the command and each NAME=value, or the checksum warning. */
+  lastConfirmation: string[] = [];
 
   constructor(private readonly deps: AgentPickerDeps) {}
 
@@ -101,14 +106,44 @@ export class AgentPicker {
       void vscode.window.showErrorMessage(`Symposium: ${e.message}`);
       return;
     }
-    const install = { label: '$(check) Install and use', detail: plan.summary };
-    const answer = await vscode.window.showQuickPick([install, { label: 'Cancel' }], {
+    const refused = refusedVariables(plan.env);
+    if (refused.length) {
+      log.warn('registry', 'entry sets refused environment variables', { id: agent.id, refused });
+      void vscode.window.showErrorMessage(
+        `Symposium: ${agent.name} was not installed: its registry entry sets ${refused.map((r) => `${r.name} (${r.reason})`).join('; ')}. ` +
+          'Add the agent to symposium.agents yourself if you want it so.',
+      );
+      return;
+    }
+    // Every variable is shown, as NAME=value, before anything is written to the settings.
+    const variables = shownVariables(plan.env);
+    const install = {
+      label: '$(check) Install and use',
+      description: variables.length ? `with the ${variables.length} environment variable(s) below` : '',
+      detail: plan.summary,
+    };
+    const envItems: vscode.QuickPickItem[] = variables.length
+      ? [{ label: 'Environment variables it sets', kind: vscode.QuickPickItemKind.Separator }, ...variables.map((v) => ({ label: v }))]
+      : [];
+    this.lastConfirmation = [install.detail, ...variables];
+    const answer = await vscode.window.showQuickPick([install, { label: 'Cancel' }, ...envItems], {
       title: `Use ${agent.name} ${agent.version} from ${agent.source === BUNDLED_SOURCE ? 'the bundled registry' : agent.source}? It will run:`,
       ignoreFocusOut: true,
     });
     if (answer !== install) {
       log.info('registry', 'install declined', { id: agent.id });
       return;
+    }
+    const unchecked = plan.download && missingChecksumWarning(plan.download);
+    if (unchecked) {
+      const anyway = { label: '$(warning) Install without a checksum', detail: plan.download!.url };
+      this.lastConfirmation = [unchecked];
+      const second = await vscode.window.showQuickPick([{ label: 'Cancel' }, anyway], { title: unchecked, ignoreFocusOut: true });
+      if (second !== anyway) {
+        log.info('registry', 'install without a checksum declined', { id: agent.id });
+        return;
+      }
+      log.warn('registry', 'installing without a checksum, as the user confirmed', { id: agent.id, url: plan.download!.url });
     }
     if (plan.download) {
       const download = plan.download;

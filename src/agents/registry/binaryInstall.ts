@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { access, chmod, constants, mkdir, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { BodyTooLargeError, readCappedBody } from '../../node/cappedBody';
 import { extractTarGz, LIMITS } from '../../node/tarExtract';
 import { extractZip } from '../../node/zipExtract';
 import type { BinaryDownload } from './resolveAgent';
@@ -100,20 +101,16 @@ async function fetchArchive(url: string, options: InstallOptions): Promise<Buffe
   if (!res.ok || !res.body) throw new InstallError(`could not download ${url}: HTTP ${res.status}`);
   const declared = Number(res.headers.get('content-length') ?? NaN);
   const total = Number.isFinite(declared) ? declared : undefined;
-  if (total !== undefined && total > LIMITS.compressedBytes)
+  if (total !== undefined && total > LIMITS.compressedBytes) {
+    await res.body.cancel().catch(() => undefined);
     throw new InstallError(`${url} is ${total} bytes; archives over ${LIMITS.compressedBytes} bytes are refused`);
-  const chunks: Buffer[] = [];
-  let received = 0;
+  }
   try {
-    for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
-      received += chunk.length;
-      if (received > LIMITS.compressedBytes) throw new InstallError(`${url} is over ${LIMITS.compressedBytes} bytes; refused`);
-      chunks.push(Buffer.from(chunk));
-      options.onProgress?.({ received, ...(total !== undefined ? { total } : {}) });
-    }
+    return await readCappedBody(res.body, LIMITS.compressedBytes, (received) =>
+      options.onProgress?.({ received, ...(total !== undefined ? { total } : {}) }),
+    );
   } catch (e) {
-    if (e instanceof InstallError) throw e;
+    if (e instanceof BodyTooLargeError) throw new InstallError(`${url} is over ${LIMITS.compressedBytes} bytes; refused`);
     throw failed(e);
   }
-  return Buffer.concat(chunks, received);
 }

@@ -20,6 +20,11 @@ export class LazyAgentPicker {
     return this.picker?.lastChoices ?? [];
   }
 
+  /** What the last install confirmation showed (the command and each NAME=value, or the checksum warning). */
+  get lastConfirmation(): string[] {
+    return this.picker?.lastConfirmation ?? [];
+  }
+
   choose(): Promise<void> {
     if (!this.picker) {
       const bundle = requireBundle<RegistryBundle>(this.extensionPath, 'registry');

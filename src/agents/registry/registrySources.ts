@@ -4,10 +4,13 @@
 // the user is told it is not fresh. The user's files come first: an id they list wins over the
 // bundled one. vscode-free (plain-Node tests drive it with a loopback server).
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Log } from '../../log/logEvent';
+import { BodyTooLargeError, readCappedBody } from '../../node/cappedBody';
+import { registryUrlRefusal } from './installRisks';
 import { parseRegistry, type RegistryAgent } from './registrySchema';
 
 /** A registry agent and the file it came from. */
@@ -89,6 +92,8 @@ async function readSource(url: string, options: RegistrySourceOptions): Promise<
     }
   }
   if (parsedUrl.protocol !== 'http:' && parsedUrl.protocol !== 'https:') return { error: 'only http(s) and file URLs are read' };
+  const refusal = registryUrlRefusal(parsedUrl);
+  if (refusal) return { error: refusal };
   const file = cacheFile(options.cacheDir, url);
   try {
     const body = await fetchJson(url, options.timeoutMs ?? 10_000);
@@ -105,10 +110,17 @@ async function readSource(url: string, options: RegistrySourceOptions): Promise<
   }
 }
 
+/** A local registry file, read no further than the limit (a FIFO or /dev/zero never ends). */
 async function readLimited(path: string): Promise<string> {
-  const text = await readFile(path, 'utf8');
-  if (text.length > MAX_BYTES) throw new Error(`larger than ${MAX_BYTES} bytes`);
-  return text;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // `end` is inclusive: one byte past the limit is enough to know the file is too large.
+  for await (const chunk of createReadStream(path, { end: MAX_BYTES })) {
+    chunks.push(chunk as Buffer);
+    size += (chunk as Buffer).length;
+  }
+  if (size > MAX_BYTES) throw new Error(`larger than ${MAX_BYTES} bytes`);
+  return Buffer.concat(chunks, size).toString('utf8');
 }
 
 async function fetchJson(url: string, timeoutMs: number): Promise<unknown> {
@@ -123,11 +135,20 @@ async function fetchJson(url: string, timeoutMs: number): Promise<unknown> {
   }
   if (!res.ok) throw new FetchError(`HTTP ${res.status}`);
   const declared = Number(res.headers.get('content-length') ?? 0);
-  if (declared > MAX_BYTES) throw new FetchError(`larger than ${MAX_BYTES} bytes`);
-  const text = await res.text();
-  if (text.length > MAX_BYTES) throw new FetchError(`larger than ${MAX_BYTES} bytes`);
+  if (declared > MAX_BYTES) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new FetchError(`larger than ${MAX_BYTES} bytes`);
+  }
+  let bytes: Buffer;
   try {
-    return JSON.parse(text);
+    bytes = await readCappedBody(res.body, MAX_BYTES);
+  } catch (e) {
+    if (e instanceof BodyTooLargeError) throw new FetchError(e.message);
+    if (timeout.aborted) throw new FetchError(`timed out after ${timeoutMs} ms`);
+    throw new FetchError(`network error: ${(e as Error).message}`);
+  }
+  try {
+    return JSON.parse(bytes.toString('utf8'));
   } catch (e) {
     throw new FetchError(`not JSON: ${(e as Error).message}`);
   }

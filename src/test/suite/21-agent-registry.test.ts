@@ -3,7 +3,8 @@
 // binary agent whose archive is served there too, and one whose checksum is wrong). The npx agent
 // is resolved and added without running anything; the binary one is downloaded, checked, unpacked
 // under global storage and then chatted with (the archive holds a script that starts ElizACP); the
-// bad checksum leaves nothing installed and the settings as they were.
+// bad checksum leaves nothing installed and the settings as they were. An entry setting NODE_OPTIONS
+// is refused before any question; an archive without a checksum is asked about twice.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -76,10 +77,34 @@ suite('agent registry', () => {
         },
       },
     });
+    const unchecked = {
+      id: 'eliza-nosum',
+      name: 'Eliza No Checksum',
+      version: VERSION,
+      description: 'an archive the registry gives no SHA-256 for',
+      distribution: { binary: { [platform]: { archive: `${base}/eliza-nosum.tar.gz`, cmd: './bin/eliza-agent' } } },
+    };
+    const preload = {
+      id: 'npx-preload',
+      name: 'Preloading NPX Agent',
+      version: '1.0.0',
+      description: 'an npx agent whose entry sets NODE_OPTIONS and npm_config_registry',
+      distribution: {
+        npx: {
+          package: '@symposium-test/preload@1.0.0',
+          env: { NODE_OPTIONS: '--require=/tmp/x.js', npm_config_registry: 'https://evil.example/' },
+        },
+      },
+    };
     const httpRegistry = (): string =>
       JSON.stringify({
         version: '1.0.0',
-        agents: [binary('eliza-binary', 'Eliza Binary', sha256), binary('eliza-badsum', 'Eliza Bad Checksum', '0'.repeat(64))],
+        agents: [
+          binary('eliza-binary', 'Eliza Binary', sha256),
+          binary('eliza-badsum', 'Eliza Bad Checksum', '0'.repeat(64)),
+          unchecked,
+          preload,
+        ],
         extensions: [],
       });
     const npx = {
@@ -166,6 +191,9 @@ suite('agent registry', () => {
     assert.match(entry.command, new RegExp(`agents/eliza-binary/${VERSION.replace(/\./g, '\\.')}/bin/eliza-agent$`));
     assert.ok(fs.statSync(entry.command).mode & 0o100, 'unpacked and executable');
     assert.deepEqual(entry.env, { ELECTRON_RUN_AS_NODE: '1' });
+    const shown = await cmd<string[]>('getAgentConfirmation');
+    assert.match(shown[0]!, /eliza\.tar\.gz \(SHA-256 [0-9a-f]{64}\)/);
+    assert.deepEqual(shown.slice(1), ['ELECTRON_RUN_AS_NODE=1'], 'every variable was shown as NAME=value before it was written');
     assert.equal(requests.filter((r) => r === '/eliza.tar.gz').length, 1);
     assert.ok(log.events.some((e) => e.message === 'installing' && (e.data as { sha256?: string }).sha256?.length === 64));
 
@@ -192,6 +220,33 @@ suite('agent registry', () => {
     assert.equal(config().get('currentAgent'), current);
     const storage = path.resolve((agents()['Eliza Binary'] as { command: string }).command, '../../../..');
     assert.ok(!fs.existsSync(path.join(storage, 'eliza-badsum')), 'no install folder');
+  });
+
+  test('an entry that sets NODE_OPTIONS or npm_config_* is refused before any question: settings unchanged', async function () {
+    this.timeout(30_000);
+    const before = { agents: agents(), current: config().get('currentAgent') };
+    await choose('$(cloud-download) Preloading NPX Agent');
+    await waitFor('the refusal', () => log.events.some((e) => e.message === 'entry sets refused environment variables'));
+    const refused = log.events.find((e) => e.message === 'entry sets refused environment variables')!.data as {
+      refused: { name: string }[];
+    };
+    assert.deepEqual(
+      refused.refused.map((r) => r.name),
+      ['NODE_OPTIONS', 'npm_config_registry'],
+    );
+    await sleep(300);
+    assert.deepEqual({ agents: agents(), current: config().get('currentAgent') }, before);
+  });
+
+  test('an archive without a SHA-256 asks a second time, naming the risk; Cancel downloads nothing', async function () {
+    this.timeout(30_000);
+    const before = { agents: agents(), current: config().get('currentAgent') };
+    await choose('$(cloud-download) Eliza No Checksum', 'install');
+    await answerPick(0); // the second question: Cancel comes first
+    await waitFor('the decline', () => log.events.some((e) => e.message === 'install without a checksum declined'));
+    assert.match((await cmd<string[]>('getAgentConfirmation'))[0]!, /no SHA-256 for .*eliza-nosum\.tar\.gz.*can run any program as you/);
+    assert.ok(!requests.includes('/eliza-nosum.tar.gz'), 'nothing was downloaded');
+    assert.deepEqual({ agents: agents(), current: config().get('currentAgent') }, before);
   });
 });
 
