@@ -44,10 +44,11 @@ function kindOf(stat: fs.Stats): string {
 
 /**
  * Opens `resolved` for reading: no final link followed, no wait on a FIFO, regular files only.
- * `resolved` must be a path confine() returned (or one the caller owns, such as ~/.sparkle).
+ * `resolved` must be a path confine() returned. `followFinalLink` is for files the user keeps
+ * (~/.sparkle, which a dotfiles manager may fill with links), never for a workspace's.
  */
-export async function openRegularFile(resolved: string): Promise<{ handle: FileHandle; stat: fs.Stats }> {
-  const handle = await open(resolved, fs.constants.O_RDONLY | NOFOLLOW | NONBLOCK);
+export async function openRegularFile(resolved: string, followFinalLink = false): Promise<{ handle: FileHandle; stat: fs.Stats }> {
+  const handle = await open(resolved, fs.constants.O_RDONLY | NONBLOCK | (followFinalLink ? 0 : NOFOLLOW));
   try {
     const stat = await handle.stat();
     if (!stat.isFile()) throw new NotRegularFileError(`${resolved} is ${kindOf(stat)}; only regular files are read`);
@@ -63,21 +64,25 @@ export interface ReadCappedOptions {
   maxBytes: number;
   /** `refuse` (the default): a longer file is a FileTooLargeError. `cut`: its first maxBytes are returned. */
   overLimit?: 'refuse' | 'cut';
+  /** See openRegularFile; false unless the file is the user's own. */
+  followFinalLink?: boolean;
 }
 
-export interface CappedText {
+export interface CappedBytes {
   /** The resolved path that was read. */
   path: string;
-  text: string;
+  bytes: Buffer;
   /** Set when the file went on past maxBytes (only with `overLimit: 'cut'`). */
   cut: boolean;
   /** The file's size as fstat told it (0 for most /proc files). */
   size: number;
 }
 
-/** Reads a regular file at `resolved` (see openRegularFile) as UTF-8, at most `maxBytes` of it. */
-export async function readRegularFileText(resolved: string, options: ReadCappedOptions): Promise<CappedText> {
-  const { handle, stat } = await openRegularFile(resolved);
+export type CappedText = Omit<CappedBytes, 'bytes'> & { text: string };
+
+/** The bytes of the regular file at `resolved` (see openRegularFile), at most `maxBytes` of them. */
+export async function readRegularFile(resolved: string, options: ReadCappedOptions): Promise<CappedBytes> {
+  const { handle, stat } = await openRegularFile(resolved, options.followFinalLink);
   try {
     const { maxBytes } = options;
     // One byte past the cap tells "exactly maxBytes" from "more".
@@ -85,8 +90,7 @@ export async function readRegularFileText(resolved: string, options: ReadCappedO
     const chunks: Buffer[] = [];
     let total = 0;
     while (total <= maxBytes) {
-      const want = Math.min(buffer.length, maxBytes + 1 - total);
-      const { bytesRead } = await handle.read(buffer, 0, want, null);
+      const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, maxBytes + 1 - total), null);
       if (bytesRead === 0) break;
       chunks.push(Buffer.from(buffer.subarray(0, bytesRead)));
       total += bytesRead;
@@ -95,14 +99,18 @@ export async function readRegularFileText(resolved: string, options: ReadCappedO
     if (cut && options.overLimit !== 'cut') {
       throw new FileTooLargeError(`${resolved} is larger than ${maxBytes} bytes; it was not read`);
     }
-    const bytes = Buffer.concat(chunks, Math.min(total, maxBytes));
-    // A cut may fall inside a character: the decoder keeps the incomplete tail back, and it is dropped.
-    const decoder = new StringDecoder('utf8');
-    const text = cut ? decoder.write(bytes) : decoder.write(bytes) + decoder.end();
-    return { path: resolved, text, cut, size: stat.size };
+    return { path: resolved, bytes: Buffer.concat(chunks, Math.min(total, maxBytes)), cut, size: stat.size };
   } finally {
     await handle.close();
   }
+}
+
+/** readRegularFile as UTF-8 text; a cut inside a character drops that character's first bytes. */
+export async function readRegularFileText(resolved: string, options: ReadCappedOptions): Promise<CappedText> {
+  const { bytes, ...rest } = await readRegularFile(resolved, options);
+  const decoder = new StringDecoder('utf8');
+  const text = rest.cut ? decoder.write(bytes) : decoder.write(bytes) + decoder.end();
+  return { ...rest, text };
 }
 
 export interface ContainedReadOptions extends ReadCappedOptions, ConfineOptions {}
@@ -114,4 +122,9 @@ export interface ContainedReadOptions extends ReadCappedOptions, ConfineOptions 
  */
 export async function readContainedFile(requested: string, roots: readonly string[], options: ContainedReadOptions): Promise<CappedText> {
   return readRegularFileText(confine(requested, roots, options), options);
+}
+
+/** readContainedFile's bytes, for a caller that writes them back unchanged. */
+export async function readContainedBytes(requested: string, roots: readonly string[], options: ContainedReadOptions): Promise<CappedBytes> {
+  return readRegularFile(confine(requested, roots, options), options);
 }
