@@ -10,7 +10,7 @@ import { COMPONENT_NAMES, DEFAULT_COMPONENTS, loadComponents } from './component
 import { applySparkleFlag, isSparkleFlag, SPARKLE_USAGE, type SparkleOptions } from './components/sparkle/options';
 import { readLanguageServersOption, type LanguageServerSpec } from './components/ide-lsp/servers';
 import { createLogger, isLogLevel, type LogLevel } from './log';
-import { takeAgentEnv, takeProxyEnv, takeTraceFd } from './startupEnv';
+import { takeStartupEnv, takeTraceFd } from './startupEnv';
 
 export interface ProxyArgs {
   traceDir?: string;
@@ -101,8 +101,7 @@ export function parseProxyArgs(argv: readonly string[]): ProxyArgs {
 
 export async function runProxyCli(argv: string[]): Promise<void> {
   const args = parseProxyArgs(argv);
-  const agentEnv = takeAgentEnv(process.env);
-  const proxyEnv = takeProxyEnv(process.env);
+  const { agentEnv, proxyEnv } = takeStartupEnv(process.env);
   const log = createLogger(args.logLevel);
   const proxies: [string, ComponentFactory][] = args.proxies.map((spec) => [
     spec.name,

@@ -2,22 +2,29 @@
 // processes it starts: each variable is read and removed before anything is spawned. Small and
 // free of the conductor's other modules, because the launcher (launcher.ts) reads these too, to
 // start the agent before the rest of the conductor is loaded.
+import { closeSync, readFileSync } from 'node:fs';
 import { isObject } from '../src/protocol/guards';
 
 /**
- * The agent's own environment (`symposium.agents.<name>.env`), JSON `{"NAME": "value"}`. The
- * editor passes it in this one variable, not as the conductor's environment, so that NODE_OPTIONS,
- * ELECTRON_RUN_AS_NODE, LD_PRELOAD… meant for the agent never reach the conductor, and not on the
- * command line, where values (tokens) would show in `ps`. Must equal AGENT_ENV_VAR in
- * src/agents/agentConfiguration.ts.
+ * The descriptor of a pipe (or file) holding the agent's and the proxies' own environments, one
+ * JSON object `{"agentEnv": {"NAME": "value"}, "proxyEnv": {"<proxy>": {"NAME": "value"}}}`, read
+ * to its end at start and closed. This is how the editor hands them over: not as the conductor's
+ * environment, where NODE_OPTIONS, LD_PRELOAD… meant for the agent would apply to the conductor,
+ * and where the values stay for the conductor's whole life (`/proc/<pid>/environ` keeps what a
+ * process was started with, even after `delete process.env.X`) for anything that can read that
+ * file; and not on the command line, where `ps` shows them. Must equal STARTUP_FD_VAR in
+ * src/agents/conductorProcess.ts.
+ */
+export const STARTUP_FD_VAR = 'SYMPOSIUM_STARTUP_FD';
+
+/**
+ * The agent's own environment as a variable, JSON `{"NAME": "value"}`: for running the conductor
+ * by hand (STARTUP_FD_VAR keeps the values out of the conductor's environment; this does not).
+ * Taken out of the environment before anything is started, so no child inherits it.
  */
 export const AGENT_ENV_VAR = 'SYMPOSIUM_AGENT_ENV';
 
-/**
- * The proxies' own environments (`symposium.proxies.<name>.env`), JSON `{"<proxy>": {"NAME": "value"}}`.
- * Passed in this variable rather than on the command line for the same reason. Must equal
- * PROXY_ENV_VAR in src/agents/proxySettings.ts.
- */
+/** The proxies' environments as a variable, JSON `{"<proxy>": {"NAME": "value"}}`: as AGENT_ENV_VAR. */
 export const PROXY_ENV_VAR = 'SYMPOSIUM_PROXY_ENV';
 
 /** The file descriptor of the editor's trace pipe. Must equal TRACE_FD_VAR in src/agents/conductorProcess.ts. */
@@ -48,20 +55,100 @@ function takeJson(env: NodeJS.ProcessEnv, name: string): unknown {
   }
 }
 
-/** Reads and removes AGENT_ENV_VAR from `env` (so no child inherits it); {} when unset. */
-export function takeAgentEnv(env: NodeJS.ProcessEnv): Record<string, string> {
-  const parsed = takeJson(env, AGENT_ENV_VAR) ?? {};
-  if (!isEnvObject(parsed)) throw new Error(`${AGENT_ENV_VAR} must be a JSON object of names to strings`);
-  return parsed;
+export interface StartupEnv {
+  agentEnv: Record<string, string>;
+  proxyEnv: Record<string, Record<string, string>>;
 }
 
-/** Reads and removes PROXY_ENV_VAR from `env`; {} when unset. */
-export function takeProxyEnv(env: NodeJS.ProcessEnv): Record<string, Record<string, string>> {
-  const parsed = takeJson(env, PROXY_ENV_VAR) ?? {};
-  if (!isObject(parsed) || !Object.values(parsed).every(isEnvObject)) {
-    throw new Error(`${PROXY_ENV_VAR} must be a JSON object of proxy names to {NAME: value} objects`);
+/**
+ * A descriptor can be read once, and both the launcher and the proxy (separate bundles) take the
+ * environments from process.env: what the first took (or why it failed) is kept on the process.
+ */
+const SLOT = Symbol.for('symposium.conductor.startupEnv');
+const holder = globalThis as { [SLOT]?: { taken: StartupEnv } | { failed: Error } };
+
+function checkAgentEnv(value: unknown, from: string): Record<string, string> {
+  if (!isEnvObject(value)) throw new Error(`${from} must be a JSON object of names to strings`);
+  return value;
+}
+
+function checkProxyEnv(value: unknown, from: string): Record<string, Record<string, string>> {
+  if (!isObject(value) || !Object.values(value).every(isEnvObject)) {
+    throw new Error(`${from} must be a JSON object of proxy names to {NAME: value} objects`);
   }
-  return parsed as Record<string, Record<string, string>>;
+  return value as Record<string, Record<string, string>>;
+}
+
+/** The environments in descriptor `fd`, read to its end, then closed. */
+function readStartupFd(fd: number): StartupEnv {
+  let raw: string;
+  try {
+    raw = readFileSync(fd, 'utf8');
+  } catch (err) {
+    throw new Error(`${STARTUP_FD_VAR}=${fd} cannot be read: ${(err as Error).message}`);
+  } finally {
+    try {
+      closeSync(fd);
+    } catch {
+      // already closed
+    }
+  }
+  let parsed: unknown;
+  try {
+    parsed = raw.trim() === '' ? {} : JSON.parse(raw);
+  } catch {
+    throw new Error(`descriptor ${fd} (${STARTUP_FD_VAR}) does not hold JSON`);
+  }
+  if (!isObject(parsed)) throw new Error(`descriptor ${fd} (${STARTUP_FD_VAR}) must hold a JSON object {agentEnv, proxyEnv}`);
+  return {
+    agentEnv: checkAgentEnv(parsed.agentEnv ?? {}, `agentEnv in descriptor ${fd}`),
+    proxyEnv: checkProxyEnv(parsed.proxyEnv ?? {}, `proxyEnv in descriptor ${fd}`),
+  };
+}
+
+/**
+ * The agent's and the proxies' own environments, from STARTUP_FD_VAR's descriptor and (by hand)
+ * AGENT_ENV_VAR / PROXY_ENV_VAR, the descriptor's values winning. The three variables are removed
+ * from `env`, so no child inherits them. Taken from process.env, the result (or the error) is kept
+ * and given again to a later call.
+ */
+export function takeStartupEnv(env: NodeJS.ProcessEnv): StartupEnv {
+  if (env !== process.env) return readStartupEnv(env);
+  const kept = holder[SLOT];
+  if (kept && 'failed' in kept) throw kept.failed;
+  if (kept) return kept.taken;
+  try {
+    const taken = readStartupEnv(env);
+    holder[SLOT] = { taken };
+    return taken;
+  } catch (err) {
+    holder[SLOT] = { failed: err as Error };
+    throw err;
+  }
+}
+
+function readStartupEnv(env: NodeJS.ProcessEnv): StartupEnv {
+  const fdRaw = env[STARTUP_FD_VAR];
+  delete env[STARTUP_FD_VAR];
+  const agentEnv = checkAgentEnv(takeJson(env, AGENT_ENV_VAR) ?? {}, AGENT_ENV_VAR);
+  const proxyEnv = checkProxyEnv(takeJson(env, PROXY_ENV_VAR) ?? {}, PROXY_ENV_VAR);
+  if (fdRaw === undefined || fdRaw === '') return { agentEnv, proxyEnv };
+  const fd = Number(fdRaw);
+  if (!Number.isSafeInteger(fd) || fd <= 2) throw new Error(`${STARTUP_FD_VAR} must name a descriptor above 2 (got "${fdRaw}")`);
+  const fromFd = readStartupFd(fd);
+  const proxies = { ...proxyEnv };
+  for (const [name, vars] of Object.entries(fromFd.proxyEnv)) proxies[name] = { ...proxies[name], ...vars };
+  return { agentEnv: { ...agentEnv, ...fromFd.agentEnv }, proxyEnv: proxies };
+}
+
+/** The agent's environment alone (takeStartupEnv). */
+export function takeAgentEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  return takeStartupEnv(env).agentEnv;
+}
+
+/** The proxies' environments alone (takeStartupEnv). */
+export function takeProxyEnv(env: NodeJS.ProcessEnv): Record<string, Record<string, string>> {
+  return takeStartupEnv(env).proxyEnv;
 }
 
 /** Reads and removes TRACE_FD_VAR from `env`: the descriptor, when it names one above stderr. */
@@ -74,13 +161,13 @@ export function takeTraceFd(env: NodeJS.ProcessEnv): number | undefined {
 
 /**
  * The environment the agent is started with: the conductor's, without what is meant for the
- * conductor alone, plus the agent's own variables. Leaves `env` as it was.
+ * conductor alone, plus the agent's own variables. Takes the agent's and proxies' environments
+ * out of `env` (takeStartupEnv: the proxy asks for them again); leaves the rest as it was.
  */
 export function agentEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const own = takeStartupEnv(env).agentEnv;
   const rest = { ...env };
   for (const name of BUNDLE_ONLY_VARS) delete rest[name];
-  const own = takeAgentEnv(rest);
-  takeProxyEnv(rest);
   takeTraceFd(rest);
   return { ...rest, ...own };
 }

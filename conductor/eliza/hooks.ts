@@ -156,11 +156,21 @@ const HOOKS: ReadonlyArray<readonly [RegExp, Matcher]> = [
   // Readable shortcuts for the `ide` server's typed tools (the ide-operations component).
   [
     /^find definitions?\s+(?:of|for)\s+(.+?)[.?!]?$/is,
-    (m) => ({ kind: 'use-tool', server: 'symposium-ide', tool: 'find_definitions', argsJson: JSON.stringify({ symbol: unquote(m[1] ?? '') }) }),
+    (m) => ({
+      kind: 'use-tool',
+      server: 'symposium-ide',
+      tool: 'find_definitions',
+      argsJson: JSON.stringify({ symbol: unquote(m[1] ?? '') }),
+    }),
   ],
   [
     /^find references\s+(?:to|of)\s+(.+?)[.?!]?$/is,
-    (m) => ({ kind: 'use-tool', server: 'symposium-ide', tool: 'find_references', argsJson: JSON.stringify({ symbol: unquote(m[1] ?? '') }) }),
+    (m) => ({
+      kind: 'use-tool',
+      server: 'symposium-ide',
+      tool: 'find_references',
+      argsJson: JSON.stringify({ symbol: unquote(m[1] ?? '') }),
+    }),
   ],
   [/^run command\s+(.+)$/is, (m) => ({ kind: 'run-command', commandLine: (m[1] ?? '').trim() })],
   [/^think about\s+(.+)$/is, (m) => ({ kind: 'think', topic: (m[1] ?? '').trim() })],

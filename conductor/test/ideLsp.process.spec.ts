@@ -66,7 +66,8 @@ describe('ide-lsp: language servers answer the ide tools when the editor does no
       '{\n  "result": null\n}',
     );
     const lines = toolReplyJson(
-      (await prompt(h, sessionId, 'use tool symposium-ide::ide_operation with {"program":"lines(\\"ts-project/src/main.ts\\", 7, 8)"}')).text,
+      (await prompt(h, sessionId, 'use tool symposium-ide::ide_operation with {"program":"lines(\\"ts-project/src/main.ts\\", 7, 8)"}'))
+        .text,
     );
     assert.deepEqual(lines, {
       file: 'ts-project/src/main.ts',
@@ -74,7 +75,11 @@ describe('ide-lsp: language servers answer the ide tools when the editor does no
       endLine: 8,
       content: '\t\tconst second = makeParser();\n\t\treturn first.parse(input) + second.parse(input);',
     });
-    const outside = await prompt(h, sessionId, `use tool symposium-ide::hover with ${JSON.stringify({ file: '/etc/hostname', line: 1, column: 1 })}`);
+    const outside = await prompt(
+      h,
+      sessionId,
+      `use tool symposium-ide::hover with ${JSON.stringify({ file: '/etc/hostname', line: 1, column: 1 })}`,
+    );
     assert.match(outside.text, /^Tool error: hover: \/etc\/hostname is outside the session's folder/);
     const none = await prompt(h, sessionId, 'use tool symposium-ide::find_definitions with {"symbol": "NoSuchSymbolAnywhere"}');
     assert.deepEqual(toolReplyJson(none.text), {

@@ -33,7 +33,8 @@ function conductor(languageServers: Record<string, unknown>, env: Record<string,
   return startProcess(argv, {}, { SYMPOSIUM_LSP_TIMEOUT_MS: String(TIMEOUT_MS), SYMPOSIUM_LSP_BACKOFF_MS: '100', ...env });
 }
 
-const definitionAt = (file: string): string => `use tool symposium-ide::find_definitions with ${JSON.stringify({ file, line: 1, column: 1 })}`;
+const definitionAt = (file: string): string =>
+  `use tool symposium-ide::find_definitions with ${JSON.stringify({ file, line: 1, column: 1 })}`;
 
 describe('ide-lsp robustness: servers that hang, crash, write garbage or are missing', function () {
   this.timeout(60_000);

@@ -119,7 +119,11 @@ describe('ide-operations (real conductor process, ElizACP)', function () {
       await ask(e, sessionId, `use tool symposium-ide::ide_operation with ${program}`),
       `Tool error: Parse error at column 44: expected "," or ")" after an item of the arguments of findReferences, found the end of the program\n  findReferences(findDefinitions("Parser")[0]\n  ${' '.repeat(43)}^`,
     );
-    const unknown = await ask(e, sessionId, `use tool symposium-ide::ide_operation with ${JSON.stringify({ program: 'gotoDefinition("x")' })}`);
+    const unknown = await ask(
+      e,
+      sessionId,
+      `use tool symposium-ide::ide_operation with ${JSON.stringify({ program: 'gotoDefinition("x")' })}`,
+    );
     assert.match(
       unknown,
       /^Tool error: Error at column 1: unknown function gotoDefinition\. Known functions: findDefinitions, findReferences, /,

@@ -94,7 +94,10 @@ describe('ide tool calls show progress on their cards (issue 21)', function () {
     await e.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
     const { sessionId } = await e.conn.agent.request('session/new', { cwd: WORKSPACE, mcpServers: [] });
     const args = JSON.stringify({ file: 'ts-project/src/main.ts', line: 4, column: 46 });
-    await e.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: `use tool symposium-ide::hover with ${args}` }] });
+    await e.conn.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: `use tool symposium-ide::hover with ${args}` }],
+    });
     await sleep(50);
     const messages = toolProgress(e).map((p) => p.message);
     assert.ok(
@@ -120,7 +123,10 @@ describe('ide tool calls show progress on their cards (issue 21)', function () {
     );
     // Warm: a second question waits on nothing, so it shows no progress.
     const before = toolProgress(e).length;
-    await e.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: `use tool symposium-ide::hover with ${args}` }] });
+    await e.conn.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: `use tool symposium-ide::hover with ${args}` }],
+    });
     await sleep(50);
     assert.deepEqual(toolProgress(e).slice(before), []);
   });
@@ -142,7 +148,10 @@ describe('ide tool calls show progress on their cards (issue 21)', function () {
       e!.conn.agent.request('session/prompt', {
         sessionId,
         prompt: [
-          { type: 'text', text: `use tool symposium-ide::hover with ${JSON.stringify({ file: 'ts-project/src/main.ts', line: 1, column: 1 })}` },
+          {
+            type: 'text',
+            text: `use tool symposium-ide::hover with ${JSON.stringify({ file: 'ts-project/src/main.ts', line: 1, column: 1 })}`,
+          },
         ],
       });
     await ask();

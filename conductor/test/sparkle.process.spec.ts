@@ -3,8 +3,8 @@
 // the prompt it holds, cancelling a held prompt, concurrent insights, core mode, the checkpoint
 // nudge and bad settings. The trace file (--trace-dir) shows what reached the agent and when.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sparkleMarkOf } from '../../src/protocol/symposium-ext';
 import { respond } from '../eliza/engine';
@@ -265,6 +265,79 @@ describe('Sparkle component (real conductor + ElizACP)', function () {
       [['user'], ['user', 'checkpoint-nudge'], ['user'], ['user', 'checkpoint-nudge']],
     );
     assert.match(toAgent[1]!.message.params!.prompt![1]!.text!, /call the sparkle tool `session_checkpoint`/);
+  });
+
+  /** The embodiment prompt the agent received, from the trace. */
+  const embodimentPrompt = (traceDir: string): string =>
+    promptText(
+      trace(traceDir).find(
+        (r) => r.from === 'sparkle' && r.message.method === 'session/prompt' && sparkleMarkOf(r.message.params) === 'embodiment',
+      )!,
+    );
+  /** A `.sparkle-space/` file of `ws`, its folders created. */
+  const spaceFile = (ws: string, ...parts: string[]): string => {
+    const path = join(ws, '.sparkle-space', ...parts);
+    mkdirSync(join(path, '..'), { recursive: true });
+    return path;
+  };
+  /** Ages a file (not through a link) so the newest checkpoint is the one the test means. */
+  const age = (path: string, secondsAgo: number): void => {
+    const t = new Date(Date.now() - secondsAgo * 1000);
+    execFileSync('touch', ['-h', '-d', t.toISOString(), path]);
+  };
+
+  it("a repository's .sparkle-space linked to /proc/self/environ or outside files puts none of it in the embodiment", async () => {
+    const secret = `env-secret-${process.pid}-${Date.now()}`;
+    const outside = tempDir('sparkle-outside-');
+    writeFileSync(join(outside, 'id_ed25519'), 'OUTSIDE-FILE-SECRET');
+    writeFileSync(join(outside, 'memory.json'), '{"stolen":"OUTSIDE-JSON-SECRET"}');
+    run = start({ env: { SPARKLE_TEST_SECRET: secret } });
+    symlinkSync('/proc/self/environ', spaceFile(run.ws, 'workspace-map.md'));
+    symlinkSync(join(outside, 'memory.json'), spaceFile(run.ws, 'working-memory.json'));
+    symlinkSync(join(outside, 'id_ed25519'), spaceFile(run.ws, 'checkpoints', 'checkpoint-2099-01-01-000000.md'));
+    await initialize(run.h);
+    const s = await newSession(run.h, run.ws);
+    assert.equal((await prompt(run.h, s, 'Hello there')).text, respond('Hello there', { deterministic: true }));
+    await run.h.close();
+    const text = embodimentPrompt(run.traceDir);
+    assert.ok(text.startsWith('# Sparkle embodiment\n'));
+    for (const leaked of [secret, 'SPARKLE_TEST_SECRET', 'OUTSIDE-FILE-SECRET', 'OUTSIDE-JSON-SECRET'])
+      assert.ok(!text.includes(leaked), `the embodiment holds ${leaked}`);
+    for (const file of ['workspace-map.md', 'working-memory.json', 'checkpoint-2099-01-01-000000.md'])
+      assert.match(text, new RegExp(`${file.replace(/\./g, '\\.')} was not read: .* is outside the session's workspace folder`));
+  });
+
+  it('a FIFO, /dev/zero and a 600 MB file in .sparkle-space: the conductor answers at once, RSS stays bounded', async () => {
+    run = start();
+    execFileSync('mkfifo', [spaceFile(run.ws, 'working-memory.json')]);
+    const zero = spaceFile(run.ws, 'checkpoints', 'checkpoint-zero.md');
+    symlinkSync('/dev/zero', zero);
+    age(zero, 10);
+    const fifo = spaceFile(run.ws, 'checkpoints', 'checkpoint-fifo.md');
+    execFileSync('mkfifo', [fifo]);
+    age(fifo, 20);
+    const big = spaceFile(run.ws, 'checkpoints', 'checkpoint-big.md');
+    writeFileSync(big, '# A long story\n');
+    truncateSync(big, 600 * 1024 * 1024); // sparse: costs no disk, only whoever reads it
+    utimesSync(big, new Date(Date.now() - 30_000), new Date(Date.now() - 30_000));
+    symlinkSync('/dev/zero', spaceFile(run.ws, 'workspace-map.md'));
+    await initialize(run.h);
+    const started = Date.now();
+    const s = await newSession(run.h, run.ws);
+    assert.equal((await prompt(run.h, s, 'Hello there')).text, respond('Hello there', { deterministic: true }));
+    assert.ok(Date.now() - started < 10_000, `answered after ${Date.now() - started} ms`);
+    const peakKb = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${run.h.child.pid}/status`, 'utf8'))![1]);
+    assert.ok(peakKb < 250 * 1024, `the conductor's peak RSS was ${Math.round(peakKb / 1024)} MB`);
+    await run.h.close();
+    const text = embodimentPrompt(run.traceDir);
+    assert.match(text, /working-memory\.json was not read: .* is a FIFO/);
+    assert.match(text, /checkpoint-zero\.md was not read: .* is outside/);
+    assert.match(text, /checkpoint-fifo\.md was not read: .* is a FIFO/);
+    assert.match(
+      text,
+      /## This workspace: latest checkpoint\n\n# A long story[\s\S]*\(cut here: the rest of the file in .*checkpoint-big\.md \(629145600 bytes in all\)\)/,
+    );
+    assert.ok(text.length < 300_000, `the embodiment is ${text.length} characters`);
   });
 
   it('a bad --sparkle-* value stops the conductor at start, naming the flag', () => {

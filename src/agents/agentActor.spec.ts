@@ -109,7 +109,7 @@ describe('AgentActor (conductor + ElizACP processes)', function () {
     assert.equal(failures.length, 0, 'a requested stop is not a failure');
   });
 
-  it("the agent's env (NODE_OPTIONS too) reaches the agent only, never the conductor; the host's NODE_OPTIONS is not inherited", async () => {
+  it("the agent's env (NODE_OPTIONS too) reaches the agent only, never the conductor, not even its start-up environment; the host's NODE_OPTIONS is not inherited", async () => {
     // Every Node process that starts with this NODE_OPTIONS writes its argv and env into `seen`.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'symposium-env-'));
     const seen = path.join(dir, 'seen.jsonl');
@@ -124,7 +124,8 @@ describe('AgentActor (conductor + ElizACP processes)', function () {
       `require('fs').appendFileSync(${JSON.stringify(seen)}, JSON.stringify({ host: true, argv: process.argv.slice(2) }) + '\\n');`,
     );
     const base = builtinAgent(rt);
-    const agent = { ...base, env: { ...base.env, NODE_OPTIONS: `--require ${preload}`, AGENT_TOKEN: 'secret' } };
+    const token = `agent-token-${process.pid}-${Date.now()}`;
+    const agent = { ...base, env: { ...base.env, NODE_OPTIONS: `--require ${preload}`, AGENT_TOKEN: token } };
     const previous = process.env.NODE_OPTIONS;
     process.env.NODE_OPTIONS = `--require ${hostPreload}`;
     try {
@@ -141,6 +142,11 @@ describe('AgentActor (conductor + ElizACP processes)', function () {
       if (previous === undefined) delete process.env.NODE_OPTIONS;
       else process.env.NODE_OPTIONS = previous;
     }
+    // What the conductor was started with stays readable in /proc for its whole life (a workspace
+    // file linked to /proc/self/environ, read by the conductor, would show it): no agent value there.
+    const startEnv = fs.readFileSync(`/proc/${actor.pid!}/environ`, 'utf8');
+    for (const value of [token, preload]) assert.ok(!startEnv.includes(value), `the conductor started with ${value} in its environment`);
+    assert.match(startEnv, /(^|\0)SYMPOSIUM_STARTUP_FD=4\0/, 'only the number of the pipe they came on');
     const lines = fs
       .readFileSync(seen, 'utf8')
       .trim()
@@ -148,7 +154,7 @@ describe('AgentActor (conductor + ElizACP processes)', function () {
       .map((l) => JSON.parse(l) as { host?: true; argv: string[]; token: string | null; carrier: string | null });
     assert.deepEqual(
       lines,
-      [{ argv: ['eliza', '--deterministic'], token: 'secret', carrier: null }],
+      [{ argv: ['eliza', '--deterministic'], token, carrier: null }],
       'only the agent started with them; the conductor (argv "--", …) did not',
     );
   });

@@ -36,6 +36,19 @@ export interface SpawnSpec {
   /** Removed from the extension host's environment first. */
   unsetEnv: string[];
   cwd: string;
+  /**
+   * Environments for the processes the conductor starts (the agent's, the proxies'): handed over
+   * on a pipe (conductorProcess.ts, STARTUP_FD_VAR), never as the conductor's own environment.
+   */
+  startup?: StartupEnv;
+}
+
+/** What the conductor reads from its start-up pipe. The same shape as StartupEnv in conductor/startupEnv.ts. */
+export interface StartupEnv {
+  /** The agent's `env`, for the agent process only. */
+  agentEnv: Record<string, string>;
+  /** Each proxy's `env`, by proxy name, for that proxy's process only. */
+  proxyEnv: Record<string, Record<string, string>>;
 }
 
 /** Where the extension's own files and Node live (process.execPath runs the bundles). */
@@ -75,12 +88,6 @@ const bundleEnv = (rt: Runtime): Record<string, string> => ({
 });
 
 const conductorScript = (rt: Runtime): string => `${rt.extensionPath}/out/conductor.js`;
-
-/**
- * Carries the agent's env through the conductor to the agent only (conductor/cli.ts takes it out
- * of its own environment before anything starts). Must equal AGENT_ENV_VAR in conductor/startupEnv.ts.
- */
-export const AGENT_ENV_VAR = 'SYMPOSIUM_AGENT_ENV';
 
 /**
  * Not inherited by the conductor from the extension host: they would change how its Node starts
@@ -125,12 +132,13 @@ export function conductorSpawnSpec(c: AgentConfiguration, rt: Runtime): SpawnSpe
       c.agent.command,
       ...c.agent.args,
     ],
-    // The agent's env (NODE_OPTIONS, LD_PRELOAD… included) is for the agent: the conductor
-    // applies it to the agent process only, never to itself or its other children. Likewise
-    // each proxy's env (proxySettings.ts).
-    env: { ...bundleEnv(rt), [AGENT_ENV_VAR]: JSON.stringify(c.agent.env), ...proxies.env },
+    env: bundleEnv(rt),
     unsetEnv: CONDUCTOR_UNSET_ENV,
     cwd: c.workspaceFolder,
+    // The agent's env (NODE_OPTIONS, LD_PRELOAD… included) is for the agent: the conductor
+    // applies it to the agent process only, never to itself or its other children. Likewise
+    // each proxy's env (proxySettings.ts). Neither is in the conductor's environment.
+    startup: { agentEnv: c.agent.env, proxyEnv: proxies.env },
   };
 }
 

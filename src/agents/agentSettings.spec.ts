@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { AGENT_ENV_VAR as CONDUCTOR_AGENT_ENV_VAR, takeAgentEnv } from '../../conductor/startupEnv';
-import { AGENT_ENV_VAR, builtinAgent, conductorSpawnSpec, configurationKey, spawnEnv, type AgentConfiguration } from './agentConfiguration';
+import { STARTUP_FD_VAR as CONDUCTOR_STARTUP_FD_VAR, takeAgentEnv } from '../../conductor/startupEnv';
+import { STARTUP_FD_VAR } from './conductorProcess';
+import { builtinAgent, conductorSpawnSpec, configurationKey, spawnEnv, type AgentConfiguration } from './agentConfiguration';
 import { parseAgentSettings } from './agentSettings';
 
 const rt = { execPath: '/bin/node', extensionPath: '/ext' };
@@ -61,9 +62,10 @@ describe('agent settings and configurations', () => {
     assert.deepEqual(conductorSpawnSpec({ agent, components: ['x', 'y'], workspaceFolder: '/w' }, rt), {
       command: '/bin/node',
       args: ['/ext/out/conductor.js', '--components', 'x,y', '--', 'agent-bin', '--acp'],
-      env: { ELECTRON_RUN_AS_NODE: '1', MALLOC_TRIM_THRESHOLD_: '131072', SYMPOSIUM_AGENT_ENV: '{"TOKEN":"t"}' },
+      env: { ELECTRON_RUN_AS_NODE: '1', MALLOC_TRIM_THRESHOLD_: '131072' },
       unsetEnv: ['NODE_OPTIONS', 'NODE_PATH'],
       cwd: '/w',
+      startup: { agentEnv: { TOKEN: 't' }, proxyEnv: {} },
     });
     assert.deepEqual(conductorSpawnSpec({ agent, components: [], workspaceFolder: '/w' }, rt).args.slice(1, 3), ['--components', '']);
     assert.deepEqual(conductorSpawnSpec({ agent, components: null, workspaceFolder: '/w' }, rt).args.slice(1, 2), ['--']);
@@ -71,7 +73,7 @@ describe('agent settings and configurations', () => {
 });
 
 describe("the agent's env stays away from the conductor", () => {
-  it("the conductor gets its own clean env; the agent's (NODE_OPTIONS, LD_PRELOAD, ELECTRON_RUN_AS_NODE included) only in the carrier variable", () => {
+  it("the conductor gets its own clean env; the agent's (NODE_OPTIONS, LD_PRELOAD, ELECTRON_RUN_AS_NODE included) only on the start-up pipe", () => {
     const agent = {
       name: 'a',
       command: 'agent-bin',
@@ -85,12 +87,12 @@ describe("the agent's env stays away from the conductor", () => {
       HOME: '/h',
       ELECTRON_RUN_AS_NODE: '1',
       MALLOC_TRIM_THRESHOLD_: '131072',
-      SYMPOSIUM_AGENT_ENV: JSON.stringify(agent.env),
     });
+    assert.deepEqual(spec.startup, { agentEnv: agent.env, proxyEnv: {} });
   });
 
-  it('the conductor takes the carrier out of its environment and hands it to the agent only', () => {
-    assert.equal(AGENT_ENV_VAR, CONDUCTOR_AGENT_ENV_VAR, 'both sides use the same variable');
+  it('run by hand, the conductor takes SYMPOSIUM_AGENT_ENV out of its environment and hands it to the agent only', () => {
+    assert.equal(STARTUP_FD_VAR, CONDUCTOR_STARTUP_FD_VAR, 'both sides name the start-up pipe alike');
     const env: NodeJS.ProcessEnv = { PATH: '/bin', SYMPOSIUM_AGENT_ENV: '{"NODE_OPTIONS":"--require x","A":"1"}' };
     assert.deepEqual(takeAgentEnv(env), { NODE_OPTIONS: '--require x', A: '1' });
     assert.deepEqual(env, { PATH: '/bin' }, 'no child of the conductor inherits it');

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AGENT_ENV_VAR, builtinAgent, conductorSpawnSpec, vscodelmSpawnSpec, type AgentConfiguration } from './agentConfiguration';
+import { builtinAgent, conductorSpawnSpec, vscodelmSpawnSpec, type AgentConfiguration } from './agentConfiguration';
 
 const ROOT = path.resolve(__dirname, '../..');
 const rt = { execPath: '/bin/node', extensionPath: '/ext', compileCacheDir: '/storage/compile-cache' };
@@ -13,13 +13,13 @@ describe("our own bundle's start-up environment: the compile cache (NODE_COMPILE
   it('is given to the conductor, the LM process and the built-in agent, not to other agents', () => {
     assert.equal(conductorSpawnSpec(config(builtinAgent(rt)), rt).env.NODE_COMPILE_CACHE, rt.compileCacheDir);
     assert.equal(vscodelmSpawnSpec(rt, '/w').env.NODE_COMPILE_CACHE, rt.compileCacheDir);
-    const builtin = conductorSpawnSpec(config(builtinAgent(rt)), rt).env[AGENT_ENV_VAR]!;
-    assert.equal((JSON.parse(builtin) as Record<string, string>).NODE_COMPILE_CACHE, rt.compileCacheDir);
-    const other = conductorSpawnSpec(config({ name: 'X', command: 'x-agent', args: [], env: { TOKEN: 't' } }), rt).env[AGENT_ENV_VAR]!;
-    assert.deepEqual(JSON.parse(other), { TOKEN: 't' });
+    const builtin = conductorSpawnSpec(config(builtinAgent(rt)), rt).startup!.agentEnv;
+    assert.equal(builtin.NODE_COMPILE_CACHE, rt.compileCacheDir);
+    const other = conductorSpawnSpec(config({ name: 'X', command: 'x-agent', args: [], env: { TOKEN: 't' } }), rt).startup!.agentEnv;
+    assert.deepEqual(other, { TOKEN: 't' });
     assert.equal(conductorSpawnSpec(config(builtinAgent(rt)), rt).env.MALLOC_TRIM_THRESHOLD_, '131072');
     assert.equal(vscodelmSpawnSpec(rt, '/w').env.MALLOC_TRIM_THRESHOLD_, '131072');
-    assert.equal((JSON.parse(builtin) as Record<string, string>).MALLOC_TRIM_THRESHOLD_, '131072');
+    assert.equal(builtin.MALLOC_TRIM_THRESHOLD_, '131072');
     assert.equal(
       conductorSpawnSpec(config(builtinAgent({ execPath: '/bin/node', extensionPath: '/ext' })), rt).env.NODE_COMPILE_CACHE,
       rt.compileCacheDir,

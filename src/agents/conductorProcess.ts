@@ -48,6 +48,11 @@ export interface ConductorProcessOptions {
 
 /** Must equal TRACE_FD_VAR in conductor/startupEnv.ts. */
 export const TRACE_FD_VAR = 'SYMPOSIUM_TRACE_FD';
+/** Must equal STARTUP_FD_VAR in conductor/startupEnv.ts. */
+export const STARTUP_FD_VAR = 'SYMPOSIUM_STARTUP_FD';
+/** The conductor's descriptor for the trace pipe, and the one for the start-up pipe (spec.startup). */
+const TRACE_FD = 3;
+const STARTUP_FD = 4;
 /** A trace line longer than this is skipped (the conductor's own line limit). */
 const MAX_TRACE_LINE_CHARS = 64 * 1024 * 1024;
 
@@ -112,13 +117,24 @@ export class ConductorProcess implements Disposable {
     // what it started in its group, and the group is killed if the extension host exits first.
     const onTraceLine = this.options.onTraceLine;
     const env = spawnEnv(process.env, spec);
-    if (onTraceLine) env[TRACE_FD_VAR] = '3';
+    if (onTraceLine) env[TRACE_FD_VAR] = String(TRACE_FD);
+    // The agent's and proxies' environments go on a pipe the conductor reads once at start: in its
+    // environment they would stay readable in /proc/<pid>/environ for its whole life.
+    if (spec.startup) env[STARTUP_FD_VAR] = String(STARTUP_FD);
+    const stdio: SpawnOptions['stdio'] = ['pipe', 'pipe', 'pipe'];
+    if (onTraceLine || spec.startup) stdio.push(onTraceLine ? 'pipe' : 'ignore');
+    if (spec.startup) stdio.push('pipe');
     // The agent and language servers get groups of their own, out of reach of a signal to the
     // conductor's: the conductor writes them down, and onExit ends them if it could not.
     const ledger = makeLedger(log);
-    const options: SpawnOptions = { cwd: spec.cwd, env, stdio: onTraceLine ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'] };
+    const options: SpawnOptions = { cwd: spec.cwd, env, stdio };
     const child = ledger ? spawnWithLedger(spec.command, spec.args, ledger, options) : spawnInGroup(spec.command, spec.args, options);
-    const trace = child.stdio[3] as Readable | null | undefined;
+    const startupPipe = child.stdio[STARTUP_FD] as Writable | null | undefined;
+    if (spec.startup && startupPipe) {
+      startupPipe.on('error', (err) => log.debug('agent', 'start-up pipe error', err)); // the process's exit tells the story
+      startupPipe.end(JSON.stringify(spec.startup));
+    }
+    const trace = child.stdio[TRACE_FD] as Readable | null | undefined;
     if (onTraceLine && trace) readLines(trace, onTraceLine, () => log.warn('agent', 'a trace line over the limit was skipped'));
     let resolveExited!: (e: ExitInfo) => void;
     const exited = new Promise<ExitInfo>((r) => (resolveExited = r));

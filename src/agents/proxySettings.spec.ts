@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { changesNeedingRestart } from '../settings/restartOffer';
 import { builtinAgent, conductorSpawnSpec, configurationKey } from './agentConfiguration';
-import { parseProxySettings, PROXY_ENV_VAR } from './proxySettings';
+import { parseProxySettings } from './proxySettings';
 
 const rt = { execPath: '/bin/node', extensionPath: '/ext' };
 
@@ -14,7 +14,7 @@ describe('symposium.proxies settings', () => {
     assert.deepEqual(parseProxySettings({}), { proxies: [], problems: [] });
   });
 
-  it('entries become --proxy JSON before the agent command, env in SYMPOSIUM_PROXY_ENV only, and part of the process key', () => {
+  it('entries become --proxy JSON before the agent command, env on the start-up pipe only, and part of the process key', () => {
     const { proxies, problems } = parseProxySettings({
       rewriter: { command: '/bin/node', args: ['/p/rw.js', '--name', 'rw'] },
       sparkle: { command: 'sparkle-mcp', args: ['--acp'], env: { SPARKLE_TOKEN: 's3cret' } },
@@ -33,7 +33,8 @@ describe('symposium.proxies settings', () => {
     ]);
     assert.equal(spec.args[7], '--');
     assert.ok(!spec.args.join(' ').includes('s3cret'), 'no env value on the command line');
-    assert.deepEqual(JSON.parse(spec.env[PROXY_ENV_VAR]!), { sparkle: { SPARKLE_TOKEN: 's3cret' } });
+    assert.deepEqual(spec.startup!.proxyEnv, { sparkle: { SPARKLE_TOKEN: 's3cret' } });
+    assert.ok(!JSON.stringify(spec.env).includes('s3cret'), "no env value in the conductor's environment");
     assert.notEqual(configurationKey(config), configurationKey({ ...config, proxies: undefined }), 'other proxies, another process');
   });
 

@@ -2,8 +2,8 @@
 // by name → `{command, args?, env?}`. Each becomes a `--proxy '{"name","command","args"}'` on the
 // conductor's command line; where it sits is decided by its name's place in
 // `symposium.enabledComponents` (not named: first, right after the editor). The proxies' env goes
-// in one environment variable rather than on the command line, where values would show in `ps`,
-// and reaches that proxy's process only. Pure.
+// to the conductor on its start-up pipe (conductorProcess.ts), not on the command line, where
+// values would show in `ps`, nor in its environment, and reaches that proxy's process only. Pure.
 import { isObject } from '../protocol/guards';
 
 export interface ProxyDefinition {
@@ -17,9 +17,6 @@ export interface ProxySettings {
   proxies: ProxyDefinition[];
   problems: string[];
 }
-
-/** Must equal PROXY_ENV_VAR in conductor/startupEnv.ts. */
-export const PROXY_ENV_VAR = 'SYMPOSIUM_PROXY_ENV';
 
 const NAME = /^[A-Za-z0-9._-]+$/;
 
@@ -55,11 +52,9 @@ export function parseProxySettings(raw: unknown): ProxySettings {
   return result;
 }
 
-/** The conductor flags and environment for `proxies`. */
-export function proxyLaunch(proxies: readonly ProxyDefinition[]): { args: string[]; env: Record<string, string> } {
+/** The conductor flags for `proxies`, and each proxy's env by name (those that have one). */
+export function proxyLaunch(proxies: readonly ProxyDefinition[]): { args: string[]; env: Record<string, Record<string, string>> } {
   const args = proxies.flatMap((p) => ['--proxy', JSON.stringify({ name: p.name, command: p.command, args: p.args })]);
-  const withEnv = proxies.filter((p) => Object.keys(p.env).length > 0);
-  const env: Record<string, string> = {};
-  if (withEnv.length) env[PROXY_ENV_VAR] = JSON.stringify(Object.fromEntries(withEnv.map((p) => [p.name, p.env])));
+  const env = Object.fromEntries(proxies.filter((p) => Object.keys(p.env).length > 0).map((p) => [p.name, p.env]));
   return { args, env };
 }

@@ -40,8 +40,16 @@ describe('symposium.sparkle settings', () => {
     assert.equal(problems.length, 3);
     assert.match(
       problems.join('\n'),
-      /sparkler must be a plain name[\s\S]*mode must be "full" or "core"[\s\S]*checkpointEvery must be a whole number/,
+      /sparkler contains a path separator.*plain name[\s\S]*mode must be "full" or "core"[\s\S]*checkpointEvery must be a whole number/,
     );
+    for (const [name, code] of [
+      ['Nova\u202egpj.exe', 'U+202E'],
+      ['Spar\u200bkle', 'U+200B'],
+    ] as const) {
+      const bidi = sparkleFlags({ sparkler: name, mode: undefined, checkpointEvery: undefined });
+      assert.deepEqual(bidi.flags, [], 'an invisible character is refused like a path separator');
+      assert.match(bidi.problems[0]!, new RegExp(`invisible, control or direction-changing character \\(${code.replace('+', '\\+')}\\)`));
+    }
     assert.match(
       sparkleFlags({ sparkler: 5, mode: undefined, checkpointEvery: 1.5 }).problems.join('\n'),
       /must be a string[\s\S]*whole number/,

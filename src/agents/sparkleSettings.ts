@@ -1,7 +1,9 @@
 // `symposium.sparkle.*` → the conductor's `--sparkle-*` flags (conductor/components/sparkle/
 // options.ts parses them). Window-scoped settings: they choose which identity the agent takes on
 // and whether Sparkle keeps files in the workspace, nothing that runs. A bad value is reported and
-// left out, so the conductor uses its default instead of refusing to start. Pure.
+// left out, so the conductor uses its default instead of refusing to start. A sparkler's name is a
+// folder name: the conductor checks it with the same rule (src/protocol/plainName.ts). Pure.
+import { plainNameProblem } from '../protocol/plainName';
 
 export interface RawSparkleSettings {
   sparkler: unknown;
@@ -15,21 +17,12 @@ export interface SparkleFlags {
   problems: string[];
 }
 
-/** The conductor refuses the same names (a sparkler's name is a folder name). */
-function sparklerProblem(name: string): string | undefined {
-  if (name.length > 64) return 'is longer than 64 characters';
-  if (/[/\\]/.test(name) || name.includes('..') || name.startsWith('.'))
-    return 'must be a plain name (no path separators, "..", or leading dot)';
-  if (/[\u0000-\u001f\u007f<>:"|?*]/.test(name)) return 'contains a control character or one of < > : " | ? *';
-  return undefined;
-}
-
 export function sparkleFlags(raw: RawSparkleSettings): SparkleFlags {
   const flags: string[] = [];
   const problems: string[] = [];
   if (raw.sparkler !== undefined && raw.sparkler !== null) {
     const name = typeof raw.sparkler === 'string' ? raw.sparkler.trim() : undefined;
-    const problem = name === undefined ? 'must be a string' : sparklerProblem(name);
+    const problem = name === undefined ? 'must be a string' : name === '' ? undefined : plainNameProblem(name);
     if (problem) problems.push(`symposium.sparkle.sparkler ${problem}; using the profile's default sparkler`);
     else if (name) flags.push('--sparkle-sparkler', name);
   }

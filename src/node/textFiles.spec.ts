@@ -1,11 +1,13 @@
 // readLines (src/node/textFiles.ts) against sliceLines (src/protocol/acpText.ts) on real files:
 // the streaming reader must give exactly what reading the whole file and slicing gives.
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { sliceLines } from '../protocol/acpText';
-import { readLines } from './textFiles';
+import { NotRegularFileError } from './containedFile';
+import { MAX_READ_CHARS, readLines } from './textFiles';
 
 describe('readLines: sliceLines semantics, streamed', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'symposium-readlines-'));
@@ -72,5 +74,22 @@ describe('readLines: sliceLines semantics, streamed', () => {
     const link = path.join(dir, 'link.txt');
     fs.symlinkSync(target, link);
     await assert.rejects(readLines(link), { code: 'ELOOP' });
+  });
+
+  it('reads regular files only: a FIFO is refused at once (no wait for a writer), /dev/zero is never read', async () => {
+    const fifo = path.join(dir, 'fifo.txt');
+    execFileSync('mkfifo', [fifo]);
+    const started = Date.now();
+    await assert.rejects(readLines(fifo, 1, 1), NotRegularFileError);
+    await assert.rejects(readLines('/dev/zero'), NotRegularFileError);
+    assert.ok(Date.now() - started < 1000, `took ${Date.now() - started} ms`);
+  });
+
+  it('refuses to return more than MAX_READ_CHARS, and says how to ask for less', async () => {
+    const p = file('first\n');
+    fs.truncateSync(p, MAX_READ_CHARS + 1024); // then one long line of NUL bytes, sparse
+    await assert.rejects(readLines(p), /more than \d+ characters; ask for fewer with line and limit/);
+    await assert.rejects(readLines(p, 2, 1), /more than \d+ characters/);
+    assert.equal(await readLines(p, 1, 1), 'first', 'what fits is still read');
   });
 });

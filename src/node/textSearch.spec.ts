@@ -2,6 +2,7 @@
 // with 1-based code-point columns, .gitignore'd / hidden / node_modules entries and symlinks
 // skipped, an explicit file searched whatever its extension, unsaved text preferred, caps.
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -136,6 +137,20 @@ describe('text search with a regex that backtracks without end (src/node/lineMat
       [[MAX_LINE_CHARS - 5, MAX_LINE_CHARS + 1, 201]],
     );
     assert.equal((await searchText({ root: long, regex: 'HAYSTACK' })).total, 0);
+  });
+});
+
+describe('text search in a hostile repository', () => {
+  it('a .gitignore that is a FIFO or a link to /dev/zero is skipped at once, and the search goes on', async () => {
+    const root = tree({ 'a/x.ts': '// TODO(a)\n', 'b/y.ts': '// TODO(b)\n' });
+    execFileSync('mkfifo', [path.join(root, 'a', '.gitignore')]);
+    fs.symlinkSync('/dev/zero', path.join(root, 'b', '.gitignore'));
+    const started = Date.now();
+    const before = process.memoryUsage().rss;
+    const r = await searchText({ root, regex: 'TODO\\(' });
+    assert.deepEqual(r.items.map((h) => h.snippet).sort(), ['// TODO(a)', '// TODO(b)']);
+    assert.ok(Date.now() - started < 2000, `took ${Date.now() - started} ms`);
+    assert.ok(process.memoryUsage().rss - before < 64 * 1024 * 1024, 'nothing like /dev/zero was read');
   });
 });
 

@@ -12,6 +12,7 @@
 // SearchTimeoutError instead of freezing the process that searches.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { readRegularFile, readRegularFileText } from './containedFile';
 import { IgnoreRules } from './gitignore';
 import { MatchCancelledError, matchLines, MatchTimeoutError, type MatchBatch, type MatchReply } from './lineMatchWorker';
 
@@ -145,7 +146,11 @@ async function walk(
   signal?: AbortSignal,
 ): Promise<void> {
   if (signal?.aborted) throw new SearchError('search cancelled');
-  const ignoreText = await fs.readFile(path.join(dir, '.gitignore'), 'utf8').catch(() => undefined);
+  // A repository's .gitignore may be a FIFO or a link to /dev/zero: regular files only, capped.
+  const ignoreText = await readRegularFileText(path.join(dir, '.gitignore'), { maxBytes: MAX_FILE_BYTES, followFinalLink: true }).then(
+    (r) => r.text,
+    () => undefined,
+  );
   const rules = ignoreText === undefined ? undefined : new IgnoreRules(ignoreText);
   const here = rules && !rules.empty ? [...scopes, { dir, rules }] : scopes;
   const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
@@ -173,9 +178,8 @@ function ignored(full: string, isDir: boolean, scopes: Scope[]): boolean {
 /** A file's text, or undefined when it is too big or looks binary (a NUL byte). */
 async function readSmallText(file: string): Promise<string | undefined> {
   try {
-    const stat = await fs.stat(file);
-    if (stat.size > MAX_FILE_BYTES) return undefined;
-    const buf = await fs.readFile(file);
+    // The file is checked on the descriptor read (regular, at most the cap), not by an earlier stat.
+    const buf = (await readRegularFile(file, { maxBytes: MAX_FILE_BYTES, followFinalLink: true })).bytes;
     if (buf.subarray(0, 8000).includes(0)) return undefined;
     return buf.toString('utf8');
   } catch {

@@ -1,7 +1,8 @@
 // Finding crate sources: Debian's real crate trees (librust-serde-dev, librust-itoa-dev), and the
 // download path against a loopback registry serving archives built from real sources.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -84,6 +85,18 @@ describe('crate sources: locating', function () {
       assert.equal(found.version, '1.0.0', 'the locked version wins over the newest');
     } finally {
       await registry.stop();
+    }
+  });
+
+  it("a workspace Cargo.lock that is a FIFO or a link to /dev/zero is skipped at once; the parent's is used", async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'symposium-ws-'));
+    writeFileSync(join(parent, 'Cargo.lock'), `[[package]]\nname = "serde"\nversion = "${serdeVersion}"\n`);
+    for (const plant of [(p: string) => execFileSync('mkfifo', [p]), (p: string) => symlinkSync('/dev/zero', p)]) {
+      const ws = mkdtempSync(join(parent, 'ws-'));
+      plant(join(ws, 'Cargo.lock'));
+      const started = Date.now();
+      assert.equal(await lockedVersion('serde', ws), serdeVersion);
+      assert.ok(Date.now() - started < 2000, `took ${Date.now() - started} ms`);
     }
   });
 

@@ -5,9 +5,13 @@
 import { readdir, readFile, stat, mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { readRegularFileText } from '../../../src/node/containedFile';
 import { parseVersionReq, selectVersion, type Candidate, type VersionReq } from './cargoSemver';
 import { extractCrate, sweepPartials } from './extract';
 import { checkCrateName, downloadCrate, fetchIndex, RegistryError, type IndexEntry, type RegistryConfig } from './registry';
+
+/** A Cargo.lock larger than this is not read (big workspaces' are a few hundred KB). */
+const MAX_CARGO_LOCK_BYTES = 32 * 1024 * 1024;
 
 export interface LocatorConfig {
   cacheDir: string;
@@ -78,7 +82,11 @@ async function localVersions(name: string, config: LocatorConfig): Promise<Map<s
 /** The version of `name` recorded in the nearest Cargo.lock above `cwd`, if any (highest when several). */
 export async function lockedVersion(name: string, cwd: string): Promise<string | undefined> {
   for (let dir = cwd; ; dir = dirname(dir)) {
-    const text = await readFile(join(dir, 'Cargo.lock'), 'utf8').catch(() => undefined);
+    // The workspace's (or a parent's) file: a FIFO or a link to /dev/zero there is skipped, not waited on or read forever.
+    const text = await readRegularFileText(join(dir, 'Cargo.lock'), { maxBytes: MAX_CARGO_LOCK_BYTES, followFinalLink: true }).then(
+      (r) => r.text,
+      () => undefined,
+    );
     if (text !== undefined) {
       const versions: Candidate[] = [];
       for (const block of text.split(/\n\[\[package\]\]\n/)) {

@@ -169,7 +169,8 @@ const MAX_RECENT_FILES = 64;
 function recentLines(file: string): readonly string[] | undefined {
   try {
     const info = statSync(file);
-    if (info.size > MAX_READ_BYTES) return undefined;
+    // A FIFO would block this synchronous read, and the conductor with it, until a writer came.
+    if (!info.isFile() || info.size > MAX_READ_BYTES) return undefined;
     const known = recentFiles.get(file);
     if (known && known.mtimeMs === info.mtimeMs && known.size === info.size) return known.lines;
     const lines = readFileSync(file, 'utf8').split(/\r?\n/);

@@ -8,10 +8,23 @@
 //   interleave and neither is lost;
 // - new files that must not replace anything (checkpoints) are created with link(), which fails
 //   when the name exists, so a complete file appears at once or not at all;
-// - a store file that does not parse is renamed aside and reported, never overwritten.
+// - a store file that does not parse is renamed aside and reported, never overwritten;
+// - reads take regular files only, and at most STORE_FILE_MAX_BYTES (src/node/containedFile.ts):
+//   a FIFO, a device or a huge file in a store is an error, not a hang or the conductor's memory.
 import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { readRegularFile } from '../../../src/node/containedFile';
 import { randomHex } from '../../../src/node/randomHex';
+
+/** The largest store file read whole (to append to it, parse it, back it up). */
+export const STORE_FILE_MAX_BYTES = 8 * 1024 * 1024;
+
+/**
+ * How a store reads one of its files: the bytes, or undefined when it does not exist. The home
+ * store's (readIfExists) follows a final link; the workspace store passes one that confines and
+ * does not (workspaceStore.ts).
+ */
+export type StoreReader = (path: string) => Promise<Buffer | undefined>;
 
 const queues = new Map<string, Promise<void>>();
 
@@ -123,26 +136,27 @@ export function withFileLock<T>(path: string, fn: () => Promise<T>, options: Loc
 }
 
 /** Appends `text` to `path` (created if missing) under its lock, by atomic replace. */
-export async function appendAtomic(path: string, text: string): Promise<{ bytes: number }> {
+export async function appendAtomic(path: string, text: string, read: StoreReader = readIfExists): Promise<{ bytes: number }> {
   return withFileLock(path, async () => {
-    const before = await readIfExists(path);
+    const before = await read(path);
     const data = Buffer.concat([before ?? Buffer.alloc(0), Buffer.from(text, 'utf8')]);
     await writeFileAtomic(path, data);
     return { bytes: data.length };
   });
 }
 
+/** A file the user keeps (~/.sparkle): links followed, regular files only, at most STORE_FILE_MAX_BYTES. */
 export async function readIfExists(path: string): Promise<Buffer | undefined> {
   try {
-    return await fs.readFile(path);
+    return (await readRegularFile(path, { maxBytes: STORE_FILE_MAX_BYTES, followFinalLink: true })).bytes;
   } catch (err) {
     if (errnoCode(err) === 'ENOENT') return undefined;
     throw err;
   }
 }
 
-export async function readTextIfExists(path: string): Promise<string | undefined> {
-  return (await readIfExists(path))?.toString('utf8');
+export async function readTextIfExists(path: string, read: StoreReader = readIfExists): Promise<string | undefined> {
+  return (await read(path))?.toString('utf8');
 }
 
 export type JsonRead =
@@ -152,8 +166,8 @@ export type JsonRead =
   | { kind: 'set-aside'; setAside: string; error: string };
 
 /** Reads a JSON store file; one that does not parse is moved to `<name>.bad-<time>` and reported. */
-export async function readJsonOrSetAside(path: string, now = new Date()): Promise<JsonRead> {
-  const text = await readTextIfExists(path);
+export async function readJsonOrSetAside(path: string, now = new Date(), read: StoreReader = readIfExists): Promise<JsonRead> {
+  const text = await readTextIfExists(path, read);
   if (text === undefined) return { kind: 'missing' };
   try {
     return { kind: 'ok', value: JSON.parse(text), text };

@@ -22,13 +22,20 @@ export interface EmbodimentMaterials {
   notes: string[];
 }
 
-function section(title: string, text: string | undefined, source?: string): string | undefined {
+/**
+ * A titled section of at most MAX_SECTION_CHARS characters. `fileBytes` is set when only the
+ * start of the file was read (workspaceStore.ts): the rest is then named by the file's size.
+ */
+function section(title: string, text: string | undefined, source?: string, fileBytes?: number): string | undefined {
   const body = text?.trim();
   if (!body) return undefined;
+  const where = source ? ` in ${source}` : '';
+  const rest =
+    fileBytes !== undefined
+      ? `the rest of the file${where} (${fileBytes} bytes in all)`
+      : `${body.length - MAX_SECTION_CHARS} more characters${where}`;
   const cut =
-    body.length > MAX_SECTION_CHARS
-      ? `${body.slice(0, MAX_SECTION_CHARS)}\n\n*(cut here: ${body.length - MAX_SECTION_CHARS} more characters${source ? ` in ${source}` : ''})*`
-      : body;
+    body.length > MAX_SECTION_CHARS || fileBytes !== undefined ? `${body.slice(0, MAX_SECTION_CHARS)}\n\n*(cut here: ${rest})*` : body;
   return `## ${title}\n\n${cut}`;
 }
 
@@ -48,8 +55,8 @@ export function embodimentText(m: EmbodimentMaterials): string {
     const w = m.workspace;
     parts.push(
       section('This workspace: working memory', w?.workingMemory && fenced(w.workingMemory.text.trim(), 'json'), w?.workingMemory?.path),
-      section('This workspace: latest checkpoint', w?.latestCheckpoint?.text, w?.latestCheckpoint?.path),
-      section('This workspace: insights', w?.workspaceMap?.text, w?.workspaceMap?.path),
+      section('This workspace: latest checkpoint', w?.latestCheckpoint?.text, w?.latestCheckpoint?.path, w?.latestCheckpoint?.cut?.size),
+      section('This workspace: insights', w?.workspaceMap?.text, w?.workspaceMap?.path, w?.workspaceMap?.cut?.size),
     );
     if (!w?.workingMemory && !w?.latestCheckpoint)
       parts.push('## This workspace\n\nNo checkpoint yet: this is the first Sparkle session here.');

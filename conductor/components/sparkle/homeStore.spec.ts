@@ -54,7 +54,7 @@ describe('sparkle home store', () => {
       await h.ensure();
       await assert.rejects(
         h.create(bad),
-        (err: Error) => err instanceof SparkleError && /empty|separator|\.\.|dot|longer|control/.test(err.message),
+        (err: Error) => err instanceof SparkleError && /empty|separator|\.\.|dot|longer|control|one of/.test(err.message),
       );
       await assert.rejects(h.appendInsight({ type: 'PatternAnchor', content: 'x' }, bad), SparkleError);
     });

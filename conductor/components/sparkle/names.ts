@@ -10,6 +10,7 @@
 //   <workspace>/.sparkle-space/      working-memory.json, checkpoints/, workspace-map.md
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { MAX_PLAIN_NAME_LENGTH, plainNameProblem, visibleName } from '../../../src/protocol/plainName';
 
 /** A refusal or failure the agent should read: becomes an MCP error result (`isError: true`). */
 export class SparkleError extends Error {
@@ -38,7 +39,7 @@ export const WORKSPACE_FILES = {
 export const SPARKLER_FILES = [HOME_FILES.identity, HOME_FILES.anchors, HOME_FILES.evolution] as const;
 
 export const DEFAULT_SPARKLER = 'Sparkle';
-export const MAX_NAME_LENGTH = 64;
+export const MAX_NAME_LENGTH = MAX_PLAIN_NAME_LENGTH;
 
 /** `$SPARKLE_DIR` (as upstream, for tests and relocation), else `.sparkle` in the OS home folder. */
 export function sparkleHomeDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -50,22 +51,14 @@ export function workspaceStoreDir(cwd: string): string {
   return join(cwd, WORKSPACE_FILES.dir);
 }
 
-/**
- * A name that becomes one path component: trimmed, 1–64 characters, no path separator, no `..`,
- * no leading dot, no control characters and none of `< > : " | ? *` (unusable on Windows).
- */
+/** A name that becomes one path component, trimmed and checked (src/protocol/plainName.ts); refused with the reason. */
 export function checkName(kind: string, raw: unknown): string {
   if (typeof raw !== 'string') throw new SparkleError(`${kind} must be a string`);
   const name = raw.trim();
-  if (name === '') throw new SparkleError(`${kind} is empty`);
-  if (name.length > MAX_NAME_LENGTH) throw new SparkleError(`${kind} "${name.slice(0, 20)}…" is longer than ${MAX_NAME_LENGTH} characters`);
-  if (/[/\\]/.test(name))
-    throw new SparkleError(`${kind} "${name}" contains a path separator (/ or \\); it names a folder, so it must be a plain name`);
-  if (name.includes('..')) throw new SparkleError(`${kind} "${name}" contains ".."; it names a folder, so it must be a plain name`);
-  if (name.startsWith('.')) throw new SparkleError(`${kind} "${name}" starts with a dot`);
-  if (/[\u0000-\u001f\u007f<>:"|?*]/.test(name))
-    throw new SparkleError(`${kind} "${name}" contains a control character or one of < > : " | ? *`);
-  return name;
+  const problem = plainNameProblem(name);
+  if (problem === undefined) return name;
+  const shown = name.length > MAX_NAME_LENGTH ? `${visibleName(name.slice(0, 20))}…` : visibleName(name);
+  throw new SparkleError(name === '' ? `${kind} is empty` : `${kind} "${shown}" ${problem}`);
 }
 
 export const INSIGHT_TYPES = ['PatternAnchor', 'CollaborationEvolution', 'WorkspaceInsight'] as const;

@@ -94,6 +94,11 @@ describe('sparkle MCP tools', () => {
     [{ insight_type: '../PatternAnchor', content: 'x' }, /path separator|"\.\."/],
     [{ insight_type: 'PatternAnchor', content: 'x', sparkler: '../../etc' }, /sparkler .*path separator/],
     [{ insight_type: 'PatternAnchor', content: 'x', sparkler: '' }, /sparkler is empty/],
+    [
+      { insight_type: 'PatternAnchor', content: 'x', sparkler: 'Nova\u202egpj.exe' },
+      /sparkler "Nova\?gpj\.exe" contains an invisible.*U\+202E/,
+    ],
+    [{ insight_type: 'PatternAnchor', content: 'x', sparkler: 'Spar\u200bkle' }, /sparkler "Spar\?kle" contains an invisible.*U\+200B/],
     [{ insight_type: 'PatternAnchor', content: '   ' }, /content is empty/],
   ] as const) {
     it(`save_insight ${JSON.stringify(args).slice(0, 70)} is refused as an MCP error saying why`, async () => {
@@ -111,6 +116,9 @@ describe('sparkle MCP tools', () => {
     assert.match(text(list), /- Sparkle \(default\)\n- Nova/);
     assert.equal(list.structuredContent!.count, 2);
     assert.match(text(await call(s, 'create_sparkler', { name: 'a/b' })), /path separator/);
+    // Looks like "Sparkle" (a zero-width space) or reads backwards (a bidi override): refused, nothing made.
+    assert.match(text(await call(s, 'create_sparkler', { name: 'Spar\u200bkle' })), /invisible.*U\+200B/);
+    assert.match(text(await call(s, 'create_sparkler', { name: '\u202eelkrapS' })), /invisible.*U\+202E/);
     assert.match(text(await call(s, 'rename_sparkler', { new_name: 'Spark' })), /Renamed Sparkle to Spark/);
     const id = await call(s, 'update_sparkler_identity', { content: '# Spark\n' });
     assert.equal(
