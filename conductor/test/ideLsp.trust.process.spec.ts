@@ -95,7 +95,7 @@ describe('ide-lsp: which language-server programs run (real conductor, real serv
       const { text } = await prompt(
         h,
         sessionId,
-        `use tool ide::hover with ${JSON.stringify({ file: 'src/shapes.ts', line: 1, column: 14 })}`,
+        `use tool symposium-ide::hover with ${JSON.stringify({ file: 'src/shapes.ts', line: 1, column: 14 })}`,
       );
       assert.match(text, /typescript-language-server was not found on PATH/);
       assert.match(text, /The workspace has .*node_modules\/\.bin\/typescript-language-server, which runs only with/);

@@ -153,3 +153,14 @@ export function spawnEnv(inherited: NodeJS.ProcessEnv, spec: Pick<SpawnSpec, 'en
   for (const name of spec.unsetEnv) delete env[name];
   return { ...env, ...spec.env };
 }
+
+/**
+ * The workspace's trust, told to the agents that have a word for it. Gemini CLI ignores every MCP
+ * server (those the conductor injects included) in a folder it does not trust, and in ACP mode it
+ * never asks; it trusts the folder when GEMINI_CLI_TRUST_WORKSPACE is set. Said only when VS Code
+ * trusts the workspace (untrusted ones run only ElizACP), and never over the user's own value.
+ */
+export function withWorkspaceTrust(agent: AgentDefinition, trusted: boolean): AgentDefinition {
+  if (!trusted || agent.name === BUILTIN_AGENT_NAME) return agent;
+  return { ...agent, env: { GEMINI_CLI_TRUST_WORKSPACE: 'true', ...agent.env } };
+}

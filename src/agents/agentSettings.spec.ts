@@ -1,7 +1,14 @@
 import * as assert from 'node:assert/strict';
 import { STARTUP_FD_VAR as CONDUCTOR_STARTUP_FD_VAR, takeAgentEnv } from '../../conductor/startupEnv';
 import { STARTUP_FD_VAR } from './conductorProcess';
-import { builtinAgent, conductorSpawnSpec, configurationKey, spawnEnv, type AgentConfiguration } from './agentConfiguration';
+import {
+  builtinAgent,
+  conductorSpawnSpec,
+  configurationKey,
+  spawnEnv,
+  withWorkspaceTrust,
+  type AgentConfiguration,
+} from './agentConfiguration';
 import { parseAgentSettings } from './agentSettings';
 
 const rt = { execPath: '/bin/node', extensionPath: '/ext' };
@@ -99,5 +106,17 @@ describe("the agent's env stays away from the conductor", () => {
     assert.deepEqual(takeAgentEnv({}), {});
     for (const bad of ['nope', '[]', '{"A":1}', '{"A=B":"x"}', '{"":"x"}'])
       assert.throws(() => takeAgentEnv({ SYMPOSIUM_AGENT_ENV: bad }), /SYMPOSIUM_AGENT_ENV/);
+  });
+});
+
+describe('the workspace trust an agent is told', () => {
+  const rt = { execPath: '/usr/bin/node', extensionPath: '/ext' };
+  const gemini = { name: 'gemini', command: 'gemini', args: ['--acp'], env: { GEMINI_API_KEY: 'k' } };
+  it('a trusted workspace is said to Gemini CLI (GEMINI_CLI_TRUST_WORKSPACE), never an untrusted one, never over the user', () => {
+    assert.deepEqual(withWorkspaceTrust(gemini, true).env, { GEMINI_CLI_TRUST_WORKSPACE: 'true', GEMINI_API_KEY: 'k' });
+    assert.equal(withWorkspaceTrust(gemini, false), gemini);
+    const mine = { ...gemini, env: { GEMINI_CLI_TRUST_WORKSPACE: 'false' } };
+    assert.deepEqual(withWorkspaceTrust(mine, true).env, { GEMINI_CLI_TRUST_WORKSPACE: 'false' });
+    assert.deepEqual(withWorkspaceTrust(builtinAgent(rt), true), builtinAgent(rt), 'our own agent needs no word');
   });
 });

@@ -1,5 +1,5 @@
 // The vscode-free part of ACP terminals: one command the editor runs for an agent (a process in
-// its own process group, no shell), its capped output, its exit, kill (SIGTERM to the group, then
+// its own process group; a shell only for a whole shell line, invocationOf), its capped output, its exit, kill (SIGTERM to the group, then
 // SIGKILL; the group handling is src/node/processGroup.ts, shared with the conductor) and the throttled snapshots for the chat's tool card. What the user sees in VS Code
 // (a Pseudoterminal) is plugged in as a TerminalMirror by terminals.ts.
 import type { ChildProcess } from 'node:child_process';
@@ -55,6 +55,25 @@ export interface CommandOptions {
   throttleMs: number;
   /** The chat card gets at most this many bytes (the tail) of the output. */
   chatOutputBytes: number;
+}
+
+/**
+ * What to start for a `terminal/create`. A `command` with `args` is a program and its arguments,
+ * started without a shell (what the card shows is exactly what runs). Some agents (Claude Code)
+ * put a whole shell line in `command` with no `args` (`cd x && npm test`): that runs as the agent
+ * means it, through a POSIX shell (the user's, when it is one), and the user is shown the line as
+ * written. A bare program name, or the path of a program that exists (spaces and all), with no
+ * `args` is still started directly. Pure, given `isProgram`.
+ */
+export function invocationOf(
+  command: string,
+  args: readonly string[],
+  shell: string | undefined,
+  isProgram: (path: string) => boolean,
+): { program: string; args: string[]; shellLine?: string } {
+  if (args.length > 0 || !/[\s|&;<>()$`"'*?[\]{}~!#=]/.test(command) || isProgram(command)) return { program: command, args: [...args] };
+  const posix = shell && /(?:^|\/)(?:bash|zsh|sh|dash|ksh)$/.test(shell) ? shell : '/bin/sh';
+  return { program: posix, args: ['-c', command], shellLine: command };
 }
 
 /** Shell-style quoting for display (and so the user sees exactly which words the program gets). */

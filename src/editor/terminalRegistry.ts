@@ -3,6 +3,7 @@
 // one), asking before it runs, and releasing everything a session left when it ends. Node-only,
 // so unit tests drive it with real processes and a fake mirror.
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { acpRequestError } from '../agents/acpSdk';
 import type {
@@ -22,7 +23,23 @@ import { sessionKey } from '../protocol/sessionKey';
 import type { TerminalOutput } from '../protocol/webview';
 import type { CommandDescription } from '../permissions/permissionBroker';
 import { confine, OutsideWorkspaceError } from '../node/confinement';
-import { formatCommandLine, RunningCommand, type CommandOptions, type TerminalMirror, type MirrorInfo } from './terminalProcess';
+import {
+  formatCommandLine,
+  invocationOf,
+  RunningCommand,
+  type CommandOptions,
+  type TerminalMirror,
+  type MirrorInfo,
+} from './terminalProcess';
+
+/** An absolute path to an existing regular file: a program path with spaces is still a program. */
+const isProgramFile = (p: string): boolean => {
+  try {
+    return path.isAbsolute(p) && fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+};
 
 export interface TerminalRegistryDeps {
   log: Log;
@@ -112,7 +129,9 @@ export class TerminalRegistry implements TerminalHandlers {
     const args = params.args ?? [];
     if (!Array.isArray(args) || !args.every((a) => typeof a === 'string'))
       throw acpRequestError().invalidParams(undefined, 'args must be a list of strings.');
-    const commandLine = formatCommandLine(params.command, args);
+    const run = invocationOf(params.command, args, process.env.SHELL, isProgramFile);
+    // A shell line is shown as the agent wrote it; a program and its arguments, quoted as a shell would need.
+    const commandLine = run.shellLine ?? formatCommandLine(params.command, args);
     const cwd = this.resolveCwd(params.cwd ?? session.cwd, session.cwd, ctx, commandLine);
     const env = envOf(params.env);
     const limit = params.outputByteLimit ?? this.defaultOutputBytes;
@@ -121,7 +140,7 @@ export class TerminalRegistry implements TerminalHandlers {
 
     // Values may be secrets: the user sees (and the log keeps) only the names.
     const rawInput = { command: params.command, args, cwd, env: Object.keys(env) };
-    const description = { title: `Run: ${commandLine}`, rawInput, argv: [params.command, ...args], envNames: Object.keys(env) };
+    const description = { title: `Run: ${commandLine}`, rawInput, argv: [run.program, ...run.args], envNames: Object.keys(env) };
     const allowed = await untilAborted(this.deps.authorize(ctx, sessionId, description), ctx.signal);
     if (ctx.signal.aborted) throw acpRequestError().requestCancelled();
     if (!allowed) {
@@ -142,8 +161,8 @@ export class TerminalRegistry implements TerminalHandlers {
           actorKey: ctx.actorKey,
           sessionId,
           tabId: session.tabId,
-          command: params.command,
-          args,
+          command: run.program,
+          args: run.args,
           commandLine,
           cwd,
           env,

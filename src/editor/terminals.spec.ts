@@ -11,7 +11,7 @@ import { silentLog, type LogEvent } from '../log/logEvent';
 import type { TerminalOutput } from '../protocol/webview';
 import { groupMembers } from '../test/processGroup';
 import { OutputBuffer, StreamDecoder, charStart } from './outputBuffer';
-import { formatCommandLine, type ExitStatus, type TerminalMirror, type MirrorInfo } from './terminalProcess';
+import { formatCommandLine, invocationOf, type ExitStatus, type TerminalMirror, type MirrorInfo } from './terminalProcess';
 import { TerminalRegistry, type TerminalRegistryDeps } from './terminalRegistry';
 import { PermissionBroker } from '../permissions/permissionBroker';
 import { loadAcpSdk } from '../agents/acpSdk';
@@ -101,6 +101,31 @@ describe('terminal output buffer', () => {
 });
 
 describe('command line display', () => {
+  it('a whole shell line with no args runs through a POSIX shell; a program (with args, or a path that exists) runs directly', () => {
+    const none = (): boolean => false;
+    assert.deepEqual(invocationOf('cd sub && npm test', [], '/bin/bash', none), {
+      program: '/bin/bash',
+      args: ['-c', 'cd sub && npm test'],
+      shellLine: 'cd sub && npm test',
+    });
+    assert.deepEqual(invocationOf('echo hi', [], '/usr/bin/fish', none).program, '/bin/sh', 'not a POSIX shell: sh');
+    assert.deepEqual(invocationOf('echo hi', [], undefined, none).program, '/bin/sh');
+    assert.deepEqual(invocationOf('ls', [], '/bin/bash', none), { program: 'ls', args: [] });
+    assert.deepEqual(invocationOf('/usr/bin/env', ['a b'], '/bin/bash', none), { program: '/usr/bin/env', args: ['a b'] });
+    assert.deepEqual(
+      invocationOf('npm test', ['--x'], '/bin/bash', none),
+      { program: 'npm test', args: ['--x'] },
+      'with args: never a shell',
+    );
+    assert.deepEqual(
+      invocationOf('/opt/My Tools/run', [], '/bin/bash', (p) => p === '/opt/My Tools/run'),
+      {
+        program: '/opt/My Tools/run',
+        args: [],
+      },
+    );
+  });
+
   it('quotes like a shell, reproducing a typical typed line', () => {
     assert.equal(formatCommandLine('node', ['-e', "console.log('hi'); process.exit(3)"]), `node -e "console.log('hi'); process.exit(3)"`);
     assert.equal(formatCommandLine('ls', ['-la', 'src/a.ts']), 'ls -la src/a.ts');
@@ -442,6 +467,29 @@ describe('terminal registry + permission broker (real processes): an approval co
       },
     };
   }
+
+  it("a shell line in `command` (Claude Code's form) runs through the shell, and the agent's approved card for it covers it: one question, not two", async () => {
+    const h = harness();
+    const { ws, reg, broker, ctx } = h;
+    try {
+      const line = `echo one > ${path.join(ws, 'a.txt')} && cat ${path.join(ws, 'a.txt')} && echo two`;
+      // Claude Code's own permission request for its Bash tool: the command as title, in backticks.
+      await h.approve({ title: `\`${line}\``, rawInput: { command: line, description: 'Write and read a file' } });
+      const { terminalId } = await reg.create({ sessionId: 's', command: line }, ctx);
+      assert.equal(broker.pendingFor().length, 0, 'covered by the approval the user just gave: not asked again');
+      assert.deepEqual(await reg.waitForExit({ sessionId: 's', terminalId }, ctx), { exitCode: 0, signal: null });
+      assert.equal((await reg.output({ sessionId: 's', terminalId }, ctx)).output, 'one\ntwo\n');
+
+      // Not approved: asked with the line as written, and it does not run when declined.
+      const marker = path.join(ws, 'pwned');
+      const other = reg.create({ sessionId: 's', command: `touch ${marker} && echo done` }, ctx);
+      assert.equal(await h.declineNextQuestion(), `Run: touch ${marker} && echo done`);
+      await assert.rejects(other, /declined/);
+      assert.equal(fs.existsSync(marker), false);
+    } finally {
+      h.dispose();
+    }
+  });
 
   it('approved "Run: ls" runs `ls` without asking, once; `sh -c …` and a second `ls` are asked', async () => {
     const h = harness();

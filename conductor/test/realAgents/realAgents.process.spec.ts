@@ -3,13 +3,16 @@
 // each against the scripted model server (offline, deterministic). Needs the pinned agents of
 // scripts/test-tools-install.sh (npm test installs them) and `node esbuild.mjs`.
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { CONDUCTOR_JS, conductorArgs, startProcess, tempDir, waitFor, type Harness } from '../harness';
 import { AGENT_IDS, agentLaunch, agentsInstalled, type AgentId } from './agents';
 import { startScriptedModelServer, type ScriptedModelServer } from './server';
-import { readStep, shellStep, writeStep } from './steps';
+import { mcpStep, mcpToolNames, readStep, shellStep, writeStep } from './steps';
+
+/** Agents that list MCP tools only after the model looks them up (ToolSearch / tool_search). */
+const DEFERRED_MCP = new Set<AgentId>(['claude-agent-acp', 'qwen']);
 
 const HELLO = 'Hello from the scripted model, in a few streamed chunks for the chat.';
 
@@ -24,11 +27,14 @@ interface Run {
 async function start(id: AgentId): Promise<Run> {
   const ws = tempDir(`symposium-ws-${id}-`);
   writeFileSync(join(ws, 'notes.txt'), 'the secret word is pelican\n');
+  mkdirSync(join(ws, 'src'));
+  writeFileSync(join(ws, 'src', 'shapes.ts'), 'export class Circle {\n  radius = 1;\n}\n');
   const model = await startScriptedModelServer([
     { when: 'say hello', text: HELLO },
     readStep('read the notes', join(ws, 'notes.txt')),
     writeStep('write a greeting file', join(ws, 'greeting.txt'), 'hello-from-the-agent'),
     shellStep('run the echo command', 'echo hi-from-shell'),
+    mcpStep('where is Circle defined', 'symposium-ide', 'find_definitions', { symbol: 'Circle' }),
   ]);
   const launch = agentLaunch(id, model.url);
   const permissions: acp.RequestPermissionRequest[] = [];
@@ -50,6 +56,9 @@ async function start(id: AgentId): Promise<Run> {
     clientInfo: { name: 'symposium-tests', version: '0' },
   });
   const { sessionId } = await h.conn.agent.request('session/new', { cwd: ws, mcpServers: [] });
+  // claude-agent-acp starts in "auto", where a classifier (a model call of its own) decides what may
+  // run; its "Manual" mode asks, as a cautious user would set it.
+  if (id === 'claude-agent-acp') await h.conn.agent.request('session/set_mode', { sessionId, modeId: 'default' });
   return { h, model, ws, sessionId, permissions };
 }
 
@@ -96,6 +105,23 @@ describe('real agents through the conductor (scripted model server)', function (
 
       it('runs a shell command and sees its output', async () => {
         assert.match(await ask(run!, 'please run the echo command'), /The command printed: .*hi-from-shell/s);
+      });
+
+      it("calls the conductor's injected symposium-ide tool and gets the real answer; sparkle and rust-crate-sources are offered too", async () => {
+        const text = await ask(run!, 'where is Circle defined?');
+        assert.match(text, /The tool answered: .*src\/shapes\.ts/s);
+        // What the agent offered its model: the tools directly, or (looked up on demand) in a search result.
+        const offered = [...run!.model.script.toolsSeen(), ...run!.model.script.log.map((l) => l.toolResult?.text ?? '')].join(' ');
+        for (const [server, tool] of [
+          ['symposium-ide', 'find_definitions'],
+          ['sparkle', 'session_checkpoint'],
+          ['rust-crate-sources', 'rust_crate_query'],
+        ])
+          if (!DEFERRED_MCP.has(id))
+            assert.ok(
+              mcpToolNames(server!, tool!).some((n) => offered.includes(n)),
+              `${server} ${tool} offered`,
+            );
       });
 
       it('ends with the editor: closing stdin leaves no process', async () => {

@@ -8,8 +8,8 @@
 export interface ToolStep {
   /** Candidate tool names, in order of preference (e.g. `Read`, `read_file`, `read`). */
   names: string[];
-  /** The call's arguments, given the chosen name and the tool's declared input schema. */
-  args: (name: string, schema: Record<string, unknown> | undefined) => Record<string, unknown>;
+  /** The call's arguments, given the chosen name, the tool's declared input schema and the previous step's result. */
+  args: (name: string, schema: Record<string, unknown> | undefined, previous: string | undefined) => Record<string, unknown>;
   /** The text that follows the tool's result (`result` is the result's text). */
   after: (result: string) => string;
 }
@@ -20,6 +20,12 @@ export interface Rule {
   /** Plain text to answer with; long answers are streamed in several chunks. */
   text?: string;
   tool?: ToolStep;
+  /**
+   * Tool calls in order, each made only when the request offers one of its names (a step no
+   * request offers is skipped): e.g. a tool search first, for the agents that show MCP tools only
+   * once the model looked them up, then the MCP tool. The last call's `after` gives the answer.
+   */
+  steps?: ToolStep[];
   /** Delay between streamed chunks (ms), to let a test press Stop mid-answer. */
   chunkDelayMs?: number;
 }
@@ -52,9 +58,9 @@ export const UNSCRIPTED_ANSWER = 'OK.';
 /** Answers turns from the rules; remembers which rule made each tool call, for the answer after its result. */
 export class ModelScript {
   readonly log: LoggedRequest[] = [];
-  private readonly calls = new Map<string, Rule>();
+  private readonly calls = new Map<string, { rule: Rule; step: number }>();
   /** The latest call of each tool name: an API that matches results to calls by name (Gemini without ids). */
-  private readonly callsByName = new Map<string, Rule>();
+  private readonly callsByName = new Map<string, { rule: Rule; step: number }>();
   private nextCall = 1;
 
   constructor(public rules: Rule[] = []) {}
@@ -72,24 +78,36 @@ export class ModelScript {
 
   private decide(turn: Turn): Reply {
     if (turn.toolResult) {
-      const rule = this.calls.get(turn.toolResult.callId) ?? this.callsByName.get(turn.toolResult.callId);
-      if (rule?.tool) return { kind: 'text', text: rule.tool.after(turn.toolResult.text) };
-      return { kind: 'text', text: UNSCRIPTED_ANSWER };
+      const call = this.calls.get(turn.toolResult.callId) ?? this.callsByName.get(turn.toolResult.callId);
+      if (!call) return { kind: 'text', text: UNSCRIPTED_ANSWER };
+      const next = this.call(turn, call.rule, call.step + 1, turn.toolResult.text);
+      return next ?? { kind: 'text', text: stepsOf(call.rule)[call.step]!.after(turn.toolResult.text) };
     }
     const rule = this.rules.find((r) => (typeof r.when === 'string' ? turn.userText.includes(r.when) : r.when.test(turn.userText)));
     if (!rule) return { kind: 'text', text: UNSCRIPTED_ANSWER };
-    if (rule.tool) {
+    if (stepsOf(rule).length) {
       // A side call (a title, a summary) carries the user's words without the tools: plain answer.
-      const name = rule.tool.names.find((n) => turn.tools.has(n));
-      if (!name) return { kind: 'text', text: UNSCRIPTED_ANSWER };
-      const callId = `call_${String(this.nextCall++).padStart(4, '0')}_${Math.random().toString(36).slice(2, 8)}`;
-      this.calls.set(callId, rule);
-      this.callsByName.set(name, rule);
-      return { kind: 'tool', callId, name, args: rule.tool.args(name, turn.tools.get(name)) };
+      return this.call(turn, rule, 0) ?? { kind: 'text', text: UNSCRIPTED_ANSWER };
     }
     return { kind: 'text', text: rule.text ?? UNSCRIPTED_ANSWER, ...(rule.chunkDelayMs ? { chunkDelayMs: rule.chunkDelayMs } : {}) };
   }
+
+  /** The call of the first step from `from` on whose tool the request offers; undefined when none. */
+  private call(turn: Turn, rule: Rule, from: number, previous?: string): Reply | undefined {
+    const steps = stepsOf(rule);
+    for (let step = from; step < steps.length; step++) {
+      const name = steps[step]!.names.find((n) => turn.tools.has(n));
+      if (!name) continue;
+      const callId = `call_${String(this.nextCall++).padStart(4, '0')}_${Math.random().toString(36).slice(2, 8)}`;
+      this.calls.set(callId, { rule, step });
+      this.callsByName.set(name, { rule, step });
+      return { kind: 'tool', callId, name, args: steps[step]!.args(name, turn.tools.get(name), previous) };
+    }
+    return undefined;
+  }
 }
+
+const stepsOf = (rule: Rule): ToolStep[] => rule.steps ?? (rule.tool ? [rule.tool] : []);
 
 /** Splits text into streaming chunks of about `size` characters, at word boundaries where possible. */
 export function chunks(text: string, size = 24): string[] {

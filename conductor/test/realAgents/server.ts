@@ -45,8 +45,7 @@ export async function startScriptedModelServer(rules: Rule[] = []): Promise<Scri
       const path = (req.url ?? '/').split('?')[0]!;
       if (process.env.SCRIPTED_MODEL_DEBUG) console.error(`[scripted model] ${new Date().toISOString()} ${req.method} ${req.url}`);
       const body = req.method === 'POST' ? await readJson(req) : {};
-      if (process.env.SCRIPTED_MODEL_DEBUG === 'body')
-        console.error(JSON.stringify((body.messages as unknown[] | undefined)?.slice(-2)).slice(0, 1500));
+      if (process.env.SCRIPTED_MODEL_DEBUG === 'body') console.error(JSON.stringify(body.tools ?? body.messages));
       if (req.method === 'GET' && /\/models\/?$/.test(path)) {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ object: 'list', data: [{ id: 'scripted', object: 'model', created: 0, owned_by: 'test' }], models: [] }));

@@ -83,8 +83,34 @@ export function shellStep(when: string, command: string): Rule {
   };
 }
 
-/** A call of an MCP tool the conductor injected, by its bare name (`find_definitions`), under whatever prefix the agent gives it. */
+/** The names agents give an MCP server's tool: Claude `mcp__s__t`, Gemini `mcp_s_t`, Codex `mcp__s_with_underscores__t`, OpenCode `s_t`. */
+export function mcpToolNames(server: string, tool: string): string[] {
+  const under = server.replace(/-/g, '_');
+  return [`mcp__${server}__${tool}`, `mcp_${server}_${tool}`, `mcp__${under}__${tool}`, `${server}_${tool}`, `${server}__${tool}`];
+}
+
+/**
+ * A call of an MCP tool the conductor injected. Agents that show MCP tools only once the model
+ * looked them up (claude-agent-acp's ToolSearch, Qwen Code's tool_search + tool_call) get the
+ * lookup first; the others call the tool at once.
+ */
 export function mcpStep(when: string, server: string, tool: string, args: Record<string, unknown>): Rule {
-  const names = [`mcp__${server}__${tool}`, `${server}__${tool}`, `${server}_${tool}`, `mcp_${server}_${tool}`, tool];
-  return { when, tool: { names, args: () => args, after: (r) => `The tool answered: ${r}` } };
+  const names = mcpToolNames(server, tool);
+  const after = (r: string): string => `The tool answered: ${r}`;
+  return {
+    when,
+    steps: [
+      { names: ['ToolSearch', 'tool_search'], args: () => ({ query: tool }), after },
+      { names, args: () => args, after },
+      {
+        // Qwen Code: a looked-up tool is called through tool_call, by the exact name the search returned.
+        names: ['tool_call'],
+        args: (_name, _schema, previous) => ({
+          name: new RegExp(`[\\w-]*${tool}`).exec(previous ?? '')?.[0] ?? names[0]!,
+          arguments: args,
+        }),
+        after,
+      },
+    ],
+  };
 }

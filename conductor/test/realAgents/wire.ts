@@ -150,13 +150,33 @@ export async function openAiChatReply(reply: Reply, body: Json, res: ServerRespo
 
 // ---- OpenAI Responses (Codex) ----
 
+interface ResponsesTool {
+  schema: Json | undefined;
+  name: string;
+  namespace?: string;
+}
+
+/** Codex groups an MCP server's tools in a namespace (`mcp__symposium_ide` → `diagnostics`, …): listed here as `<namespace>__<tool>`. */
+function responsesTools(body: Json): Map<string, ResponsesTool> {
+  const out = new Map<string, ResponsesTool>();
+  for (const t of arr(body.tools)) {
+    if (t.type === 'namespace')
+      for (const inner of arr(t.tools))
+        out.set(`${String(t.name)}__${String(inner.name)}`, {
+          schema: inner.parameters as Json | undefined,
+          name: String(inner.name),
+          namespace: String(t.name),
+        });
+    else {
+      const name = String(t.name ?? (t.function as Json | undefined)?.name);
+      out.set(name, { schema: (t.parameters ?? (t.function as Json | undefined)?.parameters) as Json | undefined, name });
+    }
+  }
+  return out;
+}
+
 export function openAiResponsesTurn(body: Json): Turn {
-  const tools = new Map(
-    arr(body.tools).map((t) => [
-      String(t.name ?? (t.function as Json | undefined)?.name),
-      (t.parameters ?? (t.function as Json | undefined)?.parameters) as Json | undefined,
-    ]),
-  );
+  const tools = new Map([...responsesTools(body)].map(([k, v]) => [k, v.schema]));
   const input = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : arr(body.input);
   const last = input.at(-1);
   if (last?.type === 'function_call_output' || last?.type === 'custom_tool_call_output')
@@ -175,13 +195,15 @@ export async function openAiResponsesReply(reply: Reply, body: Json, res: Server
     output_tokens_details: { reasoning_tokens: 0 },
     total_tokens: 15,
   };
+  const tool = reply.kind === 'tool' ? responsesTools(body).get(reply.name) : undefined;
   const item =
     reply.kind === 'tool'
       ? {
           type: 'function_call',
           id: `fc_${reply.callId}`,
           call_id: reply.callId,
-          name: reply.name,
+          name: tool?.name ?? reply.name,
+          ...(tool?.namespace ? { namespace: tool.namespace } : {}),
           arguments: JSON.stringify(reply.args),
           status: 'completed',
         }
@@ -212,8 +234,9 @@ export async function openAiResponsesReply(reply: Reply, body: Json, res: Server
   ev('response.created', { response: response('in_progress', []) });
   if (reply.kind === 'tool') {
     ev('response.output_item.added', { output_index: 0, item: { ...item, arguments: '', status: 'in_progress' } });
-    ev('response.function_call_arguments.delta', { output_index: 0, item_id: item.id, delta: item.arguments });
-    ev('response.function_call_arguments.done', { output_index: 0, item_id: item.id, arguments: item.arguments });
+    const args = JSON.stringify(reply.args);
+    ev('response.function_call_arguments.delta', { output_index: 0, item_id: item.id, delta: args });
+    ev('response.function_call_arguments.done', { output_index: 0, item_id: item.id, arguments: args });
   } else {
     ev('response.output_item.added', { output_index: 0, item: { ...item, status: 'in_progress', content: [] } });
     ev('response.content_part.added', {
