@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import bundled from './bundledRegistry.json';
 import { parseRegistry, parseRegistryAgent, type RegistryAgent } from './registrySchema';
 import { agentSettingFor, commandLine, platformKey, resolveAgent } from './resolveAgent';
@@ -28,7 +30,14 @@ describe('ACP registry: schema', () => {
     assert.deepEqual(r.problems, []);
     assert.ok(r.agents.length >= 4);
     for (const a of r.agents) assert.ok(a.distribution.npx, `${a.id} is an npx agent`);
-    assert.equal(r.agents.find((a) => a.id === 'claude-code-acp')?.distribution.npx?.package, '@zed-industries/claude-code-acp@0.16.0');
+  });
+
+  it('offers the agents the real-agent tests run, at the versions they pin (scripts/test-tools-install.sh)', () => {
+    const script = fs.readFileSync(path.resolve(__dirname, '../../../scripts/test-tools-install.sh'), 'utf8');
+    const pinned = [...script.matchAll(/^\s+"((?:@[\w-]+\/)?[\w-]+)@([\d.]+)"$/gm)].map((m) => `${m[1]}@${m[2]}`);
+    assert.equal(pinned.length, 6, pinned.join(' '));
+    const offered = parseRegistry(bundled, 'bundled').agents.map((a) => a.distribution.npx?.package);
+    for (const p of pinned) assert.ok(offered.includes(p), `${p} is offered (offered: ${offered.join(', ')})`);
   });
 
   it('keeps good entries and names what is wrong with the others', () => {
