@@ -3,11 +3,12 @@
 // each against the scripted model server (offline, deterministic). Needs the pinned agents of
 // scripts/test-tools-install.sh (npm test installs them) and `node esbuild.mjs`.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { CONDUCTOR_JS, conductorArgs, startProcess, tempDir, waitFor, type Harness } from '../harness';
 import { AGENT_IDS, agentLaunch, agentsInstalled, type AgentId } from './agents';
+import { writeCompat } from './compat';
 import { startScriptedModelServer, type ScriptedModelServer } from './server';
 import { mcpStep, mcpToolNames, readStep, shellStep, writeStep } from './steps';
 
@@ -62,6 +63,39 @@ async function start(id: AgentId): Promise<Run> {
   return { h, model, ws, sessionId, permissions };
 }
 
+/** Whether a process is alive (a zombie waiting for its parent counts as gone). */
+function alive(pid: number): boolean {
+  try {
+    return !/^\S+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** Every process under `pid`, from /proc (children's children included). */
+function descendants(pid: number): number[] {
+  const parentOf = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const out: number[] = [];
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [child, parent] of parentOf)
+      if ((parent === pid || out.includes(parent)) && !out.includes(child)) {
+        out.push(child);
+        grew = true;
+      }
+  }
+  return out;
+}
+
 async function ask(run: Run, text: string): Promise<string> {
   const r = await run.h.conn.agent.request('session/prompt', { sessionId: run.sessionId, prompt: [{ type: 'text', text }] });
   await new Promise((res) => setImmediate(res));
@@ -69,8 +103,18 @@ async function ask(run: Run, text: string): Promise<string> {
   return run.h.takeText(run.sessionId);
 }
 
+/** Each agent × feature outcome, for docs/agents.md's compatibility table (scripts/agent-compat-table.mjs). */
+const outcomes: Record<string, Record<string, 'passed' | 'failed'>> = {};
+
 describe('real agents through the conductor (scripted model server)', function () {
   this.timeout(120_000);
+  afterEach(function () {
+    const t = this.currentTest;
+    const agent = t?.parent?.title;
+    if (!t || !agent || (t.state !== 'passed' && t.state !== 'failed')) return;
+    (outcomes[agent] ??= {})[t.title] = t.state;
+  });
+  after(() => writeCompat('conductor', outcomes));
   before(function () {
     if (!existsSync(CONDUCTOR_JS)) throw new Error('build first: node esbuild.mjs');
     if (!agentsInstalled()) throw new Error('the pinned agents are missing: bash scripts/test-tools-install.sh');
@@ -124,10 +168,25 @@ describe('real agents through the conductor (scripted model server)', function (
             );
       });
 
-      it('ends with the editor: closing stdin leaves no process', async () => {
+      it('ends with the editor: closing stdin leaves no process (the agent and everything it started)', async () => {
         const pid = run!.h.child.pid!;
+        const tree = descendants(pid);
+        assert.ok(tree.length > 0, 'the agent runs under the conductor');
         await run!.h.close();
-        await waitFor(() => !existsSync(`/proc/${pid}`), 10_000, 'the conductor to exit');
+        await waitFor(() => [pid, ...tree].every((p) => !alive(p)), 10_000, 'the conductor and every process under it to exit');
+      });
+
+      it('ends on SIGTERM too: nothing left running', async () => {
+        const again = await start(id);
+        try {
+          const pid = again.h.child.pid!;
+          const tree = descendants(pid);
+          again.h.child.kill('SIGTERM');
+          await waitFor(() => [pid, ...tree].every((p) => !alive(p)), 10_000, 'the conductor and every process under it to exit');
+        } finally {
+          await again.h.close();
+          await again.model.close();
+        }
       });
     });
   }
