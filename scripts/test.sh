@@ -18,11 +18,13 @@ if [ -f webview/tsconfig.json ]; then npx tsc -p webview --noEmit; fi
 status=0
 # Lint (layer zones), formatter, test names: test-results/checks.json.
 node scripts/static-checks.mjs || status=1
-bash scripts/test-tools-install.sh  # acpx, the third-party ACP client some node tests drive
+bash scripts/test-tools-install.sh  # acpx and the pinned real agents some node tests drive
+# code-server and its Node 24: the host stages run in it, and Qwen Code (a real agent of the node
+# stage) needs Node 22 or later, so it is installed before the node stage.
+if [ -f scripts/run-ext-tests.mjs ]; then bash scripts/vscode-host-install.sh; fi
 TEST_STAGE=node npx mocha --config .mocharc.json --reporter ./scripts/mocha-json-reporter.cjs || status=1
 
 if [ -f scripts/run-ext-tests.mjs ]; then
-  bash scripts/vscode-host-install.sh
   bash scripts/vscode-host-run.sh scripts/run-ext-tests.mjs || status=1
   # A second host, on a two-folder workspace: only the multi-root suite (workspace-folder pick).
   bash scripts/vscode-host-run.sh scripts/run-ext-tests.mjs --suite multiroot \
