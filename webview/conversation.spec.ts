@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { ConversationEntry } from '../src/protocol/webview';
 import { applyEntry, emptyConversation, isBusy, type Turn } from './conversation';
+import { turnToChatItems } from './mappers/chatItems';
 
 const chunk = (text: string): SessionUpdate => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
 const failure = { agentName: 'ElizACP', message: 'exited with code 3', exitCode: 3, signal: null, stderrTail: 'boom' };
@@ -43,6 +44,39 @@ describe('conversation model', () => {
     const t = c.blocks[0] as Turn;
     assert.equal(t.updates.length, 2);
     assert.deepEqual(t.updates[0], { sessionUpdate: 'tool_call', toolCallId: 't', title: 'Read', status: 'completed' });
+  });
+
+  it('a call announced only by its permission request (Gemini CLI) is one tool card, described by the request', () => {
+    const c = emptyConversation();
+    applyEntry(c, { type: 'prompt-started', messageId: 'm', text: 'write it' });
+    const toolCall = {
+      toolCallId: 'write_file-1',
+      title: 'Writing to greeting.txt',
+      kind: 'edit' as const,
+      status: 'pending' as const,
+      locations: [{ path: '/w/greeting.txt' }],
+    };
+    const options = [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' as const }];
+    applyEntry(c, { type: 'permission-requested', messageId: 'm', requestId: 'r1', toolCall, options });
+    // The updates that follow carry only what changed.
+    applyEntry(c, {
+      type: 'agent-update',
+      messageId: 'm',
+      update: { sessionUpdate: 'tool_call_update', toolCallId: 'write_file-1', status: 'in_progress' },
+    });
+    applyEntry(c, {
+      type: 'agent-update',
+      messageId: 'm',
+      update: { sessionUpdate: 'tool_call_update', toolCallId: 'write_file-1', status: 'completed' },
+    });
+    const t = c.blocks[0] as Turn;
+    assert.deepEqual(t.updates, [{ ...toolCall, status: 'completed', sessionUpdate: 'tool_call' }]);
+    const cards = turnToChatItems(t).map((i) => [i.messageId, i.header?.body]);
+    assert.deepEqual(cards, [
+      ['m:prompt', undefined],
+      ['m:perm:r1', 'Permission needed: Writing to greeting.txt'],
+      ['m:tool:write_file-1', '**Writing to greeting.txt**'],
+    ]);
   });
 
   it('an agent failure ends running turns and adds a notice; a restart resolves it', () => {

@@ -1,7 +1,7 @@
 // The webview's model of one tab's conversation, built by applying the host's conversation
 // messages in order. mynah-ui items are rendered from it (mappers/), and it is saved with the
 // webview state, so a streaming answer can continue after the webview is re-created. Pure.
-import type { AvailableCommand, PermissionOption, SessionUpdate, StopReason, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import type { AvailableCommand, PermissionOption, SessionUpdate, StopReason, ToolCallUpdate, UsageUpdate } from '@agentclientprotocol/sdk';
 import type {
   AgentFailure,
   ContextRef,
@@ -86,6 +86,8 @@ export interface Conversation {
   commands?: AvailableCommand[];
   /** The agent's title for the session (`session_info_update`), when it gave one. */
   title?: string;
+  /** How much of its context window the session uses, and its cost so far (`usage_update`). */
+  usage?: Pick<UsageUpdate, 'used' | 'size' | 'cost'>;
   /** Attached by "Discuss in Symposium", sent with the next prompt. */
   attached?: ContextRef[];
   /** Prompts sent while the tab was busy, waiting their turn (the host's `prompt-queue`). */
@@ -145,6 +147,24 @@ function addEmbodiment(c: Conversation, messageId: MessageId | undefined, update
   return t.messageId;
 }
 
+/**
+ * A `tool_call_update` for a call the turn has not seen as a `tool_call`, but that an approval
+ * card of the turn described: Gemini CLI announces a call that needs approval only inside
+ * `session/request_permission`. The update becomes the call itself, the approval's description
+ * completed by the update, so the call has one tool card with its title, kind and places even
+ * when the updates carry only a status.
+ */
+function announcedByPermission(t: Turn, u: SessionUpdate): SessionUpdate | undefined {
+  if (u.sessionUpdate !== 'tool_call_update') return undefined;
+  const known = t.updates.some(
+    (x) => (x.sessionUpdate === 'tool_call' || x.sessionUpdate === 'tool_call_update') && x.toolCallId === u.toolCallId,
+  );
+  const card = known ? undefined : t.permissions.find((p) => p.toolCall.toolCallId === u.toolCallId);
+  if (!card) return undefined;
+  const defined = Object.fromEntries(Object.entries(u).filter(([, v]) => v !== undefined && v !== null));
+  return { title: 'Tool call', ...card.toolCall, ...defined, sessionUpdate: 'tool_call' } as SessionUpdate;
+}
+
 /** Session-level updates (pickers, commands) change the tab, not a turn's cards. */
 function applySessionState(c: Conversation, u: SessionUpdate): boolean {
   switch (u.sessionUpdate) {
@@ -163,6 +183,9 @@ function applySessionState(c: Conversation, u: SessionUpdate): boolean {
         if (typeof u.title === 'string' && u.title.trim() !== '') c.title = u.title;
         else delete c.title;
       }
+      return true;
+    case 'usage_update':
+      c.usage = { used: u.used, size: u.size, ...(u.cost ? { cost: u.cost } : {}) };
       return true;
     default:
       return false;
@@ -252,7 +275,7 @@ export function applyEntry(c: Conversation, e: ConversationEntry): string[] {
       // Other updates outside a prompt turn have no block to go to.
       if (!e.messageId) return [];
       const t = ensureTurn(c, e.messageId);
-      addUpdate(t, e.update);
+      addUpdate(t, announcedByPermission(t, e.update) ?? e.update);
       return [t.messageId];
     }
     case 'prompt-ended': {

@@ -8,117 +8,19 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { STORY } from '../../conductor/eliza/demos';
 import { respond } from '../../conductor/eliza/engine';
-import { silentLog } from '../log/logEvent';
-import type { HostToWebview, TabId, WebviewToHost } from '../protocol/webview';
 import { builtinAgent } from '../agents/agentConfiguration';
-import { AgentPool } from '../agents/agentPool';
-import { PermissionBroker } from '../permissions/permissionBroker';
-import { ChatInspector } from '../testing/chatInspector';
-import type { Conversation, Turn } from '../../webview/conversation';
-import { WebviewModel } from '../../webview/model';
-import type { ModelState } from '../../webview/state';
-import { ChatController } from './chatController';
 import type { OutboxLimits } from './outbox';
-import { SessionDirectory } from './sessionDirectory';
-import { TabMessages } from './tabMessages';
+import { setupChat, sleep, until } from '../test/chatHarness';
 // A temp Sparkle home for the conductors these tests start (also when run alone, without .mocharc).
 import '../../conductor/test/testEnv.setup.cjs';
 
 const ROOT = path.resolve(__dirname, '../..');
 const rt = { execPath: process.execPath, extensionPath: ROOT };
 
-/** The webview's model fed what the host posts; it can "save" and be re-created from that. */
-class FakeWebview {
-  readonly model: WebviewModel;
-  received: HostToWebview[] = [];
-  constructor(saved?: ModelState) {
-    this.model = new WebviewModel(structuredClone(saved));
-  }
-  receive(m: HostToWebview): void {
-    this.received.push(m);
-    this.model.receive(m);
-  }
-  /** A tab the user opened (the webview makes its ID). */
-  newTab(): TabId {
-    const tabId = randomUUID();
-    this.model.addTab(tabId);
-    return tabId;
-  }
-  ready(): WebviewToHost {
-    return { type: 'webview-ready', lastSeenIndex: this.model.lastSeenIndex(), openTabs: this.model.tabIds() };
-  }
-  save(): ModelState {
-    return structuredClone(this.model.toState());
-  }
-  conversation(tabId: TabId): Conversation {
-    return this.model.conversation(tabId);
-  }
-  turns(tabId: TabId): Turn[] {
-    return this.model.conversation(tabId).blocks.filter((b): b is Turn => b.kind === 'turn');
-  }
-  answer(tabId: TabId, messageId: string): string {
-    const t = this.turns(tabId).find((b) => b.messageId === messageId);
-    return (t?.updates ?? [])
-      .map((u) => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? u.content.text : ''))
-      .join('');
-  }
-  /** The per-tab index of each received message of this type (and message ID). */
-  indicesOf(tabId: TabId, type: HostToWebview['type'], messageId?: string): number[] {
-    return this.received.flatMap((m) =>
-      'index' in m && m.tabId === tabId && m.type === type && (messageId === undefined || ('messageId' in m && m.messageId === messageId))
-        ? [m.index]
-        : [],
-    );
-  }
-}
-
 function setup(limits?: OutboxLimits) {
-  let webview = new FakeWebview();
-  // Wired as src/extension.ts does, without the editor side.
-  const sessions = new SessionDirectory();
-  const messages = new TabMessages(silentLog, limits);
-  const permissions = new PermissionBroker({
-    log: silentLog,
-    policyFor: () => ({ bypassPermissions: false, autoApprove: [], problems: [] }),
-    enableBypass: async () => {},
-    record: () => {},
-    tabFor: (actorKey, sessionId) => sessions.turnFor(actorKey, sessionId),
-    post: (p) => messages.send(p),
-  });
-  const pool = new AgentPool({
-    runtime: rt,
-    log: silentLog,
-    clientInfo: { name: 'test', version: '0' },
-    onPermissionRequest: (actor, params, signal) =>
-      permissions.request({ actorKey: actor.key, agentName: actor.agentName, params, signal }),
-  });
-  const controller = new ChatController({
-    log: silentLog,
-    sessions,
-    messages,
-    permissions,
-    pool,
-    configure: async () => ({ agent: builtinAgent(rt), components: null, workspaceFolder: ROOT }),
-  });
-  const inspector = new ChatInspector({ chat: controller, sessions, pool, messages, permissions });
-  messages.setPost((m) => webview.receive(m));
-  return {
-    controller,
-    inspector,
-    messages,
-    get webview() {
-      return webview;
-    },
-    recreate(saved?: ReturnType<FakeWebview['save']>) {
-      webview = new FakeWebview(saved);
-    },
-  };
+  return setupChat({ runtime: rt, limits, configure: async () => ({ agent: builtinAgent(rt), components: null, workspaceFolder: ROOT }) });
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(done: () => boolean, timeoutMs = 10_000): Promise<void> {
-  for (const end = Date.now() + timeoutMs; !done(); await sleep(20)) if (Date.now() > end) throw new Error('timed out');
-}
 const story = STORY.join('');
 
 describe('ChatController (real conductor + ElizACP)', function () {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import { coalesce, mergeUpdates } from './coalesce';
+import { appendUpdate, coalesce, mergeUpdates } from './coalesce';
 
 const chunk = (text: string, kind: 'agent_message_chunk' | 'agent_thought_chunk' = 'agent_message_chunk'): SessionUpdate => ({
   sessionUpdate: kind,
@@ -27,6 +27,31 @@ describe('coalesce', () => {
     const upd: SessionUpdate = { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' };
     assert.deepEqual(mergeUpdates(call, upd), { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Read', status: 'completed' });
     assert.equal(mergeUpdates(call, { ...upd, toolCallId: 't2' } as SessionUpdate), undefined);
+  });
+  it('a tool_call repeated with the same id (Claude Code: nearly empty, then full) is one call, updated', () => {
+    const early: SessionUpdate = {
+      sessionUpdate: 'tool_call',
+      toolCallId: 't1',
+      title: 'Write',
+      kind: 'edit',
+      status: 'pending',
+      rawInput: {},
+    };
+    const full: SessionUpdate = {
+      sessionUpdate: 'tool_call',
+      toolCallId: 't1',
+      title: 'Write /w/a.txt',
+      kind: 'edit',
+      status: 'pending',
+      rawInput: { file_path: '/w/a.txt' },
+      locations: [{ path: '/w/a.txt' }],
+    };
+    const done: SessionUpdate = { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' };
+    const updates: SessionUpdate[] = [];
+    // With other updates in between, as when a permission request or text came first.
+    for (const u of [early, chunk('thinking it over'), full, done]) appendUpdate(updates, u);
+    assert.deepEqual(updates, [{ ...full, status: 'completed' }, chunk('thinking it over')]);
+    assert.deepEqual(mergeUpdates(early, full), full, 'back to back (the outbox) too');
   });
   it('keeps only the latest plan', () => {
     const p1: SessionUpdate = { sessionUpdate: 'plan', entries: [] };

@@ -27,9 +27,13 @@ export function mergeUpdates(prev: SessionUpdate, next: SessionUpdate): SessionU
     return { ...next, content: { ...next.content, text: prev.content.text + next.content.text } };
   }
   // ACP: tool_call_update fields replace the previous values; absent fields stay as they were.
-  if (isTool(prev) && next.sessionUpdate === 'tool_call_update' && prev.toolCallId === next.toolCallId) {
+  // A second `tool_call` with an id already announced is taken the same way: Claude Code sends a
+  // nearly empty one as the model starts the call and the full one once its input is known, and
+  // both describe the one call.
+  if (isTool(prev) && isTool(next) && prev.toolCallId === next.toolCallId) {
     const defined = Object.fromEntries(Object.entries(next).filter(([, v]) => v !== undefined && v !== null));
-    return { ...prev, ...defined, sessionUpdate: prev.sessionUpdate } as SessionUpdate;
+    const kind = next.sessionUpdate === 'tool_call' ? 'tool_call' : prev.sessionUpdate;
+    return { ...prev, ...defined, sessionUpdate: kind } as SessionUpdate;
   }
   if (REPLACING_KINDS.has(prev.sessionUpdate) && prev.sessionUpdate === next.sessionUpdate) return next;
   return undefined;
@@ -37,7 +41,8 @@ export function mergeUpdates(prev: SessionUpdate, next: SessionUpdate): SessionU
 
 /**
  * Adds one update to a turn's list as the chat shows it: merged with the last one when possible
- * (streamed chunks), one plan per turn (replaced in place), tool_call_updates folded into their call.
+ * (streamed chunks), one plan per turn (replaced in place), tool_call_updates (and a repeated
+ * tool_call) folded into their call.
  * Shared by the webview's conversation model and the host's history (export, replay).
  */
 export function appendUpdate(updates: SessionUpdate[], update: SessionUpdate): void {
@@ -54,7 +59,7 @@ export function appendUpdate(updates: SessionUpdate[], update: SessionUpdate): v
       return;
     }
   }
-  if (update.sessionUpdate === 'tool_call_update') {
+  if (isTool(update)) {
     const i = updates.findIndex((u) => isTool(u) && u.toolCallId === update.toolCallId);
     const target = i >= 0 ? updates[i] : undefined;
     const folded = target && mergeUpdates(target, update);

@@ -29,7 +29,10 @@ function configOptionValues(o: SessionConfigOption): { value: string; label: str
 export function pickersFor(controls: SessionControls | undefined): SelectItem[] {
   if (!controls) return [];
   const pickers: SelectItem[] = [];
-  const modes = controls.modes;
+  const configs = (controls.configOptions ?? []).filter((o) => o.type === 'select');
+  // ACP: an agent that offers its modes as a config option (Qwen Code, Codex) means that one; its
+  // older `modes` list says the same, and two pickers for one thing would show both.
+  const modes = configs.some((o) => o.category === 'mode') ? undefined : controls.modes;
   if (modes && modes.availableModes.length > 0) {
     pickers.push({
       type: 'select',
@@ -41,7 +44,6 @@ export function pickersFor(controls: SessionControls | undefined): SelectItem[] 
       options: modes.availableModes.map((m) => ({ value: m.id, label: m.name, description: m.description ?? undefined })),
     });
   }
-  const configs = (controls.configOptions ?? []).filter((o) => o.type === 'select');
   for (const o of configs) {
     pickers.push({
       type: 'select',
@@ -144,6 +146,17 @@ export function tabTitleFor(c: Conversation): string | undefined {
   return cut.replace(/</g, '‹').replace(/>/g, '›').replace(/&/g, '＆');
 }
 
+const compact = (n: number): string =>
+  n >= 1_000_000 ? `${+(n / 1_000_000).toFixed(1)}M` : n >= 1_000 ? `${+(n / 1_000).toFixed(1)}k` : String(Math.round(n));
+
+/** The session's context use and cost for the info line: `context 15k of 258k tokens (6 %) · 0.0018 USD`. */
+export function usageText(usage: Conversation['usage']): string | undefined {
+  if (!usage || !Number.isFinite(usage.used) || !Number.isFinite(usage.size) || usage.size <= 0) return undefined;
+  const percent = Math.min(100, Math.round((usage.used / usage.size) * 100));
+  const cost = usage.cost && Number.isFinite(usage.cost.amount) ? ` · ${+usage.cost.amount.toFixed(4)} ${usage.cost.currency}` : '';
+  return `context ${compact(usage.used)} of ${compact(usage.size)} tokens (${percent} %)${cost}`;
+}
+
 /**
  * `contextItems`: what the `@` menu offers (the same for every tab). `workingSeconds`: how long the
  * running turn has run, shown next to the Stop button ("Working… 12 s") so a silent agent is visibly alive.
@@ -151,8 +164,9 @@ export function tabTitleFor(c: Conversation): string | undefined {
 export function tabStoreFor(c: Conversation, contextItems?: ContextRef[], workingSeconds?: number): MynahUIDataModel {
   // No session yet: still starting, or waiting on the user's sign-in (its card is in the tab).
   const signIn = c.blocks.find((b): b is Notice => b.kind === 'notice' && b.signIn !== undefined && !b.signIn.optional && !b.resolved);
+  const usage = usageText(c.usage);
   const where = c.agentName
-    ? `${c.agentName} · ${c.cwd ?? ''}`
+    ? `${c.agentName} · ${c.cwd ?? ''}${usage ? ` · ${usage}` : ''}`
     : signIn
       ? `Waiting for you to sign in to ${signIn.agentName}`
       : 'Starting the agent…';

@@ -1,0 +1,272 @@
+// The chat with the agents people run: the host's controller, pool, broker and outbox with the
+// webview's model (src/test/chatHarness.ts), each real agent behind the real conductor, against
+// the scripted model server (conductor/test/realAgents/), offline. What each agent does its own
+// way must reach the user as it does for every other agent: one card per tool call, the pickers it
+// offers, approvals once a mode that asks is chosen, its usage and title, what it read, wrote and
+// ran, and no process left once the chat is done with it. A fixture agent does on demand what
+// the pinned agents do only sometimes. Needs `node esbuild.mjs` and scripts/test-tools-install.sh.
+import * as assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import { agentLaunch, agentsInstalled, type AgentId } from '../../conductor/test/realAgents/agents';
+import { startScriptedModelServer, type ScriptedModelServer } from '../../conductor/test/realAgents/server';
+import { readStep, shellStep, writeStep } from '../../conductor/test/realAgents/steps';
+import { tempDir } from '../../conductor/test/harness';
+import type { AgentConfiguration } from '../agents/agentConfiguration';
+import type { TabId } from '../protocol/webview';
+import { processTree, stillRunning, type ProcessId } from '../test/processGroup';
+import { setupChat, until } from '../test/chatHarness';
+import { turnToChatItems } from '../../webview/mappers/chatItems';
+import { pickersFor, tabStoreFor } from '../../webview/mappers/tabStore';
+import type { Turn } from '../../webview/conversation';
+import '../../conductor/test/testEnv.setup.cjs';
+
+const ROOT = path.resolve(__dirname, '../..');
+const runtime = { execPath: process.execPath, extensionPath: ROOT };
+type ToolState = Extract<SessionUpdate, { sessionUpdate: 'tool_call' | 'tool_call_update' }>;
+
+interface Chat {
+  ctx: ReturnType<typeof setupChat>;
+  tabId: TabId;
+  ws: string;
+  model: ScriptedModelServer;
+  /** Answers each approval card with its first "allow" option, as a user would click it. */
+  approving: boolean;
+}
+
+async function openChat(id: AgentId): Promise<Chat> {
+  const ws = tempDir(`symposium-chat-${id}-`);
+  fs.writeFileSync(path.join(ws, 'notes.txt'), 'the secret word is pelican\n');
+  const model = await startScriptedModelServer([
+    { when: 'say hello', text: 'Hello from the scripted model, in a few chunks.' },
+    readStep('read the notes', path.join(ws, 'notes.txt')),
+    writeStep('write a greeting file', path.join(ws, 'greeting.txt'), 'hello-from-the-agent'),
+    writeStep('write a second file', path.join(ws, 'second.txt'), 'second-from-the-agent'),
+    shellStep('run the echo command', 'echo hi-from-shell'),
+  ]);
+  const launch = agentLaunch(id, model.url, { asks: true });
+  const config: AgentConfiguration = {
+    agent: { name: id, command: launch.command[0]!, args: launch.command.slice(1), env: launch.env },
+    components: null,
+    workspaceFolder: ws,
+  };
+  const ctx = setupChat({ runtime, editor: true, configure: async () => config });
+  const tabId = ctx.webview.newTab();
+  ctx.controller.handle(ctx.webview.ready());
+  await until(() => ctx.webview.conversation(tabId).agentName !== undefined, 60_000, `${id}'s session`);
+  const chat: Chat = { ctx, tabId, ws, model, approving: true };
+  const answered = new Set<string>();
+  const timer = setInterval(() => {
+    if (!chat.approving) return;
+    for (const t of ctx.webview.turns(tabId))
+      for (const p of t.permissions)
+        if (!p.decision && !answered.has(p.requestId)) {
+          answered.add(p.requestId);
+          const allow = p.options.find((o) => o.kind === 'allow_once') ?? p.options.find((o) => o.kind.startsWith('allow'))!;
+          ctx.controller.handle({ type: 'permission-answer', tabId, requestId: p.requestId, optionId: allow.optionId });
+        }
+  }, 25);
+  timer.unref();
+  return chat;
+}
+
+async function ask(chat: Chat, text: string): Promise<Turn> {
+  const messageId = randomUUID();
+  chat.ctx.controller.handle({ type: 'prompt', tabId: chat.tabId, messageId, text });
+  await until(
+    () => chat.ctx.webview.received.some((m) => (m.type === 'prompt-ended' || m.type === 'prompt-failed') && m.messageId === messageId),
+    90_000,
+    `the answer to "${text}"`,
+  );
+  const turn = chat.ctx.webview.turns(chat.tabId).find((t) => t.messageId === messageId)!;
+  assert.equal(turn.status, 'done', turn.error);
+  return turn;
+}
+
+const toolsOf = (t: Turn): ToolState[] =>
+  t.updates.filter((u): u is ToolState => u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update');
+
+/** The turn's cards as mynah-ui gets them: ids and header lines. */
+const cardsOf = (t: Turn): string[] =>
+  turnToChatItems(t).map((i) => `${(i.messageId ?? '').slice(t.messageId.length + 1)} ${i.header?.body ?? ''}`);
+
+/** Each tool call of the turn is one card: no two cards for one id, in the model or in what is drawn. */
+function assertOneCardPerCall(t: Turn): void {
+  const ids = toolsOf(t).map((u) => u.toolCallId);
+  assert.deepEqual(ids, [...new Set(ids)], 'one entry per tool call id in the model');
+  const drawn = turnToChatItems(t)
+    .map((i) => i.messageId)
+    .filter((id) => id?.includes(':tool:'));
+  assert.deepEqual(drawn, [...new Set(drawn)], `one card per tool call id: ${cardsOf(t).join(' | ')}`);
+}
+
+/** What the tool card of a call shows besides its title: its content and the files it names. */
+function shownDetails(t: Turn, call: ToolState): string {
+  const card = turnToChatItems(t).find((i) => i.messageId === `${t.messageId}:tool:${call.toolCallId}`)!;
+  return JSON.stringify([card.body, card.summary?.collapsedContent ?? [], card.fileList?.filePaths ?? []]);
+}
+
+async function closeChat(chat: Chat | undefined): Promise<void> {
+  await chat?.ctx.controller.dispose();
+  await chat?.model.close();
+}
+
+/** Every process behind the tab: its conductor, the agent, and what they started, wherever it went. */
+function processesOf(chat: Chat): ProcessId[] {
+  const pid = chat.ctx.inspector.agentProcesses()[0]?.pid;
+  assert.ok(pid, 'the agent runs');
+  const tree = processTree(pid);
+  assert.ok(tree.length >= 2, `the conductor and its agent: ${JSON.stringify(tree)}`);
+  return tree;
+}
+
+async function assertAllEnd(processes: ProcessId[], what: string): Promise<void> {
+  await until(() => stillRunning(processes).length === 0, 10_000).catch(() => assert.deepEqual(stillRunning(processes), [], what));
+}
+
+describe('the chat with real agents (conductor, scripted model server)', function () {
+  this.timeout(180_000);
+  before(function () {
+    if (!fs.existsSync(path.join(ROOT, 'out/conductor.js'))) throw new Error('build first: node esbuild.mjs');
+    if (!agentsInstalled()) throw new Error('the pinned agents are missing: bash scripts/test-tools-install.sh');
+  });
+  let chat: Chat | undefined;
+  afterEach(async () => {
+    await closeChat(chat);
+    chat = undefined;
+  });
+
+  it('Claude Code (claude-code-acp) sends each tool_call twice, nearly empty then full: one card, updated; a restart and quitting leave no process', async () => {
+    chat = await openChat('claude-code-acp');
+    const write = await ask(chat, 'now write a greeting file');
+    assertOneCardPerCall(write);
+    const [call] = toolsOf(write);
+    assert.equal(call?.status, 'completed');
+    assert.match(call?.title ?? '', /greeting\.txt/, 'the full call replaced the early one');
+    assert.match(shownDetails(write, call!), /hello-from-the-agent/, 'the card shows the diff');
+    assert.equal(fs.readFileSync(path.join(chat.ws, 'greeting.txt'), 'utf8'), 'hello-from-the-agent');
+    // It does not exit when its stdin closes: a restart must still end it and everything it started.
+    const old = processesOf(chat);
+    await chat.ctx.controller.restartTabConfiguration(chat.tabId);
+    await assertAllEnd(old, 'after a restart, the old conductor, agent and helpers');
+    assert.match((await ask(chat, 'say hello')).updates.map((u) => JSON.stringify(u)).join(''), /Hello from the scripted model/);
+    const now = processesOf(chat);
+    await chat.ctx.controller.dispose();
+    await assertAllEnd(now, 'after quitting, the conductor, agent and helpers');
+  });
+
+  it('Gemini CLI announces a call that needs approval only in its permission request: the approval, then one tool card for the call', async () => {
+    chat = await openChat('gemini');
+    const write = await ask(chat, 'now write a greeting file');
+    assertOneCardPerCall(write);
+    const [card] = write.permissions;
+    assert.ok(card, 'the write was asked');
+    assert.deepEqual(
+      toolsOf(write).map((u) => u.toolCallId),
+      [card.toolCall.toolCallId],
+      'no tool_call came first; the call is the one the request described',
+    );
+    assert.deepEqual(
+      cardsOf(write).filter((c) => / (Permission|\*\*)/.test(c)),
+      [`perm:${card.requestId} Permission: ${card.toolCall.title}`, `tool:${card.toolCall.toolCallId} **${card.toolCall.title}**`],
+    );
+    assert.match(shownDetails(write, toolsOf(write)[0]!), /hello-from-the-agent/);
+    assert.equal(fs.readFileSync(path.join(chat.ws, 'greeting.txt'), 'utf8'), 'hello-from-the-agent');
+  });
+
+  it('Qwen Code starts in "auto" and offers its modes twice (modes and a config option): one picker; switching to Default brings approval cards', async () => {
+    chat = await openChat('qwen');
+    const controls = chat.ctx.webview.conversation(chat.tabId).controls;
+    const pickers = pickersFor(controls).map((p) => [p.id, p.value, (p.options ?? []).map((o) => o.value)]);
+    assert.deepEqual(
+      pickers.filter(([id]) => id === 'mode' || id === 'config:mode'),
+      [['config:mode', 'auto', ['plan', 'default', 'auto-edit', 'auto', 'yolo']]],
+    );
+    chat.ctx.controller.handle({ type: 'set-config-option', tabId: chat.tabId, configId: 'mode', value: 'default' });
+    await until(() =>
+      pickersFor(chat!.ctx.webview.conversation(chat!.tabId).controls).some((p) => p.id === 'config:mode' && p.value === 'default'),
+    );
+    const write = await ask(chat, 'now write a greeting file');
+    assert.equal(write.permissions.length, 1, 'Default asks before an edit');
+    assertOneCardPerCall(write);
+    assert.equal(fs.readFileSync(path.join(chat.ws, 'greeting.txt'), 'utf8'), 'hello-from-the-agent');
+  });
+
+  it('claude-agent-acp starts in "auto" (never asks); its pickers come from the session, and Manual brings approval cards', async () => {
+    chat = await openChat('claude-agent-acp');
+    const controls = chat.ctx.webview.conversation(chat.tabId).controls;
+    const mode = pickersFor(controls).find((p) => p.id === 'mode' || p.id === 'config:mode');
+    assert.ok(mode && (mode.options ?? []).some((o) => o.value === 'default'), JSON.stringify(pickersFor(controls)));
+    chat.ctx.controller.handle({
+      type: mode.id === 'mode' ? 'set-mode' : 'set-config-option',
+      tabId: chat.tabId,
+      modeId: 'default',
+      configId: 'mode',
+      value: 'default',
+    } as never);
+    await until(() =>
+      pickersFor(chat!.ctx.webview.conversation(chat!.tabId).controls).some((p) => p.id === mode.id && p.value === 'default'),
+    );
+    const write = await ask(chat, 'now write a greeting file');
+    assert.ok(write.permissions.length >= 1, 'Manual asks before an edit');
+    assertOneCardPerCall(write);
+    const info = tabStoreFor(chat.ctx.webview.conversation(chat.tabId)).promptInputInfo ?? '';
+    assert.match(info, /context \d.* tokens \(\d+ %\) · [\d.]+ USD/, `usage_update is shown: ${info}`);
+  });
+
+  it('OpenCode has no modes, only config options: they are its pickers', async () => {
+    chat = await openChat('opencode');
+    const controls = chat.ctx.webview.conversation(chat.tabId).controls;
+    assert.equal(controls?.modes ?? null, null);
+    const pickers = pickersFor(controls);
+    assert.ok(pickers.length > 0 && pickers.every((p) => p.id.startsWith('config:')), JSON.stringify(pickers.map((p) => p.id)));
+    assert.ok(pickers.some((p) => p.id === 'config:model' && p.value === 'scripted/scripted-model'));
+    const write = await ask(chat, 'now write a greeting file');
+    assert.equal(write.permissions.length, 1, 'configured to ask before an edit');
+    assertOneCardPerCall(write);
+  });
+
+  it('Codex does everything itself and reports usage: the cards show what it read, wrote and ran; quitting leaves no process', async () => {
+    chat = await openChat('codex');
+    chat.ctx.controller.handle({ type: 'set-mode', tabId: chat.tabId, modeId: 'auto' });
+    const read = await ask(chat, 'please read the notes');
+    const shell = await ask(chat, 'please run the echo command');
+    for (const t of [read, shell]) assertOneCardPerCall(t);
+    assert.match(shownDetails(read, toolsOf(read)[0]!), /notes\.txt/, 'the read names its file');
+    assert.match(shownDetails(shell, toolsOf(shell)[0]!), /hi-from-shell/, 'the command shows its output');
+    assert.deepEqual(chat.ctx.editorRequests, [], 'nothing went through the editor');
+    const info = tabStoreFor(chat.ctx.webview.conversation(chat.tabId)).promptInputInfo ?? '';
+    assert.match(info, /context \d.* of 258\.4k tokens/, `usage_update is shown: ${info}`);
+    const all = processesOf(chat);
+    await chat.ctx.controller.dispose();
+    await assertAllEnd(all, 'after quitting, the conductor, codex-acp and codex');
+  });
+
+  it("an agent request the chat does not know (Qwen Code's craft/drainMidTurnQueue, with a UUID id) is refused at once; its title and usage are shown; it ends though it ignores stdin", async () => {
+    const ws = tempDir('symposium-chat-quirky-');
+    const ctx = setupChat({
+      runtime,
+      editor: true,
+      configure: async () => ({
+        agent: { name: 'quirky', command: process.execPath, args: [path.join(ROOT, 'conductor/test/fixtures/quirkyAgent.mjs')], env: {} },
+        components: null,
+        workspaceFolder: ws,
+      }),
+    });
+    chat = { ctx, tabId: ctx.webview.newTab(), ws, model: await startScriptedModelServer(), approving: false };
+    ctx.controller.handle(ctx.webview.ready());
+    const turn = await ask(chat, 'anything');
+    const text = ctx.webview.answer(chat.tabId, turn.messageId);
+    const ms = Number(/error -32601 after (\d+) ms/.exec(text)?.[1]);
+    assert.ok(ms < 2_000, `answered "method not found", at once: ${text}`);
+    const c = ctx.webview.conversation(chat.tabId);
+    assert.equal(c.title, 'Quirks explored');
+    assert.equal(tabStoreFor(c).tabTitle, 'Quirks explored');
+    assert.match(tabStoreFor(c).promptInputInfo ?? '', /context 53k of 200k tokens \(27 %\) · 0\.25 USD/);
+    const all = processesOf(chat);
+    await ctx.controller.restartTabConfiguration(chat.tabId);
+    await assertAllEnd(all, 'the old conductor and the agent that ignores stdin');
+  });
+});
