@@ -7,6 +7,8 @@
 #  then the history's real-reload and two-window test.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"; cd "$ROOT"
+# The Debian packages first: installed when this user may, else stop now with the command to run.
+bash scripts/debian-packages.sh
 mkdir -p test-results
 rm -f test-results/*.json
 
