@@ -11,7 +11,9 @@ const DOC = join(ROOT, 'docs', 'agents.md');
 const BEGIN = '<!-- agent-compat:begin (scripts/agent-compat-table.mjs writes this table) -->';
 const END = '<!-- agent-compat:end -->';
 
-const files = readdirSync(RESULTS).filter((f) => /^agent-compat-.*\.json$/.test(f)).sort();
+const files = readdirSync(RESULTS)
+  .filter((f) => /^agent-compat-.*\.json$/.test(f))
+  .sort();
 if (files.length === 0) {
   console.error('no test-results/agent-compat-*.json: run the real-agent tests first');
   process.exit(1);
