@@ -26,6 +26,8 @@ export interface AgentConfiguration {
   languageServers?: string[];
   /** Settings the user wrote that this configuration could not honour; the chat shows each (settingProblems.ts). */
   settingProblems?: { text: string; target: SettingsTarget }[];
+  /** VS Code trusts the workspace (agentEnvOf tells the agent). */
+  workspaceTrusted?: boolean;
 }
 
 export interface SpawnSpec {
@@ -138,7 +140,7 @@ export function conductorSpawnSpec(c: AgentConfiguration, rt: Runtime): SpawnSpe
     // The agent's env (NODE_OPTIONS, LD_PRELOAD… included) is for the agent: the conductor
     // applies it to the agent process only, never to itself or its other children. Likewise
     // each proxy's env (proxySettings.ts). Neither is in the conductor's environment.
-    startup: { agentEnv: c.agent.env, proxyEnv: proxies.env },
+    startup: { agentEnv: agentEnvOf(c), proxyEnv: proxies.env },
   };
 }
 
@@ -158,9 +160,10 @@ export function spawnEnv(inherited: NodeJS.ProcessEnv, spec: Pick<SpawnSpec, 'en
  * The workspace's trust, told to the agents that have a word for it. Gemini CLI ignores every MCP
  * server (those the conductor injects included) in a folder it does not trust, and in ACP mode it
  * never asks; it trusts the folder when GEMINI_CLI_TRUST_WORKSPACE is set. Said only when VS Code
- * trusts the workspace (untrusted ones run only ElizACP), and never over the user's own value.
+ * trusts the workspace (untrusted ones run only ElizACP), never over the user's own value, and only
+ * to the agent process (not to a sign-in terminal, not in the configuration's identity).
  */
-export function withWorkspaceTrust(agent: AgentDefinition, trusted: boolean): AgentDefinition {
-  if (!trusted || agent.name === BUILTIN_AGENT_NAME) return agent;
-  return { ...agent, env: { GEMINI_CLI_TRUST_WORKSPACE: 'true', ...agent.env } };
+export function agentEnvOf(c: AgentConfiguration): Record<string, string> {
+  if (!c.workspaceTrusted || c.agent.name === BUILTIN_AGENT_NAME) return c.agent.env;
+  return { GEMINI_CLI_TRUST_WORKSPACE: 'true', ...c.agent.env };
 }

@@ -1,14 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { STARTUP_FD_VAR as CONDUCTOR_STARTUP_FD_VAR, takeAgentEnv } from '../../conductor/startupEnv';
 import { STARTUP_FD_VAR } from './conductorProcess';
-import {
-  builtinAgent,
-  conductorSpawnSpec,
-  configurationKey,
-  spawnEnv,
-  withWorkspaceTrust,
-  type AgentConfiguration,
-} from './agentConfiguration';
+import { builtinAgent, conductorSpawnSpec, configurationKey, spawnEnv, agentEnvOf, type AgentConfiguration } from './agentConfiguration';
 import { parseAgentSettings } from './agentSettings';
 
 const rt = { execPath: '/bin/node', extensionPath: '/ext' };
@@ -112,11 +105,21 @@ describe("the agent's env stays away from the conductor", () => {
 describe('the workspace trust an agent is told', () => {
   const rt = { execPath: '/usr/bin/node', extensionPath: '/ext' };
   const gemini = { name: 'gemini', command: 'gemini', args: ['--acp'], env: { GEMINI_API_KEY: 'k' } };
-  it('a trusted workspace is said to Gemini CLI (GEMINI_CLI_TRUST_WORKSPACE), never an untrusted one, never over the user', () => {
-    assert.deepEqual(withWorkspaceTrust(gemini, true).env, { GEMINI_CLI_TRUST_WORKSPACE: 'true', GEMINI_API_KEY: 'k' });
-    assert.equal(withWorkspaceTrust(gemini, false), gemini);
+  const config = (agent: AgentConfiguration['agent'], workspaceTrusted: boolean): AgentConfiguration => ({
+    agent,
+    components: null,
+    workspaceFolder: '/w',
+    workspaceTrusted,
+  });
+  it('a trusted workspace is said to Gemini CLI (GEMINI_CLI_TRUST_WORKSPACE) in the agent env only; never an untrusted one, never over the user', () => {
+    assert.deepEqual(conductorSpawnSpec(config(gemini, true), rt).startup?.agentEnv, {
+      GEMINI_CLI_TRUST_WORKSPACE: 'true',
+      GEMINI_API_KEY: 'k',
+    });
+    assert.deepEqual(agentEnvOf(config(gemini, false)), { GEMINI_API_KEY: 'k' });
+    assert.equal(configurationKey(config(gemini, true)), configurationKey(config(gemini, false)), 'the same process either way');
     const mine = { ...gemini, env: { GEMINI_CLI_TRUST_WORKSPACE: 'false' } };
-    assert.deepEqual(withWorkspaceTrust(mine, true).env, { GEMINI_CLI_TRUST_WORKSPACE: 'false' });
-    assert.deepEqual(withWorkspaceTrust(builtinAgent(rt), true), builtinAgent(rt), 'our own agent needs no word');
+    assert.deepEqual(agentEnvOf(config(mine, true)), { GEMINI_CLI_TRUST_WORKSPACE: 'false' });
+    assert.deepEqual(agentEnvOf(config(builtinAgent(rt), true)), builtinAgent(rt).env, 'our own agent needs no word');
   });
 });

@@ -6,7 +6,7 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { Log } from '../log/logEvent';
-import { BUILTIN_AGENT_NAME, withWorkspaceTrust, type AgentConfiguration, type Runtime } from './agentConfiguration';
+import { BUILTIN_AGENT_NAME, type AgentConfiguration, type Runtime } from './agentConfiguration';
 import type { Settings } from '../settings/settings';
 import { settingProblems } from '../settings/settingProblems';
 import { agentForTrust } from '../settings/settingsScope';
@@ -46,7 +46,8 @@ export async function resolveConfiguration(
   for (const p of languageServers?.problems ?? []) log.warn('settings', p);
   const lsFlags = vscode.workspace.isTrusted ? (languageServers?.flags ?? []) : [];
   return {
-    agent: withWorkspaceTrust(agent, vscode.workspace.isTrusted),
+    agent,
+    workspaceTrusted: vscode.workspace.isTrusted,
     components: settings.components,
     workspaceFolder,
     ...(sparkle?.flags.length ? { sparkle: sparkle.flags } : {}),
