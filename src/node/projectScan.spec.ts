@@ -52,6 +52,16 @@ describe('project scan (src/node/projectScan.ts)', () => {
     assert.deepEqual([...byLanguage.keys()].sort(), ['python', 'typescript']);
   });
 
+  it('follows no link: a linked folder or file is never chosen, so the scan stays inside the folder', async () => {
+    const outside = tree({ 'tsconfig.json': '{}', 'secret.ts': '' });
+    const root = tree({ 'app/tsconfig.json': '{}', 'app/real.ts': '' });
+    fs.symlinkSync(outside, path.join(root, 'linked'));
+    fs.symlinkSync(path.join(outside, 'secret.ts'), path.join(root, 'app/a-linked.ts'));
+    assert.deepEqual((await scanProjects(root, byExtension)).byLanguage.get('typescript'), [
+      { folder: path.join(root, 'app'), file: path.join(root, 'app/real.ts') },
+    ]);
+  });
+
   it('keeps loose TypeScript files when the folder has no project', async () => {
     const root = tree({ 'src/b.ts': '', 'a.ts': '' });
     assert.deepEqual((await scanProjects(root, byExtension)).byLanguage.get('typescript'), [{ folder: '', file: path.join(root, 'a.ts') }]);

@@ -7,8 +7,9 @@
 //
 // TypeScript files outside any tsconfig/jsconfig are left out when the folder has such projects:
 // opening a loose file makes tsserver search the parent folders for a configuration, and load
-// whatever it finds there. The walk is bounded and skips what a project does not own
-// (dot-folders, node_modules, build output), like the text search does.
+// whatever it finds there. The walk is bounded, follows no links (so it never leaves the folder)
+// and skips what a project does not own (dot-folders, node_modules, build output), like the text
+// search does.
 import { readdir } from 'node:fs/promises';
 import * as path from 'node:path';
 
