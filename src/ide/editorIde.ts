@@ -28,11 +28,20 @@ import {
 } from '../protocol/ideOperations';
 import { DocumentTexts, hoverText, symbolKindName } from './documentText';
 import type { IdeHandlers } from './ideHandlers';
+import { TypeScriptProjects } from './projectLoading';
 
 /** Items of one list answer; the conductor shows fewer (200 by default) and reports the total. */
 export const MAX_WIRE_ITEMS = 2000;
 /** How long a diagnostics request for a file nobody opened waits for its language server. */
 const DIAGNOSTICS_WAIT_MS = 5000;
+/**
+ * How long a question waits for TypeScript to start and load the projects it needs (the
+ * conductor gives a request 30 s), and how long an empty workspace-symbol answer right after a
+ * project load is asked again, at growing intervals.
+ */
+const PROJECT_LOAD_WAIT_MS = 15_000;
+const EMPTY_RETRY_MS = 3000;
+const EMPTY_RETRY_INTERVALS_MS = [250, 500, 1000];
 const ALLOWED_FOLDERS = {
   hint: "Only the session's workspace folder and the folders in the symposium.allowedFolders setting are allowed.",
 };
@@ -80,8 +89,11 @@ class RequestScope {
 }
 
 const list = <T>(items: T[]): IdeList<T> => ({ items: items.slice(0, MAX_WIRE_ITEMS), total: items.length });
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export class EditorIde implements IdeHandlers {
+  private readonly projects = new TypeScriptProjects();
+
   constructor(private readonly deps: EditorIdeDeps) {}
 
   async answer<O extends IdeOperation>(operation: O, raw: unknown, ctx: ClientRequestContext): Promise<IdeResult<O>> {
@@ -110,7 +122,7 @@ export class EditorIde implements IdeHandlers {
   private async run(operation: IdeOperation, params: IdeParams<IdeOperation>, scope: RequestScope, signal: AbortSignal): Promise<unknown> {
     switch (operation) {
       case 'workspaceSymbols':
-        return this.workspaceSymbols((params as IdeParams<'workspaceSymbols'>).query, scope);
+        return this.workspaceSymbols((params as IdeParams<'workspaceSymbols'>).query, scope, signal);
       case 'documentSymbols':
         return this.documentSymbols((params as IdeParams<'documentSymbols'>).file, scope);
       case 'definitions':
@@ -131,9 +143,23 @@ export class EditorIde implements IdeHandlers {
     }
   }
 
-  private async workspaceSymbols(query: string, scope: RequestScope): Promise<IdeList<IdeLocation>> {
-    const symbols =
+  /**
+   * Go to Symbol in Workspace, once the session folder's TypeScript projects are loaded
+   * (projectLoading.ts). Right after a load an empty answer is asked again for a moment, so "not
+   * found" never means "not loaded yet".
+   */
+  private async workspaceSymbols(query: string, scope: RequestScope, signal: AbortSignal): Promise<IdeList<IdeLocation>> {
+    const ask = async (): Promise<vscode.SymbolInformation[]> =>
       (await vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', query)) ?? [];
+    const started = Date.now();
+    const { waited, loaded } = await this.projects.load(scope.roots[0]!, PROJECT_LOAD_WAIT_MS);
+    if (waited > 0) this.deps.log.info('ide', 'TypeScript projects loaded first', { projects: waited, loaded, ms: Date.now() - started });
+    let symbols = await ask();
+    const retryUntil = Date.now() + EMPTY_RETRY_MS;
+    for (let i = 0; waited > 0 && symbols.length === 0 && !signal.aborted && Date.now() < retryUntil; i++) {
+      await sleep(EMPTY_RETRY_INTERVALS_MS[Math.min(i, EMPTY_RETRY_INTERVALS_MS.length - 1)]!);
+      symbols = await ask();
+    }
     const out: IdeLocation[] = [];
     for (const s of symbols.slice(0, MAX_WIRE_ITEMS)) {
       const name = bareSymbolName(s.name);
