@@ -42,3 +42,19 @@ export async function stopProcessesOf(tabs: readonly ChatTab[], deps: ProcessSto
   // Stopping cancels running prompts, which frees each tab's queue for the new session.
   await Promise.allSettled(actors.map((a) => a.stop('restart')));
 }
+
+/**
+ * Restarts the processes behind these tabs. Each open tab's new session (`queueSession`, which waits
+ * for `stopped`) goes on its queue now, not once the old process has stopped: a prompt sent
+ * meanwhile (say, right after signing in from a terminal) then waits for the new session, as it
+ * waits behind a running turn, instead of finding no agent and failing.
+ */
+export async function restartTabs(
+  tabs: readonly ChatTab[],
+  deps: ProcessStopDeps,
+  queueSession: (tab: ChatTab, stopped: Promise<void>) => void,
+): Promise<void> {
+  const stopped = stopProcessesOf(tabs, deps);
+  for (const t of tabs) if (!t.closed) queueSession(t, stopped);
+  await stopped;
+}

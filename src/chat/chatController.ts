@@ -33,7 +33,7 @@ import type { AgentActor } from '../agents/agentActor';
 import type { AgentConfiguration } from '../agents/agentConfiguration';
 import type { AgentPool } from '../agents/agentPool';
 import type { PastConversation } from '../history/reopen';
-import { stopProcessesOf, tabsSharingProcess } from './agentRestart';
+import { restartTabs, tabsSharingProcess } from './agentRestart';
 import { newChatTab, type ChatTab } from './chatTab';
 import { DiffStore } from './diffStore';
 import { EarlyUpdates } from './earlyUpdates';
@@ -42,7 +42,7 @@ import { promptStarted, runPromptTurn, type PromptTurnDeps, type UserPrompt } fr
 import type { SessionDirectory } from './sessionDirectory';
 import { applyControlUpdate } from './sessionControls';
 import { isAuthRequired, SignInFlow, type SignInAgent, type SignInDeps } from './signIn';
-import { noFolderFailure, sessionStartFailure } from './tabFailures';
+import { newSettingNotices, noFolderFailure, sessionStartFailure } from './tabFailures';
 import type { TabMessages } from './tabMessages';
 import { type EditorActions, type TabRequestContext } from './tabRequests';
 import { routeWebviewMessage } from './webviewInbox';
@@ -280,19 +280,13 @@ export class ChatController {
     return this.restart([...this.tabs.values()]);
   }
 
-  private async restart(tabs: ChatTab[]): Promise<void> {
-    // The new session goes on each tab's queue now, not once the old process has stopped: a prompt
-    // sent meanwhile (say, right after signing in from a terminal) then waits for the new session,
-    // as it waits behind a running turn, instead of finding no agent and failing.
-    const stopped = stopProcessesOf(tabs, this.deps);
-    for (const t of tabs) {
-      if (t.closed) continue;
+  private restart(tabs: ChatTab[]): Promise<void> {
+    return restartTabs(tabs, this.deps, (t, stopped) =>
       this.enqueue(t, async () => {
         await stopped;
         if (!t.closed && !this.disposed) await this.startSession(t, { restart: true });
-      });
-    }
-    await stopped;
+      }),
+    );
   }
 
   private enqueue(tab: ChatTab, step: () => Promise<void>): void {
@@ -307,7 +301,7 @@ export class ChatController {
       return;
     }
     tab.config = config;
-    this.showSettingProblems(tab, config);
+    for (const notice of newSettingNotices(tab, config)) this.send(notice);
     let actor: AgentActor | undefined;
     try {
       actor = this.pool.acquire(config);
@@ -328,15 +322,6 @@ export class ChatController {
       const failure = sessionStartFailure(e, config.agent.name);
       this.log.error('session', 'could not start a session', { tabId: tab.tabId, failure });
       this.failTab(tab, failure);
-    }
-  }
-
-  /** Settings this session could not honour, each said once per tab, with a button to where it is fixed. */
-  private showSettingProblems(tab: ChatTab, config: AgentConfiguration): void {
-    for (const p of config.settingProblems ?? []) {
-      if (tab.settingNotices.has(p.text)) continue;
-      tab.settingNotices.add(p.text);
-      this.send({ type: 'tab-notice', tabId: tab.tabId, level: 'warning', text: p.text, settings: p.target });
     }
   }
 

@@ -3,7 +3,8 @@
 import * as assert from 'node:assert/strict';
 import { AgentExitedError } from '../agents/agentActor';
 import type { AgentFailure } from '../protocol/webview';
-import { noFolderFailure, promptFailureText, sessionStartFailure } from './tabFailures';
+import { newChatTab } from './chatTab';
+import { newSettingNotices, noFolderFailure, promptFailureText, sessionStartFailure } from './tabFailures';
 
 const exited: AgentFailure = { agentName: 'ElizACP', message: 'exited with code 3', exitCode: 3, signal: null, stderrTail: 'boom' };
 
@@ -32,5 +33,19 @@ describe('tabFailures', () => {
     assert.equal(promptFailureText(new AgentExitedError(exited)), 'Interrupted: exited with code 3');
     assert.equal(promptFailureText(new Error('rate limited')), 'rate limited');
     assert.equal(promptFailureText(42), '42');
+  });
+
+  it('a setting the session could not honour: one notice per tab, with where to fix it', () => {
+    const tab = newChatTab('t1', 'Chat');
+    const config = {
+      agent: { name: 'ElizACP', command: 'x', args: [], env: {} },
+      components: null,
+      workspaceFolder: '/w',
+      settingProblems: [{ text: 'symposium.currentAgent names "claude"…', target: 'remote' as const }],
+    };
+    assert.deepEqual(newSettingNotices(tab, config), [
+      { type: 'tab-notice', tabId: 't1', level: 'warning', text: 'symposium.currentAgent names "claude"…', settings: 'remote' },
+    ]);
+    assert.deepEqual(newSettingNotices(tab, config), [], 'said once');
   });
 });

@@ -1,8 +1,11 @@
 // What a tab is told when its agent cannot serve it: the failure card when no session starts (no
-// folder chosen, the agent process exited, or it refused session/new) and the error line of a prompt
-// that failed. One place for the wording, so every path says the same thing. Pure.
+// folder chosen, the agent process exited, or it refused session/new), the error line of a prompt
+// that failed, and the settings its session could not honour. One place for the wording, so every
+// path says the same thing. Pure.
 import { AgentExitedError } from '../agents/agentActor';
-import type { AgentFailure } from '../protocol/webview';
+import type { AgentConfiguration } from '../agents/agentConfiguration';
+import type { AgentFailure, TabPayload } from '../protocol/webview';
+import type { ChatTab } from './chatTab';
 
 /** The failure card of a tab whose session could not start because no workspace folder was chosen. */
 export function noFolderFailure(): AgentFailure {
@@ -24,3 +27,10 @@ export function promptFailureText(e: unknown): string {
 }
 
 const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/** The notices of settings this configuration could not honour that the tab has not shown yet (each once per tab). */
+export function newSettingNotices(tab: ChatTab, config: AgentConfiguration): TabPayload[] {
+  const fresh = (config.settingProblems ?? []).filter((p) => !tab.settingNotices.has(p.text));
+  for (const p of fresh) tab.settingNotices.add(p.text);
+  return fresh.map((p) => ({ type: 'tab-notice', tabId: tab.tabId, level: 'warning', text: p.text, settings: p.target }));
+}
