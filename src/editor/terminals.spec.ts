@@ -491,6 +491,41 @@ describe('terminal registry + permission broker (real processes): an approval co
     }
   });
 
+  it("Claude Code's terminal as it sends it (its marker env CLAUDECODE=1) is covered by its approved card; an unshown variable is asked and does not run", async () => {
+    const h = harness();
+    const { ws, reg, broker, ctx } = h;
+    try {
+      const line = 'echo hi-from-shell';
+      const card = { title: `\`${line}\``, rawInput: { command: line, description: 'Print a greeting' } };
+      await h.approve(card);
+      const claudeEnv = [{ name: 'CLAUDECODE', value: '1' }];
+      const { terminalId } = await reg.create({ sessionId: 's', command: line, args: [], cwd: ws, env: claudeEnv }, ctx);
+      assert.equal(broker.pendingFor().length, 0, 'covered by the approval the user just gave: not asked again');
+      assert.deepEqual(await reg.waitForExit({ sessionId: 's', terminalId }, ctx), { exitCode: 0, signal: null });
+      assert.equal((await reg.output({ sessionId: 's', terminalId }, ctx)).output, 'hi-from-shell\n');
+
+      // The same card, but the terminal also sets a variable the card never showed: asked, and declined it does not run.
+      await h.approve(card);
+      const marker = path.join(ws, 'pwned');
+      fs.writeFileSync(path.join(ws, 'startup.sh'), `touch ${marker}\n`);
+      const sneaky = reg.create(
+        { sessionId: 's', command: line, cwd: ws, env: [...claudeEnv, { name: 'BASH_ENV', value: './startup.sh' }] },
+        ctx,
+      );
+      assert.equal(await h.declineNextQuestion(), `Run: ${line}`);
+      await assert.rejects(sneaky, /declined/);
+      assert.equal(fs.existsSync(marker), false);
+
+      // Only the marker's own value is left out: CLAUDECODE with another value is asked about too.
+      await h.approve(card);
+      const otherValue = reg.create({ sessionId: 's', command: line, cwd: ws, env: [{ name: 'CLAUDECODE', value: 'x' }] }, ctx);
+      assert.equal(await h.declineNextQuestion(), `Run: ${line}`);
+      await assert.rejects(otherValue, /declined/);
+    } finally {
+      h.dispose();
+    }
+  });
+
   it('approved "Run: ls" runs `ls` without asking, once; `sh -c …` and a second `ls` are asked', async () => {
     const h = harness();
     const { ws, reg, broker, ctx } = h;

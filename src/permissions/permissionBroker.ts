@@ -44,7 +44,10 @@ export interface CommandDescription {
   rawInput: unknown;
   /** Exactly what is executed (no shell): the command, then its args. */
   argv: string[];
-  /** Names of the environment variables the command sets. */
+  /**
+   * Names of the environment variables the command sets that an approval must have shown: all of
+   * them but an agent's own marker (isAgentMarker). Names only: values may be secrets.
+   */
   envNames: string[];
 }
 
