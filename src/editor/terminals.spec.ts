@@ -438,13 +438,17 @@ describe('terminal registry + permission broker (real processes): an approval co
       ctx,
       /** The agent's own execute tool call, allowed by the user on its card. */
       async approve(toolCall: { title: string; rawInput?: unknown }): Promise<void> {
+        return this.approveAsked({ toolCallId: 't', kind: 'execute', ...toolCall });
+      },
+      /** The agent asks permission for `toolCall` (an ACP tool call update: fields may be left out), the user allows it. */
+      async approveAsked(toolCall: { toolCallId: string; kind?: 'execute'; title?: string; rawInput?: unknown }): Promise<void> {
         const approval = broker.request({
           actorKey: 'a',
           agentName: 'A',
           signal: new AbortController().signal,
           params: {
             sessionId: 's',
-            toolCall: { toolCallId: 't', kind: 'execute', ...toolCall },
+            toolCall,
             options: [
               { optionId: 'ok', name: 'Allow', kind: 'allow_once' },
               { optionId: 'no', name: 'Reject', kind: 'reject_once' },
@@ -491,13 +495,15 @@ describe('terminal registry + permission broker (real processes): an approval co
     }
   });
 
-  it("Claude Code's terminal as it sends it (its marker env CLAUDECODE=1) is covered by its approved card; an unshown variable is asked and does not run", async () => {
+  it("Claude Code's approved Bash call (a request without its kind) covers its terminal as it sends it (marker env CLAUDECODE=1); an unshown variable is asked and does not run", async () => {
     const h = harness();
     const { ws, reg, broker, ctx } = h;
     try {
       const line = 'echo hi-from-shell';
       const card = { title: `\`${line}\``, rawInput: { command: line, description: 'Print a greeting' } };
-      await h.approve(card);
+      // As Claude Code does it: the tool call first (with its kind), then a permission request that leaves the kind out.
+      broker.noteToolCall('a', 's', { sessionUpdate: 'tool_call', toolCallId: 'bash-1', kind: 'execute', status: 'pending', ...card });
+      await h.approveAsked({ toolCallId: 'bash-1', ...card });
       const claudeEnv = [{ name: 'CLAUDECODE', value: '1' }];
       const { terminalId } = await reg.create({ sessionId: 's', command: line, args: [], cwd: ws, env: claudeEnv }, ctx);
       assert.equal(broker.pendingFor().length, 0, 'covered by the approval the user just gave: not asked again');
