@@ -123,16 +123,19 @@ async function runAgent(agent, first) {
       await choosePickerOption(f, mid, mode);
     });
 
-  await step(`${L}: "run echo hi-from-shell" asks once; Allow runs it and its card shows the output`, async () => {
+  const asking = agent.asks ? 'asks once; Allow runs it' : 'runs in its sandbox without asking';
+  await step(`${L}: "run echo hi-from-shell" ${asking}, and its card shows the output`, async () => {
     const before = await approvalCards(f, mid).count();
     await send(mid, 'please run echo hi-from-shell');
-    await waitingApprovals(f, mid).first().waitFor({ timeout: 60_000 });
-    await shot(`${agent.id}-shell-approval`);
-    await answerApproval(mid, agent.allow);
+    if (agent.asks) {
+      await waitingApprovals(f, mid).first().waitFor({ timeout: 60_000 });
+      await shot(`${agent.id}-shell-approval`);
+      await answerApproval(mid, agent.allow);
+    }
     const text = await waitForText(answersOf(f, mid), 'The command printed:', 60_000);
     if (!/The command printed:[\s\S]*hi-from-shell/.test(text)) throw new Error(`the answer lacks the output: ${text.slice(-300)}`);
     const asked = (await approvalCards(f, mid).count()) - before;
-    if (asked !== 1) throw new Error(`the user was asked ${asked} times`);
+    if (asked !== (agent.asks ? 1 : 0)) throw new Error(`the user was asked ${asked} times`);
     const card = await openDetails(f, mid, 'echo hi-from-shell');
     // The output line itself (the command's own text also holds the words).
     await until('the output in the card', async () => /(^|\n)hi-from-shell(\n|$)/.test(await card.innerText()), 10_000);
@@ -140,18 +143,22 @@ async function runAgent(agent, first) {
   });
 
   const written = path.join(ws, `${agent.id}-greeting.txt`);
-  await step(`${L}: writing a new file asks; Allow writes it`, async () => {
+  await step(`${L}: writing a new file ${agent.asks ? 'asks; Allow writes it' : 'writes it'}`, async () => {
     await send(mid, `now write the greeting file for ${agent.id}`);
-    await shot(`${agent.id}-write-approval`);
-    await answerApproval(mid, agent.allow);
+    if (agent.asks) {
+      await waitingApprovals(f, mid).first().waitFor({ timeout: 60_000 });
+      await shot(`${agent.id}-write-approval`);
+      await answerApproval(mid, agent.allow);
+    }
     await waitForText(answersOf(f, mid), 'Wrote it.', 60_000);
     if (fs.readFileSync(written, 'utf8') !== 'hello-from-the-agent') throw new Error('the file does not hold what the agent wrote');
     await shot(`${agent.id}-write-done`);
   });
 
-  await step(`${L}: editing an existing file asks; Allow edits it and its card shows the diff`, async () => {
+  const diffShown = agent.diffCard ? ', and its card shows the diff' : '';
+  await step(`${L}: editing an existing file ${agent.asks ? 'asks; Allow edits it' : 'edits it'}${diffShown}`, async () => {
     await send(mid, `now edit the notes for ${agent.id}`);
-    await answerApproval(mid, agent.allow);
+    if (agent.asks) await answerApproval(mid, agent.allow);
     await waitForText(answersOf(f, mid), 'Edited it.', 60_000);
     const notes = fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8');
     if (!notes.includes(`pelican-edited-by-${agent.id}`)) throw new Error(`notes.txt was not edited: ${notes}`);
@@ -171,22 +178,23 @@ async function runAgent(agent, first) {
   });
 
   const refused = path.join(ws, `${agent.id}-refused.txt`);
-  await step(`${L}: a write the user rejects is not made, and the agent is told`, async () => {
-    // Last before closing: Claude Code answers a refusal's tool result in the turn after (its
-    // adapter ends the turn at once), and that turn's prompt never reaches its model.
-    await send(mid, `now write the refused file for ${agent.id}`);
-    await answerApproval(mid, agent.reject);
-    await until('the turn to end', async () => !(await wrapperOf(f, mid).locator('.mynah-chat-prompt-stop-button').isVisible()), 60_000);
-    if (fs.existsSync(refused)) throw new Error('the rejected file was written');
-    // What the agent got back: the model's next text quotes its tool's result, or (Claude Code ends
-    // the turn on a refusal) the failed tool card shows it.
-    const text = (await answersOf(f, mid).allInnerTexts()).join('\n');
-    const at = text.lastIndexOf('The write did not happen; the tool said:');
-    const told = at >= 0 ? text.slice(at) : await (await openDetails(f, mid, 'refused.txt')).innerText();
-    console.log(`    the agent was told: ${JSON.stringify(told.slice(0, 300))}`);
-    if (!/reject|refus|denied|declin|not allowed|cancel/i.test(told)) throw new Error(`nothing says the write was refused: ${told}`);
-    await shot(`${agent.id}-rejected`);
-  });
+  if (agent.asks)
+    await step(`${L}: a write the user rejects is not made, and the agent is told`, async () => {
+      // Last before closing: Claude Code answers a refusal's tool result in the turn after (its
+      // adapter ends the turn at once), and that turn's prompt never reaches its model.
+      await send(mid, `now write the refused file for ${agent.id}`);
+      await answerApproval(mid, agent.reject);
+      await until('the turn to end', async () => !(await wrapperOf(f, mid).locator('.mynah-chat-prompt-stop-button').isVisible()), 60_000);
+      if (fs.existsSync(refused)) throw new Error('the rejected file was written');
+      // What the agent got back: the model's next text quotes its tool's result, or (Claude Code ends
+      // the turn on a refusal) the failed tool card shows it.
+      const text = (await answersOf(f, mid).allInnerTexts()).join('\n');
+      const at = text.lastIndexOf('The write did not happen; the tool said:');
+      const told = at >= 0 ? text.slice(at) : await (await openDetails(f, mid, 'refused.txt')).innerText();
+      console.log(`    the agent was told: ${JSON.stringify(told.slice(0, 300))}`);
+      if (!/reject|refus|denied|declin|not allowed|cancel/i.test(told)) throw new Error(`nothing says the write was refused: ${told}`);
+      await shot(`${agent.id}-rejected`);
+    });
 
   // Closing the tab ends its session; the pool keeps the agent's process for the next tab with
   // the same configuration (the window closing below ends it).

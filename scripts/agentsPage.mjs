@@ -9,13 +9,17 @@ import { sleep } from './browser.mjs';
 /**
  * The agents, in the order the e2e runs them. `modes`: names the mode picker must list; `allow` /
  * `reject`: the labels of the agent's own approval options; `writeMode`: the mode (picker label) a
- * user chooses before the agent may write; `bin`: what the agent's processes' command lines hold.
+ * user chooses before the agent may write; `asks`: whether it asks before a command or a write
+ * (Codex's Default mode runs them in its sandbox and asks only to leave it); `diffCard`: its edit's
+ * tool card carries the diff; `bin`: what the agent's processes' command lines hold.
  */
 export const AGENTS = [
   {
     id: 'claude-code-acp',
     name: 'Claude Code',
     modes: ['Default', 'Accept Edits', 'Plan Mode', "Don't Ask", 'Bypass Permissions'],
+    asks: true,
+    diffCard: true,
     allow: /^Allow$/,
     reject: /^Reject$/,
     bin: 'agents/node_modules/',
@@ -25,6 +29,7 @@ export const AGENTS = [
     name: 'Codex',
     modes: ['Read Only', 'Default', 'Full Access'],
     writeMode: 'Default',
+    asks: false,
     allow: /^(Yes|Allow)/,
     reject: /^(No|Reject)/,
     bin: 'agents/node_modules/',
@@ -33,6 +38,7 @@ export const AGENTS = [
     id: 'gemini',
     name: 'Gemini CLI',
     modes: [],
+    asks: true,
     allow: /^Allow( once)?$/i,
     reject: /^Reject|^No|Cancel/i,
     bin: 'agents/node_modules/',
