@@ -65,6 +65,26 @@ const step = stepsInto(results, () => shot('failure'));
 const occurrences = (hay, needle) => hay.split(needle).length - 1;
 
 let f;
+/** Symposium: Choose Agent… from the command palette, then the agent's entry under "Your agents". */
+async function chooseAgentInPalette(name) {
+  await page.locator('.part.editor').click({ position: { x: 50, y: 50 } });
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.fill('>Symposium: Choose Agent');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Choose Agent' }).first().click();
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+  await shot(`choose-${name.replace(/\W+/g, '-')}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().click();
+}
+/** Resolves once the locator's text matches `pattern` (the answer streams in: its start comes first). */
+async function waitForMatch(locator, pattern, timeout = 60_000) {
+  let last = '';
+  await until(`${pattern}`, async () => pattern.test((last = (await locator.allInnerTexts().catch(() => [])).join('\n'))), timeout).catch(
+    () => {
+      throw new Error(`timed out waiting for ${pattern}; saw ${JSON.stringify(last.slice(-300))}`);
+    },
+  );
+}
 async function send(mid, text) {
   await inputOf(f, mid).click();
   await page.keyboard.type(text);
@@ -80,12 +100,13 @@ async function answerApproval(mid, label) {
 async function runAgent(agent, first) {
   const L = agent.name;
   let mid;
-  await step(`${L}: chosen in the user settings (symposium.currentAgent), a chat tab talks to it`, async () => {
+  const how = first ? 'chosen in the user settings (symposium.currentAgent)' : 'chosen with Choose Agent…';
+  await step(`${L}: ${how}, a new chat tab talks to it`, async () => {
     if (first) {
       f = await openChat(page);
       mid = await selectedTab(f);
     } else {
-      chooseAgent(agent.name);
+      await chooseAgentInPalette(agent.name);
       await waitForText(page.locator('.part.sidebar .title-label, .part.sidebar .pane-header .title'), `Chat · ${agent.name}`, 30_000);
       const before = await selectedTab(f);
       await f.locator('[data-testid="tab-bar-tab-add-button"]').click();
@@ -112,8 +133,7 @@ async function runAgent(agent, first) {
 
   await step(`${L}: a file read; the answer quotes the file`, async () => {
     await send(mid, 'please read the notes');
-    const text = await waitForText(answersOf(f, mid), 'The file says:', 60_000);
-    if (!/The file says:[\s\S]*the secret word is pelican/.test(text)) throw new Error(`no quote: ${text.slice(-300)}`);
+    await waitForMatch(answersOf(f, mid), /The file says:[\s\S]*the secret word is pelican/);
     await shot(`${agent.id}-read`);
   });
 
@@ -123,29 +143,37 @@ async function runAgent(agent, first) {
       await choosePickerOption(f, mid, mode);
     });
 
-  const asking = agent.asks ? 'asks once; Allow runs it' : 'runs in its sandbox without asking';
-  await step(`${L}: "run echo hi-from-shell" ${asking}, and its card shows the output`, async () => {
+  const asking = agent.asks.run ? 'asks once; Allow runs it' : "runs without asking (the agent's own policy)";
+  const outputShown = agent.outputInCard ? 'its card shows the output' : 'the answer quotes the output';
+  await step(`${L}: "run echo hi-from-shell" ${asking}, and ${outputShown}`, async () => {
     const before = await approvalCards(f, mid).count();
     await send(mid, 'please run echo hi-from-shell');
-    if (agent.asks) {
+    if (agent.asks.run) {
       await waitingApprovals(f, mid).first().waitFor({ timeout: 60_000 });
       await shot(`${agent.id}-shell-approval`);
       await answerApproval(mid, agent.allow);
     }
-    const text = await waitForText(answersOf(f, mid), 'The command printed:', 60_000);
-    if (!/The command printed:[\s\S]*hi-from-shell/.test(text)) throw new Error(`the answer lacks the output: ${text.slice(-300)}`);
+    await waitForMatch(answersOf(f, mid), /The command printed:[\s\S]*hi-from-shell/);
     const asked = (await approvalCards(f, mid).count()) - before;
-    if (asked !== (agent.asks ? 1 : 0)) throw new Error(`the user was asked ${asked} times`);
-    const card = await openDetails(f, mid, 'echo hi-from-shell');
-    // The output line itself (the command's own text also holds the words).
-    await until('the output in the card', async () => /(^|\n)hi-from-shell(\n|$)/.test(await card.innerText()), 10_000);
+    if (asked !== (agent.asks.run ? 1 : 0)) throw new Error(`the user was asked ${asked} times`);
+    if (agent.outputInCard) {
+      // Once the turn is over: a card the agent still updates is drawn again, folded.
+      await until('the turn to end', async () => !(await wrapperOf(f, mid).locator('.mynah-chat-prompt-stop-button').isVisible()), 30_000);
+      const card = await openDetails(f, mid, 'echo hi-from-shell');
+      // The output line itself (the command's own text also holds the words).
+      await until('the output in the card', async () => /(^|\n)hi-from-shell(\n|$)/.test(await card.innerText()), 10_000).catch(
+        async (e) => {
+          throw new Error(`${e.message}: ${JSON.stringify((await card.innerText()).slice(-500))}`);
+        },
+      );
+    }
     await shot(`${agent.id}-shell-output`);
   });
 
   const written = path.join(ws, `${agent.id}-greeting.txt`);
-  await step(`${L}: writing a new file ${agent.asks ? 'asks; Allow writes it' : 'writes it'}`, async () => {
+  await step(`${L}: writing a new file ${agent.asks.write ? 'asks; Allow writes it' : 'writes it'}`, async () => {
     await send(mid, `now write the greeting file for ${agent.id}`);
-    if (agent.asks) {
+    if (agent.asks.write) {
       await waitingApprovals(f, mid).first().waitFor({ timeout: 60_000 });
       await shot(`${agent.id}-write-approval`);
       await answerApproval(mid, agent.allow);
@@ -156,9 +184,9 @@ async function runAgent(agent, first) {
   });
 
   const diffShown = agent.diffCard ? ', and its card shows the diff' : '';
-  await step(`${L}: editing an existing file ${agent.asks ? 'asks; Allow edits it' : 'edits it'}${diffShown}`, async () => {
+  await step(`${L}: editing an existing file ${agent.asks.write ? 'asks; Allow edits it' : 'edits it'}${diffShown}`, async () => {
     await send(mid, `now edit the notes for ${agent.id}`);
-    if (agent.asks) await answerApproval(mid, agent.allow);
+    if (agent.asks.write) await answerApproval(mid, agent.allow);
     await waitForText(answersOf(f, mid), 'Edited it.', 60_000);
     const notes = fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8');
     if (!notes.includes(`pelican-edited-by-${agent.id}`)) throw new Error(`notes.txt was not edited: ${notes}`);
@@ -178,7 +206,7 @@ async function runAgent(agent, first) {
   });
 
   const refused = path.join(ws, `${agent.id}-refused.txt`);
-  if (agent.asks)
+  if (agent.asks.write)
     await step(`${L}: a write the user rejects is not made, and the agent is told`, async () => {
       // Last before closing: Claude Code answers a refusal's tool result in the turn after (its
       // adapter ends the turn at once), and that turn's prompt never reaches its model.

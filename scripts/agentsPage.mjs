@@ -9,16 +9,19 @@ import { sleep } from './browser.mjs';
 /**
  * The agents, in the order the e2e runs them. `modes`: names the mode picker must list; `allow` /
  * `reject`: the labels of the agent's own approval options; `writeMode`: the mode (picker label) a
- * user chooses before the agent may write; `asks`: whether it asks before a command or a write
- * (Codex's Default mode runs them in its sandbox and asks only to leave it); `diffCard`: its edit's
- * tool card carries the diff; `bin`: what the agent's processes' command lines hold.
+ * user chooses before the agent may write; `asks`: whether it asks before `echo` and before a write
+ * (Codex's Default mode runs both in its sandbox and asks only to leave it; Gemini CLI's policy
+ * allows read-only commands such as `echo` without asking); `diffCard`: its edit's
+ * tool card carries the diff; `outputInCard`: its shell tool card carries the command's output
+ * (Gemini CLI 0.61 sends none in its tool_call_update: only the answer quotes it); `bin`: what the agent's processes' command lines hold.
  */
 export const AGENTS = [
   {
     id: 'claude-code-acp',
     name: 'Claude Code',
     modes: ['Default', 'Accept Edits', 'Plan Mode', "Don't Ask", 'Bypass Permissions'],
-    asks: true,
+    asks: { run: true, write: true },
+    outputInCard: true,
     diffCard: true,
     allow: /^Allow$/,
     reject: /^Reject$/,
@@ -29,7 +32,8 @@ export const AGENTS = [
     name: 'Codex',
     modes: ['Read Only', 'Default', 'Full Access'],
     writeMode: 'Default',
-    asks: false,
+    asks: { run: false, write: false },
+    outputInCard: true,
     allow: /^(Yes|Allow)/,
     reject: /^(No|Reject)/,
     bin: 'agents/node_modules/',
@@ -37,8 +41,9 @@ export const AGENTS = [
   {
     id: 'gemini',
     name: 'Gemini CLI',
-    modes: [],
-    asks: true,
+    modes: ['Default', 'Auto Edit', 'YOLO', 'Plan'],
+    asks: { run: false, write: true },
+    outputInCard: false,
     allow: /^Allow( once)?$/i,
     reject: /^Reject|^No|Cancel/i,
     bin: 'agents/node_modules/',
