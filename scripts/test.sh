@@ -4,7 +4,8 @@
 #  4. plain-Node mocha suites (`*.spec.ts`: unit + real-process conductor and ElizACP tests),
 #  5. extension-host suites in a real VS Code host (code-server): the single-folder suites, then the
 #  multi-root suite on a two-folder workspace, 6. real-browser webview tests (Playwright + chromium),
-#  then the history's real-reload and two-window test.
+#  then the history's real-reload and two-window test, then the real chat with Claude Code, Codex and
+#  Gemini CLI against the scripted model server.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"; cd "$ROOT"
 # The Debian packages first: installed when this user may, else stop now with the command to run.
@@ -38,6 +39,10 @@ fi
 # The history across real window reloads and two windows (its own code-server: reloads end its windows).
 if [ -f scripts/history-e2e.mjs ]; then
   bash scripts/vscode-host-run.sh scripts/history-e2e.mjs || status=1
+fi
+# The agents people run, in the real chat, offline (the pinned agents of test-tools-install.sh).
+if [ -f scripts/agents-e2e.mjs ]; then
+  bash scripts/vscode-host-run.sh scripts/agents-e2e.mjs || status=1
 fi
 node scripts/summarize-results.mjs || status=1
 exit $status

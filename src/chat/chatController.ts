@@ -345,6 +345,7 @@ export class ChatController {
       return;
     }
     this.diffs.record(tab.tabId, update);
+    this.permissions.noteToolCall(actor.key, sessionId, update);
     applyControlUpdate(tab.controls, update as Parameters<typeof applyControlUpdate>[1]);
     this.send({ type: 'agent-update', tabId: tab.tabId, messageId: tab.active?.messageId, update });
   }

@@ -22,6 +22,7 @@ import type { Log } from '../log/logEvent';
 import { sessionKey } from '../protocol/sessionKey';
 import type { TerminalOutput } from '../protocol/webview';
 import type { CommandDescription } from '../permissions/permissionBroker';
+import { isAgentMarker } from '../permissions/commandApprovals';
 import { confine, OutsideWorkspaceError } from '../node/confinement';
 import {
   formatCommandLine,
@@ -140,7 +141,12 @@ export class TerminalRegistry implements TerminalHandlers {
 
     // Values may be secrets: the user sees (and the log keeps) only the names.
     const rawInput = { command: params.command, args, cwd, env: Object.keys(env) };
-    const description = { title: `Run: ${commandLine}`, rawInput, argv: [run.program, ...run.args], envNames: Object.keys(env) };
+    const description = {
+      title: `Run: ${commandLine}`,
+      rawInput,
+      argv: [run.program, ...run.args],
+      envNames: Object.keys(env).filter((name) => !isAgentMarker(name, env[name]!)),
+    };
     const allowed = await untilAborted(this.deps.authorize(ctx, sessionId, description), ctx.signal);
     if (ctx.signal.aborted) throw acpRequestError().requestCancelled();
     if (!allowed) {

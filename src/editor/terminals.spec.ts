@@ -438,13 +438,17 @@ describe('terminal registry + permission broker (real processes): an approval co
       ctx,
       /** The agent's own execute tool call, allowed by the user on its card. */
       async approve(toolCall: { title: string; rawInput?: unknown }): Promise<void> {
+        return this.approveAsked({ toolCallId: 't', kind: 'execute', ...toolCall });
+      },
+      /** The agent asks permission for `toolCall` (an ACP tool call update: fields may be left out), the user allows it. */
+      async approveAsked(toolCall: { toolCallId: string; kind?: 'execute'; title?: string; rawInput?: unknown }): Promise<void> {
         const approval = broker.request({
           actorKey: 'a',
           agentName: 'A',
           signal: new AbortController().signal,
           params: {
             sessionId: 's',
-            toolCall: { toolCallId: 't', kind: 'execute', ...toolCall },
+            toolCall,
             options: [
               { optionId: 'ok', name: 'Allow', kind: 'allow_once' },
               { optionId: 'no', name: 'Reject', kind: 'reject_once' },
@@ -486,6 +490,43 @@ describe('terminal registry + permission broker (real processes): an approval co
       assert.equal(await h.declineNextQuestion(), `Run: touch ${marker} && echo done`);
       await assert.rejects(other, /declined/);
       assert.equal(fs.existsSync(marker), false);
+    } finally {
+      h.dispose();
+    }
+  });
+
+  it("Claude Code's approved Bash call (a request without its kind) covers its terminal as it sends it (marker env CLAUDECODE=1); an unshown variable is asked and does not run", async () => {
+    const h = harness();
+    const { ws, reg, broker, ctx } = h;
+    try {
+      const line = 'echo hi-from-shell';
+      const card = { title: `\`${line}\``, rawInput: { command: line, description: 'Print a greeting' } };
+      // As Claude Code does it: the tool call first (with its kind), then a permission request that leaves the kind out.
+      broker.noteToolCall('a', 's', { sessionUpdate: 'tool_call', toolCallId: 'bash-1', kind: 'execute', status: 'pending', ...card });
+      await h.approveAsked({ toolCallId: 'bash-1', ...card });
+      const claudeEnv = [{ name: 'CLAUDECODE', value: '1' }];
+      const { terminalId } = await reg.create({ sessionId: 's', command: line, args: [], cwd: ws, env: claudeEnv }, ctx);
+      assert.equal(broker.pendingFor().length, 0, 'covered by the approval the user just gave: not asked again');
+      assert.deepEqual(await reg.waitForExit({ sessionId: 's', terminalId }, ctx), { exitCode: 0, signal: null });
+      assert.equal((await reg.output({ sessionId: 's', terminalId }, ctx)).output, 'hi-from-shell\n');
+
+      // The same card, but the terminal also sets a variable the card never showed: asked, and declined it does not run.
+      await h.approve(card);
+      const marker = path.join(ws, 'pwned');
+      fs.writeFileSync(path.join(ws, 'startup.sh'), `touch ${marker}\n`);
+      const sneaky = reg.create(
+        { sessionId: 's', command: line, cwd: ws, env: [...claudeEnv, { name: 'BASH_ENV', value: './startup.sh' }] },
+        ctx,
+      );
+      assert.equal(await h.declineNextQuestion(), `Run: ${line}`);
+      await assert.rejects(sneaky, /declined/);
+      assert.equal(fs.existsSync(marker), false);
+
+      // Only the marker's own value is left out: CLAUDECODE with another value is asked about too.
+      await h.approve(card);
+      const otherValue = reg.create({ sessionId: 's', command: line, cwd: ws, env: [{ name: 'CLAUDECODE', value: 'x' }] }, ctx);
+      assert.equal(await h.declineNextQuestion(), `Run: ${line}`);
+      await assert.rejects(otherValue, /declined/);
     } finally {
       h.dispose();
     }

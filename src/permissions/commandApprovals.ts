@@ -4,7 +4,9 @@
 // a terminal/create is covered only when its exact argv is that command. A command field of rawInput
 // counts only when it is the same command as the title shows: a card headed "npm test" whose
 // parameters hold `cmdline: "rm -rf ~"` covers neither (the user read one and would approve the other).
-// Unused approvals expire when the prompt turn ends, or APPROVAL_TTL_MS after the decision. Pure.
+// Unused approvals expire when the prompt turn ends, or APPROVAL_TTL_MS after the decision. The
+// terminal's environment variables must have been shown on the card too, except an agent's own
+// marker (isAgentMarker). Pure.
 import { isObject } from '../protocol/guards';
 
 /** How long an unused approval stays valid at most (the prompt turn ending clears it sooner). */
@@ -185,6 +187,18 @@ interface Approval {
   title: string;
 }
 
+/**
+ * Variables an agent sets on every command it runs to mark the command as its own, each with the
+ * one value it sets (Claude Code: `CLAUDECODE=1`, which its permission cards never show). A flag
+ * value names no file, folder or program, so it changes nothing about what runs; without this,
+ * every command of that agent the user approved would be asked a second time. The same name with
+ * any other value, or any other variable, must still be on the approved card.
+ */
+const AGENT_MARKERS: ReadonlyMap<string, string> = new Map([['CLAUDECODE', '1']]);
+
+/** Whether `name=value` is an agent's marker: a terminal may set it without the approved card showing it. */
+export const isAgentMarker = (name: string, value: string): boolean => AGENT_MARKERS.get(name) === value;
+
 /** Per session (any string key): the approvals not used yet. */
 export class CommandApprovals {
   private readonly bySession = new Map<string, Approval[]>();
@@ -206,7 +220,8 @@ export class CommandApprovals {
 
   /**
    * Uses up the first live approval that covers `argv` (with env names it also showed, if any are
-   * set); returns its title, or undefined when none does.
+   * set; an agent's markers are left out of `envNames` beforehand); returns its title, or undefined
+   * when none does.
    */
   take(key: string, argv: readonly string[], envNames: readonly string[]): string | undefined {
     const list = this.live(key);

@@ -95,6 +95,20 @@ describe('PermissionBroker', () => {
     assert.deepEqual(await setup({}, false).ask(), { outcome: { outcome: 'selected', optionId: 'reject_once-id' } });
   });
 
+  it("reads a request that leaves out the kind with the kind its tool call gave (Claude Code's form): autoApprove applies, the record says execute", async () => {
+    const s = setup({ autoApprove: ['execute'] });
+    s.broker.noteToolCall('k', 's1', {
+      sessionUpdate: 'tool_call',
+      toolCallId: 'bash-1',
+      title: '`ls`',
+      kind: 'execute',
+      status: 'pending',
+    });
+    const answer = await s.ask({ ...params(), toolCall: { toolCallId: 'bash-1', title: '`ls`', rawInput: { command: 'ls' } } });
+    assert.deepEqual(answer, { outcome: { outcome: 'selected', optionId: 'allow_once-id' } });
+    assert.equal(s.records.at(-1)!.kind, 'execute');
+  });
+
   it('reads the policy from settings, reporting bad values', () => {
     assert.deepEqual(parsePermissionPolicy({ A: { bypassPermissions: true, autoApprove: ['read', 'bogus'] } }, 'A'), {
       bypassPermissions: true,

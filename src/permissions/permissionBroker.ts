@@ -5,12 +5,13 @@
 // withdrawing the request. Every decision is recorded. vscode-free: settings, the tab lookup and
 // the webview come in through `PermissionBrokerDeps`.
 import { randomUUID } from 'node:crypto';
-import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk';
+import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
 import { sessionKey } from '../protocol/sessionKey';
 import type { MessageId, PermissionDecision, PermissionRequested, PermissionResolved, TabId } from '../protocol/webview';
 import type { PermissionPolicy } from '../agents/agentSettings';
 import { CommandApprovals } from './commandApprovals';
+import { KnownToolCalls } from './knownToolCalls';
 import { preferredOption } from '../protocol/permissionOptions';
 
 /** One line of the decision log the user can open. */
@@ -44,7 +45,10 @@ export interface CommandDescription {
   rawInput: unknown;
   /** Exactly what is executed (no shell): the command, then its args. */
   argv: string[];
-  /** Names of the environment variables the command sets. */
+  /**
+   * Names of the environment variables the command sets that an approval must have shown: all of
+   * them but an agent's own marker (isAgentMarker). Names only: values may be secrets.
+   */
   envNames: string[];
 }
 
@@ -90,13 +94,22 @@ export class PermissionBroker {
    * terminal used yet: a terminal running one of them, once, within the turn, is not asked again.
    */
   private readonly approvedCommands: CommandApprovals;
+  private readonly knownToolCalls = new KnownToolCalls();
 
   constructor(private readonly deps: PermissionBrokerDeps) {
     this.approvedCommands = new CommandApprovals(deps.now);
   }
 
+  /** A session's tool_call / tool_call_update: what a later permission request for the call leaves out. */
+  noteToolCall(actorKey: string, sessionId: string, update: SessionUpdate): void {
+    this.knownToolCalls.record(sessionKey(actorKey, sessionId), update);
+  }
+
   /** Answers one request; the returned promise settles when a decision is made. */
-  request(ctx: PermissionRequestContext): Promise<RequestPermissionResponse> {
+  request(asked: PermissionRequestContext): Promise<RequestPermissionResponse> {
+    // The call as its card shows it: what the request leaves out (often the kind) is what the session said before.
+    const toolCall = this.knownToolCalls.complete(sessionKey(asked.actorKey, asked.params.sessionId), asked.params.toolCall);
+    const ctx = { ...asked, params: { ...asked.params, toolCall } };
     const { params, agentName } = ctx;
     const policy = this.deps.policyFor(agentName);
     for (const p of policy.problems) this.deps.log.warn('permission', p);
@@ -206,6 +219,7 @@ export class PermissionBroker {
   /** A session ended: nothing it was allowed carries over. */
   forgetSession(actorKey: string, sessionId: string): void {
     this.approvedCommands.clear(sessionKey(actorKey, sessionId));
+    this.knownToolCalls.forget(sessionKey(actorKey, sessionId));
   }
 
   /** A prompt turn ended: approved commands the agent did not run in it expire. */

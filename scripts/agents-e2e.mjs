@@ -1,0 +1,256 @@
+// The real chat (code-server + chromium) with the agents people run — Claude Code (its ACP adapter),
+// Codex and Gemini CLI — offline, against the scripted model server
+// (conductor/test/realAgents/chatE2eModel.ts, a child process). Run through
+// scripts/vscode-host-run.sh like webview-e2e.mjs. Each agent is configured as a user would: an
+// entry of `symposium.agents` in the user settings (command and env from agentLaunch), chosen with
+// `symposium.currentAgent`. Then, for each agent in turn, in a chat tab of its own, as a user:
+// a plain prompt streams the scripted answer; a file read quotes the file; `echo hi-from-shell`
+// asks once and its card shows the output; a write asks, Allow writes the file; a refused write
+// leaves no file and the agent is told; an edit of an existing file shows its diff; the mode picker
+// lists the agent's own modes; Stop cancels a long answer; closing the tab leaves no agent process.
+// Writes test-results/e2e-agents.json and screenshots test-results/e2e-agents-*.png. AGENTS_E2E=<id,…>
+// runs some of the agents only.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import { openWorkbench, writeResults, RESULTS_DIR, ROOT, sleep } from './browser.mjs';
+import { answersOf, inputOf, openChat, selectedTab, stepsInto, waitForText, wrapperOf } from './chatPage.mjs';
+import { AGENTS, agentProcesses, approvalCards, choosePickerOption, openDetails, pickers, until, waitingApprovals } from './agentsPage.mjs';
+
+const runDir = process.env.VSCODE_HOST_RUN_DIR;
+if (!runDir) throw new Error('run me through scripts/vscode-host-run.sh');
+const ws = path.join(runDir, 'ws');
+fs.writeFileSync(path.join(ws, 'notes.txt'), 'the secret word is pelican\n');
+fs.mkdirSync(RESULTS_DIR, { recursive: true });
+const wanted = (process.env.AGENTS_E2E ?? '').split(',').filter(Boolean);
+const agents = AGENTS.filter((a) => !wanted.length || wanted.includes(a.id));
+
+// The scripted model server, with the agents' launches (their env names its URL).
+const model = spawn(process.execPath, ['--import', 'tsx', 'conductor/test/realAgents/chatE2eModel.ts', ws], {
+  cwd: ROOT,
+  stdio: ['pipe', 'pipe', 'pipe'],
+});
+const modelLog = fs.createWriteStream(path.join(RESULTS_DIR, 'e2e-agents-model.log'));
+model.stderr.pipe(modelLog);
+const served = await new Promise((resolve, reject) => {
+  readline.createInterface({ input: model.stdout }).once('line', (l) => resolve(JSON.parse(l)));
+  model.once('exit', (code) => reject(new Error(`the scripted model server exited (${code})`)));
+});
+const { hello, story } = served.texts;
+const storyLast = story.split('. ').at(-1);
+
+// The agents as a user configures them: `symposium.agents` is a machine setting, which a remote
+// window (code-server is one) reads from the Remote settings, `<user data>/Machine/settings.json`;
+// the agent new chats use is `symposium.currentAgent` in the user settings (vscode-host-run.sh wrote them).
+const machineSettings = path.join(runDir, 'ud', 'Machine', 'settings.json');
+fs.mkdirSync(path.dirname(machineSettings), { recursive: true });
+const agentEntries = Object.fromEntries(
+  agents.map((a) => {
+    const [command, ...args] = served.agents[a.id].command;
+    return [a.name, { command, args, env: served.agents[a.id].env }];
+  }),
+);
+fs.writeFileSync(machineSettings, JSON.stringify({ 'symposium.agents': agentEntries }, null, 2));
+const settingsFile = path.join(runDir, 'ud', 'User', 'settings.json');
+const baseSettings = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
+const chooseAgent = (name) => fs.writeFileSync(settingsFile, JSON.stringify({ ...baseSettings, 'symposium.currentAgent': name }, null, 2));
+chooseAgent(agents[0].name);
+
+const results = { passes: [], failures: [] };
+const { ctx, page } = await openWorkbench({ log: false });
+page.setDefaultTimeout(20_000);
+const shot = (name) => page.screenshot({ path: path.join(RESULTS_DIR, `e2e-agents-${name}.png`) });
+const step = stepsInto(results, () => shot('failure'));
+const occurrences = (hay, needle) => hay.split(needle).length - 1;
+
+let f;
+/** Symposium: Choose Agent… from the command palette, then the agent's entry under "Your agents". */
+async function chooseAgentInPalette(name) {
+  await page.locator('.part.editor').click({ position: { x: 50, y: 50 } });
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.fill('>Symposium: Choose Agent');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Choose Agent' }).first().click();
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+  await shot(`choose-${name.replace(/\W+/g, '-')}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().click();
+}
+/** Resolves once the locator's text matches `pattern` (the answer streams in: its start comes first). */
+async function waitForMatch(locator, pattern, timeout = 60_000) {
+  let last = '';
+  await until(`${pattern}`, async () => pattern.test((last = (await locator.allInnerTexts().catch(() => [])).join('\n'))), timeout).catch(
+    () => {
+      throw new Error(`timed out waiting for ${pattern}; saw ${JSON.stringify(last.slice(-300))}`);
+    },
+  );
+}
+async function send(mid, text) {
+  await inputOf(f, mid).click();
+  await page.keyboard.type(text);
+  await page.keyboard.press('Enter');
+}
+/** Waits for the tab's approval card and clicks its button whose label matches `label`. */
+async function answerApproval(mid, label) {
+  const card = waitingApprovals(f, mid).first();
+  await card.waitFor({ timeout: 60_000 });
+  await card.locator('button', { hasText: label }).first().click();
+}
+
+async function runAgent(agent, first) {
+  const L = agent.name;
+  let mid;
+  const how = first ? 'chosen in the user settings (symposium.currentAgent)' : 'chosen with Choose Agent…';
+  await step(`${L}: ${how}, a new chat tab talks to it`, async () => {
+    if (first) {
+      f = await openChat(page);
+      mid = await selectedTab(f);
+    } else {
+      await chooseAgentInPalette(agent.name);
+      await waitForText(page.locator('.part.sidebar .title-label, .part.sidebar .pane-header .title'), `Chat · ${agent.name}`, 30_000);
+      const before = await selectedTab(f);
+      await f.locator('[data-testid="tab-bar-tab-add-button"]').click();
+      for (let i = 0; i < 50 && (mid = await selectedTab(f)) === before; i++) await sleep(100);
+      if (!mid || mid === before) throw new Error('no new tab selected');
+    }
+    await inputOf(f, mid).waitFor();
+    await waitForText(page.locator('.statusbar-item', { hasText: `${agent.name}:` }).first(), `${agent.name}: ready`, 90_000);
+  });
+
+  await step(`${L}: a plain prompt streams the scripted answer`, async () => {
+    await send(mid, 'say hello');
+    const text = await waitForText(answersOf(f, mid), hello, 90_000);
+    if (occurrences(text, hello) !== 1) throw new Error('the answer is shown more than once');
+    await shot(`${agent.id}-hello`);
+  });
+
+  await step(`${L}: the mode picker lists the agent's own modes`, async () => {
+    const all = await pickers(f, mid);
+    console.log(`    pickers: ${JSON.stringify(all)}`);
+    if (!all.some((options) => agent.modes.every((m) => options.includes(m))))
+      throw new Error(`no picker lists ${JSON.stringify(agent.modes)}: ${JSON.stringify(all)}`);
+  });
+
+  await step(`${L}: a file read; the answer quotes the file`, async () => {
+    await send(mid, 'please read the notes');
+    await waitForMatch(answersOf(f, mid), /The file says:[\s\S]*the secret word is pelican/);
+    await shot(`${agent.id}-read`);
+  });
+
+  for (const mode of agent.writeMode ? [agent.writeMode] : [])
+    await step(`${L}: the mode picker switches the agent to ${mode}`, async () => {
+      // (Codex starts read-only in a folder it does not know.)
+      await choosePickerOption(f, mid, mode);
+    });
+
+  const asking = agent.asks.run ? 'asks once; Allow runs it' : "runs without asking (the agent's own policy)";
+  const outputShown = agent.outputInCard ? 'its card shows the output' : 'the answer quotes the output';
+  await step(`${L}: "run echo hi-from-shell" ${asking}, and ${outputShown}`, async () => {
+    const before = await approvalCards(f, mid).count();
+    await send(mid, 'please run echo hi-from-shell');
+    if (agent.asks.run) {
+      await waitingApprovals(f, mid).first().waitFor({ timeout: 60_000 });
+      await shot(`${agent.id}-shell-approval`);
+      await answerApproval(mid, agent.allow);
+    }
+    await waitForMatch(answersOf(f, mid), /The command printed:[\s\S]*hi-from-shell/);
+    const asked = (await approvalCards(f, mid).count()) - before;
+    if (asked !== (agent.asks.run ? 1 : 0)) throw new Error(`the user was asked ${asked} times`);
+    if (agent.outputInCard) {
+      // Once the turn is over: a card the agent still updates is drawn again, folded.
+      await until('the turn to end', async () => !(await wrapperOf(f, mid).locator('.mynah-chat-prompt-stop-button').isVisible()), 30_000);
+      const card = await openDetails(f, mid, 'echo hi-from-shell');
+      // The output line itself (the command's own text also holds the words).
+      await until('the output in the card', async () => /(^|\n)hi-from-shell(\n|$)/.test(await card.innerText()), 10_000).catch(
+        async (e) => {
+          throw new Error(`${e.message}: ${JSON.stringify((await card.innerText()).slice(-500))}`);
+        },
+      );
+    }
+    await shot(`${agent.id}-shell-output`);
+  });
+
+  const written = path.join(ws, `${agent.id}-greeting.txt`);
+  await step(`${L}: writing a new file ${agent.asks.write ? 'asks; Allow writes it' : 'writes it'}`, async () => {
+    await send(mid, `now write the greeting file for ${agent.id}`);
+    if (agent.asks.write) {
+      await waitingApprovals(f, mid).first().waitFor({ timeout: 60_000 });
+      await shot(`${agent.id}-write-approval`);
+      await answerApproval(mid, agent.allow);
+    }
+    await waitForText(answersOf(f, mid), 'Wrote it.', 60_000);
+    if (fs.readFileSync(written, 'utf8') !== 'hello-from-the-agent') throw new Error('the file does not hold what the agent wrote');
+    await shot(`${agent.id}-write-done`);
+  });
+
+  const diffShown = agent.diffCard ? ', and its card shows the diff' : '';
+  await step(`${L}: editing an existing file ${agent.asks.write ? 'asks; Allow edits it' : 'edits it'}${diffShown}`, async () => {
+    await send(mid, `now edit the notes for ${agent.id}`);
+    if (agent.asks.write) await answerApproval(mid, agent.allow);
+    await waitForText(answersOf(f, mid), 'Edited it.', 60_000);
+    const notes = fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8');
+    if (!notes.includes(`pelican-edited-by-${agent.id}`)) throw new Error(`notes.txt was not edited: ${notes}`);
+    if (agent.diffCard) await wrapperOf(f, mid).locator('button', { hasText: 'Open diff: notes.txt' }).last().waitFor({ timeout: 10_000 });
+    await shot(`${agent.id}-edited`);
+  });
+
+  await step(`${L}: Stop cancels a long streamed answer`, async () => {
+    await send(mid, 'tell me a long story');
+    await waitForText(answersOf(f, mid), 'Story sentence number 3 ', 60_000);
+    await wrapperOf(f, mid).locator('.mynah-chat-prompt-stop-button').click();
+    await until('the turn to end', async () => !(await wrapperOf(f, mid).locator('.mynah-chat-prompt-stop-button').isVisible()), 20_000);
+    await sleep(2_000); // what a Stop that did not stop would stream meanwhile
+    const text = (await answersOf(f, mid).allInnerTexts()).join('\n');
+    if (text.includes(storyLast)) throw new Error('the story was not stopped');
+    await shot(`${agent.id}-stopped`);
+  });
+
+  const refused = path.join(ws, `${agent.id}-refused.txt`);
+  if (agent.asks.write)
+    await step(`${L}: a write the user rejects is not made, and the agent is told`, async () => {
+      // Last before closing: Claude Code answers a refusal's tool result in the turn after (its
+      // adapter ends the turn at once), and that turn's prompt never reaches its model.
+      await send(mid, `now write the refused file for ${agent.id}`);
+      await answerApproval(mid, agent.reject);
+      await until('the turn to end', async () => !(await wrapperOf(f, mid).locator('.mynah-chat-prompt-stop-button').isVisible()), 60_000);
+      if (fs.existsSync(refused)) throw new Error('the rejected file was written');
+      // What the agent got back: the model's next text quotes its tool's result, or (Claude Code ends
+      // the turn on a refusal) the failed tool card shows it.
+      const text = (await answersOf(f, mid).allInnerTexts()).join('\n');
+      const at = text.lastIndexOf('The write did not happen; the tool said:');
+      const told = at >= 0 ? text.slice(at) : await (await openDetails(f, mid, 'refused.txt')).innerText();
+      console.log(`    the agent was told: ${JSON.stringify(told.slice(0, 300))}`);
+      if (!/reject|refus|denied|declin|not allowed|cancel/i.test(told)) throw new Error(`nothing says the write was refused: ${told}`);
+      await shot(`${agent.id}-rejected`);
+    });
+
+  // Closing the tab ends its session; the pool keeps the agent's process for the next tab with
+  // the same configuration (the window closing below ends it).
+  await step(`${L}: the tab closes`, async () => {
+    if (!agentProcesses(runDir, agent.bin).length) throw new Error('no agent process found while the tab is open');
+    await f.locator(`label[for="mynah-main-tabs-${mid}"] .mynah-tabs-close-button`).click({ force: true });
+    const confirm = f.locator('[data-testid="tab-bar-tab-close-confirmation-accept-button"]');
+    if (await confirm.isVisible().catch(() => false)) await confirm.click();
+    await until('the tab to go', async () => !(await f.locator(`label[for="mynah-main-tabs-${mid}"]`).count()), 10_000);
+  });
+}
+
+let exitCode = 0;
+try {
+  for (const [i, agent] of agents.entries()) await runAgent(agent, i === 0);
+  await step('closing the window (VS Code quits) leaves no agent process', async () => {
+    await ctx.close();
+    const left = () => agentProcesses(runDir, 'agents/node_modules/');
+    // code-server ends the window's extension host once its reconnection grace (5 s) is over.
+    await until('the agent processes to end', () => left().length === 0, 30_000).catch(() => {
+      throw new Error(`left running: ${left().join('; ')}`);
+    });
+  });
+} catch {
+  exitCode = 1;
+}
+writeResults('e2e-agents', results);
+console.log(`e2e-agents: ${results.passes.length} passed, ${results.failures.length} failed`);
+await ctx.close().catch(() => {});
+model.stdin.end();
+process.exit(exitCode);

@@ -1,0 +1,111 @@
+// What scripts/agents-e2e.mjs knows about the agents it drives and the cards they make: each
+// agent's name in the settings, its own modes and approval buttons (as the agent advertises them),
+// and helpers to find approval cards, tool cards and the prompt's pickers in a chat tab, and the
+// agent processes left on the machine.
+import fs from 'node:fs';
+import { answersOf, wrapperOf } from './chatPage.mjs';
+import { sleep } from './browser.mjs';
+
+/**
+ * The agents, in the order the e2e runs them. `modes`: names the mode picker must list; `allow` /
+ * `reject`: the labels of the agent's own approval options; `writeMode`: the mode (picker label) a
+ * user chooses before the agent may write; `asks`: whether it asks before `echo` and before a write
+ * (Codex's Default mode runs both in its sandbox and asks only to leave it; Gemini CLI's policy
+ * allows read-only commands such as `echo` without asking); `diffCard`: its edit's
+ * tool card carries the diff; `outputInCard`: its shell tool card carries the command's output
+ * (Gemini CLI 0.61 sends none in its tool_call_update: only the answer quotes it); `bin`: what the agent's processes' command lines hold.
+ */
+export const AGENTS = [
+  {
+    id: 'claude-code-acp',
+    name: 'Claude Code',
+    modes: ['Default', 'Accept Edits', 'Plan Mode', "Don't Ask", 'Bypass Permissions'],
+    asks: { run: true, write: true },
+    outputInCard: true,
+    diffCard: true,
+    allow: /^Allow$/,
+    reject: /^Reject$/,
+    bin: 'agents/node_modules/',
+  },
+  {
+    id: 'codex',
+    name: 'Codex',
+    modes: ['Read Only', 'Default', 'Full Access'],
+    writeMode: 'Default',
+    asks: { run: false, write: false },
+    outputInCard: true,
+    allow: /^(Yes|Allow)/,
+    reject: /^(No|Reject)/,
+    bin: 'agents/node_modules/',
+  },
+  {
+    id: 'gemini',
+    name: 'Gemini CLI',
+    modes: ['Default', 'Auto Edit', 'YOLO', 'Plan'],
+    asks: { run: false, write: true },
+    outputInCard: false,
+    allow: /^Allow( once)?$/i,
+    reject: /^Reject|^No|Cancel/i,
+    bin: 'agents/node_modules/',
+  },
+];
+
+/** Every approval card of the tab (waiting or decided): each says what the agent requested. */
+export const approvalCards = (f, mid) => answersOf(f, mid).filter({ hasText: 'requested by the agent.' });
+/** The tab's approval cards still waiting for the user. */
+export const waitingApprovals = (f, mid) => approvalCards(f, mid).filter({ hasText: 'Permission needed' });
+
+/** Opens the collapsed details of the tab's last tool card whose title matches `title`; returns the card. */
+export async function openDetails(f, mid, title) {
+  const card = answersOf(f, mid)
+    .filter({ hasNotText: 'requested by the agent.' })
+    .filter({ hasText: title })
+    .filter({ has: f.locator('.mynah-chat-item-summary-button') })
+    .last();
+  await card.locator('.mynah-chat-item-summary-button').first().click();
+  return card;
+}
+
+/** The option labels of each select under the tab's prompt (the mode, model and config pickers). */
+export async function pickers(f, mid) {
+  return wrapperOf(f, mid)
+    .locator('[data-testid="prompt-input-options"] select')
+    .evaluateAll((selects) => selects.map((s) => [...s.options].map((o) => o.textContent?.trim() ?? '')));
+}
+
+/** Chooses `label` in the picker under the tab's prompt that offers it, as a user would. */
+export async function choosePickerOption(f, mid, label) {
+  const all = await pickers(f, mid);
+  const at = all.findIndex((options) => options.includes(label));
+  if (at < 0) throw new Error(`no picker offers ${label}: ${JSON.stringify(all)}`);
+  await wrapperOf(f, mid).locator('[data-testid="prompt-input-options"] select').nth(at).selectOption({ label });
+}
+
+/** Processes of this code-server run (SYMPOSIUM_HOST_RUN marker) whose command line holds `bin`. */
+export function agentProcesses(runDir, bin) {
+  const marker = `SYMPOSIUM_HOST_RUN=${runDir}`;
+  const found = [];
+  for (const d of fs.readdirSync('/proc')) {
+    const pid = Number(d);
+    if (!pid || pid === process.pid) continue;
+    try {
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').replace(/\0/g, ' ');
+      if (!cmd.includes(bin)) continue;
+      if (!fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(marker)) continue;
+      found.push(`${pid} ${cmd.slice(0, 160)}`);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+/** Resolves once `fn()` is true; throws `what` after `timeout` ms. */
+export async function until(what, fn, timeout = 30_000) {
+  const end = Date.now() + timeout;
+  while (Date.now() < end) {
+    if (await fn()) return;
+    await sleep(200);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
