@@ -35,20 +35,34 @@ export async function querySymbols(
   perProject: boolean,
   signal: AbortSignal,
 ): Promise<SymbolInformation[]> {
+  const rounds = perProject && projectFiles.length > 1 ? projectFiles : [undefined];
+  // A young server's empty answer is asked again, all projects together: one project that has no
+  // such symbol must not use up the time another project needs to load.
+  let out = await askEachProject(client, query, rounds, signal);
+  while (out.length === 0 && Date.now() - client.initializedAt < YOUNG_SERVER_MS && !signal.aborted) {
+    await new Promise((r) => setTimeout(r, RETRY_EMPTY_MS));
+    out = await askEachProject(client, query, rounds, signal);
+  }
+  await addContainers(client, out, signal);
+  return out;
+}
+
+/** One `workspace/symbol` per project (each project's file made the most recent first), deduplicated. */
+async function askEachProject(
+  client: LanguageServerClient,
+  query: string,
+  rounds: readonly (string | undefined)[],
+  signal: AbortSignal,
+): Promise<SymbolInformation[]> {
   const seen = new Set<string>();
   const out: SymbolInformation[] = [];
-  const rounds = perProject && projectFiles.length > 1 ? projectFiles : [undefined];
   for (const file of rounds) {
     if (file !== undefined) {
       // Makes `file` the server's most recently used document: tsserver searches its project.
       const doc = client.documents.sync(file);
       await client.request('textDocument/documentSymbol', { textDocument: { uri: doc.uri } }, signal).catch(() => undefined);
     }
-    let answer = await client.request<unknown>('workspace/symbol', { query }, signal);
-    while (Array.isArray(answer) && answer.length === 0 && Date.now() - client.initializedAt < YOUNG_SERVER_MS && !signal.aborted) {
-      await new Promise((r) => setTimeout(r, RETRY_EMPTY_MS));
-      answer = await client.request<unknown>('workspace/symbol', { query }, signal);
-    }
+    const answer = await client.request<unknown>('workspace/symbol', { query }, signal);
     for (const s of Array.isArray(answer) ? (answer as SymbolInformation[]) : []) {
       if (!isObject(s) || !isObject(s.location)) continue;
       const r = 'range' in s.location ? s.location.range : undefined;
@@ -58,7 +72,6 @@ export async function querySymbols(
       out.push(s);
     }
   }
-  await addContainers(client, out, signal);
   return out;
 }
 
