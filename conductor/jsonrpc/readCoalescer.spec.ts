@@ -24,6 +24,18 @@ function fakeSocket() {
 
 describe('ReadCoalescer', () => {
   it('holds reading after a run of small, close reads, and reads again about a millisecond later', async () => {
+    // The reads below come back to back; a clock that stands still keeps a descheduled test
+    // process from turning them into reads "far apart" (the rule's 2 ms).
+    const realNow = performance.now;
+    performance.now = () => 1000;
+    try {
+      await holdsThenReads();
+    } finally {
+      performance.now = realNow;
+    }
+  });
+
+  async function holdsThenReads(): Promise<void> {
     const { stream, calls } = fakeSocket();
     const c = new ReadCoalescer(stream);
     for (let i = 0; i < 8; i++) c.afterRead(200);
@@ -32,8 +44,8 @@ describe('ReadCoalescer', () => {
     assert.deepEqual(calls, ['stop']);
     c.afterRead(200); // a read already under way when the hold began: no second hold
     assert.deepEqual(calls, ['stop']);
-    const held = performance.now();
-    while (calls.length < 2 && performance.now() - held < 1000) await new Promise((r) => setImmediate(r));
+    const held = Date.now();
+    while (calls.length < 2 && Date.now() - held < 1000) await new Promise((r) => setImmediate(r));
     assert.deepEqual(calls, ['stop', 'start']);
     c.afterRead(200); // the stream runs on (the read right after the hold): held again
     assert.deepEqual(calls, ['stop', 'start', 'stop']);
@@ -41,7 +53,7 @@ describe('ReadCoalescer', () => {
     assert.deepEqual(calls, ['stop', 'start', 'stop', 'start'], 'stop() ends a hold at once');
     for (let i = 0; i < 20; i++) c.afterRead(200);
     assert.equal(calls.length, 4, 'and no hold after stop()');
-  });
+  }
 
   it('never holds requests and answers going back and forth, large reads, or reads far apart', async () => {
     const { stream, calls } = fakeSocket();
@@ -135,8 +147,10 @@ describe('LineChannel with coalesced reads, on a real pipe', function () {
       seen,
       Array.from({ length: lines }, (_, i) => i),
     );
-    assert.ok(counts.holds > 0, 'the stream was held');
-    // One line per read is what a reader keeping pace gets; held, each read carries many.
+    // One line per read is what a reader keeping pace gets; held, each read carries many. A reader
+    // that is behind (a busy machine) reads full buffers and is rightly never held: then the reads
+    // are few without a hold.
+    assert.ok(counts.holds > 0 || counts.reads < lines / 50, `the stream was held (${counts.reads} reads)`);
     assert.ok(counts.reads < lines / 5, `${counts.reads} reads for ${lines} lines`);
   });
 
