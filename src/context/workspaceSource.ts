@@ -9,6 +9,7 @@ import type { ContentBlock, PromptCapabilities } from '@agentclientprotocol/sdk'
 import * as vscode from 'vscode';
 import type { ContextRef } from '../protocol/webview';
 import { confine } from '../node/confinement';
+import { readRegularFile } from '../node/containedFile';
 import type { ContextSource } from './contextSource';
 
 const MAX_FILES = 2_000;
@@ -124,7 +125,14 @@ export class WorkspaceSource implements ContextSource {
       });
       if (ref.kind === 'image') {
         const mimeType = IMAGE_TYPES[path.extname(file).toLowerCase()];
-        const bytes = caps.image && mimeType ? await vscode.workspace.fs.readFile(uri) : undefined;
+        // Regular files only, and no further than the cap: a FIFO or a huge file becomes a link.
+        const bytes =
+          caps.image && mimeType
+            ? await readRegularFile(file, { maxBytes: MAX_IMAGE_BYTES }).then(
+                (r) => r.bytes,
+                () => undefined,
+              )
+            : undefined;
         if (bytes && mimeType && bytes.byteLength <= MAX_IMAGE_BYTES)
           blocks.push({ type: 'image', data: Buffer.from(bytes).toString('base64'), mimeType, uri: uri.toString() });
         else blocks.push(link()); // the agent takes no images (or it is too large): a link instead

@@ -14,7 +14,11 @@ import type { Log } from '../log/logEvent';
 import { sliceLines } from '../protocol/acpText';
 import { confine, OutsideWorkspaceError } from '../node/confinement';
 import { readLines } from '../node/textFiles';
+import { readRegularFileText } from '../node/containedFile';
 import type { EditReview } from './editReview';
+
+/** The largest file whose current text the edit review compares with. */
+const CURRENT_TEXT_BYTES = 64 * 1024 * 1024;
 
 const ALLOWED_FOLDERS = {
   hint: "Only the session's workspace folder and the folders in the symposium.allowedFolders setting are allowed.",
@@ -104,7 +108,8 @@ export class EditorFiles implements FileHandlers {
     const open = this.openDocument(file);
     if (open) return open.getText();
     try {
-      return new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(file)));
+      // What the review compares with: a regular file, up to the cap (a FIFO or a huge file has none).
+      return (await readRegularFileText(file, { maxBytes: CURRENT_TEXT_BYTES })).text;
     } catch {
       return null;
     }

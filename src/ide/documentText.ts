@@ -4,7 +4,10 @@
 // One DocumentTexts per request caches the lines it read. Snippets are only read from files the
 // session may read (its folder and symposium.allowedFolders); other files (a library's .d.ts) are
 // still located, without their text.
-import { readFile } from 'node:fs/promises';
+import { readRegularFileText } from '../node/containedFile';
+
+/** The largest file result snippets are read from. */
+const SNIPPET_FILE_BYTES = 8 * 1024 * 1024;
 import * as vscode from 'vscode';
 import { ideLocation, joinHoverParts, nameRangeIn, SYMBOL_KIND_NAMES, type IdeLocation } from '../protocol/ideOperations';
 import { fenced } from '../protocol/markdown';
@@ -29,8 +32,9 @@ export class DocumentTexts {
       cached = open
         ? Promise.resolve(open.getText().split(/\r?\n/))
         : uri.scheme === 'file'
-          ? readFile(uri.fsPath, 'utf8').then(
-              (t) => t.split(/\r?\n/),
+          ? // Results may point into libraries (links followed), but only at regular files, and not past a cap.
+            readRegularFileText(uri.fsPath, { maxBytes: SNIPPET_FILE_BYTES, followFinalLink: true }).then(
+              (t) => t.text.split(/\r?\n/),
               () => undefined,
             )
           : Promise.resolve(undefined);

@@ -7,6 +7,7 @@
 // A change that open chats only see after a restart (which agent runs, how, with which
 // components; restartOffer.ts) offers "Restart Agent".
 import * as os from 'node:os';
+import { readRegularFileText } from '../node/containedFile';
 import * as vscode from 'vscode';
 import { BUILTIN_AGENT_NAME, type Runtime } from '../agents/agentConfiguration';
 import { parseAgentSettings, parsePermissionPolicy, type AgentSettings, type PermissionPolicy } from '../agents/agentSettings';
@@ -30,6 +31,8 @@ import {
 const SECTION = 'symposium';
 const IGNORED =
   'Agents (their command, env and permission rules), allowed folders, conductor components and edit review come only from your user settings.';
+/** The largest workspace settings file scanned for user-only keys. */
+const SETTINGS_FILE_BYTES = 1024 * 1024;
 /** workspaceState key: the agents the user let this workspace pick although they act without asking. */
 const CONSENT_KEY = 'symposium.workspaceAgentConsent';
 
@@ -265,7 +268,9 @@ export class Settings implements vscode.Disposable {
     for (const { uri, section } of files) {
       let text: string;
       try {
-        text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+        // A repository decides what its settings file is: a regular file, read up to a cap, or nothing.
+        if (uri.scheme !== 'file') continue;
+        text = (await readRegularFileText(uri.fsPath, { maxBytes: SETTINGS_FILE_BYTES })).text;
       } catch {
         continue;
       }
