@@ -28,7 +28,17 @@ export function argsFor(schema: Schema, v: Values): Record<string, unknown> {
     else if (v.newText !== undefined && /^new_?(string|str|text)$/.test(k)) out[key] = v.newText;
     else if (v.content !== undefined && /^(content|contents|text|file_text)$/.test(k)) out[key] = v.content;
     else if (required.has(key))
-      out[key] = p.type === 'boolean' ? false : p.type === 'number' || p.type === 'integer' ? 1 : p.type === 'array' ? [] : 'scripted step';
+      out[key] =
+        p.type === 'boolean'
+          ? false
+          : p.type === 'number' || p.type === 'integer'
+            ? // A time limit (Claude Code's Bash `timeout`, in ms) must leave the command time to run.
+              /timeout/.test(k)
+              ? 60_000
+              : 1
+            : p.type === 'array'
+              ? []
+              : 'scripted step';
   }
   return out;
 }
