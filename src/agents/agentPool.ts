@@ -1,7 +1,9 @@
 // The agent pool: one agent actor per agent configuration, so tabs with equal configurations share
 // a process (each with its own session). Spawns lazily on first use; a dead or stopping actor is
 // replaced on the next use. Created at activation with the editor's handlers and the permission
-// broker; the chat controller subscribes to each new actor (onDidCreateActor). vscode-free.
+// broker; the chat controller subscribes to each new actor (onDidCreateActor). A process no tab
+// uses any more ends after a short idle time (`release`): closing a chat leaves nothing running,
+// while closing one tab and opening the next one still finds the agent warm. vscode-free.
 import type { RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
 import type { ClientHandlers } from './clientHandlers';
@@ -23,10 +25,16 @@ export interface AgentPoolOptions {
   client?: ClientHandlers;
   /** The editor can run `terminal` auth methods (sign-in). */
   authTerminal?: boolean;
+  /** How long a released actor (no tab uses it) keeps running before it is stopped. */
+  idleStopMs?: number;
 }
+
+/** Long enough for "close this tab, open a new one" to reuse the process; short enough that nothing lingers. */
+export const IDLE_STOP_MS = 10_000;
 
 export class AgentPool {
   private readonly actors = new Map<string, AgentActor>();
+  private readonly idleTimers = new Map<string, NodeJS.Timeout>();
   private disposed = false;
   private readonly created = new Emitter<AgentActor>();
   private readonly changed = new Emitter<AgentActor>();
@@ -42,6 +50,7 @@ export class AgentPool {
   acquire(config: AgentConfiguration): AgentActor {
     if (this.disposed) throw new Error('the extension is shutting down');
     const key = configurationKey(config);
+    this.keep(key);
     const existing = this.actors.get(key);
     if (existing?.usable) return existing;
     const { runtime, log, clientInfo, graceMs, onStderrLine, onTraceLine } = this.options;
@@ -69,6 +78,35 @@ export class AgentPool {
     return this.actors.get(key);
   }
 
+  /**
+   * Nothing uses the actor of `key` any more (its last tab closed, a listing is done): it is
+   * stopped after the idle time unless `acquire` wants it again meanwhile.
+   */
+  release(key: string): void {
+    this.keep(key);
+    const actor = this.actors.get(key);
+    if (!actor || this.disposed) return;
+    const timer = setTimeout(() => {
+      this.idleTimers.delete(key);
+      if (this.actors.get(key) !== actor) return;
+      this.actors.delete(key);
+      void actor.stop('no tab uses the agent any more');
+    }, this.options.idleStopMs ?? IDLE_STOP_MS);
+    timer.unref();
+    this.idleTimers.set(key, timer);
+  }
+
+  /** Whether the actor of `key` waits out its idle time before it is stopped. */
+  stoppingWhenIdle(key: string): boolean {
+    return this.idleTimers.has(key);
+  }
+
+  /** Cancels a pending idle stop of `key`. */
+  private keep(key: string): void {
+    clearTimeout(this.idleTimers.get(key));
+    this.idleTimers.delete(key);
+  }
+
   /** Forgets the actor (if it is still the one registered for its key). */
   remove(actor: AgentActor): void {
     if (this.actors.get(actor.key) === actor) this.actors.delete(actor.key);
@@ -81,6 +119,7 @@ export class AgentPool {
   /** Stops every process; used at deactivation. */
   async stopAll(reason: string): Promise<void> {
     this.disposed = true;
+    for (const key of [...this.idleTimers.keys()]) this.keep(key);
     const actors = this.all();
     this.actors.clear();
     await Promise.allSettled(actors.map((a) => a.stop(reason)));

@@ -16,6 +16,11 @@ export function tabsSharingProcess(tabs: Iterable<ChatTab>, tab: ChatTab): ChatT
   return [...tabs].filter((t) => t === tab || (key !== undefined && t.config !== undefined && configurationKey(t.config) === key));
 }
 
+/** Whether a tab is configured for the process of `actorKey` (then that process is still needed). */
+export function anyTabUses(tabs: Iterable<ChatTab>, actorKey: string): boolean {
+  return [...tabs].some((t) => t.config !== undefined && configurationKey(t.config) === actorKey);
+}
+
 export interface ProcessStopDeps {
   log: Log;
   pool: Pick<AgentPool, 'get' | 'remove'>;

@@ -33,7 +33,7 @@ import type { AgentActor } from '../agents/agentActor';
 import type { AgentConfiguration } from '../agents/agentConfiguration';
 import type { AgentPool } from '../agents/agentPool';
 import type { PastConversation } from '../history/reopen';
-import { restartTabs, tabsSharingProcess } from './agentRestart';
+import { anyTabUses, restartTabs, tabsSharingProcess } from './agentRestart';
 import { newChatTab, type ChatTab } from './chatTab';
 import { DiffStore } from './diffStore';
 import { EarlyUpdates } from './earlyUpdates';
@@ -253,6 +253,11 @@ export class ChatController {
     active.actor.cancel(active.sessionId);
   }
 
+  /** Whether an open tab talks to the agent process of `actorKey`. */
+  usesProcess(actorKey: string): boolean {
+    return anyTabUses(this.tabs.values(), actorKey);
+  }
+
   /** Closing a tab ends its session; nothing more is sent for it. */
   closeTab(tabId: TabId): void {
     const tab = this.tabs.get(tabId);
@@ -267,6 +272,7 @@ export class ChatController {
     const ref = this.sessions.unbindTab(tabId);
     this.log.info('session', 'tab closed', { tabId, sessionId: ref?.sessionId });
     if (ref) void this.pool.get(ref.actorKey)?.closeSession(ref.sessionId);
+    if (ref && !this.usesProcess(ref.actorKey)) this.pool.release(ref.actorKey);
   }
 
   /** Restarts the agent process behind this tab; every tab of that configuration gets a new session. */

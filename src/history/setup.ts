@@ -72,7 +72,10 @@ export function createHistory(deps: HistorySetupDeps): { store: HistoryStore; re
           for (const folder of folders) {
             const config = await more.configure(folder);
             if (!config) continue;
-            const sessions = await more.pool.acquire(config).listSessions(folder);
+            const actor = more.pool.acquire(config);
+            const sessions = await actor.listSessions(folder).finally(() => {
+              if (!more.chat.usesProcess(actor.key)) more.pool.release(actor.key);
+            });
             out.push({ agentName: config.agent.name, folder, sessions });
           }
           return out;

@@ -133,6 +133,8 @@ export interface ChatSetup {
   limits?: OutboxLimits;
   /** Serve fs/* and terminal/* as the editor does (else the conductor's fs adapter serves files). */
   editor?: boolean;
+  /** How long an agent no tab uses keeps running (AgentPool's default otherwise). */
+  idleStopMs?: number;
 }
 
 export function setupChat(opts: ChatSetup) {
@@ -153,6 +155,7 @@ export function setupChat(opts: ChatSetup) {
     runtime: opts.runtime,
     log: silentLog,
     clientInfo: { name: 'test', version: '0' },
+    idleStopMs: opts.idleStopMs,
     onPermissionRequest: (actor, params, signal) =>
       permissions.request({ actorKey: actor.key, agentName: actor.agentName, params, signal }),
     ...(hands ? { client: { files: hands.files, terminals: hands.terminals } } : {}),
