@@ -6,6 +6,7 @@ import { AgentExitedError } from '../agents/agentActor';
 import type { AgentConfiguration } from '../agents/agentConfiguration';
 import type { AgentFailure, TabPayload } from '../protocol/webview';
 import type { ChatTab } from './chatTab';
+import { errorText } from '../protocol/errorText';
 
 /** The failure card of a tab whose session could not start because no workspace folder was chosen. */
 export function noFolderFailure(): AgentFailure {
@@ -25,8 +26,6 @@ export const AGENT_NOT_RUNNING = 'The agent is not running. Use Restart to start
 export function promptFailureText(e: unknown): string {
   return e instanceof AgentExitedError ? `Interrupted: ${e.failure.message}` : errorText(e);
 }
-
-const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /** The notices of settings this configuration could not honour that the tab has not shown yet (each once per tab). */
 export function newSettingNotices(tab: ChatTab, config: AgentConfiguration): TabPayload[] {

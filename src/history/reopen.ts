@@ -15,6 +15,7 @@ import type { ConversationEntry, SessionControls, TabId, TabPayload } from '../p
 import { exportMarkdown } from './exporter';
 import type { ConversationMeta } from './historyStore';
 import { replayEntries } from './replay';
+import { errorText } from '../protocol/errorText';
 
 /** A conversation from the history, as a tab reopens it. */
 export interface PastConversation {
@@ -137,5 +138,3 @@ export function transcriptContext(past: PastConversation, embeddedContext: boole
       }
     : { type: 'text', text: `${intro}\n\n${markdown}` };
 }
-
-const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
