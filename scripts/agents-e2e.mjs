@@ -65,6 +65,9 @@ const step = stepsInto(results, () => shot('failure'));
 const occurrences = (hay, needle) => hay.split(needle).length - 1;
 
 let f;
+let sessionStartedAt = 0;
+const codeword = 'zebra-42';
+const minuteOf = (ms) => new Date(ms).toISOString().slice(0, 16);
 /** Symposium: Choose Agent… from the command palette, then the agent's entry under "Your agents". */
 async function chooseAgentInPalette(name) {
   await page.locator('.part.editor').click({ position: { x: 50, y: 50 } });
@@ -115,6 +118,7 @@ async function runAgent(agent, first) {
     }
     await inputOf(f, mid).waitFor();
     await waitForText(page.locator('.statusbar-item', { hasText: `${agent.name}:` }).first(), `${agent.name}: ready`, 90_000);
+    sessionStartedAt = Date.now();
   });
 
   await step(`${L}: a plain prompt streams the scripted answer`, async () => {
@@ -205,6 +209,33 @@ async function runAgent(agent, first) {
     await shot(`${agent.id}-stopped`);
   });
 
+  await step(`${L}: after a window reload, the conversation reopened from the History continues (${agent.reopens})`, async () => {
+    await send(mid, `please remember the codeword ${codeword}`);
+    await waitForText(answersOf(f, mid), 'I will remember it.', 60_000);
+    await until('the turn to end', async () => !(await wrapperOf(f, mid).locator('.mynah-chat-prompt-stop-button').isVisible()), 30_000);
+    // Gemini CLI's session/load in the minute its session started erases that session
+    // (google-gemini/gemini-cli#28775); a user's reload comes later than that.
+    if (agent.id === 'gemini') await until('the next minute', async () => minuteOf(Date.now()) !== minuteOf(sessionStartedAt), 65_000);
+    await page.reload();
+    f = await openChat(page);
+    await page
+      .locator('.pane-header .action-label[aria-label^="Chat History"], .title-actions .action-label[aria-label^="Chat History"]')
+      .first()
+      .click();
+    const row = page
+      .locator('.quick-input-list .monaco-list-row', { hasText: `${agent.name} ·`, hasNotText: "the agent's own session" })
+      .first();
+    await row.waitFor({ timeout: 20_000 });
+    await shot(`${agent.id}-history`);
+    const before = await selectedTab(f);
+    await row.click();
+    for (let i = 0; i < 100 && (mid = await selectedTab(f)) === before; i++) await sleep(100);
+    await waitForMatch(wrapperOf(f, mid), agent.reopens === 'resume' ? /resumed this session/ : /loaded this session/, 60_000);
+    await send(mid, 'what was the codeword?');
+    await waitForText(answersOf(f, mid), `You told me the codeword ${codeword}.`, 60_000);
+    await shot(`${agent.id}-continued`);
+  });
+
   const refused = path.join(ws, `${agent.id}-refused.txt`);
   if (agent.asks.write)
     await step(`${L}: a write the user rejects is not made, and the agent is told`, async () => {
@@ -224,14 +255,27 @@ async function runAgent(agent, first) {
       await shot(`${agent.id}-rejected`);
     });
 
-  // Closing the tab ends its session; the pool keeps the agent's process for the next tab with
-  // the same configuration (the window closing below ends it).
+  // Closing the tab ends its session; the pool keeps the agent's process a few seconds for a next
+  // tab with the same configuration, then ends it.
   await step(`${L}: the tab closes`, async () => {
     if (!agentProcesses(runDir, agent.bin).length) throw new Error('no agent process found while the tab is open');
     await f.locator(`label[for="mynah-main-tabs-${mid}"] .mynah-tabs-close-button`).click({ force: true });
     const confirm = f.locator('[data-testid="tab-bar-tab-close-confirmation-accept-button"]');
     if (await confirm.isVisible().catch(() => false)) await confirm.click();
     await until('the tab to go', async () => !(await f.locator(`label[for="mynah-main-tabs-${mid}"]`).count()), 10_000);
+  });
+
+  await step(`${L}: once no tab uses it, the agent ends (after the pool's idle time), VS Code still running`, async () => {
+    // The tab the window opened after the reload talks to the same agent: close it too.
+    for (const label of await f.locator('label[for^="mynah-main-tabs-"]').all()) {
+      await label.locator('.mynah-tabs-close-button').click({ force: true });
+      const confirm = f.locator('[data-testid="tab-bar-tab-close-confirmation-accept-button"]');
+      if (await confirm.isVisible().catch(() => false)) await confirm.click();
+    }
+    console.log(`    tabs left: ${await f.locator('label[for^="mynah-main-tabs-"]').count()}`);
+    await until('the agent processes to end', async () => agentProcesses(runDir, agent.bin).length === 0, 40_000).catch(() => {
+      throw new Error(`left running: ${agentProcesses(runDir, agent.bin).join('; ')}`);
+    });
   });
 }
 

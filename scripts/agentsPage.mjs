@@ -23,6 +23,7 @@ export const AGENTS = [
     asks: { run: true, write: true },
     outputInCard: true,
     diffCard: true,
+    reopens: 'resume',
     allow: /^Allow$/,
     reject: /^Reject$/,
     bin: 'agents/node_modules/',
@@ -32,6 +33,7 @@ export const AGENTS = [
     name: 'Codex',
     modes: ['Read Only', 'Default', 'Full Access'],
     writeMode: 'Default',
+    reopens: 'resume',
     asks: { run: false, write: false },
     // Its card's output line was missing after the turn in one run of three (cause not found yet):
     // the answer quoting the output is what this checks for Codex.
@@ -46,6 +48,7 @@ export const AGENTS = [
     modes: ['Default', 'Auto Edit', 'YOLO', 'Plan'],
     asks: { run: false, write: true },
     outputInCard: false,
+    reopens: 'load',
     allow: /^Allow( once)?$/i,
     reject: /^Reject|^No|Cancel/i,
     bin: 'agents/node_modules/',

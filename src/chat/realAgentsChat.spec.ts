@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import { agentLaunch, agentsInstalled, type AgentId } from '../../conductor/test/realAgents/agents';
+import { AGENT_IDS, agentLaunch, agentsInstalled, type AgentId } from '../../conductor/test/realAgents/agents';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../conductor/test/realAgents/server';
 import { readStep, shellStep, writeStep } from '../../conductor/test/realAgents/steps';
 import { tempDir } from '../../conductor/test/harness';
@@ -36,7 +36,7 @@ interface Chat {
   approving: boolean;
 }
 
-async function openChat(id: AgentId): Promise<Chat> {
+async function openChat(id: AgentId, opts: { idleStopMs?: number } = {}): Promise<Chat> {
   const ws = tempDir(`symposium-chat-${id}-`);
   fs.writeFileSync(path.join(ws, 'notes.txt'), 'the secret word is pelican\n');
   const model = await startScriptedModelServer([
@@ -52,7 +52,7 @@ async function openChat(id: AgentId): Promise<Chat> {
     components: null,
     workspaceFolder: ws,
   };
-  const ctx = setupChat({ runtime, editor: true, configure: async () => config });
+  const ctx = setupChat({ runtime, editor: true, configure: async () => config, idleStopMs: opts.idleStopMs });
   const tabId = ctx.webview.newTab();
   ctx.controller.handle(ctx.webview.ready());
   await until(() => ctx.webview.conversation(tabId).agentName !== undefined, 60_000, `${id}'s session`);
@@ -228,8 +228,8 @@ describe('the chat with real agents (conductor, scripted model server)', functio
     assertOneCardPerCall(write);
   });
 
-  it('Codex does everything itself and reports usage: the cards show what it read, wrote and ran; quitting leaves no process', async () => {
-    chat = await openChat('codex');
+  it('Codex does everything itself and reports usage: the cards show what it read, wrote and ran; closing its tab leaves no process', async () => {
+    chat = await openChat('codex', { idleStopMs: 500 });
     chat.ctx.controller.handle({ type: 'set-mode', tabId: chat.tabId, modeId: 'auto' });
     const read = await ask(chat, 'please read the notes');
     const shell = await ask(chat, 'please run the echo command');
@@ -239,10 +239,23 @@ describe('the chat with real agents (conductor, scripted model server)', functio
     assert.deepEqual(chat.ctx.editorRequests, [], 'nothing went through the editor');
     const info = tabStoreFor(chat.ctx.webview.conversation(chat.tabId)).promptInputInfo ?? '';
     assert.match(info, /context \d.* of 258\.4k tokens/, `usage_update is shown: ${info}`);
+    // Closing the only tab of the agent: after the pool's idle time, the process (which ignores a
+    // closed stdin) and everything under it end, with VS Code still running.
     const all = processesOf(chat);
-    await chat.ctx.controller.dispose();
-    await assertAllEnd(all, 'after quitting, the conductor, codex-acp and codex');
+    chat.ctx.controller.handle({ type: 'close-tab', tabId: chat.tabId });
+    await assertAllEnd(all, 'after its tab closed, the conductor, codex-acp and codex');
   });
+
+  for (const id of AGENT_IDS)
+    it(`${id}: the slash commands it advertises are in the tab's / menu`, async () => {
+      chat = await openChat(id);
+      await ask(chat, 'say hello');
+      const conversation = () => chat!.ctx.webview.conversation(chat!.tabId);
+      await until(() => (conversation().commands ?? []).length > 0, 20_000, `${id}'s available_commands_update`);
+      const advertised = (conversation().commands ?? []).map((c) => `/${c.name}`);
+      const menu = (tabStoreFor(conversation()).quickActionCommands ?? []).flatMap((g) => g.commands.map((c) => c.command));
+      assert.deepEqual(menu, advertised);
+    });
 
   it("an agent request the chat does not know (Qwen Code's craft/drainMidTurnQueue, with a UUID id) is refused at once; its title and usage are shown; it ends though it ignores stdin", async () => {
     const ws = tempDir('symposium-chat-quirky-');

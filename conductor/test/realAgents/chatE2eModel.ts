@@ -7,10 +7,12 @@ import { join } from 'node:path';
 import { agentLaunch, type AgentId } from './agents';
 import type { Rule } from './script';
 import { startScriptedModelServer } from './server';
-import { editStep, readStep, shellStep, writeStep } from './steps';
+import { editStep, readStep, recallStep, shellStep, writeStep } from './steps';
 
 const CHAT_E2E_AGENTS: AgentId[] = ['claude-code-acp', 'codex', 'gemini'];
 
+/** The word a conversation is asked to remember before a window reload (scripts/agents-e2e.mjs). */
+const CODEWORD = 'zebra-42';
 const HELLO = 'Hello from the scripted model, in a few streamed chunks for the chat.';
 /** Long enough, at one chunk every 250 ms, that Stop comes well before its end. */
 const STORY = Array.from({ length: 60 }, (_, i) => `Story sentence number ${i + 1} goes on.`).join(' ');
@@ -24,6 +26,8 @@ function rules(ws: string): Rule[] {
   const file = (id: AgentId, name: string): string => join(ws, `${id}-${name}`);
   const each = (rule: (id: AgentId) => Rule): Rule[] => CHAT_E2E_AGENTS.map(rule);
   return [
+    recallStep('what was the codeword', CODEWORD),
+    { when: 'remember the codeword', text: 'I will remember it.' },
     ...each((id) => {
       const refused = writeStep(`write the refused file for ${id}`, file(id, 'refused.txt'), 'must-not-exist');
       // What the agent's tool result said, as the model's next text: the chat shows the agent was told.

@@ -7,15 +7,16 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { CONDUCTOR_JS, conductorArgs, startProcess, tempDir, waitFor, type Harness } from '../harness';
-import { AGENT_IDS, agentLaunch, agentsInstalled, type AgentId } from './agents';
+import { AGENT_IDS, agentLaunch, agentsInstalled, type AgentId, type AgentLaunch } from './agents';
 import { writeCompat } from './compat';
 import { startScriptedModelServer, type ScriptedModelServer } from './server';
-import { mcpStep, mcpToolNames, readStep, shellStep, writeStep } from './steps';
+import { mcpStep, mcpToolNames, readStep, recallStep, shellStep, writeStep } from './steps';
 
 /** Agents that list MCP tools only after the model looks them up (ToolSearch / tool_search). */
 const DEFERRED_MCP = new Set<AgentId>(['claude-agent-acp', 'qwen']);
 
 const HELLO = 'Hello from the scripted model, in a few streamed chunks for the chat.';
+const CODEWORD = 'zebra-42';
 
 interface Run {
   h: Harness;
@@ -25,19 +26,35 @@ interface Run {
   permissions: acp.RequestPermissionRequest[];
 }
 
-async function start(id: AgentId): Promise<Run> {
-  const ws = tempDir(`symposium-ws-${id}-`);
-  writeFileSync(join(ws, 'notes.txt'), 'the secret word is pelican\n');
-  mkdirSync(join(ws, 'src'));
-  writeFileSync(join(ws, 'src', 'shapes.ts'), 'export class Circle {\n  radius = 1;\n}\n');
-  const model = await startScriptedModelServer([
-    { when: 'say hello', text: HELLO },
-    readStep('read the notes', join(ws, 'notes.txt')),
-    writeStep('write a greeting file', join(ws, 'greeting.txt'), 'hello-from-the-agent'),
-    shellStep('run the echo command', 'echo hi-from-shell'),
-    mcpStep('where is Circle defined', 'symposium-ide', 'find_definitions', { symbol: 'Circle' }),
-  ]);
-  const launch = agentLaunch(id, model.url);
+/** What a restarted editor keeps: the folder, the model, the agent's own home (its stored sessions). */
+interface Kept {
+  model: ScriptedModelServer;
+  ws: string;
+  launch: AgentLaunch;
+}
+
+/** The conductor and its agent, initialized like a client without fs; a new session unless `kept` (a restart). */
+async function start(
+  id: AgentId,
+  kept?: Kept,
+): Promise<Run & { kept: Kept; capabilities: acp.AgentCapabilities | undefined; startedAt: number }> {
+  const ws = kept?.ws ?? tempDir(`symposium-ws-${id}-`);
+  if (!kept) {
+    writeFileSync(join(ws, 'notes.txt'), 'the secret word is pelican\n');
+    mkdirSync(join(ws, 'src'));
+    writeFileSync(join(ws, 'src', 'shapes.ts'), 'export class Circle {\n  radius = 1;\n}\n');
+  }
+  const model =
+    kept?.model ??
+    (await startScriptedModelServer([
+      { when: 'say hello', text: HELLO },
+      readStep('read the notes', join(ws, 'notes.txt')),
+      writeStep('write a greeting file', join(ws, 'greeting.txt'), 'hello-from-the-agent'),
+      shellStep('run the echo command', 'echo hi-from-shell'),
+      mcpStep('where is Circle defined', 'symposium-ide', 'find_definitions', { symbol: 'Circle' }),
+      recallStep('what was the codeword', CODEWORD),
+    ]));
+  const launch = kept?.launch ?? agentLaunch(id, model.url);
   const permissions: acp.RequestPermissionRequest[] = [];
   const h = startProcess(
     conductorArgs({ agent: launch.command, log: 'info' }),
@@ -50,18 +67,22 @@ async function start(id: AgentId): Promise<Run> {
     },
     launch.env,
   );
-  await h.conn.agent.request('initialize', {
+  const init = await h.conn.agent.request('initialize', {
     protocolVersion: acp.PROTOCOL_VERSION,
     // A client without fs, like acpx or a minimal editor: the conductor's fs adapter serves files.
     clientCapabilities: {},
     clientInfo: { name: 'symposium-tests', version: '0' },
   });
+  const base = { h, model, ws, permissions, kept: { model, ws, launch }, capabilities: init.agentCapabilities, startedAt: Date.now() };
+  if (kept) return { ...base, sessionId: '' };
   const { sessionId } = await h.conn.agent.request('session/new', { cwd: ws, mcpServers: [] });
   // claude-agent-acp starts in "auto", where a classifier (a model call of its own) decides what may
   // run; its "Manual" mode asks, as a cautious user would set it.
   if (id === 'claude-agent-acp') await h.conn.agent.request('session/set_mode', { sessionId, modeId: 'default' });
-  return { h, model, ws, sessionId, permissions };
+  return { ...base, sessionId };
 }
+
+const minuteOf = (ms: number): string => new Date(ms).toISOString().slice(0, 16);
 
 /** Whether a process is alive (a zombie waiting for its parent counts as gone). */
 function alive(pid: number): boolean {
@@ -122,7 +143,7 @@ describe('real agents through the conductor (scripted model server)', function (
 
   for (const id of AGENT_IDS) {
     describe(id, () => {
-      let run: Run | undefined;
+      let run: Awaited<ReturnType<typeof start>> | undefined;
       before(async () => {
         run = await start(id);
       });
@@ -166,6 +187,28 @@ describe('real agents through the conductor (scripted model server)', function (
               mcpToolNames(server!, tool!).some((n) => offered.includes(n)),
               `${server} ${tool} offered`,
             );
+      });
+
+      it('continues its session after the editor restarts: session/resume where offered, else session/load', async () => {
+        assert.match(await ask(run!, `please remember the codeword ${CODEWORD}`), /\S/);
+        const { sessionId, kept } = run!;
+        // Gemini CLI's session/load, in the wall-clock minute its session was started in, overwrites
+        // the session's file before reading it ("No previous sessions found for this project":
+        // google-gemini/gemini-cli#28775). A user's reload comes later than that; so does this load.
+        if (id === 'gemini') await waitFor(() => minuteOf(Date.now()) !== minuteOf(run!.startedAt), 65_000, 'the next minute');
+        await run!.h.close();
+        run = await start(id, kept);
+        // The order the chat's reopening uses (src/history/reopen.ts): resume keeps the agent's context without a replay.
+        const method = run.capabilities?.sessionCapabilities?.resume
+          ? 'session/resume'
+          : run.capabilities?.loadSession
+            ? 'session/load'
+            : undefined;
+        assert.ok(method, 'the agent offers session/resume or session/load');
+        await run.h.conn.agent.request(method, { sessionId, cwd: run.ws, mcpServers: [] });
+        run.sessionId = sessionId;
+        run.h.takeText(sessionId); // a load's replay
+        assert.match(await ask(run, 'what was the codeword?'), new RegExp(`You told me the codeword ${CODEWORD}`));
       });
 
       it('ends with the editor: closing stdin leaves no process (the agent and everything it started)', async () => {

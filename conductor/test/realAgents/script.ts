@@ -17,8 +17,8 @@ export interface ToolStep {
 export interface Rule {
   /** Matched against the text of the last user message (a substring, or a pattern). */
   when: string | RegExp;
-  /** Plain text to answer with; long answers are streamed in several chunks. */
-  text?: string;
+  /** Plain text to answer with (or made from the request); long answers are streamed in several chunks. */
+  text?: string | ((turn: Turn) => string);
   tool?: ToolStep;
   /**
    * Tool calls in order, each made only when the request offers one of its names (a step no
@@ -39,6 +39,8 @@ export interface Turn {
   userText: string;
   /** The last message is a tool's result: the call's id (as this server made it) and the result's text. */
   toolResult?: { callId: string; text: string };
+  /** The conversation before the last message, as the agent sent it (JSON text): what it remembers. */
+  earlier?: string;
 }
 
 export type Reply =
@@ -89,7 +91,8 @@ export class ModelScript {
       // A side call (a title, a summary) carries the user's words without the tools: plain answer.
       return this.call(turn, rule, 0) ?? { kind: 'text', text: UNSCRIPTED_ANSWER };
     }
-    return { kind: 'text', text: rule.text ?? UNSCRIPTED_ANSWER, ...(rule.chunkDelayMs ? { chunkDelayMs: rule.chunkDelayMs } : {}) };
+    const text = typeof rule.text === 'function' ? rule.text(turn) : rule.text;
+    return { kind: 'text', text: text ?? UNSCRIPTED_ANSWER, ...(rule.chunkDelayMs ? { chunkDelayMs: rule.chunkDelayMs } : {}) };
   }
 
   /** The call of the first step from `from` on whose tool the request offers; undefined when none. */

@@ -124,3 +124,14 @@ export function mcpStep(when: string, server: string, tool: string, args: Record
     ],
   };
 }
+
+/**
+ * The model remembers only what the agent sends it: `when` is answered from the conversation the
+ * request carries, so an agent that resumed or loaded a session is told apart from one that did not.
+ */
+export function recallStep(when: string, word: string): Rule {
+  return {
+    when,
+    text: (turn) => (turn.earlier?.includes(word) ? `You told me the codeword ${word}.` : 'I do not know any codeword.'),
+  };
+}

@@ -28,6 +28,9 @@ async function eachChunk(reply: Extract<Reply, { kind: 'text' }>, res: ServerRes
 const lastTurn = (messages: unknown): Json | undefined =>
   [...arr(messages)].reverse().find((m) => m.role !== 'system' && m.role !== 'developer');
 
+/** Everything before the last message, as text: what the agent sent of the conversation so far. */
+const earlierOf = (messages: unknown[]): string => JSON.stringify(messages.slice(0, -1));
+
 const textOf = (content: unknown): string =>
   typeof content === 'string'
     ? content
@@ -44,7 +47,7 @@ export function anthropicTurn(body: Json): Turn {
   const result = blocks.find((b) => b.type === 'tool_result');
   if (last?.role === 'user' && result)
     return { api: 'anthropic', tools, userText: '', toolResult: { callId: String(result.tool_use_id), text: resultText(result.content) } };
-  return { api: 'anthropic', tools, userText: last?.role === 'user' ? textOf(last.content) : '' };
+  return { api: 'anthropic', tools, userText: last?.role === 'user' ? textOf(last.content) : '', earlier: earlierOf(arr(body.messages)) };
 }
 
 export async function anthropicReply(reply: Reply, body: Json, res: ServerResponse): Promise<void> {
@@ -101,7 +104,7 @@ export function openAiChatTurn(body: Json): Turn {
   const last = lastTurn(body.messages);
   if (last?.role === 'tool')
     return { api: 'openai-chat', tools, userText: '', toolResult: { callId: String(last.tool_call_id), text: resultText(last.content) } };
-  return { api: 'openai-chat', tools, userText: last?.role === 'user' ? textOf(last.content) : '' };
+  return { api: 'openai-chat', tools, userText: last?.role === 'user' ? textOf(last.content) : '', earlier: earlierOf(arr(body.messages)) };
 }
 
 export async function openAiChatReply(reply: Reply, body: Json, res: ServerResponse): Promise<void> {
@@ -182,7 +185,7 @@ export function openAiResponsesTurn(body: Json): Turn {
   if (last?.type === 'function_call_output' || last?.type === 'custom_tool_call_output')
     return { api: 'openai-responses', tools, userText: '', toolResult: { callId: String(last.call_id), text: resultText(last.output) } };
   const lastUser = [...input].reverse().find((m) => m.role === 'user');
-  return { api: 'openai-responses', tools, userText: last?.role === 'user' ? textOf(lastUser?.content) : '' };
+  return { api: 'openai-responses', tools, userText: last?.role === 'user' ? textOf(lastUser?.content) : '', earlier: earlierOf(input) };
 }
 
 export async function openAiResponsesReply(reply: Reply, body: Json, res: ServerResponse): Promise<void> {
@@ -270,7 +273,7 @@ export function geminiTurn(body: Json): Turn {
   const parts = arr(last?.parts);
   const fr = parts.find((p) => p.functionResponse)?.functionResponse as Json | undefined;
   if (fr) return { api: 'gemini', tools, userText: '', toolResult: { callId: String(fr.id ?? fr.name), text: resultText(fr.response) } };
-  return { api: 'gemini', tools, userText: last?.role === 'user' ? textOf(parts) : '' };
+  return { api: 'gemini', tools, userText: last?.role === 'user' ? textOf(parts) : '', earlier: earlierOf(arr(body.contents)) };
 }
 
 export async function geminiReply(reply: Reply, body: Json, streaming: boolean, res: ServerResponse): Promise<void> {
