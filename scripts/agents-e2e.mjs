@@ -79,6 +79,13 @@ async function chooseAgentInPalette(name) {
   await shot(`choose-${name.replace(/\W+/g, '-')}`);
   await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().click();
 }
+/** Runs a command from the command palette by its title. */
+async function runCommand(title) {
+  await page.locator('.part.editor').click({ position: { x: 50, y: 50 } });
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().click();
+}
 /** Resolves once the locator's text matches `pattern` (the answer streams in: its start comes first). */
 async function waitForMatch(locator, pattern, timeout = 60_000) {
   let last = '';
@@ -197,6 +204,37 @@ async function runAgent(agent, first) {
     if (agent.diffCard) await wrapperOf(f, mid).locator('button', { hasText: 'Open diff: notes.txt' }).last().waitFor({ timeout: 10_000 });
     await shot(`${agent.id}-edited`);
   });
+
+  if (agent.writesThroughEditor)
+    await step(`${L}: with symposium.reviewAgentEdits on, its write waits in VS Code's diff view; Accept writes it`, async () => {
+      // A machine setting, like the agents: a remote window reads it from the Remote settings.
+      const review = (on) =>
+        fs.writeFileSync(
+          machineSettings,
+          JSON.stringify({ ...JSON.parse(fs.readFileSync(machineSettings, 'utf8')), 'symposium.reviewAgentEdits': on }, null, 2),
+        );
+      review(true);
+      const reviewed = path.join(ws, `${agent.id}-reviewed.txt`);
+      try {
+        await send(mid, `now write the reviewed file for ${agent.id}`);
+        if (agent.asks.write) await answerApproval(mid, agent.allow);
+        const diffTab = page.locator('.tabs-container .tab', { hasText: `${agent.id}-reviewed.txt` }).first();
+        await diffTab.waitFor({ timeout: 60_000 });
+        if (fs.existsSync(reviewed)) throw new Error('the file was written before the review was answered');
+        await shot(`${agent.id}-review`);
+        await runCommand('Symposium: Accept Agent Edit');
+        await until('the accepted write', async () => fs.existsSync(reviewed), 30_000);
+        await until(
+          'the turn to end',
+          async () => !(await wrapperOf(f, mid).locator('.mynah-chat-prompt-stop-button').isVisible()),
+          60_000,
+        );
+        if (fs.readFileSync(reviewed, 'utf8') !== 'reviewed-content')
+          throw new Error('the accepted file does not hold what the agent wrote');
+      } finally {
+        review(false);
+      }
+    });
 
   await step(`${L}: Stop cancels a long streamed answer`, async () => {
     await send(mid, 'tell me a long story');

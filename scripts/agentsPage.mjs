@@ -24,6 +24,8 @@ export const AGENTS = [
     outputInCard: true,
     diffCard: true,
     reopens: 'resume',
+    // Its Write tool goes through the editor's fs/write_text_file (the others write files themselves).
+    writesThroughEditor: true,
     allow: /^Allow$/,
     reject: /^Reject$/,
     bin: 'agents/node_modules/',
@@ -49,6 +51,7 @@ export const AGENTS = [
     asks: { run: false, write: true },
     outputInCard: false,
     reopens: 'load',
+    writesThroughEditor: true,
     allow: /^Allow( once)?$/i,
     reject: /^Reject|^No|Cancel/i,
     bin: 'agents/node_modules/',

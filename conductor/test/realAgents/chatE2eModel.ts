@@ -35,6 +35,7 @@ function rules(ws: string): Rule[] {
     }),
     { when: 'tell me a long story', text: STORY, chunkDelayMs: 250 },
     ...each((id) => editStep(`edit the notes for ${id}`, join(ws, 'notes.txt'), 'pelican', `pelican-edited-by-${id}`)),
+    ...each((id) => writeStep(`write the reviewed file for ${id}`, file(id, 'reviewed.txt'), 'reviewed-content')),
     ...each((id) => writeStep(`write the greeting file for ${id}`, file(id, 'greeting.txt'), 'hello-from-the-agent')),
     shellStep('run echo hi-from-shell', 'echo hi-from-shell'),
     readStep('read the notes', join(ws, 'notes.txt')),
