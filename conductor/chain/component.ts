@@ -107,6 +107,12 @@ export interface McpInjection {
   readonly params: Record<string, unknown>;
   bind(sessionId: string): void;
   close(): Promise<void>;
+  /**
+   * Whether the agent connected to the injected server `name` (sent it MCP's `initialize`), waiting
+   * up to `withinMs` for it: some agents ignore servers they were given (Gemini CLI in a folder it
+   * does not trust), and a prompt must not tell them to use tools they do not have.
+   */
+  connected?(name: string, withinMs: number): Promise<boolean>;
 }
 
 export interface Component {

@@ -30,6 +30,14 @@ export class SessionMcpServers {
     return false;
   }
 
+  /** Whether the agent connected to our server `name` in this session (see McpInjection.connected). */
+  async connected(sessionId: string, name: string, withinMs: number): Promise<boolean | undefined> {
+    const injections = this.bySession.get(sessionId) ?? [];
+    const checks = injections.filter((i) => i.connected).map((i) => i.connected!(name, withinMs));
+    if (!checks.length) return undefined; // not known (no injection that can tell)
+    return (await Promise.all(checks)).some(Boolean);
+  }
+
   async dispose(): Promise<void> {
     const all = [...this.bySession.values()].flat();
     this.bySession.clear();

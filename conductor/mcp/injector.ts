@@ -62,6 +62,15 @@ export async function injectMcpServers(
   return {
     params: { ...sessionParams, mcpServers: [...existing, ...declarations] },
     bind: (id) => bindSession(id),
+    connected: async (name, withinMs) => {
+      const host = hosts.find((h) => h.name === name);
+      if (!host) return false;
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), withinMs)));
+      const outcome = await Promise.race([host.firstConnection.then(() => true as const), timeout]);
+      clearTimeout(timer);
+      return outcome;
+    },
     close: async () => {
       failSession(new Error('session was not created'));
       await Promise.allSettled(hosts.map((h) => h.close()));

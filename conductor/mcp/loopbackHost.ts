@@ -96,6 +96,9 @@ class LoopbackListener {
 export class LoopbackMcpHost {
   private readonly transports = new Map<string, StreamableHTTPServerTransport>();
   private closed = false;
+  private markConnected!: () => void;
+  /** Settles when a client first sends `initialize` (with the right token): the agent took the server. */
+  readonly firstConnection = new Promise<void>((resolve) => (this.markConnected = resolve));
 
   private constructor(
     private readonly listener: LoopbackListener,
@@ -154,6 +157,7 @@ export class LoopbackMcpHost {
           return jsonRpcHttpError(res, 400, -32000, 'no MCP session: send initialize first');
         transport = await this.newTransport();
         await (await this.spec.create(this.session)).connect(transport);
+        this.markConnected();
       }
       await transport.handleRequest(req, res, body);
     } catch (err) {

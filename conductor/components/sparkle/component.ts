@@ -176,7 +176,12 @@ export class Sparkle implements Component {
     let text: string;
     try {
       const space = this.options.mode === 'full' ? new SparkleSpace(cwd) : undefined;
-      const gathered = await gatherEmbodiment(this.home, space, this.options);
+      // The agents people run connect to their MCP servers while they set the session up; one that
+      // has not by now either connects on first use (ElizACP) or ignores them (Gemini CLI in a
+      // folder it does not trust): its embodiment offers the tools only if they are in its list.
+      const connected = await this.mcp.connected(sessionId, 'sparkle', 0);
+      if (connected === false) cx.log.info(`the agent has not connected to the sparkle MCP server of session ${sessionId} (yet)`);
+      const gathered = await gatherEmbodiment(this.home, space, { ...this.options, toolsConnected: connected !== false });
       text = gathered.text;
       this.sparklers.set(sessionId, gathered.sparkler);
     } catch (err) {

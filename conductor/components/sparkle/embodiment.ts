@@ -20,6 +20,8 @@ export interface EmbodimentMaterials {
   workspace?: WorkspaceMemory;
   /** Things the agent (and the user reading the section) should know: unreadable files, a missing sparkler. */
   notes: string[];
+  /** False when the agent has not connected to the `sparkle` MCP server: the tools are offered only if it has them. */
+  toolsConnected?: boolean;
 }
 
 /**
@@ -61,13 +63,20 @@ export function embodimentText(m: EmbodimentMaterials): string {
     if (!w?.workingMemory && !w?.latestCheckpoint)
       parts.push('## This workspace\n\nNo checkpoint yet: this is the first Sparkle session here.');
   }
-  parts.push(`## Tools\n\n${toolsGuide(m.mode, m.checkpointEvery)}`, embodimentClosing(m.human));
+  const guide = toolsGuide(m.mode, m.checkpointEvery);
+  parts.push(`## Tools\n\n${m.toolsConnected === false ? `${TOOLS_IF_CONNECTED}\n\n${guide}` : guide}`, embodimentClosing(m.human));
   return parts.filter((p): p is string => p !== undefined).join('\n\n');
 }
+
+/** Said before the tools to an agent that has not connected to the `sparkle` MCP server. */
+export const TOOLS_IF_CONNECTED =
+  "You have not connected to the MCP server `sparkle` yet. If its tools are not in your tool list, you do not have them (some agents ignore the MCP servers their client gives them, e.g. Gemini CLI in a folder it does not trust): then do not try to call them, and know that nothing of this session is saved to Sparkle's memory.";
 
 export interface EmbodimentRequest {
   /** The configured sparkler (`--sparkle-sparkler`); the profile's default when absent or unknown. */
   sparkler?: string;
+  /** See EmbodimentMaterials.toolsConnected. */
+  toolsConnected?: boolean;
   mode: 'full' | 'core';
   checkpointEvery: number;
 }
@@ -100,6 +109,7 @@ export async function gatherEmbodiment(
     home: await home.embodimentFiles(sparkler),
     workspace,
     notes,
+    toolsConnected: req.toolsConnected,
   });
   return { text, sparkler: sparkler.name };
 }

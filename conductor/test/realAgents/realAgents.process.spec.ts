@@ -234,3 +234,34 @@ describe('real agents through the conductor (scripted model server)', function (
     });
   }
 });
+
+describe("Sparkle's embodiment tells an agent that did not take its tools not to call them (Gemini CLI)", function () {
+  this.timeout(120_000);
+  for (const trusted of [true, false])
+    it(
+      trusted
+        ? 'a trusted folder: Gemini CLI connects to `sparkle`, the embodiment lists its tools'
+        : 'an untrusted folder: Gemini CLI ignores every MCP server, the embodiment offers the tools only if they are in its list',
+      async () => {
+        const model = await startScriptedModelServer([{ when: 'say hello', text: HELLO }]);
+        const launch = agentLaunch('gemini', model.url);
+        if (!trusted) delete launch.env.GEMINI_CLI_TRUST_WORKSPACE;
+        const h = startProcess(conductorArgs({ agent: launch.command, log: 'info' }), {}, launch.env);
+        try {
+          await h.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+          const { sessionId } = await h.conn.agent.request('session/new', { cwd: tempDir('symposium-ws-sparkle-'), mcpServers: [] });
+          await h.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'say hello' }] });
+          const embodiment = model.script.log.find((r) => r.userText.includes('# Sparkle embodiment'))?.userText;
+          assert.ok(embodiment, 'the embodiment reached the model');
+          assert.match(embodiment, /save_insight/);
+          const caveat =
+            /You have not connected to the MCP server `sparkle` yet\. If its tools are not in your tool list, you do not have them/;
+          if (trusted) assert.doesNotMatch(embodiment, caveat);
+          else assert.match(embodiment, caveat);
+        } finally {
+          await h.close();
+          await model.close();
+        }
+      },
+    );
+});
