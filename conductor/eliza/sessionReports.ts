@@ -29,6 +29,9 @@ export async function rawUsageHook(turn: Turn, json: string): Promise<string> {
 }
 
 export async function offerToggleHook(turn: Turn): Promise<string> {
+  // ACP: boolean options go only to clients that advertise `session.configOptions.boolean`.
+  if (turn.clientCapabilities?.session?.configOptions?.boolean == null)
+    return 'Your client does not take boolean config options (session.configOptions.boolean).';
   turn.session.brief ??= false;
   const update: acp.SessionUpdate = { sessionUpdate: 'config_option_update', configOptions: turn.session.configOptions() };
   await sendUpdate(turn, update);

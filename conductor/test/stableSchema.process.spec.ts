@@ -36,9 +36,14 @@ describe('stable-schema messages through the conductor (process)', function () {
     ]);
   });
 
-  it('a boolean config option: offered by the agent, set with type "boolean", and the agent has it', async () => {
-    const { h } = await start();
+  it('a boolean config option: offered by the agent to a client that takes them, set with type "boolean", and the agent has it', async () => {
+    const old = await start();
+    open.push(old.h);
+    const before = await newSession(old.h, tempDir());
+    assert.match((await prompt(old.h, before, 'offer a toggle')).text, /does not take boolean config options/);
+    const h = startProcess(conductorArgs({ components: ['symposium-info'], agent: elizaCommand() }));
     open.push(h);
+    await initialize(h, { session: { configOptions: { boolean: {} } } });
     const sessionId = await newSession(h, tempDir());
     await prompt(h, sessionId, 'offer a toggle');
     const offered = updatesOf(h, sessionId, 'config_option_update').at(-1) as Extract<

@@ -159,6 +159,8 @@ export class AcpClient {
         clientCapabilities: {
           fs: { readTextFile: !!files, writeTextFile: !!files },
           terminal: !!terminals,
+          // Boolean config options are shown as switches; agents send them only to clients that say so.
+          session: { configOptions: { boolean: {} } },
           ...(this.options.authTerminal ? { auth: { terminal: true } } : {}),
           // Our extension to ACP: the editor answers _symposium/ide/* (so the conductor needs no IDE adapter).
           ...(ide ? { _meta: withIdeCapability(undefined, { operations: [...IDE_OPERATIONS] }) } : {}),
