@@ -14,6 +14,7 @@ import { answersOf, chatFrame as frameOf, inputOf, selectedTab, stepsInto, waitF
 
 const { respond } = await tsImport('../conductor/eliza/engine.ts', import.meta.url);
 import { measureChatPace } from './chatPace.mjs';
+import { stableSchemaSteps } from './e2eStableSchema.mjs';
 const { STORY } = await tsImport('../conductor/eliza/demos.ts', import.meta.url);
 const expected = (prompt) => respond(prompt, { deterministic: true });
 const story = STORY.join('');
@@ -245,6 +246,8 @@ try {
       throw new Error('the buttons are still there after the decision');
     await shot('approval-decided');
   });
+
+  await stableSchemaSteps({ page, f, tab: tab1, step, shot });
 
   await step('raw HTML from the agent (here its error message) shows as text, and nothing of it reaches the page', async () => {
     const evil = '<img src="data:," id="symposium-injected" style="position:fixed;inset:0;width:100%;height:100%">';

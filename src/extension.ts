@@ -28,6 +28,7 @@ import { EditorFiles } from './editor/files';
 import { createEditorTerminals } from './editor/terminals';
 import { EditorIde } from './ide/editorIde';
 import { runSignInTerminal } from './editor/signInTerminal';
+import { registerSignOut } from './chat/signOut';
 import { createHistory, registerHistoryCommands } from './history/setup';
 import type { HistoryUi } from './history/historyUi';
 import type { LogEvent } from './log/logEvent';
@@ -242,6 +243,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('symposium.currentAgent') || e.affectsConfiguration('symposium.agents')) showAgentName();
     }),
+    registerSignOut(pool, () => settings.agentSettings(runtime).current.name, logger),
     vscode.commands.registerCommand('symposium.showPermissionDecisions', () => decisions.show()),
     ...registerTraffic({ extensionUri: context.extensionUri, store: traffic, log: logger, chat, sessions, testMode }),
     vscode.commands.registerCommand('symposium.discussSelection', () =>

@@ -1,7 +1,7 @@
 // The webview's model of one tab's conversation, built by applying the host's conversation
 // messages in order. mynah-ui items are rendered from it (mappers/), and it is saved with the
 // webview state, so a streaming answer can continue after the webview is re-created. Pure.
-import type { AvailableCommand, PermissionOption, SessionUpdate, StopReason, ToolCallUpdate, UsageUpdate } from '@agentclientprotocol/sdk';
+import type { AvailableCommand, PermissionOption, SessionUpdate, StopReason, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import type {
   AgentFailure,
   ContextRef,
@@ -16,6 +16,7 @@ import type {
 import { appendUpdate } from '../src/protocol/coalesce';
 import type { SignInMethod, SignInUpdate } from '../src/protocol/signIn';
 import { sparkleMarkOf } from '../src/protocol/symposium-ext';
+import { readUsage, type SessionUsage } from '../src/protocol/usage';
 
 export interface Turn {
   kind: 'turn';
@@ -87,7 +88,7 @@ export interface Conversation {
   /** The agent's title for the session (`session_info_update`), when it gave one. */
   title?: string;
   /** How much of its context window the session uses, and its cost so far (`usage_update`). */
-  usage?: Pick<UsageUpdate, 'used' | 'size' | 'cost'>;
+  usage?: SessionUsage;
   /** Attached by "Discuss in Symposium", sent with the next prompt. */
   attached?: ContextRef[];
   /** Prompts sent while the tab was busy, waiting their turn (the host's `prompt-queue`). */
@@ -184,9 +185,12 @@ function applySessionState(c: Conversation, u: SessionUpdate): boolean {
         else delete c.title;
       }
       return true;
-    case 'usage_update':
-      c.usage = { used: u.used, size: u.size, ...(u.cost ? { cost: u.cost } : {}) };
+    case 'usage_update': {
+      // The host drops what cannot be shown; a saved state from before is read the same way.
+      const read = readUsage(u);
+      if ('usage' in read) c.usage = read.usage;
       return true;
+    }
     default:
       return false;
   }

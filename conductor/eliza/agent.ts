@@ -1,7 +1,7 @@
 // The ACP surface of ElizACP: which methods it answers and with what. One app instance serves one
 // connection (it remembers the client's capabilities from initialize).
 import * as acp from '@agentclientprotocol/sdk';
-import { COMMANDS, MODEL_CONFIG_ID, MODELS, MODES, SessionStore } from './session';
+import { BRIEF_CONFIG_ID, COMMANDS, MODEL_CONFIG_ID, MODELS, MODES, SessionStore } from './session';
 import type { LegacyModelState, Session } from './session';
 import { runTurn } from './turn';
 import { withoutSparkleNudges } from './sparkle';
@@ -102,12 +102,18 @@ export function createElizaAgent(options: AgentOptions): ElizaAgent {
           promptCapabilities: { image: true, embeddedContext: true },
           mcpCapabilities: { http: options.httpMcp, sse: false },
           sessionCapabilities: { close: {}, ...(options.resume ? { resume: {} } : {}), ...(canContinue ? { list: {} } : {}) },
+          // Sign-out is offered wherever sign-in is (`--require-auth`, `--offer-auth`).
+          ...(auth.offersSignIn ? { auth: { logout: {} } } : {}),
         },
         authMethods: auth.methods(params.clientCapabilities),
       };
     })
     .onRequest('authenticate', ({ params }) => {
       auth.authenticate(params.methodId);
+      return {};
+    })
+    .onRequest('logout', () => {
+      auth.logout();
       return {};
     })
     .onRequest('session/new', ({ params, client }) => {
@@ -164,6 +170,16 @@ export function createElizaAgent(options: AgentOptions): ElizaAgent {
     .onRequest('session/set_config_option', async ({ params, client }) => {
       const s = session(params.sessionId);
       // With --legacy-models the session has no config options at all, so none can be set.
+      if (params.configId === BRIEF_CONFIG_ID && s.brief !== undefined) {
+        if (!('type' in params) || params.type !== 'boolean' || typeof params.value !== 'boolean')
+          throw acp.RequestError.invalidParams({ value: params.value }, 'the brief option takes {type: "boolean", value}');
+        s.brief = params.value;
+        await client.notify('session/update', {
+          sessionId: s.id,
+          update: { sessionUpdate: 'config_option_update', configOptions: s.configOptions() },
+        });
+        return { configOptions: s.configOptions() };
+      }
       if (options.legacyModels || params.configId !== MODEL_CONFIG_ID) {
         throw acp.RequestError.invalidParams({ configId: params.configId }, `unknown config option '${params.configId}'`);
       }

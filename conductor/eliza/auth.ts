@@ -12,7 +12,7 @@
 // - `eliza-api-key` (`type: "env_var"`, the auth-methods RFD): set ELIZACP_API_KEY in the agent's
 //   environment. The value is never logged.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
@@ -75,6 +75,22 @@ export class ElizaAuth {
       throw acp.RequestError.invalidParams({ methodId }, `${methodId} is not sent to authenticate (ACP: the client handles it)`);
     if (methodId !== AGENT_METHOD_ID) throw acp.RequestError.invalidParams({ methodId }, `unknown auth method '${methodId}'`);
     this.signedInWith = methodId;
+  }
+
+  /** Whether `initialize` lists sign-in methods (and so offers `logout`). */
+  get offersSignIn(): boolean {
+    return this.mode !== 'none';
+  }
+
+  /**
+   * ACP `logout`: forgets this process's sign-in and removes the terminal login's token, so the
+   * next `session/new` (with `--require-auth`) asks again. A key in the environment is the
+   * user's to unset; it still counts.
+   */
+  logout(): void {
+    if (this.mode === 'none') throw acp.RequestError.methodNotFound('logout');
+    this.signedInWith = undefined;
+    rmSync(this.authFile, { force: true });
   }
 
   /** How the client is signed in, if it is (never the key's value). */

@@ -32,7 +32,12 @@ export type Hook =
   | { kind: 'crash'; code: number }
   | { kind: 'garbage' }
   | { kind: 'echo-meta' }
-  | { kind: 'attachments' };
+  | { kind: 'attachments' }
+  /** A `usage_update`: the figures given, or (`raw`) the JSON fields exactly as written, unchecked. */
+  | { kind: 'usage'; used: number; size: number; cost?: { amount: number; currency: string } }
+  | { kind: 'raw-usage'; json: string }
+  /** Adds the boolean config option `brief` to the session (config_option_update). */
+  | { kind: 'offer-toggle' };
 
 /** Upper bound for `stream <N> chunks`, so a typo cannot make the agent stream forever. */
 export const MAX_STREAM_CHUNKS = 100_000;
@@ -205,6 +210,17 @@ const HOOKS: ReadonlyArray<readonly [RegExp, Matcher]> = [
   [/^print garbage\b/i, () => ({ kind: 'garbage' })],
   [/^echo meta\b/i, () => ({ kind: 'echo-meta' })],
   [/^what did i attach\b/i, () => ({ kind: 'attachments' })],
+  [
+    /^report usage\s+(\d+)\s+of\s+(\d+)(?:\s+costing\s+(\d+(?:\.\d+)?)\s+([A-Za-z]+))?\s*$/i,
+    (m) => ({
+      kind: 'usage',
+      used: Number(m[1]),
+      size: Number(m[2]),
+      ...(m[3] !== undefined ? { cost: { amount: Number(m[3]), currency: m[4] ?? '' } } : {}),
+    }),
+  ],
+  [/^report raw usage\s+(\{.*\})\s*$/is, (m) => ({ kind: 'raw-usage', json: m[1] ?? '{}' })],
+  [/^offer a toggle\b/i, () => ({ kind: 'offer-toggle' })],
 ];
 
 /** The hook the (trimmed) prompt text asks for, or undefined for ordinary conversation. */

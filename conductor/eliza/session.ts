@@ -20,6 +20,9 @@ export const MODELS: ReadonlyArray<{ value: string; name: string; description: s
 ];
 export const DEFAULT_MODEL = 'eliza-classic';
 
+/** The boolean config option `offer a toggle` adds (ACP `SessionConfigBoolean`). */
+export const BRIEF_CONFIG_ID = 'brief';
+
 /**
  * The older `models` field of session/new (`--legacy-models`). It left the ACP schema, so the SDK
  * has no type for it; clients that still read it expect this shape.
@@ -47,6 +50,8 @@ export class Session {
   readonly id: string;
   modeId = DEFAULT_MODE;
   model = DEFAULT_MODEL;
+  /** The boolean option, once `offer a toggle` added it to the session (undefined before). */
+  brief: boolean | undefined;
   mcp: McpPool;
   /** Prompts this session has seen (the `session info` hook reports it). */
   prompts = 0;
@@ -117,6 +122,17 @@ export class Session {
         currentValue: this.model,
         options: MODELS.map((m) => ({ ...m })),
       },
+      ...(this.brief === undefined
+        ? []
+        : [
+            {
+              type: 'boolean' as const,
+              id: BRIEF_CONFIG_ID,
+              name: 'Brief replies',
+              description: 'A toggle, so clients can show and set a boolean option.',
+              currentValue: this.brief,
+            },
+          ]),
     ];
   }
 

@@ -10,6 +10,7 @@ import { describeAttachments, parseHook } from './hooks';
 import type { Hook } from './hooks';
 import { UnknownServerError } from './mcp';
 import { maybeResearch } from './research';
+import { offerToggleHook, rawUsageHook, toggleState, usageHook } from './sessionReports';
 import { locationsFromResult } from './toolLocations';
 import { CancelledError } from './session';
 import { embodimentReply, isEmbodimentPrompt } from './sparkle';
@@ -89,7 +90,7 @@ async function runHook(turn: Turn, hook: Hook): Promise<HookOutcome> {
       throw new FailedPromptError(hook.message);
     case 'what-mode':
       // Lets a client test prove that set_mode / set_config_option / set_model reached us.
-      return `Mode: ${turn.session.modeId}. Model: ${turn.session.model}.`;
+      return `Mode: ${turn.session.modeId}. Model: ${turn.session.model}.${toggleState(turn)}`;
     case 'session-info':
       // Lets the LM provider's tests prove that a follow-up reused the ACP session (or did not).
       return `Session ${turn.session.id}, prompt ${turn.session.prompts}.`;
@@ -122,6 +123,12 @@ async function runHook(turn: Turn, hook: Hook): Promise<HookOutcome> {
       return 'I printed a line of garbage to stdout.';
     case 'echo-meta':
       return JSON.stringify(turn.request._meta ?? null);
+    case 'usage':
+      return usageHook(turn, { used: hook.used, size: hook.size, ...(hook.cost ? { cost: hook.cost } : {}) });
+    case 'raw-usage':
+      return rawUsageHook(turn, hook.json);
+    case 'offer-toggle':
+      return offerToggleHook(turn);
     case 'attachments': {
       const lines = describeAttachments(turn.request.prompt);
       return lines.length === 0

@@ -62,6 +62,7 @@ describe('openctx component (conductor + ElizACP processes)', function () {
         { uri: moduleUri('sample-provider.mjs'), settings: { prefix: '» ' } },
         { uri: `${http.base}/tickets`, settings: { team: 'core-secret-team' } },
         { uri: moduleUri('throwing-provider.mjs'), settings: {} },
+        { uri: moduleUri('mentions-only-provider.mjs'), settings: {} },
       ],
       allowModules: true,
     });
@@ -73,7 +74,7 @@ describe('openctx component (conductor + ElizACP processes)', function () {
     const providers = toolJson((await prompt(h, sessionId, 'use tool openctx::openctx_providers')).text);
     assert.deepEqual(
       (providers.providers as { name: string }[]).map((p) => p.name),
-      ['Sample docs', 'Tickets', 'Throwing'],
+      ['Sample docs', 'Tickets', 'Throwing', 'Links'],
     );
 
     const found = toolJson((await prompt(h, sessionId, 'use tool openctx::openctx_mentions with {"query": "release"}')).text);
@@ -106,6 +107,14 @@ describe('openctx component (conductor + ElizACP processes)', function () {
     );
     assert.equal((ticket.items as { content: string }[])[0]?.content, 'crash details for core-secret-team');
     assert.match((await prompt(h, sessionId, 'use tool openctx::openctx_items with {}')).text, /Give a mention or a message/);
+    // A provider whose meta has no `items` is still asked for the items of its own mention.
+    const runbook = { uri: 'https://links.example/runbook-deploys', title: 'Runbook: deploys' };
+    const links = toolJson(
+      (await prompt(h, sessionId, `use tool openctx::openctx_items with ${JSON.stringify({ provider: 'Links', mention: runbook })}`)).text,
+    );
+    assert.deepEqual(links.items, [
+      { provider: moduleUri('mentions-only-provider.mjs'), title: 'Runbook: deploys', url: runbook.uri, content: 'Deploy from main, never on Fridays.' },
+    ]);
 
     await h.close();
     h = undefined;

@@ -159,6 +159,8 @@ export class AcpClient {
         clientCapabilities: {
           fs: { readTextFile: !!files, writeTextFile: !!files },
           terminal: !!terminals,
+          // Boolean config options are shown as switches; agents send them only to clients that say so.
+          session: { configOptions: { boolean: {} } },
           ...(this.options.authTerminal ? { auth: { terminal: true } } : {}),
           // Our extension to ACP: the editor answers _symposium/ide/* (so the conductor needs no IDE adapter).
           ...(ide ? { _meta: withIdeCapability(undefined, { operations: [...IDE_OPERATIONS] }) } : {}),
@@ -182,7 +184,17 @@ export class AcpClient {
     await this.options.guard(this.conn.agent.request('authenticate', { methodId }));
   }
 
-  /** Creates a session; also returns the pickers (modes, config options, models) it offers. */
+  /** The agent offers ACP `logout` (`agentCapabilities.auth.logout`); known after initialize. */
+  get canSignOut(): boolean {
+    const logout = this.capabilities?.auth?.logout;
+    return logout !== undefined && logout !== null;
+  }
+
+  /** ACP `logout`: the agent ends its authenticated session (the next request may ask to sign in again). */
+  async logout(): Promise<void> {
+    await this.options.guard(this.conn.agent.request('logout', {}));
+  }
+
   /** The conductor's components in chain order (its `agentCapabilities._meta.symposium`); [] for a plain agent. */
   get conductorComponents(): string[] {
     const ours = (this.capabilities?._meta as Record<string, unknown> | undefined)?.[SYMPOSIUM_META_KEY] as
@@ -242,9 +254,11 @@ export class AcpClient {
     await this.options.guard(this.conn.agent.request('session/set_mode', { sessionId, modeId }));
   }
 
-  /** Returns the agent's full, updated list of config options. */
-  async setConfigOption(sessionId: string, configId: string, value: string): Promise<SessionConfigOption[]> {
-    const res = await this.options.guard(this.conn.agent.request('session/set_config_option', { sessionId, configId, value }));
+  /** Returns the agent's full, updated list of config options. A boolean option is set with `type: 'boolean'`. */
+  async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<SessionConfigOption[]> {
+    const params: acp.SetSessionConfigOptionRequest =
+      typeof value === 'boolean' ? { sessionId, configId, type: 'boolean', value } : { sessionId, configId, value };
+    const res = await this.options.guard(this.conn.agent.request('session/set_config_option', params));
     return res.configOptions;
   }
 

@@ -196,6 +196,16 @@ export class AgentActor {
     await this.connection().authenticate(methodId);
   }
 
+  /** The running agent offers sign-out (`auth.logout`). */
+  get canSignOut(): boolean {
+    return this.acp?.canSignOut ?? false;
+  }
+
+  /** ACP `logout`. */
+  async signOut(): Promise<void> {
+    await this.connection().logout();
+  }
+
   /** Creates a session; also returns the pickers (modes, config options, models) it offers. */
   async newSession(
     cwd: string,
@@ -229,7 +239,7 @@ export class AgentActor {
   }
 
   /** Returns the agent's full, updated list of config options. */
-  async setConfigOption(sessionId: string, configId: string, value: string): Promise<SessionConfigOption[]> {
+  async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<SessionConfigOption[]> {
     return this.connection().setConfigOption(sessionId, configId, value);
   }
 

@@ -5,6 +5,7 @@
 // restart, show logs, open chat. Starting (and restarting) also shows as window progress. The
 // text itself is computed by the pure `statusText`.
 import * as vscode from 'vscode';
+import { CAN_SIGN_OUT_CONTEXT, SIGN_OUT_COMMAND } from './signOut';
 import type { AgentActor } from '../agents/agentActor';
 import type { AgentPool } from '../agents/agentPool';
 import { SETTINGS_TARGET_COMMANDS, type SettingProblem } from '../settings/settingProblems';
@@ -124,6 +125,7 @@ export class AgentStatusBar implements vscode.Disposable {
     if (this.actor?.agentName !== name) this.actor = [...this.pool.all()].reverse().find((a) => a.agentName === name);
     const actor = this.actor;
     this.item.text = statusText(name, actor);
+    void vscode.commands.executeCommand('setContext', CAN_SIGN_OUT_CONTEXT, !!actor?.canSignOut);
     const failure = actor?.failure;
     const problems = failure ? [] : this.settingProblems();
     if (problems.length) {
@@ -155,6 +157,10 @@ export class AgentStatusBar implements vscode.Disposable {
       { label: '$(output) Show logs', run: () => vscode.commands.executeCommand('symposium.showLogs') },
       { label: '$(comment-discussion) Open chat', run: () => vscode.commands.executeCommand('symposium.openChat') },
       { label: '$(account) Sign in to the agent…', run: () => vscode.commands.executeCommand('symposium.signIn') },
+      // Only when the agent offers it (ACP `auth.logout`).
+      ...(this.actor?.canSignOut
+        ? [{ label: `$(sign-out) Sign Out of ${this.currentAgent()}`, run: () => vscode.commands.executeCommand(SIGN_OUT_COMMAND) }]
+        : []),
     ];
     const picked = await vscode.window.showQuickPick(actions, { title: this.item.text.replace(/\$\([^)]*\)\s*/, '') });
     await picked?.run();

@@ -16,6 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ContentBlock, NewSessionRequest, PromptCapabilities, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
+import { readUsage } from '../protocol/usage';
 import type {
   AgentFailure,
   AttachImage,
@@ -349,6 +350,14 @@ export class ChatController {
       this.log.debug('session', 'update for a session without a tab (yet)', { sessionId, kind: update.sessionUpdate });
       this.early.hold(actor.key, sessionId, update);
       return;
+    }
+    if (update.sessionUpdate === 'usage_update') {
+      const read = readUsage(update);
+      // A figure the meter cannot show is dropped here, so neither the chat nor the export sees it.
+      if ('invalid' in read) {
+        this.log.warn('session', 'usage_update ignored', { sessionId, reason: read.invalid });
+        return;
+      }
     }
     this.diffs.record(tab.tabId, update);
     this.permissions.noteToolCall(actor.key, sessionId, update);

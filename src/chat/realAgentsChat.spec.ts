@@ -179,7 +179,7 @@ describe('the chat with real agents (conductor, scripted model server)', functio
   it('Qwen Code starts in "auto" and offers its modes twice (modes and a config option): one picker; switching to Default brings approval cards', async () => {
     chat = await openChat('qwen');
     const controls = chat.ctx.webview.conversation(chat.tabId).controls;
-    const pickers = pickersFor(controls).map((p) => [p.id, p.value, (p.options ?? []).map((o) => o.value)]);
+    const pickers = pickersFor(controls).map((p) => [p.id, p.value, (p.type === 'select' ? (p.options ?? []) : []).map((o) => o.value)]);
     assert.deepEqual(
       pickers.filter(([id]) => id === 'mode' || id === 'config:mode'),
       [['config:mode', 'auto', ['plan', 'default', 'auto-edit', 'auto', 'yolo']]],
@@ -197,8 +197,8 @@ describe('the chat with real agents (conductor, scripted model server)', functio
   it('claude-agent-acp starts in "auto" (never asks); its pickers come from the session, and Manual brings approval cards', async () => {
     chat = await openChat('claude-agent-acp');
     const controls = chat.ctx.webview.conversation(chat.tabId).controls;
-    const mode = pickersFor(controls).find((p) => p.id === 'mode' || p.id === 'config:mode');
-    assert.ok(mode && (mode.options ?? []).some((o) => o.value === 'default'), JSON.stringify(pickersFor(controls)));
+    const mode = pickersFor(controls).find((p) => p.type === 'select' && (p.id === 'mode' || p.id === 'config:mode'));
+    assert.ok(mode?.type === 'select' && (mode.options ?? []).some((o) => o.value === 'default'), JSON.stringify(pickersFor(controls)));
     chat.ctx.controller.handle({
       type: mode.id === 'mode' ? 'set-mode' : 'set-config-option',
       tabId: chat.tabId,

@@ -100,4 +100,18 @@ describe('exportMarkdown', () => {
     const md = exportMarkdown(meta, entries);
     assert.ok(md.includes('````\nfn parse() { ```oops``` }\n````'), md);
   });
+
+  it("the session's last context use and cost are in the header; an update that cannot be shown is skipped", () => {
+    const usage = (update: Record<string, unknown>): ConversationEntry =>
+      ({ type: 'agent-update', messageId: 'm1', update: { sessionUpdate: 'usage_update', ...update } }) as ConversationEntry;
+    const md = exportMarkdown(meta, [
+      ...entries,
+      usage({ used: 1000, size: 200_000 }),
+      usage({ used: 170_000, size: 200_000, cost: { amount: 0.01234567, currency: 'USD' } }),
+      usage({ used: -5, size: 200_000 }),
+      usage({ used: 10, size: 0 }),
+    ]);
+    assert.match(md, /\n- Context: 170k of 200k tokens \(85 %\)\n- Cost: 0\.0123 USD\n/);
+    assert.doesNotMatch(exportMarkdown(meta, entries), /Context:/, 'no usage reported, no line');
+  });
 });

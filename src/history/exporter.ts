@@ -6,6 +6,7 @@
 import type { ContentBlock, SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
 import type { ConversationEntry } from '../protocol/webview';
 import { fenced } from '../protocol/markdown';
+import { contextText, costText, readUsage } from '../protocol/usage';
 import { exportBlock, exportInline } from './exportText';
 import type { ConversationMeta } from './historyStore';
 import { toTurns, type HistoryTurn } from './turns';
@@ -19,6 +20,7 @@ export function exportMarkdown(meta: ConversationMeta, entries: readonly Convers
     `- Folder: ${inlineCode(meta.folder)}`,
     `- Started: ${meta.createdAt}`,
     `- Last activity: ${meta.lastActivity}`,
+    ...usageLines(entries),
     '',
   );
   for (const block of toTurns(entries)) {
@@ -26,6 +28,19 @@ export function exportMarkdown(meta: ConversationMeta, entries: readonly Convers
     else out.push(...turnMarkdown(block));
   }
   return `${out.join('\n').trimEnd()}\n`;
+}
+
+/** The session's last reported context use and cost (`usage_update`), as the chat's meter showed them. */
+function usageLines(entries: readonly ConversationEntry[]): string[] {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i]!;
+    if (e.type !== 'agent-update' || e.update.sessionUpdate !== 'usage_update') continue;
+    const read = readUsage(e.update);
+    if (!('usage' in read)) continue;
+    const cost = costText(read.usage);
+    return [`- Context: ${contextText(read.usage)}`, ...(cost ? [`- Cost: ${exportInline(cost)}`] : [])];
+  }
+  return [];
 }
 
 function turnMarkdown(t: HistoryTurn): string[] {

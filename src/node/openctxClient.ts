@@ -148,7 +148,12 @@ export class OpenCtxClient {
     );
   }
 
-  /** `items {mention?, message?}`; with a mention, only the provider that gave it (`options.provider`) is asked. */
+  /**
+   * `items {mention?, message?}`; with a mention, only the provider that gave it (`options.provider`)
+   * is asked. A provider is asked for a mention's items whatever its meta says, as the reference
+   * client does: many declare only `mentions` and still answer `items` for their own; `meta.items`
+   * scopes the message-only requests.
+   */
   async items(params: { mention?: OpenCtxMention; message?: string }, options: CallOptions = {}): Promise<ProviderItem[]> {
     const wire: JsonObject = {
       ...(params.mention ? { mention: params.mention } : {}),
@@ -157,7 +162,7 @@ export class OpenCtxClient {
     return this.fanOut(
       'items',
       options,
-      (m) => m.items,
+      (m) => params.mention !== undefined || m.items,
       wire,
       validateItems,
       (provider, item) => ({ provider, item }),

@@ -172,7 +172,12 @@ export function parseWebviewMessage(raw: unknown): ParseResult {
       case 'set-mode':
         return ok({ type, tabId: uuid(o, 'tabId'), modeId: str(o, 'modeId', 200) });
       case 'set-config-option':
-        return ok({ type, tabId: uuid(o, 'tabId'), configId: str(o, 'configId', 200), value: str(o, 'value', 1_000) });
+        return ok({
+          type,
+          tabId: uuid(o, 'tabId'),
+          configId: str(o, 'configId', 200),
+          value: typeof o.value === 'boolean' ? o.value : str(o, 'value', 1_000),
+        });
       case 'set-model':
         return ok({ type, tabId: uuid(o, 'tabId'), modelId: str(o, 'modelId', 200) });
       case 'open-diff':

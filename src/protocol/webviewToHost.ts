@@ -95,7 +95,8 @@ export interface SetConfigOption {
   type: 'set-config-option';
   tabId: TabId;
   configId: string;
-  value: string;
+  /** A select's value id, or a boolean option's new state (ACP `SessionConfigBoolean`). */
+  value: string | boolean;
 }
 export interface SetModel {
   type: 'set-model';

@@ -45,8 +45,10 @@ export async function rendered(tabId: string): Promise<RenderedItem[] | undefine
 
 export interface RenderedTabStore {
   commands: string[];
-  pickers: { id: string; value?: string; options: string[] }[];
+  pickers: { id: string; type: string; value?: string; options: string[] }[];
   info: string;
+  /** The context meter by the prompt (mynah's prompt progress), once the agent reported usage. */
+  meter?: { text?: string; valueText?: string; value?: number; status?: string };
   attached: string[];
   contextGroups: string[];
 }

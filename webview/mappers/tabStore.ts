@@ -3,18 +3,22 @@
 // or the older model list) as prompt-input selects. Also the reverse: a picker change → the
 // protocol message that asks the agent for it; and what a tab's store shows, for the host's test
 // query. Pure.
-import type { ChatItem, ChatItemFormItem, MynahUIDataModel, QuickActionCommandGroup } from '@aws/mynah-ui';
+import type { ChatItem, ChatItemFormItem, MynahUIDataModel, ProgressField, QuickActionCommandGroup } from '@aws/mynah-ui';
 import type { SessionConfigOption } from '@agentclientprotocol/sdk';
 import type { ContextRef, RenderedItem, SessionControls, SetConfigOption, SetMode, SetModel, TabId } from '../../src/protocol/webview';
 import { isBusy, type Conversation, type Notice } from '../conversation';
 import { contextCommandsFor, contextKey } from './contextMenu';
 import { safeLabel } from './untrusted';
+import { contextText, costText, USAGE_WARNING_PERCENT, usagePercent } from '../../src/protocol/usage';
 
 export const MODE_PICKER = 'mode';
 export const MODEL_PICKER = 'model';
 export const CONFIG_PICKER_PREFIX = 'config:';
 
 type SelectItem = Extract<ChatItemFormItem, { type: 'select' }>;
+type SwitchItem = Extract<ChatItemFormItem, { type: 'switch' | 'checkbox' }> & { type: 'switch' };
+/** A picker under the prompt: a select, or a switch for a boolean config option. */
+export type PickerItem = SelectItem | SwitchItem;
 
 function configOptionValues(o: SessionConfigOption): { value: string; label: string; description?: string }[] {
   if (o.type !== 'select') return [];
@@ -26,9 +30,9 @@ function configOptionValues(o: SessionConfigOption): { value: string; label: str
 }
 
 /** The pickers shown under the prompt input for these controls. */
-export function pickersFor(controls: SessionControls | undefined): SelectItem[] {
+export function pickersFor(controls: SessionControls | undefined): PickerItem[] {
   if (!controls) return [];
-  const pickers: SelectItem[] = [];
+  const pickers: PickerItem[] = [];
   const configs = (controls.configOptions ?? []).filter((o) => o.type === 'select');
   // ACP: an agent that offers its modes as a config option (Qwen Code, Codex) means that one; its
   // older `modes` list says the same, and two pickers for one thing would show both.
@@ -55,6 +59,18 @@ export function pickersFor(controls: SessionControls | undefined): SelectItem[] 
       options: configOptionValues(o),
     });
   }
+  // Boolean options (ACP `SessionConfigBoolean`) as switches, after the selects; mynah's form
+  // values are strings, so the state travels as 'true' / 'false' (pickerChanges turns it back).
+  for (const o of controls.configOptions ?? []) {
+    if (o.type !== 'boolean') continue;
+    pickers.push({
+      type: 'switch',
+      id: `${CONFIG_PICKER_PREFIX}${o.id}`,
+      value: o.currentValue ? 'true' : 'false',
+      label: o.name,
+      tooltip: o.description ?? o.name,
+    });
+  }
   // The older `models` list, unless a config option already offers the model.
   const models = controls.models;
   if (models && models.availableModels.length > 0 && !configs.some((o) => o.category === 'model')) {
@@ -77,14 +93,21 @@ export function pickerChanges(
   controls: SessionControls | undefined,
   values: Record<string, string>,
 ): (SetMode | SetConfigOption | SetModel)[] {
-  const current = Object.fromEntries(pickersFor(controls).map((p) => [p.id, p.value]));
+  const pickers = pickersFor(controls);
+  const current = Object.fromEntries(pickers.map((p) => [p.id, p.value]));
+  const switches = new Set(pickers.filter((p) => p.type === 'switch').map((p) => p.id));
   const out: (SetMode | SetConfigOption | SetModel)[] = [];
   for (const [id, value] of Object.entries(values)) {
     if (typeof value !== 'string' || !(id in current) || current[id] === value) continue;
     if (id === MODE_PICKER) out.push({ type: 'set-mode', tabId, modeId: value });
     else if (id === MODEL_PICKER) out.push({ type: 'set-model', tabId, modelId: value });
     else if (id.startsWith(CONFIG_PICKER_PREFIX))
-      out.push({ type: 'set-config-option', tabId, configId: id.slice(CONFIG_PICKER_PREFIX.length), value });
+      out.push({
+        type: 'set-config-option',
+        tabId,
+        configId: id.slice(CONFIG_PICKER_PREFIX.length),
+        value: switches.has(id) ? value === 'true' : value,
+      });
   }
   return out;
 }
@@ -146,15 +169,28 @@ export function tabTitleFor(c: Conversation): string | undefined {
   return cut.replace(/</g, '‹').replace(/>/g, '›').replace(/&/g, '＆');
 }
 
-const compact = (n: number): string =>
-  n >= 1_000_000 ? `${+(n / 1_000_000).toFixed(1)}M` : n >= 1_000 ? `${+(n / 1_000).toFixed(1)}k` : String(Math.round(n));
-
 /** The session's context use and cost for the info line: `context 15k of 258k tokens (6 %) · 0.0018 USD`. */
 export function usageText(usage: Conversation['usage']): string | undefined {
-  if (!usage || !Number.isFinite(usage.used) || !Number.isFinite(usage.size) || usage.size <= 0) return undefined;
-  const percent = Math.min(100, Math.round((usage.used / usage.size) * 100));
-  const cost = usage.cost && Number.isFinite(usage.cost.amount) ? ` · ${+usage.cost.amount.toFixed(4)} ${usage.cost.currency}` : '';
-  return `context ${compact(usage.used)} of ${compact(usage.size)} tokens (${percent} %)${cost}`;
+  if (!usage) return undefined;
+  const cost = costText(usage);
+  return `context ${contextText(usage)}${cost ? ` · ${cost}` : ''}`;
+}
+
+/**
+ * The context meter by the prompt: how full the agent's context window is, in the warning colour
+ * past USAGE_WARNING_PERCENT (the agent is about to compact or refuse), and the session's cost
+ * when the agent reports one. Nothing before the first `usage_update`.
+ */
+export function usageMeter(usage: Conversation['usage']): ProgressField | null {
+  if (!usage) return null;
+  const percent = usagePercent(usage);
+  const cost = costText(usage);
+  return {
+    status: percent > USAGE_WARNING_PERCENT ? 'warning' : 'default',
+    value: percent,
+    text: `Context ${contextText(usage)}`,
+    valueText: cost ? `Cost ${cost}` : `${percent} %`,
+  };
 }
 
 /**
@@ -193,6 +229,7 @@ export function tabStoreFor(c: Conversation, contextItems?: ContextRef[], workin
     promptTopBarContextItems: (c.attached ?? []).map((r) => ({ command: r.name, id: contextKey(r), icon: 'text-select' as const })),
     promptTopBarTitle: c.attached?.length ? 'Attached' : '',
     promptInputStickyCard: queuedCard(c),
+    promptInputProgress: usageMeter(c.usage),
     tabBarButtons: TAB_MENU,
     ...(title !== undefined ? { tabTitle: title } : {}),
   };
@@ -241,10 +278,12 @@ export function tabStoreItem(store: MynahUIDataModel | null | undefined, attache
     commands: (store?.quickActionCommands ?? []).flatMap((g) => g.commands.map((c) => c.command)),
     pickers: (store?.promptInputOptions ?? []).map((p) => ({
       id: p.id,
+      type: p.type,
       value: p.value,
       options: 'options' in p ? (p.options ?? []).map((o) => o.value) : [],
     })),
     info: store?.promptInputInfo ?? '',
+    ...(store?.promptInputProgress ? { meter: store.promptInputProgress } : {}),
     attached,
     contextGroups: (store?.contextCommands ?? []).flatMap((g) => g.commands.map((c) => c.command)),
   };

@@ -12,7 +12,19 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LogEvent } from '../../log/logEvent';
 import type { RenderedItem } from '../../protocol/webview';
-import { captureLog, cmd, expectedReply, extension, openChat, rendered, screenshot, waitFor, waitForIdle } from '../helpers';
+import {
+  answerText,
+  captureLog,
+  cmd,
+  expectedReply,
+  extension,
+  openChat,
+  rendered,
+  screenshot,
+  sleep,
+  waitFor,
+  waitForIdle,
+} from '../helpers';
 
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('symposium');
 
@@ -46,6 +58,7 @@ suite('agent sign-in', () => {
         'Eliza Offer': offering(path.join(dir, 'offer-token')),
         'Eliza Offer Terminal': offering(path.join(dir, 'offer-terminal-token')),
         'Eliza Offer Later': offering(path.join(dir, 'offer-later-token')),
+        'Eliza Sign Out': agent(path.join(dir, 'sign-out-token')),
       },
       vscode.ConfigurationTarget.Global,
     );
@@ -105,6 +118,36 @@ suite('agent sign-in', () => {
     const tab = (await cmd<{ tabId: string; agentName?: string }[]>('getTabs')).find((t) => t.tabId === tabId);
     assert.equal(tab?.agentName, 'Eliza Auth');
     await cmd('closeTab', tabId);
+  });
+
+  test('Sign Out of <agent>: in the status-bar menu and the palette when the agent offers logout; the agent is signed out', async function () {
+    this.timeout(60_000);
+    const { tabId, requestId } = await tabWithCard('Eliza Sign Out');
+    await cmd('postFromWebview', { type: 'sign-in', tabId, requestId, methodId: 'eliza-login' });
+    await signedInAndChatting(tabId, requestId);
+    const status = async (): Promise<string> => {
+      const id = await cmd<string>('sendPrompt', tabId, 'sign-in status');
+      await waitForIdle(tabId);
+      return answerText((await rendered(tabId))!, id);
+    };
+    assert.equal(await status(), 'Signed in with eliza-login.');
+    // The status-bar menu: Switch, Restart, Show logs, Open chat, Sign in, then "Sign Out of Eliza Sign Out".
+    void vscode.commands.executeCommand('symposium.agentMenu');
+    await sleep(400); // let the workbench render the pick
+    await vscode.commands.executeCommand('quickInput.last');
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await waitFor('the sign-out', async () =>
+      log.events.some((e) => e.message === 'signed out' && (e.data as { agent?: string })?.agent === 'Eliza Sign Out'),
+    );
+    assert.equal(await status(), 'Not signed in.');
+    // The palette's command does the same (idempotent in the agent), and says whether it could.
+    assert.equal(await vscode.commands.executeCommand('symposium.signOut'), true);
+    await cmd('closeTab', tabId);
+    await config().update('currentAgent', 'ElizACP', vscode.ConfigurationTarget.Global);
+    const plain = await cmd<string>('simulateNewTab');
+    await waitForIdle(plain, 30_000);
+    assert.equal(await vscode.commands.executeCommand('symposium.signOut'), false, 'ElizACP without sign-in offers no sign-out');
+    await cmd('closeTab', plain);
   });
 
   test('the terminal method runs the agent command in a VS Code terminal, then restarts the agent and retries', async function () {

@@ -1,0 +1,39 @@
+// Browser steps for ACP's newer stable messages in the chat (run by webview-e2e.mjs): the context
+// meter from `usage_update` (its warning colour past 80 %, the cost) and a boolean config option as a
+// switch under the prompt that reaches the agent. ElizACP's hooks (docs/eliza.md) send them.
+import { answersOf, inputOf, waitForText, wrapperOf } from './chatPage.mjs';
+
+/** Runs the steps in tab `tab` of the chat frame `f`. */
+export async function stableSchemaSteps({ page, f, tab, step, shot }) {
+  const send = async (text) => {
+    await inputOf(f, tab).click();
+    await page.keyboard.type(text);
+    await page.keyboard.press('Enter');
+  };
+
+  await step('usage_update shows a context meter by the prompt, in the warning colour past 80 %, with the cost', async () => {
+    const meter = wrapperOf(f, tab).locator('.mynah-progress-indicator-wrapper').first();
+    await send('report usage 1000 of 200000');
+    await waitForText(meter, 'Context 1k of 200k tokens (1 %)');
+    if ((await meter.getAttribute('progress-status')) !== 'default') throw new Error('a 1 % meter is not in the default colour');
+    await send('report usage 170000 of 200000 costing 0.42 USD');
+    await waitForText(meter, 'Cost 0.42 USD');
+    const status = await meter.getAttribute('progress-status');
+    if (status !== 'warning') throw new Error(`85 % is not shown as a warning: ${status}`);
+    const width = await meter.locator('.mynah-progress-indicator-value-bar').getAttribute('style');
+    if (!/width: 85%/.test(width ?? '')) throw new Error(`the bar is not 85 % wide: ${width}`);
+    await shot('usage-meter');
+  });
+
+  await step("a boolean config option is a switch under the prompt; clicking it sets the agent's option", async () => {
+    await send('offer a toggle');
+    await waitForText(answersOf(f, tab), 'I added the toggle');
+    const toggle = wrapperOf(f, tab).locator('.mynah-form-input-switch-wrapper .mynah-form-input-switch-check').first();
+    await toggle.waitFor();
+    await shot('boolean-option');
+    await toggle.click();
+    // set_config_option leaves before the prompt on the same pipe, so the agent has it by then.
+    await send('what mode');
+    await waitForText(answersOf(f, tab), 'Brief replies: on.');
+  });
+}
