@@ -113,7 +113,12 @@ describe('openctx component (conductor + ElizACP processes)', function () {
       (await prompt(h, sessionId, `use tool openctx::openctx_items with ${JSON.stringify({ provider: 'Links', mention: runbook })}`)).text,
     );
     assert.deepEqual(links.items, [
-      { provider: moduleUri('mentions-only-provider.mjs'), title: 'Runbook: deploys', url: runbook.uri, content: 'Deploy from main, never on Fridays.' },
+      {
+        provider: moduleUri('mentions-only-provider.mjs'),
+        title: 'Runbook: deploys',
+        url: runbook.uri,
+        content: 'Deploy from main, never on Fridays.',
+      },
     ]);
 
     await h.close();
