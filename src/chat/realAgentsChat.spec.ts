@@ -216,6 +216,24 @@ describe('the chat with real agents (conductor, scripted model server)', functio
     assert.match(info, /context \d.* tokens \(\d+ %\) · [\d.]+ USD/, `usage_update is shown: ${info}`);
   });
 
+  it('claude-agent-acp offers a boolean option (a switch that reaches the agent) and sign-out (ACP logout)', async () => {
+    chat = await openChat('claude-agent-acp');
+    const switches = () => pickersFor(chat!.ctx.webview.conversation(chat!.tabId).controls).filter((p) => p.type === 'switch');
+    const [toggle] = switches();
+    assert.ok(toggle, `a boolean option is a switch: ${JSON.stringify(pickersFor(chat.ctx.webview.conversation(chat.tabId).controls))}`);
+    const flipped = toggle.value === 'true' ? false : true;
+    chat.ctx.controller.handle({
+      type: 'set-config-option',
+      tabId: chat.tabId,
+      configId: toggle.id.slice('config:'.length),
+      value: flipped,
+    });
+    await until(() => switches().some((p) => p.id === toggle.id && p.value === String(flipped)), 20_000, 'the agent to take the new value');
+    const actor = chat.ctx.pool.all()[0];
+    assert.ok(actor?.canSignOut, 'it advertises auth.logout');
+    await actor.signOut();
+  });
+
   it('OpenCode has no modes, only config options: they are its pickers', async () => {
     chat = await openChat('opencode');
     const controls = chat.ctx.webview.conversation(chat.tabId).controls;
