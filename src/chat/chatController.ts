@@ -326,7 +326,7 @@ export class ChatController {
       if (tab.closed || this.disposed) return;
       // The agent wants the user signed in: the tab shows its methods instead of a failure.
       if (actor && isAuthRequired(e, actor) && this.signIn.offer(tab.tabId, actor, config.agent, e)) return;
-      const failure = sessionStartFailure(e, config.agent.name);
+      const failure = sessionStartFailure(e, config.agent.name, actor !== undefined && isAuthRequired(e, actor));
       this.log.error('session', 'could not start a session', { tabId: tab.tabId, failure });
       this.failTab(tab, failure);
     }

@@ -13,8 +13,8 @@ import type { ChatControllerDeps } from './chatController';
 import type { ChatTab } from './chatTab';
 import { pastPromptRefusal, takePastTranscript } from './pastConversationTabs';
 import type { SessionDirectory } from './sessionDirectory';
-import { isAuthRequired, type SignInFlow } from './signIn';
-import { AGENT_NOT_RUNNING, promptFailureText } from './tabFailures';
+import { isAuthRequired, noSignInMethodText, type SignInFlow } from './signIn';
+import { AGENT_NOT_RUNNING, promptFailureText, SIGN_IN_FIRST } from './tabFailures';
 import type { TabMessages } from './tabMessages';
 
 /** A prompt as the user sent it: what they typed and what they attached with `@`. */
@@ -32,7 +32,7 @@ export interface PromptTurnDeps {
   permissions: Pick<PermissionBroker, 'endTurn'>;
   resolveContext?: ChatControllerDeps['resolveContext'];
   /** A prompt the agent refused until the user signs in turns into a sign-in card. */
-  signIn: Pick<SignInFlow, 'offer'>;
+  signIn: Pick<SignInFlow, 'offer' | 'waitingFor'>;
 }
 
 /**
@@ -73,7 +73,9 @@ export async function runPromptTurn(deps: PromptTurnDeps, tab: ChatTab, p: UserP
   const ref = deps.sessions.sessionFor(tabId);
   const actor = ref && deps.pool.get(ref.actorKey);
   if (!ref || !actor) {
-    send({ type: 'prompt-failed', tabId, messageId, error: AGENT_NOT_RUNNING });
+    // No session because the agent waits for a sign-in: say that, not "not running".
+    const error = deps.signIn.waitingFor(tabId) ? SIGN_IN_FIRST : AGENT_NOT_RUNNING;
+    send({ type: 'prompt-failed', tabId, messageId, error });
     return;
   }
   tab.active = { messageId, actor, sessionId: ref.sessionId };
@@ -89,10 +91,11 @@ export async function runPromptTurn(deps: PromptTurnDeps, tab: ChatTab, p: UserP
     deps.log.info('prompt', 'ended', { tabId, messageId, stopReason });
     send({ type: 'prompt-ended', tabId, messageId, stopReason });
   } catch (e) {
-    const error = promptFailureText(e);
+    const authNeeded = isAuthRequired(e, actor) && tab.config !== undefined;
+    const offered = authNeeded && deps.signIn.offer(tabId, actor, tab.config!.agent, e);
+    const error = authNeeded && !offered ? `${promptFailureText(e)}. ${noSignInMethodText(actor.agentName)}` : promptFailureText(e);
     deps.log.warn('prompt', 'failed', { tabId, messageId, error });
     send({ type: 'prompt-failed', tabId, messageId, error });
-    if (isAuthRequired(e, actor) && tab.config) deps.signIn.offer(tabId, actor, tab.config.agent, e);
   } finally {
     tab.active = undefined;
     deps.sessions.endTurn(tabId);

@@ -36,7 +36,7 @@ interface Chat {
   approving: boolean;
 }
 
-async function openChat(id: AgentId, opts: { idleStopMs?: number } = {}): Promise<Chat> {
+async function openChat(id: AgentId, opts: { idleStopMs?: number; signedOut?: boolean } = {}): Promise<Chat> {
   const ws = tempDir(`symposium-chat-${id}-`);
   fs.writeFileSync(path.join(ws, 'notes.txt'), 'the secret word is pelican\n');
   const model = await startScriptedModelServer([
@@ -47,6 +47,8 @@ async function openChat(id: AgentId, opts: { idleStopMs?: number } = {}): Promis
     shellStep('run the echo command', 'echo hi-from-shell'),
   ]);
   const launch = agentLaunch(id, model.url, { asks: true });
+  // A user who has not signed in yet: no key in the agent's environment.
+  if (opts.signedOut) for (const key of ['ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'OPENAI_API_KEY']) delete launch.env[key];
   const config: AgentConfiguration = {
     agent: { name: id, command: launch.command[0]!, args: launch.command.slice(1), env: launch.env },
     components: null,
@@ -55,7 +57,13 @@ async function openChat(id: AgentId, opts: { idleStopMs?: number } = {}): Promis
   const ctx = setupChat({ runtime, editor: true, configure: async () => config, idleStopMs: opts.idleStopMs });
   const tabId = ctx.webview.newTab();
   ctx.controller.handle(ctx.webview.ready());
-  await until(() => ctx.webview.conversation(tabId).agentName !== undefined, 60_000, `${id}'s session`);
+  await until(
+    () =>
+      ctx.webview.conversation(tabId).agentName !== undefined ||
+      (!!opts.signedOut && ctx.webview.received.some((m) => m.type === 'sign-in-required')),
+    60_000,
+    `${id}'s session`,
+  );
   const chat: Chat = { ctx, tabId, ws, model, approving: true };
   const answered = new Set<string>();
   const timer = setInterval(() => {
@@ -232,6 +240,31 @@ describe('the chat with real agents (conductor, scripted model server)', functio
     const actor = chat.ctx.pool.all()[0];
     assert.ok(actor?.canSignOut, 'it advertises auth.logout');
     await actor.signOut();
+  });
+
+  it('signed out: an agent that lists no sign-in method (claude-agent-acp) says what to do; one whose session waits for a sign-in (Qwen Code) says to sign in first', async () => {
+    chat = await openChat('claude-agent-acp', { signedOut: true });
+    const messageId = randomUUID();
+    chat.ctx.controller.handle({ type: 'prompt', tabId: chat.tabId, messageId, text: 'say hello' });
+    await until(
+      () => chat!.ctx.webview.received.some((m) => m.type === 'prompt-failed' && m.messageId === messageId),
+      60_000,
+      'the failure',
+    );
+    const failed = chat.ctx.webview.received.find((m) => m.type === 'prompt-failed' && m.messageId === messageId);
+    assert.match(JSON.stringify(failed), /Authentication required.*offers no way to do it from the editor.*symposium\.agents/);
+    await closeChat(chat);
+
+    chat = await openChat('qwen', { signedOut: true });
+    const card = chat.ctx.webview.received.find((m) => m.type === 'sign-in-required');
+    assert.ok(card && card.type === 'sign-in-required' && !card.optional && card.methods.length > 0, 'the sign-in card with its methods');
+    const second = randomUUID();
+    chat.ctx.controller.handle({ type: 'prompt', tabId: chat.tabId, messageId: second, text: 'say hello' });
+    await until(() => chat!.ctx.webview.received.some((m) => m.type === 'prompt-failed' && m.messageId === second), 30_000, 'the failure');
+    assert.match(
+      JSON.stringify(chat.ctx.webview.received.find((m) => m.type === 'prompt-failed' && m.messageId === second)),
+      /sign in before it starts a session/,
+    );
   });
 
   it('OpenCode has no modes, only config options: they are its pickers', async () => {

@@ -60,6 +60,14 @@ export function isAuthRequired(e: unknown, agent: SignInAgent | undefined): bool
   return (agent?.authMethods.length ?? 0) > 0 && typeof message === 'string' && AUTH_WORDS.test(message);
 }
 
+/**
+ * What to do when an agent wants the user signed in but offers no method the editor can run
+ * (claude-agent-acp lists none): its error alone ("Authentication required") leaves the user stuck.
+ */
+export function noSignInMethodText(agentName: string): string {
+  return `${agentName} wants you to sign in and offers no way to do it from the editor: sign in with its own command line in a terminal, or give it an API key in the \`env\` of its entry in \`symposium.agents\`; then run Symposium: Restart Agent.`;
+}
+
 export class SignInFlow {
   private readonly pending = new Map<string, Pending>();
   /** Agent processes whose methods were offered on start already (once per process). */
@@ -120,6 +128,11 @@ export class SignInFlow {
     if (agent.authMethods.length === 0 || this.offeredOnStart.has(agent) || this.answered.has(definition.name)) return false;
     this.offeredOnStart.add(agent);
     return this.offer(tabId, agent, definition, 'Optional: the chat works without it.', true);
+  }
+
+  /** Whether the tab shows a required sign-in card (its session waits for it). */
+  waitingFor(tabId: TabId): boolean {
+    return [...this.pending.values()].some((p) => p.tabId === tabId && !p.optional);
   }
 
   /** "Not now" on an optional card. */

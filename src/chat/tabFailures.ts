@@ -7,6 +7,7 @@ import type { AgentConfiguration } from '../agents/agentConfiguration';
 import type { AgentFailure, TabPayload } from '../protocol/webview';
 import type { ChatTab } from './chatTab';
 import { errorText } from '../protocol/errorText';
+import { noSignInMethodText } from './signIn';
 
 /** The failure card of a tab whose session could not start because no workspace folder was chosen. */
 export function noFolderFailure(): AgentFailure {
@@ -14,13 +15,17 @@ export function noFolderFailure(): AgentFailure {
 }
 
 /** The failure card of a tab whose session could not start: the process's own account when it exited. */
-export function sessionStartFailure(e: unknown, agentName: string): AgentFailure {
+export function sessionStartFailure(e: unknown, agentName: string, authNeeded = false): AgentFailure {
   if (e instanceof AgentExitedError) return e.failure;
-  return { agentName, message: errorText(e), exitCode: null, signal: null, stderrTail: '' };
+  const message = authNeeded ? `${errorText(e)}. ${noSignInMethodText(agentName)}` : errorText(e);
+  return { agentName, message, exitCode: null, signal: null, stderrTail: '' };
 }
 
 /** A prompt in a tab whose session is gone (its process stopped and no new one started yet). */
 export const AGENT_NOT_RUNNING = 'The agent is not running. Use Restart to start it again.';
+
+/** A prompt in a tab whose session waits for the user to sign in (the tab shows the agent's methods). */
+export const SIGN_IN_FIRST = 'The agent wants you to sign in before it starts a session: use the sign-in card above, then send again.';
 
 /** The error line of a prompt that failed; a process that exited mid-turn interrupted it. */
 export function promptFailureText(e: unknown): string {
