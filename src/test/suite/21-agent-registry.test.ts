@@ -182,6 +182,30 @@ suite('agent registry', () => {
     await waitFor('ElizACP to be current again', () => config().get('currentAgent') === 'ElizACP');
   });
 
+  test('each agent people run is in the bundled registry, pinned, and Choose Agent… adds it as its npx command', async function () {
+    this.timeout(60_000);
+    const pinned: [string, string[]][] = [
+      ['Claude Code', ['-y', '@zed-industries/claude-code-acp@0.16.2']],
+      ['Claude Agent', ['-y', '@agentclientprotocol/claude-agent-acp@0.101.0']],
+      ['Codex', ['-y', '@zed-industries/codex-acp@0.16.0']],
+      ['Gemini CLI', ['-y', '@google/gemini-cli@0.61.0', '--acp']],
+      ['Qwen Code', ['-y', '@qwen-code/qwen-code@0.24.4', '--acp', '--auth-type', 'openai']],
+      ['OpenCode', ['-y', 'opencode-ai@1.18.33', 'acp']],
+    ];
+    try {
+      for (const [name, args] of pinned) {
+        await choose(`$(cloud-download) ${name}`, 'install');
+        await waitFor(`${name} to be added and current`, () => config().get('currentAgent') === name);
+        const entry = agents()[name] as { command?: string; args?: string[] } | undefined;
+        assert.deepEqual({ command: entry?.command, args: entry?.args }, { command: 'npx', args }, name);
+      }
+    } finally {
+      const kept = Object.fromEntries(Object.entries(agents()).filter(([name]) => !pinned.some(([p]) => p === name)));
+      await config().update('agents', kept, vscode.ConfigurationTarget.Global);
+      await config().update('currentAgent', 'ElizACP', vscode.ConfigurationTarget.Global);
+    }
+  });
+
   test('a binary entry is downloaded from a loopback server, checksum-verified, unpacked, and chats', async function () {
     this.timeout(60_000);
     await choose('$(cloud-download) Eliza Binary', 'install');
