@@ -70,6 +70,11 @@ export class Sparkle implements Component {
   private readonly promptCounts = new Map<string, number>();
   /** The sparkler each session embodied (tools called without `sparkler` use it). */
   private readonly sparklers = new Map<string, string>();
+  /**
+   * Sessions whose next agent title may be made from the embodiment (whitespace-normalised text of
+   * it), watched until the agent's first title or the user's second prompt is answered.
+   */
+  private readonly untitled = new Map<string, string>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly mcp = new SessionMcpServers([{ name: 'sparkle', create: (s) => this.createServer(s) }]);
   private disposed = false;
@@ -98,6 +103,7 @@ export class Sparkle implements Component {
           // Synchronously, before any later message: the user's first prompt must find the gate closed.
           if (id !== undefined) {
             this.gate.close(id);
+            this.untitled.set(id, '');
             void this.embody(id, cwd, cx);
           }
           return outcome;
@@ -118,13 +124,25 @@ export class Sparkle implements Component {
 
   /** A cancel toward the agent; updates toward the editor while an embodiment runs (they are marked). */
   wantsNotification(method: string, direction: Direction): boolean {
-    return direction === 'toAgent' ? method === 'session/cancel' : method === 'session/update' && this.embodying.size > 0;
+    return direction === 'toAgent'
+      ? method === 'session/cancel'
+      : method === 'session/update' && (this.embodying.size > 0 || this.untitled.size > 0);
   }
 
   onNotification(notification: IncomingNotification, cx: ComponentContext): void {
     const id = sessionIdOf(notification.params);
-    if (id !== undefined && notification.direction === 'toClient' && notification.method === 'session/update' && this.embodying.has(id)) {
-      return notification.forward(markUpdate(notification.params));
+    if (id !== undefined && notification.direction === 'toClient' && notification.method === 'session/update') {
+      let params = notification.params;
+      const embodiment = this.untitled.get(id);
+      const title = embodiment !== undefined ? titleOf(params) : undefined;
+      if (title !== undefined) {
+        this.untitled.delete(id); // its first title: the ones after it are the agent's own
+        if (embodiment && embodiment.includes(normalised(title).replace(/(…|\.\.\.)$/, ''))) {
+          cx.log.info(`session ${id}: the agent titled the session with its embodiment's text; that title is not passed on`);
+          if ((params = withoutTitle(params)) === undefined) return;
+        }
+      }
+      return notification.forward(this.embodying.has(id) ? markUpdate(params) : params);
     }
     if (id !== undefined && notification.direction === 'toAgent' && notification.method === 'session/cancel') {
       const held = this.gate.takeHeld(id);
@@ -151,7 +169,7 @@ export class Sparkle implements Component {
     if (id === undefined) return request.forward();
     const params = this.withNudge(id, request.params);
     const held: HeldPrompt = { request, params };
-    if (!this.gate.hold(id, held)) return request.forward(params);
+    if (!this.gate.hold(id, held)) return this.forwardUserPrompt(id, held);
     request.signal.addEventListener(
       'abort',
       () => {
@@ -190,6 +208,7 @@ export class Sparkle implements Component {
     }
     if (this.disposed || !this.gate.isClosed(sessionId)) return; // closed meanwhile
     this.embodying.add(sessionId);
+    if (this.untitled.has(sessionId)) this.untitled.set(sessionId, normalised(text));
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       if (!this.embodying.has(sessionId)) return;
@@ -229,13 +248,23 @@ export class Sparkle implements Component {
       cx.notify('toClient', 'session/update', withSparkleMark({ sessionId, update }, 'embodiment'));
     }
     this.embodying.delete(sessionId);
-    for (const h of this.gate.open(sessionId)) h.request.forward(h.params);
+    for (const h of this.gate.open(sessionId)) this.forwardUserPrompt(sessionId, h);
+  }
+
+  /** A user's prompt on to the agent; after the second one, no title is taken for the embodiment's any more. */
+  private forwardUserPrompt(sessionId: string, h: HeldPrompt): void {
+    if (!this.untitled.has(sessionId) || (this.promptCounts.get(sessionId) ?? 0) < 2) return h.request.forward(h.params);
+    h.request.forwardThen(h.params, (outcome) => {
+      this.untitled.delete(sessionId);
+      return outcome;
+    });
   }
 
   /** session/close: held prompts are answered `cancelled`, the session's state goes. */
   private forget(sessionId: string): void {
     for (const h of this.gate.open(sessionId)) h.request.respond({ stopReason: 'cancelled' });
     this.embodying.delete(sessionId);
+    this.untitled.delete(sessionId);
     this.promptCounts.delete(sessionId);
     this.sparklers.delete(sessionId);
   }
@@ -266,6 +295,26 @@ export class Sparkle implements Component {
 }
 
 /** session/update params with the embodiment mark on the update (what the editor's chat reads) and the params. */
+const normalised = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+/** The title a session_info_update sets, if it sets one. */
+function titleOf(params: unknown): string | undefined {
+  const update = isObject(params) ? params.update : undefined;
+  return isObject(update) && update.sessionUpdate === 'session_info_update' && typeof update.title === 'string' ? update.title : undefined;
+}
+
+/**
+ * A session_info_update without its title (undefined when nothing else is left): agents that title
+ * a session after its first prompt (claude-agent-acp) name it after the embodiment, while the title
+ * is the user's conversation's.
+ */
+function withoutTitle(params: unknown): unknown {
+  if (!isObject(params) || !isObject(params.update) || params.update.sessionUpdate !== 'session_info_update' || !('title' in params.update))
+    return params;
+  const { title: _embodimentTitle, updatedAt: _when, sessionUpdate, ...rest } = params.update;
+  return Object.keys(rest).length ? { ...params, update: { sessionUpdate, ...rest } } : undefined;
+}
+
 function markUpdate(params: unknown): unknown {
   if (!isObject(params) || !isObject(params.update)) return params;
   const update = params.update;

@@ -265,3 +265,30 @@ describe("Sparkle's embodiment tells an agent that did not take its tools not to
       },
     );
 });
+
+it("claude-agent-acp titles a session after its first prompt: through Sparkle, the embodiment's title never reaches the editor", async function () {
+  this.timeout(120_000);
+  const model = await startScriptedModelServer([{ when: 'say hello', text: HELLO }]);
+  const launch = agentLaunch('claude-agent-acp', model.url);
+  const h = startProcess(conductorArgs({ agent: launch.command, log: 'info' }), {}, launch.env);
+  try {
+    await h.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+    const { sessionId } = await h.conn.agent.request('session/new', { cwd: tempDir('symposium-ws-title-'), mcpServers: [] });
+    await h.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'say hello' }] });
+    assert.ok(
+      model.script.log.some((r) => r.userText.includes('# Sparkle embodiment')),
+      'the embodiment was its first prompt',
+    );
+    // It titles the session a moment later, from its first prompt: the embodiment.
+    await waitFor(() => /titled the session with its embodiment's text; that title is not passed on/.test(h.stderr()), 20_000, 'its title');
+    const infos = h.updates.map((n) => n.update).filter((u) => u.sessionUpdate === 'session_info_update');
+    assert.deepEqual(
+      infos.filter((u) => 'title' in u && /Sparkle/.test(String(u.title))),
+      [],
+      'no title made from the embodiment',
+    );
+  } finally {
+    await h.close();
+    await model.close();
+  }
+});
