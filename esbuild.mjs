@@ -8,6 +8,9 @@ const production = process.argv.includes('--production');
 // --outdir=D: the shipped bundles go to D instead of out/ (the size-budget check builds them aside).
 const outRoot = process.argv.find((a) => a.startsWith('--outdir='))?.slice('--outdir='.length) ?? 'out';
 const watch = process.argv.includes('--watch');
+// --conductor-package: only the conductor's bundles, with the npm package's entry point
+// (scripts/package-conductor.mjs builds the `symposium-acp` package from them).
+const conductorPackage = process.argv.includes('--conductor-package');
 
 /** All .ts files under dir (recursively), for multi-entry test bundles. */
 function tsFilesUnder(dir) {
@@ -21,51 +24,60 @@ function tsFilesUnder(dir) {
 
 const common = { bundle: true, sourcemap: true, minify: production, logLevel: 'warning', target: 'es2022' };
 
-const builds = [
-  // Extension host: CommonJS, `vscode` provided by the host. The ACP SDK (with zod, a third of
-  // what the extension would be) is a bundle of its own, out/acp.js, loaded on the first agent
-  // start (src/agents/acpSdk.ts): VS Code loads extension.js when the chat view opens.
-  {
-    ...common,
-    entryPoints: ['src/extension.ts'],
-    outfile: `${outRoot}/extension.js`,
-    platform: 'node',
-    format: 'cjs',
-    external: ['vscode'],
-    plugins: [separateBundles([{ path: '@agentclientprotocol/sdk', from: 'src/agents/acpSdk.ts', file: 'acp.js' }])],
-  },
-  { ...common, entryPoints: ['src/agents/acpSdkBundle.ts'], outfile: `${outRoot}/acp.js`, platform: 'node', format: 'cjs' },
-  // Webview: a browser IIFE; mynah-ui is bundled in.
-  { ...common, entryPoints: ['webview/main.ts'], outfile: `${outRoot}/webview.js`, platform: 'browser', format: 'iife' },
-  // The LM provider's vscode-jsonrpc half (src/lm/lmBundle.ts), loaded only with the setting on.
-  { ...common, entryPoints: ['src/lm/lmBundle.ts'], outfile: `${outRoot}/lm.js`, platform: 'node', format: 'cjs', external: ['vscode'] },
-  // The agent picker with the registry, installs and archive extraction, loaded on first use.
-  {
-    ...common,
-    entryPoints: ['src/agents/registry/registryBundle.ts'],
-    outfile: `${outRoot}/registry.js`,
-    platform: 'node',
-    format: 'cjs',
-    external: ['vscode'],
-  },
-  // The protocol traffic viewer's page (src/traffic/trafficPanel.ts).
-  { ...common, entryPoints: ['webview/traffic/main.ts'], outfile: `${outRoot}/traffic.js`, platform: 'browser', format: 'iife' },
-  // The traffic viewer's panel (host side), loaded on first use (src/traffic/registerTraffic.ts).
-  {
-    ...common,
-    entryPoints: ['src/traffic/trafficViewerBundle.ts'],
-    outfile: `${outRoot}/trafficViewer.js`,
-    platform: 'node',
-    format: 'cjs',
-    external: ['vscode'],
-  },
-  // Conductor: self-contained Node files (the ESM-only ACP SDK is bundled in), run by the extension
-  // host's own Node (`process.execPath` + ELECTRON_RUN_AS_NODE=1 on desktop). Its entry point is a
-  // small launcher that starts the agent, then loads the bundle of the role it runs (launcher.ts,
-  // main.ts); see conductorBuilds below.
-  ...conductorBuilds(),
-];
-if (!production) {
+const builds = conductorPackage
+  ? conductorBuilds({ standalone: true })
+  : [
+      // Extension host: CommonJS, `vscode` provided by the host. The ACP SDK (with zod, a third of
+      // what the extension would be) is a bundle of its own, out/acp.js, loaded on the first agent
+      // start (src/agents/acpSdk.ts): VS Code loads extension.js when the chat view opens.
+      {
+        ...common,
+        entryPoints: ['src/extension.ts'],
+        outfile: `${outRoot}/extension.js`,
+        platform: 'node',
+        format: 'cjs',
+        external: ['vscode'],
+        plugins: [separateBundles([{ path: '@agentclientprotocol/sdk', from: 'src/agents/acpSdk.ts', file: 'acp.js' }])],
+      },
+      { ...common, entryPoints: ['src/agents/acpSdkBundle.ts'], outfile: `${outRoot}/acp.js`, platform: 'node', format: 'cjs' },
+      // Webview: a browser IIFE; mynah-ui is bundled in.
+      { ...common, entryPoints: ['webview/main.ts'], outfile: `${outRoot}/webview.js`, platform: 'browser', format: 'iife' },
+      // The LM provider's vscode-jsonrpc half (src/lm/lmBundle.ts), loaded only with the setting on.
+      {
+        ...common,
+        entryPoints: ['src/lm/lmBundle.ts'],
+        outfile: `${outRoot}/lm.js`,
+        platform: 'node',
+        format: 'cjs',
+        external: ['vscode'],
+      },
+      // The agent picker with the registry, installs and archive extraction, loaded on first use.
+      {
+        ...common,
+        entryPoints: ['src/agents/registry/registryBundle.ts'],
+        outfile: `${outRoot}/registry.js`,
+        platform: 'node',
+        format: 'cjs',
+        external: ['vscode'],
+      },
+      // The protocol traffic viewer's page (src/traffic/trafficPanel.ts).
+      { ...common, entryPoints: ['webview/traffic/main.ts'], outfile: `${outRoot}/traffic.js`, platform: 'browser', format: 'iife' },
+      // The traffic viewer's panel (host side), loaded on first use (src/traffic/registerTraffic.ts).
+      {
+        ...common,
+        entryPoints: ['src/traffic/trafficViewerBundle.ts'],
+        outfile: `${outRoot}/trafficViewer.js`,
+        platform: 'node',
+        format: 'cjs',
+        external: ['vscode'],
+      },
+      // Conductor: self-contained Node files (the ESM-only ACP SDK is bundled in), run by the extension
+      // host's own Node (`process.execPath` + ELECTRON_RUN_AS_NODE=1 on desktop). Its entry point is a
+      // small launcher that starts the agent, then loads the bundle of the role it runs (launcher.ts,
+      // main.ts); see conductorBuilds below.
+      ...conductorBuilds(),
+    ];
+if (!production && !conductorPackage) {
   // Extension-host test suites (run inside a real VS Code host; mocha comes from node_modules).
   const hostTests = tsFilesUnder('src/test');
   // Start clean: a renamed or deleted suite must not linger as a stale bundle.
@@ -126,7 +138,7 @@ function separateBundles(routes) {
  * stack is a bundle of its own too), which shortens its start and keeps 1.5 MB (session 14) and
  * another ~2 MB (session 15) out of its idle memory (docs/benchmarks.md).
  */
-function conductorBuilds() {
+function conductorBuilds({ standalone = false } = {}) {
   /** What conductor/mcp/mcpLibrary.ts re-exports, and under which name: these imports go to out/conductor-mcp.js. */
   const MCP_LIBRARY = {
     '@modelcontextprotocol/sdk/server/mcp.js': 'mcpServer',
@@ -159,16 +171,21 @@ function conductorBuilds() {
     'conductor-mcp-bridge.js': 'conductor/mcp/stdioBridge.ts',
     'conductor-lsp.js': 'conductor/components/ide-lsp/lspLibrary.ts',
     'conductor-mcp.js': 'conductor/mcp/mcpLibrary.ts',
+    // The package's command in place of the editor's conductor.js, beside the role bundles it loads.
+    ...(standalone ? { 'conductor.js': undefined, 'symposium-acp.js': 'conductor/standalone.ts' } : {}),
   };
-  return Object.entries(ENTRIES).map(([file, entry]) => ({
-    ...common,
-    platform: 'node',
-    format: 'cjs',
-    entryPoints: [entry],
-    outfile: `${outRoot}/${file}`,
-    // A bundle does not route to itself (the library's own bundle bundles the library).
-    plugins: [separateBundles(routes.filter((r) => r.file !== file))],
-  }));
+  return Object.entries(ENTRIES)
+    .filter(([, entry]) => entry !== undefined)
+    .map(([file, entry]) => ({
+      ...common,
+      ...(file === 'symposium-acp.js' ? { banner: { js: '#!/usr/bin/env node' } } : {}),
+      platform: 'node',
+      format: 'cjs',
+      entryPoints: [entry],
+      outfile: `${outRoot}/${file}`,
+      // A bundle does not route to itself (the library's own bundle bundles the library).
+      plugins: [separateBundles(routes.filter((r) => r.file !== file))],
+    }));
 }
 
 const existing = builds.filter((b) => (b.entryPoints ?? []).every((e) => existsSync(e)));
