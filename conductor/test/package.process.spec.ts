@@ -231,7 +231,7 @@ describe('the symposium-acp npm package, installed from its tarball', function (
       );
     });
 
-    it('crate sources answer from a local crate', async () => {
+    it('crate sources answer from a local crate; the research progress is on the tool call, as a plain client shows it', async () => {
       const serde = readdirSync('/usr/share/cargo/registry').find((d) => d.startsWith('serde-'))!;
       const query = JSON.stringify({
         crate_name: 'serde',
@@ -251,6 +251,20 @@ describe('the symposium-acp npm package, installed from its tarball', function (
         },
       );
       assert.equal(r.code, 0, r.stderr);
+      // The research's progress reached acpx as the tool call's own updates (their content), before its result.
+      type Update = {
+        sessionUpdate?: string;
+        toolCallId?: string;
+        title?: string;
+        status?: string;
+        content?: { content?: { text?: string } }[];
+      };
+      const updates = r.lines.map((l) => l.params?.update as Update | undefined);
+      const call = updates.find((u) => u?.sessionUpdate === 'tool_call' && u.title === 'rust-crate-sources::rust_crate_query');
+      const progress = updates
+        .filter((u) => u?.sessionUpdate === 'tool_call_update' && u.toolCallId === call?.toolCallId && u.status === 'in_progress')
+        .map((u) => u?.content?.[0]?.content?.text);
+      assert.deepEqual(progress, ['Research session started for crate serde', 'Research finished']);
       assert.match(
         r.answer,
         new RegExp(`Research on serde ${serde.slice('serde-'.length).replace(/\./g, '\\.')}: A generic serialization`),
