@@ -197,10 +197,11 @@ describe('the symposium-acp npm package, installed from its tarball', function (
       assert.equal(r.lines.find((l) => l.result?.stopReason)?.result?.stopReason, 'end_turn');
     });
 
-    it("Sparkle's tools write under a temporary HOME, and its embodiment turn is marked for a plain client to hide", async () => {
+    it("Sparkle's tools (over the package's stdio MCP shim) write under a temporary HOME; its embodiment turn is marked for a plain client to hide", async () => {
       const home = tempDir('symposium-acp-home-');
       const r = await acpx(
-        [pkg.bin, '--components', 'sparkle', '--', ...eliza],
+        // An agent without HTTP MCP: Sparkle's server reaches it through the package's own stdio shim.
+        [pkg.bin, '--components', 'sparkle', '--', ...eliza, '--no-http-mcp'],
         'use tool sparkle::save_insight with {"insight_type":"PatternAnchor","content":"Said through the package."}',
         tempDir('symposium-acp-ws-'),
         homeEnv(home),
@@ -300,6 +301,14 @@ describe('the symposium-acp npm package, installed from its tarball', function (
       const rewritten = await acpx([pkg.bin, '--', ...eliza], 'ekko meta', ws, env);
       assert.equal(rewritten.code, 0, rewritten.stderr);
       assert.deepEqual((JSON.parse(rewritten.answer) as { rewrittenBy: string[] }).rewrittenBy, ['rewriter']);
+      // A --proxy of the same name replaces the file's.
+      const flagged = JSON.stringify({
+        name: 'rewriter',
+        command: process.execPath,
+        args: [join(ROOT, 'out/fixtures/proxies/promptRewriter.js'), '--name', 'flagged', '--replace', 'ekko=echo'],
+      });
+      const replaced = await acpx([pkg.bin, '--proxy', flagged, '--', ...eliza], 'ekko meta', ws, env);
+      assert.deepEqual((JSON.parse(replaced.answer) as { rewrittenBy: string[] }).rewrittenBy, ['flagged']);
       // A flag overrides the file: no openctx component, so no openctx server.
       const overridden = await acpx([pkg.bin, '--components', 'symposium-info', '--', ...eliza], 'list tools from openctx', ws, env);
       assert.doesNotMatch(overridden.answer, /openctx_providers/);
