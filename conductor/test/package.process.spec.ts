@@ -1,10 +1,11 @@
 // The npm package `symposium-acp`, as a Zed, JetBrains, Neovim or acpx user runs it: the tarball
 // `npm run package:conductor` builds, installed offline into an empty prefix (packageInstall.ts),
 // and <prefix>/bin/symposium-acp driven by acpx (a third-party headless ACP client) in front of
-// ElizACP (the package's own `symposium-acp eliza`) and of a real agent (Claude Code against the
-// scripted model server). Nothing here runs the repository's out/conductor.js: every component
-// answers from the installed package. Every command runs with a marker in its environment, and
-// no process with that marker may be left once acpx is done.
+// ElizACP (the package's own `symposium-acp eliza`) and of the real agents docs/editors.md names
+// (Claude Code, Gemini CLI and Codex, against the scripted model server). Nothing here runs the
+// repository's out/conductor.js: every component answers from the installed package. Every command
+// runs with a marker in its environment, and no process with that marker may be left once acpx is
+// done.
 import * as assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { tempDir, waitFor } from './harness';
 import { installedPackage, processesWithEnv, type InstalledPackage } from './packageInstall';
 import { agentLaunch, agentsInstalled } from './realAgents/agents';
 import { startScriptedModelServer } from './realAgents/server';
+import { mcpStep } from './realAgents/steps';
 
 const ROOT = resolve(__dirname, '../..');
 // Installed by scripts/test-tools-install.sh (outside devDependencies: see its header).
@@ -314,22 +316,34 @@ describe('the symposium-acp npm package, installed from its tarball', function (
       assert.doesNotMatch(overridden.answer, /openctx_providers/);
     });
 
-    it('a real agent (Claude Code) answers through the default chain', async function () {
-      if (!agentsInstalled()) assert.fail('the pinned agents are missing: run bash scripts/test-tools-install.sh');
-      const HELLO = 'Hello through symposium-acp, from the scripted model.';
-      const model = await startScriptedModelServer([{ when: 'say hello', text: HELLO }]);
-      try {
-        const launch = agentLaunch('claude-code-acp', model.url);
-        const r = await acpx([pkg.bin, '--', ...launch.command], 'say hello', tempDir('symposium-acp-ws-'), {
-          ...launch.env,
-          SPARKLE_DIR: '',
-          SYMPOSIUM_CONFIG: '',
-        });
-        assert.equal(r.code, 0, r.stderr);
-        assert.equal(r.answer.trim(), HELLO);
-      } finally {
-        await model.close();
-      }
-    });
+    for (const id of ['claude-code-acp', 'gemini', 'codex'] as const)
+      it(`a real agent (${id}) answers through the default chain, and calls symposium-ide answered by the language-server fallback`, async () => {
+        if (!agentsInstalled()) assert.fail('the pinned agents are missing: run bash scripts/test-tools-install.sh');
+        const HELLO = 'Hello through symposium-acp, from the scripted model.';
+        const model = await startScriptedModelServer([
+          { when: 'say hello', text: HELLO },
+          mcpStep('where is Circle defined', 'symposium-ide', 'find_definitions', { symbol: 'Circle' }),
+        ]);
+        try {
+          const launch = agentLaunch(id, model.url);
+          const ws = tempDir('symposium-acp-ws-');
+          mkdirSync(join(ws, 'src'));
+          writeFileSync(join(ws, 'src', 'shapes.ts'), 'export class Circle {\n  radius = 1;\n}\n');
+          const env = {
+            ...launch.env,
+            SPARKLE_DIR: '',
+            SYMPOSIUM_CONFIG: '',
+            PATH: [join(ROOT, 'node_modules', '.bin'), process.env.PATH ?? ''].join(delimiter),
+          };
+          const hello = await acpx([pkg.bin, '--', ...launch.command], 'say hello', ws, env);
+          assert.equal(hello.code, 0, hello.stderr);
+          assert.equal(hello.answer.trim(), HELLO);
+          const ide = await acpx([pkg.bin, '--', ...launch.command], 'where is Circle defined?', ws, env);
+          assert.equal(ide.code, 0, ide.stderr);
+          assert.match(ide.answer, /The tool answered: .*src\/shapes\.ts/s);
+        } finally {
+          await model.close();
+        }
+      });
   });
 });
