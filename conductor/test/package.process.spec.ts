@@ -7,7 +7,7 @@
 // runs with a marker in its environment, and no process with that marker may be left once acpx is
 // done.
 import * as assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,6 +15,7 @@ import { parseRegistryAgent } from '../../src/agents/registry/registrySchema';
 import { sparkleMarkOf } from '../../src/protocol/symposium-ext';
 import { toolReplyJson } from '../../src/test/ideExpectations';
 import { COMPONENT_NAMES } from '../components/registry';
+import { runAcpx, shellWord } from './acpx';
 import { tempDir, waitFor } from './harness';
 import { installedPackage, processesWithEnv, type InstalledPackage } from './packageInstall';
 import { agentLaunch, agentsInstalled } from './realAgents/agents';
@@ -22,8 +23,6 @@ import { startScriptedModelServer } from './realAgents/server';
 import { mcpStep } from './realAgents/steps';
 
 const ROOT = resolve(__dirname, '../..');
-// Installed by scripts/test-tools-install.sh (outside devDependencies: see its header).
-const ACPX = join(ROOT, '.test-tools/node_modules/acpx/dist/cli.js');
 const WORKSPACE = join(ROOT, 'test-workspace');
 const MARKER = 'SYMPOSIUM_PACKAGE_TEST_RUN';
 const MB = 1_000_000;
@@ -43,8 +42,6 @@ interface AcpxRun {
   answer: string;
 }
 
-const q = (s: string): string => (/[\s"'{}\\]/.test(s) ? `'${s.replace(/'/g, `'\\''`)}'` : s);
-
 let marks = 0;
 /**
  * `acpx --agent '<agent>' exec <prompt>` in `cwd`; resolves once acpx has exited and every process
@@ -52,27 +49,7 @@ let marks = 0;
  */
 async function acpx(agent: string[], prompt: string, cwd: string, env: Record<string, string> = {}): Promise<AcpxRun> {
   const mark = `${process.pid}-${++marks}`;
-  const r = await new Promise<Omit<AcpxRun, 'answer'>>((done) => {
-    const child = spawn(
-      process.execPath,
-      [ACPX, '--agent', agent.map(q).join(' '), '--format', 'json', '--approve-all', '--timeout', '90', 'exec', prompt],
-      { cwd, env: { ...process.env, ...env, [MARKER]: mark }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (t: string) => (out += t));
-    child.stderr.setEncoding('utf8').on('data', (t: string) => (err += t));
-    child.on('exit', (code) =>
-      done({
-        code,
-        stderr: err,
-        lines: out
-          .split('\n')
-          .filter((l) => l.startsWith('{'))
-          .map((l) => JSON.parse(l) as Line),
-      }),
-    );
-  });
+  const r = await runAcpx<Line>(agent.map(shellWord).join(' '), prompt, { cwd, env: { ...env, [MARKER]: mark }, timeoutSeconds: 90 });
   await waitFor(() => processesWithEnv(MARKER, mark).length === 0, 10_000, `no process left by acpx run ${mark}`).catch(() => {
     throw new Error(`processes left after acpx: ${processesWithEnv(MARKER, mark).join(', ')}`);
   });
