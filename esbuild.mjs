@@ -24,60 +24,51 @@ function tsFilesUnder(dir) {
 
 const common = { bundle: true, sourcemap: true, minify: production, logLevel: 'warning', target: 'es2022' };
 
-const builds = conductorPackage
-  ? conductorBuilds({ standalone: true })
-  : [
-      // Extension host: CommonJS, `vscode` provided by the host. The ACP SDK (with zod, a third of
-      // what the extension would be) is a bundle of its own, out/acp.js, loaded on the first agent
-      // start (src/agents/acpSdk.ts): VS Code loads extension.js when the chat view opens.
-      {
-        ...common,
-        entryPoints: ['src/extension.ts'],
-        outfile: `${outRoot}/extension.js`,
-        platform: 'node',
-        format: 'cjs',
-        external: ['vscode'],
-        plugins: [separateBundles([{ path: '@agentclientprotocol/sdk', from: 'src/agents/acpSdk.ts', file: 'acp.js' }])],
-      },
-      { ...common, entryPoints: ['src/agents/acpSdkBundle.ts'], outfile: `${outRoot}/acp.js`, platform: 'node', format: 'cjs' },
-      // Webview: a browser IIFE; mynah-ui is bundled in.
-      { ...common, entryPoints: ['webview/main.ts'], outfile: `${outRoot}/webview.js`, platform: 'browser', format: 'iife' },
-      // The LM provider's vscode-jsonrpc half (src/lm/lmBundle.ts), loaded only with the setting on.
-      {
-        ...common,
-        entryPoints: ['src/lm/lmBundle.ts'],
-        outfile: `${outRoot}/lm.js`,
-        platform: 'node',
-        format: 'cjs',
-        external: ['vscode'],
-      },
-      // The agent picker with the registry, installs and archive extraction, loaded on first use.
-      {
-        ...common,
-        entryPoints: ['src/agents/registry/registryBundle.ts'],
-        outfile: `${outRoot}/registry.js`,
-        platform: 'node',
-        format: 'cjs',
-        external: ['vscode'],
-      },
-      // The protocol traffic viewer's page (src/traffic/trafficPanel.ts).
-      { ...common, entryPoints: ['webview/traffic/main.ts'], outfile: `${outRoot}/traffic.js`, platform: 'browser', format: 'iife' },
-      // The traffic viewer's panel (host side), loaded on first use (src/traffic/registerTraffic.ts).
-      {
-        ...common,
-        entryPoints: ['src/traffic/trafficViewerBundle.ts'],
-        outfile: `${outRoot}/trafficViewer.js`,
-        platform: 'node',
-        format: 'cjs',
-        external: ['vscode'],
-      },
-      // Conductor: self-contained Node files (the ESM-only ACP SDK is bundled in), run by the extension
-      // host's own Node (`process.execPath` + ELECTRON_RUN_AS_NODE=1 on desktop). Its entry point is a
-      // small launcher that starts the agent, then loads the bundle of the role it runs (launcher.ts,
-      // main.ts); see conductorBuilds below.
-      ...conductorBuilds(),
-    ];
-if (!production && !conductorPackage) {
+const builds = [
+  // Extension host: CommonJS, `vscode` provided by the host. The ACP SDK (with zod, a third of
+  // what the extension would be) is a bundle of its own, out/acp.js, loaded on the first agent
+  // start (src/agents/acpSdk.ts): VS Code loads extension.js when the chat view opens.
+  {
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    outfile: `${outRoot}/extension.js`,
+    platform: 'node',
+    format: 'cjs',
+    external: ['vscode'],
+    plugins: [separateBundles([{ path: '@agentclientprotocol/sdk', from: 'src/agents/acpSdk.ts', file: 'acp.js' }])],
+  },
+  { ...common, entryPoints: ['src/agents/acpSdkBundle.ts'], outfile: `${outRoot}/acp.js`, platform: 'node', format: 'cjs' },
+  // Webview: a browser IIFE; mynah-ui is bundled in.
+  { ...common, entryPoints: ['webview/main.ts'], outfile: `${outRoot}/webview.js`, platform: 'browser', format: 'iife' },
+  // The LM provider's vscode-jsonrpc half (src/lm/lmBundle.ts), loaded only with the setting on.
+  { ...common, entryPoints: ['src/lm/lmBundle.ts'], outfile: `${outRoot}/lm.js`, platform: 'node', format: 'cjs', external: ['vscode'] },
+  // The agent picker with the registry, installs and archive extraction, loaded on first use.
+  {
+    ...common,
+    entryPoints: ['src/agents/registry/registryBundle.ts'],
+    outfile: `${outRoot}/registry.js`,
+    platform: 'node',
+    format: 'cjs',
+    external: ['vscode'],
+  },
+  // The protocol traffic viewer's page (src/traffic/trafficPanel.ts).
+  { ...common, entryPoints: ['webview/traffic/main.ts'], outfile: `${outRoot}/traffic.js`, platform: 'browser', format: 'iife' },
+  // The traffic viewer's panel (host side), loaded on first use (src/traffic/registerTraffic.ts).
+  {
+    ...common,
+    entryPoints: ['src/traffic/trafficViewerBundle.ts'],
+    outfile: `${outRoot}/trafficViewer.js`,
+    platform: 'node',
+    format: 'cjs',
+    external: ['vscode'],
+  },
+  // Conductor: self-contained Node files (the ESM-only ACP SDK is bundled in), run by the extension
+  // host's own Node (`process.execPath` + ELECTRON_RUN_AS_NODE=1 on desktop). Its entry point is a
+  // small launcher that starts the agent, then loads the bundle of the role it runs (launcher.ts,
+  // main.ts); see conductorBuilds below.
+  ...conductorBuilds(),
+];
+if (!production) {
   // Extension-host test suites (run inside a real VS Code host; mocha comes from node_modules).
   const hostTests = tsFilesUnder('src/test');
   // Start clean: a renamed or deleted suite must not linger as a stale bundle.
@@ -188,7 +179,8 @@ function conductorBuilds({ standalone = false } = {}) {
     }));
 }
 
-const existing = builds.filter((b) => (b.entryPoints ?? []).every((e) => existsSync(e)));
+const selected = conductorPackage ? conductorBuilds({ standalone: true }) : builds;
+const existing = selected.filter((b) => (b.entryPoints ?? []).every((e) => existsSync(e)));
 if (watch) {
   for (const b of existing) await (await esbuild.context(b)).watch();
 } else {
