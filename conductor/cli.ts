@@ -122,8 +122,10 @@ function parseArgs(argv: readonly string[]): ProxyArgs {
 export function withConfigFlags(config: ConfigFileSettings, argv: readonly string[]): string[] {
   const sep = argv.indexOf('--');
   const own = sep < 0 ? argv : argv.slice(0, sep);
-  const ownProxies = new Set(own.flatMap((flag, i) => (flag === '--proxy' && own[i + 1] !== undefined ? [proxyNameOf(own[i + 1]!)] : [])));
-  const proxyFlags = config.flags.filter((g) => g.key === 'symposium.proxies').flatMap((g) => g.flags);
+  const ownProxyFlags = own.flatMap((flag, i) => (flag === '--proxy' && own[i + 1] !== undefined ? ['--proxy', own[i + 1]!] : []));
+  const ownProxies = new Set(ownProxyFlags.filter((_, i) => i % 2 === 1).map(proxyNameOf));
+  // Every proxy, the file's and the command line's: a proxy's name is a place in the chain.
+  const proxyFlags = [...config.flags.filter((g) => g.key === 'symposium.proxies').flatMap((g) => g.flags), ...ownProxyFlags];
   const flags: string[] = [];
   for (const group of config.flags) {
     // A proxy's flags are pairs (`--proxy`, its JSON).
@@ -132,7 +134,7 @@ export function withConfigFlags(config: ConfigFileSettings, argv: readonly strin
         ? group.flags.filter((_, i, all) => !ownProxies.has(proxyNameOf(all[i % 2 === 0 ? i + 1 : i]!)))
         : group.flags;
     try {
-      // Component names are checked together with the file's proxies (a proxy's name is a place in the chain).
+      // Component names are checked together with the proxies.
       parseArgs([...(group.key === 'symposium.enabledComponents' ? proxyFlags : []), ...groupFlags, '--', 'agent']);
     } catch (err) {
       throw new UsageError(`${config.file}: "${group.key}": ${(err as Error).message.split('\n')[0]}`);

@@ -53,6 +53,11 @@ describe('the configuration file of symposium-acp', () => {
         'agent',
       ]),
     );
+    // A component the file names may be a proxy the command line gives.
+    const named = JSON.stringify({ 'symposium.enabledComponents': ['r', 'sparkle'] });
+    writeFileSync(join(home, '.config', 'symposium', 'config.json'), named);
+    const withFlagProxy = parseProxyArgs(withConfigFlags(await readConfigFile({ HOME: home }), ['--proxy', 'node /r.js', '--', 'agent']));
+    assert.deepEqual(withFlagProxy.components, ['r', 'sparkle', 'mcp-over-acp']);
     assert.equal(overridden.sparkle.mode, 'full');
     assert.equal(overridden.logLevel, 'warn');
     assert.deepEqual(
