@@ -16,7 +16,7 @@ import { sparkleMarkOf } from '../../src/protocol/symposium-ext';
 import { toolReplyJson } from '../../src/test/ideExpectations';
 import { COMPONENT_NAMES } from '../components/registry';
 import { runAcpx, shellWord } from './acpx';
-import { tempDir, waitFor } from './harness';
+import { CONDUCTOR_JS, tempDir, waitFor } from './harness';
 import { installedPackage, processesWithEnv, type InstalledPackage } from './packageInstall';
 import { agentLaunch, agentsInstalled } from './realAgents/agents';
 import { startScriptedModelServer } from './realAgents/server';
@@ -165,6 +165,15 @@ describe('the symposium-acp npm package, installed from its tarball', function (
       );
       // A relative $SYMPOSIUM_CONFIG would be read from the folder the editor started us in: refused.
       assert.match(runBin(['--', ...eliza], { SYMPOSIUM_CONFIG: 'config.json' }).stderr, /SYMPOSIUM_CONFIG must be an absolute path/);
+      // The extension's conductor (out/conductor.js) gets its settings as flags and never reads the file.
+      const editors = spawnSync(process.execPath, [CONDUCTOR_JS, '--log', 'warn', '--', ...eliza], {
+        encoding: 'utf8',
+        input: '',
+        env: { ...process.env, ...homeEnv(home) },
+        timeout: 30_000,
+      });
+      assert.equal(editors.status, 0, editors.stderr);
+      assert.doesNotMatch(editors.stderr, /config\.json/);
     });
   });
 
