@@ -8,6 +8,9 @@ const production = process.argv.includes('--production');
 // --outdir=D: the shipped bundles go to D instead of out/ (the size-budget check builds them aside).
 const outRoot = process.argv.find((a) => a.startsWith('--outdir='))?.slice('--outdir='.length) ?? 'out';
 const watch = process.argv.includes('--watch');
+// --conductor-package: only the conductor's bundles, with the npm package's entry point
+// (scripts/package-conductor.mjs builds the `symposium-acp` package from them).
+const conductorPackage = process.argv.includes('--conductor-package');
 
 /** All .ts files under dir (recursively), for multi-entry test bundles. */
 function tsFilesUnder(dir) {
@@ -126,7 +129,7 @@ function separateBundles(routes) {
  * stack is a bundle of its own too), which shortens its start and keeps 1.5 MB (session 14) and
  * another ~2 MB (session 15) out of its idle memory (docs/benchmarks.md).
  */
-function conductorBuilds() {
+function conductorBuilds({ standalone = false } = {}) {
   /** What conductor/mcp/mcpLibrary.ts re-exports, and under which name: these imports go to out/conductor-mcp.js. */
   const MCP_LIBRARY = {
     '@modelcontextprotocol/sdk/server/mcp.js': 'mcpServer',
@@ -159,19 +162,25 @@ function conductorBuilds() {
     'conductor-mcp-bridge.js': 'conductor/mcp/stdioBridge.ts',
     'conductor-lsp.js': 'conductor/components/ide-lsp/lspLibrary.ts',
     'conductor-mcp.js': 'conductor/mcp/mcpLibrary.ts',
+    // The package's command in place of the editor's conductor.js, beside the role bundles it loads.
+    ...(standalone ? { 'conductor.js': undefined, 'symposium-acp.js': 'conductor/standalone.ts' } : {}),
   };
-  return Object.entries(ENTRIES).map(([file, entry]) => ({
-    ...common,
-    platform: 'node',
-    format: 'cjs',
-    entryPoints: [entry],
-    outfile: `${outRoot}/${file}`,
-    // A bundle does not route to itself (the library's own bundle bundles the library).
-    plugins: [separateBundles(routes.filter((r) => r.file !== file))],
-  }));
+  return Object.entries(ENTRIES)
+    .filter(([, entry]) => entry !== undefined)
+    .map(([file, entry]) => ({
+      ...common,
+      ...(file === 'symposium-acp.js' ? { banner: { js: '#!/usr/bin/env node' } } : {}),
+      platform: 'node',
+      format: 'cjs',
+      entryPoints: [entry],
+      outfile: `${outRoot}/${file}`,
+      // A bundle does not route to itself (the library's own bundle bundles the library).
+      plugins: [separateBundles(routes.filter((r) => r.file !== file))],
+    }));
 }
 
-const existing = builds.filter((b) => (b.entryPoints ?? []).every((e) => existsSync(e)));
+const selected = conductorPackage ? conductorBuilds({ standalone: true }) : builds;
+const existing = selected.filter((b) => (b.entryPoints ?? []).every((e) => existsSync(e)));
 if (watch) {
   for (const b of existing) await (await esbuild.context(b)).watch();
 } else {

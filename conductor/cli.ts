@@ -7,10 +7,16 @@ import { placeProxies } from './components/external-proxy/placement';
 import { parseProxyOption, uniqueNames, type ProxySpec } from './components/external-proxy/proxySpec';
 import { teeTrace, TracePipe, TraceWriter, type TraceSink } from './trace';
 import { COMPONENT_NAMES, DEFAULT_COMPONENTS, loadComponents } from './components/registry';
-import { applySparkleFlag, isSparkleFlag, SPARKLE_USAGE, type SparkleOptions } from './components/sparkle/options';
+import { applySparkleFlag, isSparkleFlag, type SparkleOptions } from './components/sparkle/options';
 import { readLanguageServersOption, type LanguageServerSpec } from './components/ide-lsp/servers';
 import { createLogger, isLogLevel, type LogLevel } from './log';
 import { takeStartupEnv, takeTraceFd } from './startupEnv';
+import { readConfigFile, type ConfigFileSettings } from './configFile';
+import type { ConductorMode } from './main';
+import { UsageError } from './roles';
+import type { OpenCtxSessionConfig } from '../src/protocol/openctx';
+
+export { helpText } from './help';
 
 export interface ProxyArgs {
   traceDir?: string;
@@ -26,16 +32,25 @@ export interface ProxyArgs {
   languageServers?: LanguageServerSpec[];
   /** `--allow-workspace-language-servers`: the session folder's node_modules/.bin and TypeScript may run (off by default). */
   allowWorkspaceLanguageServers: boolean;
+  /** OpenCtx providers for every session (standalone: the configuration file's `openctx.providers`). */
+  openctx?: OpenCtxSessionConfig;
 }
 
-export const USAGE =
-  `usage: conductor [--trace-dir D] [--log trace|debug|info|warn|error] [--components a,b] [--proxy '<command line>' | '{"name","command","args","env"}']… [--language-servers FILE|JSON] [--allow-workspace-language-servers] ${SPARKLE_USAGE} -- <agent command> [args…]\n` +
-  '       conductor eliza [--deterministic] [--no-http-mcp]\n' +
-  '       conductor mcp-bridge --url http://127.0.0.1:PORT/mcp';
+/** Ends a command-line error: the help has every flag. */
+const SEE_HELP = ' (--help lists every flag)';
 
+/** Parses the proxy's command line; a mistake is a UsageError (one line, no stack). */
 export function parseProxyArgs(argv: readonly string[]): ProxyArgs {
+  try {
+    return parseArgs(argv);
+  } catch (err) {
+    throw err instanceof UsageError ? err : new UsageError((err as Error).message);
+  }
+}
+
+function parseArgs(argv: readonly string[]): ProxyArgs {
   const sep = argv.indexOf('--');
-  if (sep < 0 || sep === argv.length - 1) throw new Error(`missing "-- <agent command>"\n${USAGE}`);
+  if (sep < 0 || sep === argv.length - 1) throw new Error(`missing "-- <agent command>"${SEE_HELP}`);
   const own = argv.slice(0, sep);
   const [agentCommand, ...agentArgs] = argv.slice(sep + 1) as [string, ...string[]];
   const args: ProxyArgs = {
@@ -52,7 +67,7 @@ export function parseProxyArgs(argv: readonly string[]): ProxyArgs {
     const flag = own[i];
     const value = own[i + 1];
     const need = (): string => {
-      if (value === undefined) throw new Error(`${flag} needs a value\n${USAGE}`);
+      if (value === undefined) throw new Error(`${flag} needs a value${SEE_HELP}`);
       i++;
       return value;
     };
@@ -88,7 +103,7 @@ export function parseProxyArgs(argv: readonly string[]): ProxyArgs {
           applySparkleFlag(args.sparkle as SparkleOptions, flag, need());
           break;
         }
-        throw new Error(`unknown option "${String(flag)}"\n${USAGE}`);
+        throw new Error(`unknown option "${String(flag)}"${SEE_HELP}`);
     }
   }
   args.proxies = uniqueNames(args.proxies, new Set(COMPONENT_NAMES));
@@ -99,8 +114,49 @@ export function parseProxyArgs(argv: readonly string[]): ProxyArgs {
   return args;
 }
 
-export async function runProxyCli(argv: string[]): Promise<void> {
-  const args = parseProxyArgs(argv);
+/**
+ * The configuration file's flags before the command line's own (so those override them), each
+ * key's flags checked alone by the command-line parser so that an error names the file and the
+ * key. A proxy the command line names again is the command line's.
+ */
+export function withConfigFlags(config: ConfigFileSettings, argv: readonly string[]): string[] {
+  const sep = argv.indexOf('--');
+  const own = sep < 0 ? argv : argv.slice(0, sep);
+  const ownProxyFlags = own.flatMap((flag, i) => (flag === '--proxy' && own[i + 1] !== undefined ? ['--proxy', own[i + 1]!] : []));
+  const ownProxies = new Set(ownProxyFlags.filter((_, i) => i % 2 === 1).map(proxyNameOf));
+  // Every proxy, the file's and the command line's: a proxy's name is a place in the chain.
+  const proxyFlags = [...config.flags.filter((g) => g.key === 'symposium.proxies').flatMap((g) => g.flags), ...ownProxyFlags];
+  const flags: string[] = [];
+  for (const group of config.flags) {
+    // A proxy's flags are pairs (`--proxy`, its JSON).
+    const groupFlags =
+      group.key === 'symposium.proxies'
+        ? group.flags.filter((_, i, all) => !ownProxies.has(proxyNameOf(all[i % 2 === 0 ? i + 1 : i]!)))
+        : group.flags;
+    try {
+      // Component names are checked together with the proxies.
+      parseArgs([...(group.key === 'symposium.enabledComponents' ? proxyFlags : []), ...groupFlags, '--', 'agent']);
+    } catch (err) {
+      throw new UsageError(`${config.file}: "${group.key}": ${(err as Error).message.split('\n')[0]}`);
+    }
+    flags.push(...groupFlags);
+  }
+  return [...flags, ...argv];
+}
+
+function proxyNameOf(value: string): string {
+  try {
+    return parseProxyOption(value).name;
+  } catch {
+    return '';
+  }
+}
+
+export async function runProxyCli(argv: string[], mode: ConductorMode = 'editor'): Promise<void> {
+  // Only the package's own command reads the user's file; the extension passes every setting as a flag.
+  const config = mode === 'standalone' ? await readConfigFile(process.env) : undefined;
+  const args = parseProxyArgs(config ? withConfigFlags(config, argv) : argv);
+  if (config?.openctx) args.openctx = config.openctx;
   const { agentEnv, proxyEnv } = takeStartupEnv(process.env);
   const log = createLogger(args.logLevel);
   const proxies: [string, ComponentFactory][] = args.proxies.map((spec) => [
@@ -135,6 +191,7 @@ export async function runProxyCli(argv: string[]): Promise<void> {
       sparkle: args.sparkle,
       ...(args.languageServers ? { languageServers: args.languageServers } : {}),
       allowWorkspaceLanguageServers: args.allowWorkspaceLanguageServers,
+      ...(args.openctx ? { openctx: args.openctx } : {}),
     }).then((builtIn) => new Map([...builtIn, ...proxies])),
     log,
     trace,

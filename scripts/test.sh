@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The one command that runs every test (README: `npm test`).
 #  1. build all bundles, 2. typecheck, 3. static checks (ESLint layer zones, Prettier, test names),
-#  4. plain-Node mocha suites (`*.spec.ts`: unit + real-process conductor and ElizACP tests),
+#  4. plain-Node mocha suites (`*.spec.ts`: unit + real-process conductor and ElizACP tests; among
+#     them conductor/test/package.process.spec.ts builds the npm package's tarball, once, installs it
+#     offline and drives it with acpx),
 #  5. extension-host suites in a real VS Code host (code-server): the single-folder suites, then the
 #  multi-root suite on a two-folder workspace, 6. real-browser webview tests (Playwright + chromium),
 #  then the history's real-reload and two-window test, then the real chat with Claude Code, Codex and

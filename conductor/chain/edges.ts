@@ -4,20 +4,24 @@
 // `initialize` was accepted; the agent edge records the agent's capabilities (the MCP injector
 // needs `mcpCapabilities`), answers `session/close` for an agent without it, keeps a
 // cancelled prompt from hanging forever on an agent that ignores `session/cancel`, and drops the
-// `_symposium/*` notifications an agent sends (only the conductor speaks that protocol).
+// `_symposium/*` notifications an agent sends (only the conductor speaks that protocol). The
+// editor edge also gives a plain ACP client the tool progress Symposium's editor would show
+// (plainClientProgress.ts).
 import { SYMPOSIUM_META_KEY, SYMPOSIUM_METHOD_PREFIX, type SymposiumCapabilitiesMeta } from '../../src/protocol/symposium-ext';
 import { ErrorCodes } from '../../src/protocol/errorCodes';
 import { isObject, type JsonObject } from '../../src/protocol/guards';
 import type { RpcOutcome } from '../jsonrpc/message';
 import type { Logger } from '../log';
 import { asCancel, asPrompt, paramsProblem } from './acpGuards';
-import type { Component, Direction, IncomingNotification, IncomingRequest } from './component';
+import type { Component, ComponentContext, Direction, IncomingNotification, IncomingRequest } from './component';
+import { PlainClientProgress } from './plainClientProgress';
 
 /** Methods whose params the editor edge checks: the conductor and its components read them. */
 const CHECKED_FROM_EDITOR = new Set(['initialize', 'session/new', 'session/load', 'session/resume', 'session/prompt', 'session/cancel']);
 
 export class EditorEdge implements Component {
   readonly name = 'editor-edge';
+  private readonly progress = new PlainClientProgress();
   constructor(
     private readonly describe: () => SymposiumCapabilitiesMeta,
     /** Whether an `initialize` from the editor was accepted (by the agent and the chain). */
@@ -32,10 +36,19 @@ export class EditorEdge implements Component {
       return request.fail({ code: ErrorCodes.invalidParams, message: problem });
     }
     if (request.method !== 'initialize') return request.forward();
+    this.progress.initialize(request.params);
     request.forwardThen(undefined, (outcome) => {
       this.onInitialize('result' in outcome);
       return this.advertise(outcome);
     });
+  }
+
+  wantsNotification(method: string, direction: Direction): boolean {
+    return this.progress.wants(method, direction);
+  }
+
+  onNotification(notification: IncomingNotification, cx: ComponentContext): void {
+    this.progress.handle(notification, cx);
   }
 
   private advertise(outcome: RpcOutcome): RpcOutcome {

@@ -9,6 +9,7 @@
 import type { ComponentFactory } from '../chain/component';
 import type { LanguageServerSpec } from './ide-lsp/servers';
 import type { SparkleOptions } from './sparkle/options';
+import type { OpenCtxSessionConfig } from '../../src/protocol/openctx';
 
 /** Settings some components take from the conductor's command line (cli.ts). */
 export interface ComponentOptions {
@@ -17,11 +18,13 @@ export interface ComponentOptions {
   languageServers?: LanguageServerSpec[];
   /** `--allow-workspace-language-servers`: the ide-lsp adapter may run the workspace's own servers and TypeScript. */
   allowWorkspaceLanguageServers?: boolean;
+  /** OpenCtx providers for sessions whose setup names none (the standalone command's configuration file). */
+  openctx?: OpenCtxSessionConfig;
 }
 
 type Loader = (options: ComponentOptions) => Promise<ComponentFactory>;
 
-const LOADERS: Readonly<Record<string, Loader>> = {
+const LOADERS = {
   'symposium-info': async () => (await import('./symposiumInfo')).symposiumInfoFactory,
   sparkle: async (o) => (await import('./sparkle/component')).sparkleFactory(o.sparkle),
   'crate-sources': async () => (await import('./crate-sources/component')).crateSourcesFactory,
@@ -33,12 +36,28 @@ const LOADERS: Readonly<Record<string, Loader>> = {
   'ide-operations': async () => (await import('./ide-operations/component')).ideOperationsFactory,
   passthrough: async () => (await import('./passthrough')).passthroughFactory,
   'mcp-over-acp': async () => (await import('./external-proxy/mcpOverAcp')).mcpOverAcpFactory,
-  openctx: async () => (await import('./openctx/component')).openctxFactory,
+  openctx: async (o) => (await import('./openctx/component')).openctxFactory(o.openctx),
   'agent-quirks': async () => (await import('./agentQuirks')).agentQuirksFactory,
-};
+} as const satisfies Record<string, Loader>;
+
+type ComponentName = keyof typeof LOADERS;
 
 /** The names of the built-in components (nothing is loaded to list them). */
 export const COMPONENT_NAMES: readonly string[] = Object.keys(LOADERS);
+
+/** What each component does for the user, one line each (`symposium-acp --help`); the compiler keeps it complete. */
+export const COMPONENT_SUMMARIES: Readonly<Record<ComponentName, string>> = {
+  'symposium-info': 'the symposium MCP server: the chain and its version, for the agent to ask',
+  sparkle: 'a persistent collaborator identity and memory (~/.sparkle), embodied at the start of each session',
+  'crate-sources': 'rust_crate_query: a Rust crate researched from its sources, in a session of its own',
+  'fs-adapter': 'file reads and writes in the session folder when the editor offers none (adapter)',
+  'ide-lsp': 'IDE operations from language servers on PATH when the editor answers none (adapter)',
+  'ide-operations': 'the ide MCP tools: definitions, references, hover, symbols, diagnostics, search',
+  passthrough: 'forwards everything unchanged (for testing a chain)',
+  'mcp-over-acp': 'MCP servers that proxies declare over ACP, made reachable by the agent (placed with proxies)',
+  openctx: 'the openctx MCP tools, answered by the OpenCtx providers configured (openctx.providers)',
+  'agent-quirks': 'smooths over the known protocol quirks of particular agents',
+};
 
 /**
  * Used when `--components` is not given. Adapters sit upstream of the components that rely on
@@ -68,7 +87,7 @@ export async function loadComponents(names: readonly string[], options: Componen
   const loading = new Map<string, Promise<void>>();
   const factories = new Map<string, ComponentFactory>();
   const load = (name: string): Promise<void> => {
-    const loader = LOADERS[name];
+    const loader = (LOADERS as Readonly<Record<string, Loader>>)[name];
     if (!loader || loading.has(name)) return loading.get(name) ?? Promise.resolve();
     const done = loader(options).then(async (factory) => {
       factories.set(name, factory);

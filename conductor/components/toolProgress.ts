@@ -2,7 +2,7 @@
 // Sparkle's embodiment turn), sent two ways: to the calling agent as MCP `notifications/progress`
 // when it gave a progress token, and to the editor as `_symposium/tool_progress` with the session
 // the tool serves, so the chat can show it live on that tool's card (the conductor does not know
-// the agent's toolCallId; the editor attributes it, src/agents/toolProgress.ts). Throttled: at most
+// the agent's toolCallId; the editor attributes it, src/protocol/toolProgressMapper.ts). Throttled: at most
 // one report per `intervalMs` per call, the latest one kept and sent when the interval ends, and
 // `done()` flushes it, so a fast download does not flood the chat and the last state is never lost.
 import { TOOL_PROGRESS_METHOD, type ToolProgressParams } from '../../src/protocol/symposium-ext';

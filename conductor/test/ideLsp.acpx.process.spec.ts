@@ -4,15 +4,13 @@
 // Parser` from the real typescript-language-server, with the file and line VS Code's Go to
 // Definition shows (src/test/ideExpectations.ts).
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { groupAlive } from '../../src/node/processGroup';
+import { runAcpx, shellWord } from './acpx';
 import { CONDUCTOR_JS, tempDir } from './harness';
 import { toolReplyJson } from '../../src/test/ideExpectations';
 
-// Installed by scripts/test-tools-install.sh (outside devDependencies: see its header).
-const ACPX = resolve(__dirname, '../../.test-tools/node_modules/acpx/dist/cli.js');
 const WORKSPACE = resolve(__dirname, '../../test-workspace');
 
 interface Line {
@@ -25,7 +23,6 @@ describe('IDE operations through a third-party ACP client (acpx) and the languag
   this.timeout(120_000);
 
   it('acpx → conductor --components ide-operations → ElizACP: "find definition of Parser" names parser.ts line 4', async () => {
-    const q = (s: string): string => (/[\s"']/.test(s) ? JSON.stringify(s) : s);
     const logFile = `${tempDir('ide-lsp-acpx-')}/conductor.log`;
     // The conductor's stderr (its log) goes to a file through a shell, to find the servers' pids.
     const agent = [
@@ -44,31 +41,15 @@ describe('IDE operations through a third-party ACP client (acpx) and the languag
         'eliza',
         '--deterministic',
       ]
-        .map(q)
+        .map(shellWord)
         .join(' ') + ` 2>${logFile}`,
     ]
-      .map(q)
+      .map(shellWord)
       .join(' ');
-    const { code, lines, stderr } = await new Promise<{ code: number | null; lines: Line[]; stderr: string }>((done) => {
-      const child = spawn(
-        process.execPath,
-        [ACPX, '--agent', agent, '--format', 'json', '--approve-all', '--timeout', '90', 'exec', 'find definition of Parser'],
-        { cwd: WORKSPACE, env: { ...process.env, HOME: tempDir('ide-lsp-acpx-home-') }, stdio: ['ignore', 'pipe', 'pipe'] },
-      );
-      let out = '';
-      let err = '';
-      child.stdout.setEncoding('utf8').on('data', (t: string) => (out += t));
-      child.stderr.setEncoding('utf8').on('data', (t: string) => (err += t));
-      child.on('exit', (c) =>
-        done({
-          code: c,
-          stderr: err,
-          lines: out
-            .split('\n')
-            .filter((l) => l.startsWith('{'))
-            .map((l) => JSON.parse(l) as Line),
-        }),
-      );
+    const { code, lines, stderr } = await runAcpx<Line>(agent, 'find definition of Parser', {
+      cwd: WORKSPACE,
+      env: { HOME: tempDir('ide-lsp-acpx-home-') },
+      timeoutSeconds: 90,
     });
     assert.equal(code, 0, stderr);
     const answer = lines

@@ -3,7 +3,7 @@
 // ide-lsp adapter answers from the real typescript-language-server, started cold by the question:
 // the server's start and its own `$/progress` (project load) reach the editor as
 // `_symposium/tool_progress` while the call waits, and the extension's mapper
-// (src/agents/toolProgress.ts, the one the chat uses) turns them into an `in_progress`
+// (src/protocol/toolProgressMapper.ts, the one the chat uses) turns them into an `in_progress`
 // tool_call_update of that card before its `completed` one. (2) An editor that answers IDE
 // operations itself but slowly: after 1 s the card says it waits for the editor, once a second;
 // a quick answer shows nothing.
@@ -12,9 +12,15 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
-import { ToolProgressMapper } from '../../src/agents/toolProgress';
+import { ToolProgressMapper } from '../../src/protocol/toolProgressMapper';
 import { IDE_OPERATIONS, ideMethod, withIdeCapability } from '../../src/protocol/ideOperations';
-import { PROGRESS_META_FIELD, SYMPOSIUM_META_KEY, TOOL_PROGRESS_METHOD, parseToolProgress } from '../../src/protocol/symposium-ext';
+import {
+  PROGRESS_META_FIELD,
+  SYMPOSIUM_META_KEY,
+  TOOL_PROGRESS_METHOD,
+  parseToolProgress,
+  withToolProgressCapability,
+} from '../../src/protocol/symposium-ext';
 import { conductorArgs, sleep } from './harness';
 
 const WORKSPACE = resolve(__dirname, '../../test-workspace');
@@ -91,7 +97,11 @@ describe('ide tool calls show progress on their cards (issue 21)', function () {
 
   it('a cold typescript-language-server: its start and $/progress are on the card, in_progress before completed', async () => {
     e = start();
-    await e.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+    // As the extension does: it shows `_symposium/tool_progress` on its cards itself.
+    await e.conn.agent.request('initialize', {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      clientCapabilities: { _meta: withToolProgressCapability(undefined) },
+    });
     const { sessionId } = await e.conn.agent.request('session/new', { cwd: WORKSPACE, mcpServers: [] });
     const args = JSON.stringify({ file: 'ts-project/src/main.ts', line: 4, column: 46 });
     await e.conn.agent.request('session/prompt', {
@@ -141,7 +151,7 @@ describe('ide tool calls show progress on their cards (issue 21)', function () {
     });
     await e.conn.agent.request('initialize', {
       protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: { _meta: withIdeCapability(undefined, { operations: [...IDE_OPERATIONS] }) },
+      clientCapabilities: { _meta: withToolProgressCapability(withIdeCapability(undefined, { operations: [...IDE_OPERATIONS] })) },
     });
     const { sessionId } = await e.conn.agent.request('session/new', { cwd: WORKSPACE, mcpServers: [] });
     const ask = (): Promise<unknown> =>

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { withOpenCtxSessionConfig, type OpenCtxSessionConfig } from '../../src/protocol/openctx';
-import { TOOL_PROGRESS_METHOD } from '../../src/protocol/symposium-ext';
+import { TOOL_PROGRESS_METHOD, withToolProgressCapability } from '../../src/protocol/symposium-ext';
 import { startHttpProviders, type HttpProviders, type ProviderModule } from '../../src/test/openctxHttpProvider';
 import { conductorArgs, initialize, prompt, startProcess, tempDir, type Harness } from './harness';
 import { toolReplyJson } from '../../src/test/ideExpectations';
@@ -150,7 +150,8 @@ describe('openctx component (conductor + ElizACP processes)', function () {
 
   it('a call that waits on a slow provider shows progress on its tool card, then answers with the others (issue 21)', async () => {
     h = startProcess(conductorArgs({ log: 'warn' }));
-    await initialize(h);
+    // As the extension does: it shows `_symposium/tool_progress` on its cards itself.
+    await initialize(h, { _meta: withToolProgressCapability(undefined) });
     const sessionId = await sessionWith(h, tempDir(), {
       providers: [
         { uri: moduleUri('sample-provider.mjs'), settings: {} },

@@ -4,14 +4,11 @@
 // see that acpx's first prompt went out, waited behind Sparkle's embodiment turn, and was answered
 // after it, and that the save_insight it asked for landed in $HOME/.sparkle/.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { sparkleMarkOf } from '../../src/protocol/symposium-ext';
+import { runAcpx, shellWord, type AcpxResult } from './acpx';
 import { CONDUCTOR_JS, tempDir } from './harness';
-
-// Installed by scripts/test-tools-install.sh (outside devDependencies: see its header).
-const ACPX = resolve(__dirname, '../../.test-tools/node_modules/acpx/dist/cli.js');
 
 interface Line {
   id?: number;
@@ -20,12 +17,7 @@ interface Line {
   result?: { stopReason?: string };
 }
 
-function runAcpx(
-  prompt: string,
-  env: Record<string, string>,
-  cwd: string,
-): Promise<{ code: number | null; lines: Line[]; stderr: string }> {
-  const q = (s: string): string => (/[\s"']/.test(s) ? JSON.stringify(s) : s);
+function runSparkleAcpx(prompt: string, env: Record<string, string>, cwd: string): Promise<AcpxResult<Line>> {
   const agent = [
     process.execPath,
     CONDUCTOR_JS,
@@ -36,30 +28,8 @@ function runAcpx(
     CONDUCTOR_JS,
     'eliza',
     '--deterministic',
-  ]
-    .map(q)
-    .join(' ');
-  return new Promise((done) => {
-    const child = spawn(
-      process.execPath,
-      [ACPX, '--agent', agent, '--format', 'json', '--approve-all', '--timeout', '60', 'exec', prompt],
-      { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (t: string) => (out += t));
-    child.stderr.setEncoding('utf8').on('data', (t: string) => (err += t));
-    child.on('exit', (code) =>
-      done({
-        code,
-        stderr: err,
-        lines: out
-          .split('\n')
-          .filter((l) => l.startsWith('{'))
-          .map((l) => JSON.parse(l) as Line),
-      }),
-    );
-  });
+  ];
+  return runAcpx<Line>(agent.map(shellWord).join(' '), prompt, { cwd, env });
 }
 
 describe('Sparkle driven by a third-party ACP client (acpx)', function () {
@@ -70,7 +40,11 @@ describe('Sparkle driven by a third-party ACP client (acpx)', function () {
     const ws = tempDir('sparkle-acpx-ws-');
     // The delay keeps the embodiment turn running when acpx's prompt arrives, so it is held.
     const env = { HOME: home, SPARKLE_DIR: '', ELIZACP_EMBODIMENT_DELAY_MS: '800' };
-    const r = await runAcpx('use tool sparkle::save_insight with {"insight_type":"PatternAnchor","content":"Said through acpx."}', env, ws);
+    const r = await runSparkleAcpx(
+      'use tool sparkle::save_insight with {"insight_type":"PatternAnchor","content":"Said through acpx."}',
+      env,
+      ws,
+    );
     assert.equal(r.code, 0, r.stderr);
     const promptAt = r.lines.findIndex((l) => l.method === 'session/prompt');
     const promptId = r.lines[promptAt]!.id;

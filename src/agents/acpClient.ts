@@ -25,6 +25,7 @@ import {
   parseToolProgress,
   SYMPOSIUM_META_KEY,
   TOOL_PROGRESS_METHOD,
+  withToolProgressCapability,
   type AgentExitedParams,
   type ComponentExitedParams,
   type ToolProgressParams,
@@ -162,8 +163,9 @@ export class AcpClient {
           // Boolean config options are shown as switches; agents send them only to clients that say so.
           session: { configOptions: { boolean: {} } },
           ...(this.options.authTerminal ? { auth: { terminal: true } } : {}),
-          // Our extension to ACP: the editor answers _symposium/ide/* (so the conductor needs no IDE adapter).
-          ...(ide ? { _meta: withIdeCapability(undefined, { operations: [...IDE_OPERATIONS] }) } : {}),
+          // Our extensions to ACP: the editor shows the conductor's tool progress on its cards
+          // itself, and answers _symposium/ide/* (so the conductor needs no IDE adapter).
+          _meta: withToolProgressCapability(ide ? withIdeCapability(undefined, { operations: [...IDE_OPERATIONS] }) : undefined),
         },
         clientInfo: this.options.clientInfo,
       }),

@@ -25,7 +25,7 @@ import { loadAcpSdk } from './acpSdk';
 import type { SpawnSpec } from './agentConfiguration';
 import type { ClientHandlers } from './clientHandlers';
 import { ConductorProcess, type ProcessExit } from './conductorProcess';
-import { ToolProgressMapper } from './toolProgress';
+import { ToolProgressMapper } from '../protocol/toolProgressMapper';
 import { chainBrokenFailure, exitFailure } from './agentFailure';
 import type { ComponentExitedParams } from '../protocol/symposium-ext';
 

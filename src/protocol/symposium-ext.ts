@@ -111,6 +111,27 @@ export function withSparkleMark<T extends object>(obj: T, mark: SparkleMark): T 
  */
 export const TOOL_PROGRESS_METHOD = '_symposium/tool_progress';
 
+/**
+ * `clientCapabilities._meta.symposium.toolProgress: true`: the editor takes `_symposium/tool_progress`
+ * and attributes it to its tool cards itself (Symposium for VS Code does). A plain ACP client does
+ * not declare it; the conductor then sends the progress as the tool call's own `tool_call_update`
+ * (its `content`), which any client shows (conductor/chain/plainClientProgress.ts).
+ */
+export const TOOL_PROGRESS_CAPABILITY_KEY = 'toolProgress';
+
+export function withToolProgressCapability(meta: Record<string, unknown> | undefined): Record<string, unknown> {
+  const base = meta ?? {};
+  const ours = (typeof base[SYMPOSIUM_META_KEY] === 'object' && base[SYMPOSIUM_META_KEY]) || {};
+  return { ...base, [SYMPOSIUM_META_KEY]: { ...ours, [TOOL_PROGRESS_CAPABILITY_KEY]: true } };
+}
+
+/** Whether `clientCapabilities` (as the editor sent them) declare TOOL_PROGRESS_CAPABILITY_KEY. */
+export function takesToolProgress(clientCapabilities: unknown): boolean {
+  const meta = (clientCapabilities as { _meta?: unknown } | null | undefined)?._meta as Record<string, unknown> | null | undefined;
+  const ours = meta?.[SYMPOSIUM_META_KEY] as Record<string, unknown> | null | undefined;
+  return ours?.[TOOL_PROGRESS_CAPABILITY_KEY] === true;
+}
+
 export interface ToolProgressParams {
   sessionId: string;
   /** The MCP server and tool, e.g. `rust-crate-sources` / `rust_crate_query`. */

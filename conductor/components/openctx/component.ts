@@ -23,6 +23,8 @@ class OpenCtxComponent implements Component {
   private readonly clients = new Map<string, { client: OpenCtxClient; sinks: Set<(provider: string, message: string) => void> }>();
 
   constructor(
+    /** Providers for sessions whose setup names none: the standalone command's configuration file. */
+    private readonly configured?: OpenCtxSessionConfig,
     private readonly timeoutMs?: number,
     private readonly slowCallMs = SLOW_CALL_MS,
   ) {}
@@ -39,8 +41,9 @@ class OpenCtxComponent implements Component {
       if (!this.servers.handle(request, cx)) request.forward();
       return;
     }
-    const { params, config, problem } = takeOpenCtxSessionConfig(request.params);
+    const { params, config: fromEditor, problem } = takeOpenCtxSessionConfig(request.params);
     if (problem) cx.log.warn(`${request.method}: ${problem}; no openctx server for this session`);
+    const config = problem ? undefined : (fromEditor ?? this.configured);
     if (!config || config.providers.length === 0) return request.forward(params);
     const spec = {
       name: 'openctx',
@@ -149,10 +152,11 @@ function withParams(request: IncomingRequest, params: unknown): IncomingRequest 
   };
 }
 
-export const openctxFactory: ComponentFactory = {
+/** `configured`: providers for sessions the editor names none for (the standalone command's configuration file). */
+export const openctxFactory = (configured?: OpenCtxSessionConfig): ComponentFactory => ({
   name: 'openctx',
   description:
-    'Injects the "openctx" MCP server (openctx_providers, openctx_mentions, openctx_items) into sessions the editor configured OpenCtx providers for.',
+    'Injects the "openctx" MCP server (openctx_providers, openctx_mentions, openctx_items) into sessions the editor (or the configuration file) configured OpenCtx providers for.',
   kind: 'component',
-  create: () => new OpenCtxComponent(),
-};
+  create: () => new OpenCtxComponent(configured),
+});

@@ -1,7 +1,7 @@
 // Tool progress → the tool card it belongs to: the session's latest running call of that tool.
 import * as assert from 'node:assert/strict';
-import { toolProgressOf } from '../protocol/symposium-ext';
-import { ToolProgressMapper } from './toolProgress';
+import { toolProgressOf } from './symposium-ext';
+import { ToolProgressMapper } from './toolProgressMapper';
 
 describe('tool progress mapping', () => {
   const p = { sessionId: 's', server: 'rust-crate-sources', tool: 'rust_crate_query', message: 'Downloading serde', progress: 1, total: 4 };

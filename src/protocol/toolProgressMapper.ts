@@ -6,7 +6,7 @@
 // `_meta.symposium.progress {message, progress, total}`: it replaces the card's progress line and
 // keeps everything else. No running card: the progress is dropped. vscode-free, pure.
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import { PROGRESS_META_FIELD, SYMPOSIUM_META_KEY, type ToolProgressParams } from '../protocol/symposium-ext';
+import { PROGRESS_META_FIELD, SYMPOSIUM_META_KEY, type ToolProgressParams } from './symposium-ext';
 
 interface Running {
   toolCallId: string;
