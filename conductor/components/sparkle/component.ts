@@ -137,7 +137,7 @@ export class Sparkle implements Component {
       const title = embodiment !== undefined ? titleOf(params) : undefined;
       if (title !== undefined) {
         this.untitled.delete(id); // its first title: the ones after it are the agent's own
-        if (embodiment && embodiment.includes(normalised(title).replace(/(…|\.\.\.)$/, ''))) {
+        if (embodiment && embodiment.includes(normalised(title).replace(/(\u2026|\.\.\.)$/, ''))) {
           cx.log.info(`session ${id}: the agent titled the session with its embodiment's text; that title is not passed on`);
           if ((params = withoutTitle(params)) === undefined) return;
         }
