@@ -62,6 +62,19 @@ const { ctx, page } = await openWorkbench({ log: false });
 page.setDefaultTimeout(20_000);
 const shot = (name) => page.screenshot({ path: path.join(RESULTS_DIR, `e2e-agents-${name}.png`) });
 const step = stepsInto(results, () => shot('failure'));
+/** Each agent × feature outcome, for docs/agents.md's compatibility table (scripts/agent-compat-table.mjs). */
+const compat = {};
+let current;
+async function featureStep(feature, title, fn) {
+  const row = (compat[current.id] ??= {});
+  try {
+    await step(title, fn);
+    row[feature] = 'passed';
+  } catch (e) {
+    row[feature] = 'failed';
+    throw e;
+  }
+}
 const occurrences = (hay, needle) => hay.split(needle).length - 1;
 
 let f;
@@ -109,9 +122,10 @@ async function answerApproval(mid, label) {
 
 async function runAgent(agent, first) {
   const L = agent.name;
+  current = agent;
   let mid;
   const how = first ? 'chosen in the user settings (symposium.currentAgent)' : 'chosen with Choose Agent…';
-  await step(`${L}: ${how}, a new chat tab talks to it`, async () => {
+  await featureStep('configured as a user would, a chat tab talks to it', `${L}: ${how}, a new chat tab talks to it`, async () => {
     if (first) {
       f = await openChat(page);
       mid = await selectedTab(f);
@@ -128,115 +142,136 @@ async function runAgent(agent, first) {
     sessionStartedAt = Date.now();
   });
 
-  await step(`${L}: a plain prompt streams the scripted answer`, async () => {
+  await featureStep('a plain prompt streams the answer', `${L}: a plain prompt streams the scripted answer`, async () => {
     await send(mid, 'say hello');
     const text = await waitForText(answersOf(f, mid), hello, 90_000);
     if (occurrences(text, hello) !== 1) throw new Error('the answer is shown more than once');
     await shot(`${agent.id}-hello`);
   });
 
-  await step(`${L}: the mode picker lists the agent's own modes`, async () => {
+  await featureStep('the mode picker lists its own modes', `${L}: the mode picker lists the agent's own modes`, async () => {
     const all = await pickers(f, mid);
     console.log(`    pickers: ${JSON.stringify(all)}`);
     if (!all.some((options) => agent.modes.every((m) => options.includes(m))))
       throw new Error(`no picker lists ${JSON.stringify(agent.modes)}: ${JSON.stringify(all)}`);
   });
 
-  await step(`${L}: a file read; the answer quotes the file`, async () => {
+  await featureStep('reads a file; the answer quotes it', `${L}: a file read; the answer quotes the file`, async () => {
     await send(mid, 'please read the notes');
     await waitForMatch(answersOf(f, mid), /The file says:[\s\S]*the secret word is pelican/);
     await shot(`${agent.id}-read`);
   });
 
   for (const mode of agent.writeMode ? [agent.writeMode] : [])
-    await step(`${L}: the mode picker switches the agent to ${mode}`, async () => {
+    await featureStep('the mode picker switches its mode', `${L}: the mode picker switches the agent to ${mode}`, async () => {
       // (Codex starts read-only in a folder it does not know.)
       await choosePickerOption(f, mid, mode);
     });
 
   const asking = agent.asks.run ? 'asks once; Allow runs it' : "runs without asking (the agent's own policy)";
   const outputShown = agent.outputInCard ? 'its card shows the output' : 'the answer quotes the output';
-  await step(`${L}: "run echo hi-from-shell" ${asking}, and ${outputShown}`, async () => {
-    const before = await approvalCards(f, mid).count();
-    await send(mid, 'please run echo hi-from-shell');
-    if (agent.asks.run) {
-      await waitingApprovals(f, mid).first().waitFor({ timeout: 60_000 });
-      await shot(`${agent.id}-shell-approval`);
-      await answerApproval(mid, agent.allow);
-    }
-    await waitForMatch(answersOf(f, mid), /The command printed:[\s\S]*hi-from-shell/);
-    const asked = (await approvalCards(f, mid).count()) - before;
-    if (asked !== (agent.asks.run ? 1 : 0)) throw new Error(`the user was asked ${asked} times`);
-    if (agent.outputInCard) {
-      // Once the turn is over: a card the agent still updates is drawn again, folded.
-      await until('the turn to end', async () => !(await wrapperOf(f, mid).locator('.mynah-chat-prompt-stop-button').isVisible()), 30_000);
-      const card = await openDetails(f, mid, 'echo hi-from-shell');
-      // The output line itself (the command's own text also holds the words).
-      await until('the output in the card', async () => /(^|\n)hi-from-shell(\n|$)/.test(await card.innerText()), 10_000).catch(
-        async (e) => {
-          throw new Error(`${e.message}: ${JSON.stringify((await card.innerText()).slice(-500))}`);
-        },
-      );
-    }
-    await shot(`${agent.id}-shell-output`);
-  });
-
-  const written = path.join(ws, `${agent.id}-greeting.txt`);
-  await step(`${L}: writing a new file ${agent.asks.write ? 'asks; Allow writes it' : 'writes it'}`, async () => {
-    await send(mid, `now write the greeting file for ${agent.id}`);
-    if (agent.asks.write) {
-      await waitingApprovals(f, mid).first().waitFor({ timeout: 60_000 });
-      await shot(`${agent.id}-write-approval`);
-      await answerApproval(mid, agent.allow);
-    }
-    await waitForText(answersOf(f, mid), 'Wrote it.', 60_000);
-    if (fs.readFileSync(written, 'utf8') !== 'hello-from-the-agent') throw new Error('the file does not hold what the agent wrote');
-    await shot(`${agent.id}-write-done`);
-  });
-
-  const diffShown = agent.diffCard ? ', and its card shows the diff' : '';
-  await step(`${L}: editing an existing file ${agent.asks.write ? 'asks; Allow edits it' : 'edits it'}${diffShown}`, async () => {
-    await send(mid, `now edit the notes for ${agent.id}`);
-    if (agent.asks.write) await answerApproval(mid, agent.allow);
-    await waitForText(answersOf(f, mid), 'Edited it.', 60_000);
-    const notes = fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8');
-    if (!notes.includes(`pelican-edited-by-${agent.id}`)) throw new Error(`notes.txt was not edited: ${notes}`);
-    if (agent.diffCard) await wrapperOf(f, mid).locator('button', { hasText: 'Open diff: notes.txt' }).last().waitFor({ timeout: 10_000 });
-    await shot(`${agent.id}-edited`);
-  });
-
-  if (agent.writesThroughEditor)
-    await step(`${L}: with symposium.reviewAgentEdits on, its write waits in VS Code's diff view; Accept writes it`, async () => {
-      // A machine setting, like the agents: a remote window reads it from the Remote settings.
-      const review = (on) =>
-        fs.writeFileSync(
-          machineSettings,
-          JSON.stringify({ ...JSON.parse(fs.readFileSync(machineSettings, 'utf8')), 'symposium.reviewAgentEdits': on }, null, 2),
-        );
-      review(true);
-      const reviewed = path.join(ws, `${agent.id}-reviewed.txt`);
-      try {
-        await send(mid, `now write the reviewed file for ${agent.id}`);
-        if (agent.asks.write) await answerApproval(mid, agent.allow);
-        const diffTab = page.locator('.tabs-container .tab', { hasText: `${agent.id}-reviewed.txt` }).first();
-        await diffTab.waitFor({ timeout: 60_000 });
-        if (fs.existsSync(reviewed)) throw new Error('the file was written before the review was answered');
-        await shot(`${agent.id}-review`);
-        await runCommand('Symposium: Accept Agent Edit');
-        await until('the accepted write', async () => fs.existsSync(reviewed), 30_000);
+  await featureStep(
+    'runs a command (asking if its mode asks), output shown',
+    `${L}: "run echo hi-from-shell" ${asking}, and ${outputShown}`,
+    async () => {
+      const before = await approvalCards(f, mid).count();
+      await send(mid, 'please run echo hi-from-shell');
+      if (agent.asks.run) {
+        await waitingApprovals(f, mid).first().waitFor({ timeout: 60_000 });
+        await shot(`${agent.id}-shell-approval`);
+        await answerApproval(mid, agent.allow);
+      }
+      await waitForMatch(answersOf(f, mid), /The command printed:[\s\S]*hi-from-shell/);
+      const asked = (await approvalCards(f, mid).count()) - before;
+      if (asked !== (agent.asks.run ? 1 : 0)) throw new Error(`the user was asked ${asked} times`);
+      if (agent.outputInCard) {
+        // Once the turn is over: a card the agent still updates is drawn again, folded.
         await until(
           'the turn to end',
           async () => !(await wrapperOf(f, mid).locator('.mynah-chat-prompt-stop-button').isVisible()),
-          60_000,
+          30_000,
         );
-        if (fs.readFileSync(reviewed, 'utf8') !== 'reviewed-content')
-          throw new Error('the accepted file does not hold what the agent wrote');
-      } finally {
-        review(false);
+        const card = await openDetails(f, mid, 'echo hi-from-shell');
+        // The output line itself (the command's own text also holds the words).
+        await until('the output in the card', async () => /(^|\n)hi-from-shell(\n|$)/.test(await card.innerText()), 10_000).catch(
+          async (e) => {
+            throw new Error(`${e.message}: ${JSON.stringify((await card.innerText()).slice(-500))}`);
+          },
+        );
       }
-    });
+      await shot(`${agent.id}-shell-output`);
+    },
+  );
 
-  await step(`${L}: Stop cancels a long streamed answer`, async () => {
+  const written = path.join(ws, `${agent.id}-greeting.txt`);
+  await featureStep(
+    'writes a new file (approval card if it asks)',
+    `${L}: writing a new file ${agent.asks.write ? 'asks; Allow writes it' : 'writes it'}`,
+    async () => {
+      await send(mid, `now write the greeting file for ${agent.id}`);
+      if (agent.asks.write) {
+        await waitingApprovals(f, mid).first().waitFor({ timeout: 60_000 });
+        await shot(`${agent.id}-write-approval`);
+        await answerApproval(mid, agent.allow);
+      }
+      await waitForText(answersOf(f, mid), 'Wrote it.', 60_000);
+      if (fs.readFileSync(written, 'utf8') !== 'hello-from-the-agent') throw new Error('the file does not hold what the agent wrote');
+      await shot(`${agent.id}-write-done`);
+    },
+  );
+
+  const diffShown = agent.diffCard ? ', and its card shows the diff' : '';
+  await featureStep(
+    'edits an existing file',
+    `${L}: editing an existing file ${agent.asks.write ? 'asks; Allow edits it' : 'edits it'}${diffShown}`,
+    async () => {
+      await send(mid, `now edit the notes for ${agent.id}`);
+      if (agent.asks.write) await answerApproval(mid, agent.allow);
+      await waitForText(answersOf(f, mid), 'Edited it.', 60_000);
+      const notes = fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8');
+      if (!notes.includes(`pelican-edited-by-${agent.id}`)) throw new Error(`notes.txt was not edited: ${notes}`);
+      if (agent.diffCard)
+        await wrapperOf(f, mid).locator('button', { hasText: 'Open diff: notes.txt' }).last().waitFor({ timeout: 10_000 });
+      await shot(`${agent.id}-edited`);
+    },
+  );
+
+  if (agent.writesThroughEditor)
+    await featureStep(
+      'symposium.reviewAgentEdits: its write waits in the diff view',
+      `${L}: with symposium.reviewAgentEdits on, its write waits in VS Code's diff view; Accept writes it`,
+      async () => {
+        // A machine setting, like the agents: a remote window reads it from the Remote settings.
+        const review = (on) =>
+          fs.writeFileSync(
+            machineSettings,
+            JSON.stringify({ ...JSON.parse(fs.readFileSync(machineSettings, 'utf8')), 'symposium.reviewAgentEdits': on }, null, 2),
+          );
+        review(true);
+        const reviewed = path.join(ws, `${agent.id}-reviewed.txt`);
+        try {
+          await send(mid, `now write the reviewed file for ${agent.id}`);
+          if (agent.asks.write) await answerApproval(mid, agent.allow);
+          const diffTab = page.locator('.tabs-container .tab', { hasText: `${agent.id}-reviewed.txt` }).first();
+          await diffTab.waitFor({ timeout: 60_000 });
+          if (fs.existsSync(reviewed)) throw new Error('the file was written before the review was answered');
+          await shot(`${agent.id}-review`);
+          await runCommand('Symposium: Accept Agent Edit');
+          await until('the accepted write', async () => fs.existsSync(reviewed), 30_000);
+          await until(
+            'the turn to end',
+            async () => !(await wrapperOf(f, mid).locator('.mynah-chat-prompt-stop-button').isVisible()),
+            60_000,
+          );
+          if (fs.readFileSync(reviewed, 'utf8') !== 'reviewed-content')
+            throw new Error('the accepted file does not hold what the agent wrote');
+        } finally {
+          review(false);
+        }
+      },
+    );
+
+  await featureStep('Stop cancels a long answer', `${L}: Stop cancels a long streamed answer`, async () => {
     await send(mid, 'tell me a long story');
     await waitForText(answersOf(f, mid), 'Story sentence number 3 ', 60_000);
     await wrapperOf(f, mid).locator('.mynah-chat-prompt-stop-button').click();
@@ -247,55 +282,67 @@ async function runAgent(agent, first) {
     await shot(`${agent.id}-stopped`);
   });
 
-  await step(`${L}: after a window reload, the conversation reopened from the History continues (${agent.reopens})`, async () => {
-    await send(mid, `please remember the codeword ${codeword}`);
-    await waitForText(answersOf(f, mid), 'I will remember it.', 60_000);
-    await until('the turn to end', async () => !(await wrapperOf(f, mid).locator('.mynah-chat-prompt-stop-button').isVisible()), 30_000);
-    // Gemini CLI's session/load in the minute its session started erases that session
-    // (google-gemini/gemini-cli#28775); a user's reload comes later than that.
-    if (agent.id === 'gemini') await until('the next minute', async () => minuteOf(Date.now()) !== minuteOf(sessionStartedAt), 65_000);
-    await page.reload();
-    f = await openChat(page);
-    await page
-      .locator('.pane-header .action-label[aria-label^="Chat History"], .title-actions .action-label[aria-label^="Chat History"]')
-      .first()
-      .click();
-    const row = page
-      .locator('.quick-input-list .monaco-list-row', { hasText: `${agent.name} ·`, hasNotText: "the agent's own session" })
-      .first();
-    await row.waitFor({ timeout: 20_000 });
-    await shot(`${agent.id}-history`);
-    const before = await selectedTab(f);
-    await row.click();
-    for (let i = 0; i < 100 && (mid = await selectedTab(f)) === before; i++) await sleep(100);
-    await waitForMatch(wrapperOf(f, mid), agent.reopens === 'resume' ? /resumed this session/ : /loaded this session/, 60_000);
-    await send(mid, 'what was the codeword?');
-    await waitForText(answersOf(f, mid), `You told me the codeword ${codeword}.`, 60_000);
-    await shot(`${agent.id}-continued`);
-  });
+  await featureStep(
+    'after a window reload the conversation continues (resume or load)',
+    `${L}: after a window reload, the conversation reopened from the History continues (${agent.reopens})`,
+    async () => {
+      await send(mid, `please remember the codeword ${codeword}`);
+      await waitForText(answersOf(f, mid), 'I will remember it.', 60_000);
+      await until('the turn to end', async () => !(await wrapperOf(f, mid).locator('.mynah-chat-prompt-stop-button').isVisible()), 30_000);
+      // Gemini CLI's session/load in the minute its session started erases that session
+      // (google-gemini/gemini-cli#28775); a user's reload comes later than that.
+      if (agent.id === 'gemini') await until('the next minute', async () => minuteOf(Date.now()) !== minuteOf(sessionStartedAt), 65_000);
+      await page.reload();
+      f = await openChat(page);
+      await page
+        .locator('.pane-header .action-label[aria-label^="Chat History"], .title-actions .action-label[aria-label^="Chat History"]')
+        .first()
+        .click();
+      const row = page
+        .locator('.quick-input-list .monaco-list-row', { hasText: `${agent.name} ·`, hasNotText: "the agent's own session" })
+        .first();
+      await row.waitFor({ timeout: 20_000 });
+      await shot(`${agent.id}-history`);
+      const before = await selectedTab(f);
+      await row.click();
+      for (let i = 0; i < 100 && (mid = await selectedTab(f)) === before; i++) await sleep(100);
+      await waitForMatch(wrapperOf(f, mid), agent.reopens === 'resume' ? /resumed this session/ : /loaded this session/, 60_000);
+      await send(mid, 'what was the codeword?');
+      await waitForText(answersOf(f, mid), `You told me the codeword ${codeword}.`, 60_000);
+      await shot(`${agent.id}-continued`);
+    },
+  );
 
   const refused = path.join(ws, `${agent.id}-refused.txt`);
   if (agent.asks.write)
-    await step(`${L}: a write the user rejects is not made, and the agent is told`, async () => {
-      // Last before closing: Claude Code answers a refusal's tool result in the turn after (its
-      // adapter ends the turn at once), and that turn's prompt never reaches its model.
-      await send(mid, `now write the refused file for ${agent.id}`);
-      await answerApproval(mid, agent.reject);
-      await until('the turn to end', async () => !(await wrapperOf(f, mid).locator('.mynah-chat-prompt-stop-button').isVisible()), 60_000);
-      if (fs.existsSync(refused)) throw new Error('the rejected file was written');
-      // What the agent got back: the model's next text quotes its tool's result, or (Claude Code ends
-      // the turn on a refusal) the failed tool card shows it.
-      const text = (await answersOf(f, mid).allInnerTexts()).join('\n');
-      const at = text.lastIndexOf('The write did not happen; the tool said:');
-      const told = at >= 0 ? text.slice(at) : await (await openDetails(f, mid, 'refused.txt')).innerText();
-      console.log(`    the agent was told: ${JSON.stringify(told.slice(0, 300))}`);
-      if (!/reject|refus|denied|declin|not allowed|cancel/i.test(told)) throw new Error(`nothing says the write was refused: ${told}`);
-      await shot(`${agent.id}-rejected`);
-    });
+    await featureStep(
+      'Reject: the write is not made, the agent is told',
+      `${L}: a write the user rejects is not made, and the agent is told`,
+      async () => {
+        // Last before closing: Claude Code answers a refusal's tool result in the turn after (its
+        // adapter ends the turn at once), and that turn's prompt never reaches its model.
+        await send(mid, `now write the refused file for ${agent.id}`);
+        await answerApproval(mid, agent.reject);
+        await until(
+          'the turn to end',
+          async () => !(await wrapperOf(f, mid).locator('.mynah-chat-prompt-stop-button').isVisible()),
+          60_000,
+        );
+        if (fs.existsSync(refused)) throw new Error('the rejected file was written');
+        // What the agent got back: the model's next text quotes its tool's result, or (Claude Code ends
+        // the turn on a refusal) the failed tool card shows it.
+        const text = (await answersOf(f, mid).allInnerTexts()).join('\n');
+        const at = text.lastIndexOf('The write did not happen; the tool said:');
+        const told = at >= 0 ? text.slice(at) : await (await openDetails(f, mid, 'refused.txt')).innerText();
+        console.log(`    the agent was told: ${JSON.stringify(told.slice(0, 300))}`);
+        if (!/reject|refus|denied|declin|not allowed|cancel/i.test(told)) throw new Error(`nothing says the write was refused: ${told}`);
+        await shot(`${agent.id}-rejected`);
+      },
+    );
 
   // Closing the tab ends its session; the pool keeps the agent's process a few seconds for a next
   // tab with the same configuration, then ends it.
-  await step(`${L}: the tab closes`, async () => {
+  await featureStep('the tab closes', `${L}: the tab closes`, async () => {
     if (!agentProcesses(runDir, agent.bin).length) throw new Error('no agent process found while the tab is open');
     await f.locator(`label[for="mynah-main-tabs-${mid}"] .mynah-tabs-close-button`).click({ force: true });
     const confirm = f.locator('[data-testid="tab-bar-tab-close-confirmation-accept-button"]');
@@ -303,18 +350,22 @@ async function runAgent(agent, first) {
     await until('the tab to go', async () => !(await f.locator(`label[for="mynah-main-tabs-${mid}"]`).count()), 10_000);
   });
 
-  await step(`${L}: once no tab uses it, the agent ends (after the pool's idle time), VS Code still running`, async () => {
-    // The tab the window opened after the reload talks to the same agent: close it too.
-    for (const label of await f.locator('label[for^="mynah-main-tabs-"]').all()) {
-      await label.locator('.mynah-tabs-close-button').click({ force: true });
-      const confirm = f.locator('[data-testid="tab-bar-tab-close-confirmation-accept-button"]');
-      if (await confirm.isVisible().catch(() => false)) await confirm.click();
-    }
-    console.log(`    tabs left: ${await f.locator('label[for^="mynah-main-tabs-"]').count()}`);
-    await until('the agent processes to end', async () => agentProcesses(runDir, agent.bin).length === 0, 40_000).catch(() => {
-      throw new Error(`left running: ${agentProcesses(runDir, agent.bin).join('; ')}`);
-    });
-  });
+  await featureStep(
+    'nothing left running once no tab uses it',
+    `${L}: once no tab uses it, the agent ends (after the pool's idle time), VS Code still running`,
+    async () => {
+      // The tab the window opened after the reload talks to the same agent: close it too.
+      for (const label of await f.locator('label[for^="mynah-main-tabs-"]').all()) {
+        await label.locator('.mynah-tabs-close-button').click({ force: true });
+        const confirm = f.locator('[data-testid="tab-bar-tab-close-confirmation-accept-button"]');
+        if (await confirm.isVisible().catch(() => false)) await confirm.click();
+      }
+      console.log(`    tabs left: ${await f.locator('label[for^="mynah-main-tabs-"]').count()}`);
+      await until('the agent processes to end', async () => agentProcesses(runDir, agent.bin).length === 0, 40_000).catch(() => {
+        throw new Error(`left running: ${agentProcesses(runDir, agent.bin).join('; ')}`);
+      });
+    },
+  );
 }
 
 let exitCode = 0;
@@ -332,6 +383,11 @@ try {
   exitCode = 1;
 }
 writeResults('e2e-agents', results);
+if (Object.keys(compat).length)
+  fs.writeFileSync(
+    path.join(RESULTS_DIR, 'agent-compat-chat.json'),
+    JSON.stringify({ suite: 'real chat', at: new Date().toISOString(), outcomes: compat }, null, 2) + '\n',
+  );
 console.log(`e2e-agents: ${results.passes.length} passed, ${results.failures.length} failed`);
 await ctx.close().catch(() => {});
 model.stdin.end();

@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { AGENT_IDS, agentLaunch, agentsInstalled, type AgentId } from '../../conductor/test/realAgents/agents';
+import { writeCompat } from '../../conductor/test/realAgents/compat';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../conductor/test/realAgents/server';
 import { readStep, shellStep, writeStep } from '../../conductor/test/realAgents/steps';
 import { tempDir } from '../../conductor/test/harness';
@@ -141,10 +142,17 @@ describe('the chat with real agents (conductor, scripted model server)', functio
     if (!agentsInstalled()) throw new Error('the pinned agents are missing: bash scripts/test-tools-install.sh');
   });
   let chat: Chat | undefined;
-  afterEach(async () => {
+  /** Outcomes of the per-agent tests (titled `<agent>: <feature>`), for docs/agents.md's compatibility table. */
+  const outcomes: Record<string, Record<string, 'passed' | 'failed'>> = {};
+  afterEach(async function () {
+    const t = this.currentTest;
+    const m = t && /^([\w-]+): (.*)$/.exec(t.title);
+    if (m && (AGENT_IDS as string[]).includes(m[1]!) && (t.state === 'passed' || t.state === 'failed'))
+      (outcomes[m[1]!] ??= {})[m[2]!] = t.state;
     await closeChat(chat);
     chat = undefined;
   });
+  after(() => writeCompat('chat', outcomes));
 
   it('Claude Code (claude-code-acp) sends each tool_call twice, nearly empty then full: one card, updated; a restart and quitting leave no process', async () => {
     chat = await openChat('claude-code-acp');
