@@ -37,9 +37,8 @@ export const AGENTS = [
     writeMode: 'Default',
     reopens: 'resume',
     asks: { run: false, write: false },
-    // Its card's output line was missing after the turn in one run of three (cause not found yet):
-    // the answer quoting the output is what this checks for Codex.
-    outputInCard: false,
+    // It reports a command's end (with its output) after the turn, sometimes while the next one runs.
+    outputInCard: true,
     allow: /^(Yes|Allow)/,
     reject: /^(No|Reject)/,
     bin: 'agents/node_modules/',

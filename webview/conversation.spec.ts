@@ -46,6 +46,43 @@ describe('conversation model', () => {
     assert.deepEqual(t.updates[0], { sessionUpdate: 'tool_call', toolCallId: 't', title: 'Read', status: 'completed' });
   });
 
+  it('a call completed after its turn (Codex) updates its own card, whether no turn or the next one is running', () => {
+    const c = emptyConversation();
+    const run = (id: string): SessionUpdate => ({
+      sessionUpdate: 'tool_call',
+      toolCallId: id,
+      title: 'echo hi',
+      kind: 'execute',
+      status: 'in_progress',
+    });
+    const done = (id: string): SessionUpdate => ({
+      sessionUpdate: 'tool_call_update',
+      toolCallId: id,
+      status: 'completed',
+      content: [{ type: 'content', content: { type: 'text', text: `${id} printed hi` } }],
+    });
+    applyEntry(c, { type: 'prompt-started', messageId: 'm1', text: 'run it' });
+    applyEntry(c, { type: 'agent-update', messageId: 'm1', update: run('a') });
+    applyEntry(c, { type: 'prompt-ended', messageId: 'm1', stopReason: 'end_turn' });
+    assert.deepEqual(applyEntry(c, { type: 'agent-update', update: done('a') }), ['m1'], 'no turn running: still its card');
+    applyEntry(c, { type: 'agent-update', messageId: 'm1', update: run('b') });
+    applyEntry(c, { type: 'prompt-started', messageId: 'm2', text: 'next' });
+    assert.deepEqual(
+      applyEntry(c, { type: 'agent-update', messageId: 'm2', update: done('b') }),
+      ['m1'],
+      'the next turn running: still its card',
+    );
+    const [first, second] = c.blocks as Turn[];
+    assert.deepEqual(
+      first!.updates.map((u) => u.sessionUpdate === 'tool_call' && [u.toolCallId, u.status, JSON.stringify(u.content)]),
+      [
+        ['a', 'completed', JSON.stringify(done('a').sessionUpdate === 'tool_call_update' && done('a').content)],
+        ['b', 'completed', JSON.stringify((done('b') as { content: unknown }).content)],
+      ],
+    );
+    assert.deepEqual(second!.updates, [], 'nothing strays into the next turn');
+  });
+
   it('a call announced only by its permission request (Gemini CLI) is one tool card, described by the request', () => {
     const c = emptyConversation();
     applyEntry(c, { type: 'prompt-started', messageId: 'm', text: 'write it' });

@@ -166,6 +166,25 @@ function announcedByPermission(t: Turn, u: SessionUpdate): SessionUpdate | undef
   return { title: 'Tool call', ...card.toolCall, ...defined, sessionUpdate: 'tool_call' } as SessionUpdate;
 }
 
+const isToolUpdate = (u: SessionUpdate): u is Extract<SessionUpdate, { sessionUpdate: 'tool_call' | 'tool_call_update' }> =>
+  u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update';
+
+/** The turn, other than `messageId`'s, whose card shows this update's tool call (latest first). */
+function earlierTurnOfCall(c: Conversation, u: SessionUpdate, messageId: MessageId | undefined): Turn | undefined {
+  if (u.sessionUpdate !== 'tool_call_update') return undefined;
+  const holds = (t: Turn): boolean => t.updates.some((x) => isToolUpdate(x) && x.toolCallId === u.toolCallId);
+  for (let i = c.blocks.length - 1; i >= 0; i--) {
+    const b = c.blocks[i]!;
+    if (b.kind !== 'turn') continue;
+    if (b.messageId === messageId) {
+      if (holds(b)) return undefined; // the running turn's own call
+      continue;
+    }
+    if (holds(b)) return b;
+  }
+  return undefined;
+}
+
 /** Session-level updates (pickers, commands) change the tab, not a turn's cards. */
 function applySessionState(c: Conversation, u: SessionUpdate): boolean {
   switch (u.sessionUpdate) {
@@ -276,6 +295,13 @@ export function applyEntry(c: Conversation, e: ConversationEntry): string[] {
     case 'agent-update': {
       if (applySessionState(c, e.update)) return [];
       if (sparkleMarkOf(e.update) === 'embodiment') return [addEmbodiment(c, e.messageId, e.update)];
+      // A call of an earlier turn that the agent completes late (Codex reports a command's end after
+      // the turn, sometimes while the next runs): its own card gets it, not the running turn.
+      const owner = earlierTurnOfCall(c, e.update, e.messageId);
+      if (owner) {
+        addUpdate(owner, e.update);
+        return [owner.messageId];
+      }
       // Other updates outside a prompt turn have no block to go to.
       if (!e.messageId) return [];
       const t = ensureTurn(c, e.messageId);
