@@ -11,9 +11,13 @@ const DOC = join(ROOT, 'docs', 'agents.md');
 const BEGIN = '<!-- agent-compat:begin (scripts/agent-compat-table.mjs writes this table) -->';
 const END = '<!-- agent-compat:end -->';
 
+// Through the conductor first, then the chat's logic, then the real chat; agents in the order of the tests.
+const SUITES = ['conductor', 'chat', 'e2e'];
+const AGENT_ORDER = ['claude-code-acp', 'claude-agent-acp', 'gemini', 'qwen', 'codex', 'opencode'];
+const rank = (list, x) => (list.includes(x) ? list.indexOf(x) : list.length);
 const files = readdirSync(RESULTS)
   .filter((f) => /^agent-compat-.*\.json$/.test(f))
-  .sort();
+  .sort((a, b) => rank(SUITES, a.slice(13, -5)) - rank(SUITES, b.slice(13, -5)) || a.localeCompare(b));
 if (files.length === 0) {
   console.error('no test-results/agent-compat-*.json: run the real-agent tests first');
   process.exit(1);
@@ -32,7 +36,7 @@ for (const f of files) {
     }
   }
 }
-const names = [...agents.keys()];
+const names = [...agents.keys()].sort((a, b) => rank(AGENT_ORDER, a) - rank(AGENT_ORDER, b));
 const cell = (o) => (o === 'passed' ? '✓' : o === 'failed' ? '✗' : '—');
 const lines = [
   `| feature | ${names.join(' | ')} |`,

@@ -385,7 +385,7 @@ try {
 writeResults('e2e-agents', results);
 if (Object.keys(compat).length)
   fs.writeFileSync(
-    path.join(RESULTS_DIR, 'agent-compat-chat.json'),
+    path.join(RESULTS_DIR, 'agent-compat-e2e.json'),
     JSON.stringify({ suite: 'real chat', at: new Date().toISOString(), outcomes: compat }, null, 2) + '\n',
   );
 console.log(`e2e-agents: ${results.passes.length} passed, ${results.failures.length} failed`);
