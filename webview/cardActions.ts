@@ -5,6 +5,7 @@
 import { SETTINGS_TARGETS, type TabId, type WebviewToHost } from '../src/protocol/webview';
 import type { Conversation } from './conversation';
 import { CONTINUE_IN_NEW_SESSION_BUTTON_ID, OPEN_SETTINGS_BUTTON_PREFIX, RESTART_BUTTON_ID } from './mappers/chatItems';
+import { changesButtonAction, changesFileAction } from './mappers/changes';
 import { parsePermissionButton } from './mappers/permission';
 import { signInChoice, signInDismissal } from './mappers/signIn';
 import { WITHDRAW_QUEUED_BUTTON_ID } from './mappers/tabStore';
@@ -33,6 +34,8 @@ export function buttonAction(conv: Conversation, tabId: TabId, messageId: string
   }
   const signIn = signInChoice(conv, tabId, id) ?? signInDismissal(conv, tabId, id);
   if (signIn) return { post: signIn };
+  const changes = changesButtonAction(conv, tabId, messageId, id);
+  if (changes) return { post: changes, reenable: true };
   const perm = parsePermissionButton(id);
   if (perm) {
     const card = conv.blocks.flatMap((b) => (b.kind === 'turn' ? b.permissions : [])).find((p) => p.requestId === perm.requestId);
@@ -59,6 +62,10 @@ export function fileClickAction(
   messageId: string | undefined,
   data: Record<string, string> | undefined,
 ): WebviewToHost {
+  if (data?.checkpoint === 'open') {
+    const open = changesFileAction(conv, tabId, messageId, filePath, 'open');
+    if (open) return open;
+  }
   const tool = messageId ? toolCallOf(conv, messageId) : undefined;
   if (data?.action === 'diff' && tool) return { type: 'open-diff', tabId, toolCallId: tool.toolCallId, path: filePath };
   const line = Number(data?.line);

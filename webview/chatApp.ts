@@ -12,6 +12,7 @@ import { Host, isHostMessage } from './host';
 import { listenForImages } from './imagePaste';
 import { listenToPage } from './pageLifecycle';
 import { buttonAction, fileClickAction, linkClickAction } from './cardActions';
+import { changesFileAction } from './mappers/changes';
 import { blockToChatItems, conversationToChatItems } from './mappers/chatItems';
 import {
   EXPORT_CONVERSATION_BUTTON_ID,
@@ -108,6 +109,12 @@ export class ChatApp {
       onLinkClick: (mid, _messageId, link, event) => this.onLinkClick(mid, link, event),
       onFileClick: (mid, filePath, _deleted, messageId, _eventId, details) =>
         this.withTab(mid, (tabId) => this.onFileClick(tabId, filePath, messageId, details?.data)),
+      // Keep / Revert of a file in a "files changed" card.
+      onFileActionClick: (mid, messageId, filePath, actionName) =>
+        this.withTab(mid, (tabId) => {
+          const post = changesFileAction(this.model.conversation(tabId), tabId, messageId, filePath, actionName);
+          if (post) this.host.post(post);
+        }),
       onTabBarButtonClick: (mid, buttonId) =>
         this.withTab(mid, (tabId) => {
           if (buttonId === EXPORT_CONVERSATION_BUTTON_ID) this.host.post({ type: 'export-conversation', tabId });

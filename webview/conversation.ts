@@ -14,6 +14,7 @@ import type {
   TerminalOutput,
 } from '../src/protocol/webview';
 import { appendUpdate } from '../src/protocol/coalesce';
+import type { FilesChanged } from '../src/protocol/checkpoints';
 import type { SignInMethod, SignInUpdate } from '../src/protocol/signIn';
 import { sparkleMarkOf } from '../src/protocol/symposium-ext';
 
@@ -63,6 +64,8 @@ export interface Notice {
   settings?: SettingsTarget;
   /** A sign-in card: the agent's auth methods, and how signing in goes. */
   signIn?: SignInCard;
+  /** A "files changed" card: what turn `changes.messageId` changed (checkpointCard.ts). */
+  changes?: Omit<FilesChanged, 'type' | 'tabId'>;
 }
 
 export interface SignInCard {
@@ -329,6 +332,15 @@ export function applyEntry(c: Conversation, e: ConversationEntry): string[] {
       n.signIn.text = e.text;
       n.resolved = e.state === 'signed-in' || e.state === 'closed';
       return [blockId(n)];
+    }
+    case 'files-changed': {
+      // One card per turn, replaced whole when it changes (a file kept or reverted).
+      const { type: _type, ...changes } = e;
+      const id = `changes-${e.messageId}`;
+      const existing = c.blocks.find((b): b is Notice => b.kind === 'notice' && b.id === id);
+      if (existing) existing.changes = changes;
+      else c.blocks.push({ kind: 'notice', id, level: 'info', agentName: c.agentName ?? 'agent', resolved: true, changes });
+      return [`notice:${id}`];
     }
     case 'agent-restarted': {
       const changed: string[] = [];

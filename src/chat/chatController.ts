@@ -16,6 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ContentBlock, NewSessionRequest, PromptCapabilities, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
+import type { CheckpointAction } from '../protocol/checkpoints';
 import type {
   AgentFailure,
   AttachImage,
@@ -38,7 +39,7 @@ import { newChatTab, type ChatTab } from './chatTab';
 import { DiffStore } from './diffStore';
 import { EarlyUpdates } from './earlyUpdates';
 import { PastConversationTabs } from './pastConversationTabs';
-import { promptStarted, runPromptTurn, type PromptTurnDeps, type UserPrompt } from './promptTurn';
+import { promptStarted, runPromptTurn, type PromptTurnDeps, type TurnCheckpointHooks, type UserPrompt } from './promptTurn';
 import type { SessionDirectory } from './sessionDirectory';
 import { applyControlUpdate } from './sessionControls';
 import { isAuthRequired, SignInFlow, type SignInAgent, type SignInDeps } from './signIn';
@@ -78,6 +79,8 @@ export interface ChatControllerDeps {
   openSettings?: (target: SettingsTarget) => void;
   /** Runs an agent's terminal sign-in in an editor terminal (signIn.ts); absent: terminal methods are not offered. */
   runSignInTerminal?: SignInDeps['runInTerminal'];
+  /** Checkpoints (src/checkpoints/): one per prompt, and the actions of the "files changed" card. */
+  checkpoints?: TurnCheckpointHooks & { action(m: CheckpointAction): unknown };
   /** The conversation history (src/history/): which stored conversation a reopened tab continues. */
   history?: {
     /** Whether this window now owns the conversation (false: open live in another window). */
@@ -157,6 +160,7 @@ export class ChatController {
       openSettings: (target) => this.deps.openSettings?.(target),
       attachImage: (msg) => this.deps.attachImage?.(msg),
       contextQuery: (query) => this.deps.onContextQuery?.(query),
+      checkpointAction: (msg) => void this.deps.checkpoints?.action(msg),
     });
   }
 

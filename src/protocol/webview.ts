@@ -15,6 +15,7 @@ import type {
   StopReason,
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk';
+import type { FilesChanged } from './checkpoints';
 import type { SignInRequired, SignInUpdate } from './signIn';
 
 /** UUID v4, made by the webview (or by a test command standing in for it). */
@@ -239,7 +240,8 @@ export type ConversationPayload =
   | TabNotice
   | TerminalOutput
   | SignInRequired
-  | SignInUpdate;
+  | SignInUpdate
+  | FilesChanged;
 export type ConversationEntry = DistributiveOmit<ConversationPayload, 'tabId'>;
 
 /**
@@ -283,6 +285,7 @@ export const HOST_TO_WEBVIEW_TYPES = [
   'terminal-output',
   'sign-in-required',
   'sign-in-update',
+  'files-changed',
   'attach-context',
   'prompt-queue',
   'context-items',

@@ -3,6 +3,7 @@
 // one place). Every message is checked by `parseWebviewMessage` (webviewMessages.ts) before the
 // host acts on it. Pure: no vscode, DOM or Node imports.
 import type { ContextRef, MessageId, SettingsTarget, TabId } from './webview';
+import type { CheckpointAction } from './checkpoints';
 import type { SignInChoice, SignInDismiss } from './signIn';
 
 /** Sent once mynah-ui is built (and again whenever the page becomes visible). */
@@ -172,4 +173,5 @@ export type WebviewToHost =
   | AttachImage
   | ContextQuery
   | SignInChoice
-  | SignInDismiss;
+  | SignInDismiss
+  | CheckpointAction;

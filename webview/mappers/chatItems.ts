@@ -12,6 +12,7 @@ import { embodimentToChatItem } from './embodiment';
 import { escapeInline, escapeMarkdown } from './markdown';
 import { permissionToChatItem } from './permission';
 import { planToChatItem } from './plan';
+import { changesToChatItem } from './changes';
 import { signInToChatItem } from './signIn';
 import { toolCallToChatItem, type ToolCallState } from './toolCall';
 
@@ -128,6 +129,7 @@ export function turnToChatItems(t: Turn, terminals: Conversation['terminals'] = 
 export function noticeToChatItems(n: Notice): ChatItem[] {
   const messageId = blockId(n);
   if (n.signIn) return [signInToChatItem(n.signIn, n.agentName, messageId)];
+  if (n.changes) return [changesToChatItem(n.changes, messageId)];
   if (n.text !== undefined)
     return [
       {

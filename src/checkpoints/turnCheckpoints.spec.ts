@@ -1,0 +1,122 @@
+// Turn checkpoints over real git and real folders: a snapshot as the prompt starts (the prompt does
+// not wait for it, an fs/write does), the "files changed" card when the turn ends, Keep / Revert /
+// Revert all from the card (unsaved editors named and skipped), several folders, and the
+// checkpoints deleted with the conversation.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { silentLog } from '../log/logEvent';
+import { DEFAULT_LIMITS } from '../node/checkpointRepo';
+import type { FilesChanged } from '../protocol/checkpoints';
+import type { TabPayload } from '../protocol/webview';
+import { TurnCheckpoints } from './turnCheckpoints';
+
+const TAB = '11111111-1111-4111-8111-111111111111';
+const TURN1 = '22222222-2222-4222-8222-222222222222';
+const TURN2 = '33333333-3333-4333-8333-333333333333';
+
+function folderWith(files: Record<string, string>): string {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'symposium-turn-ws-')));
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  }
+  return root;
+}
+
+function setup(folders: string[], unsaved: string[] = []): { checkpoints: TurnCheckpoints; cards: FilesChanged[] } {
+  const cards: FilesChanged[] = [];
+  const checkpoints = new TurnCheckpoints({
+    log: silentLog,
+    storageRoot: fs.mkdtempSync(path.join(os.tmpdir(), 'symposium-turn-store-')),
+    enabled: () => true,
+    limits: () => DEFAULT_LIMITS,
+    maxBytes: () => 500 * 1024 * 1024,
+    foldersOf: () => folders,
+    conversationOf: () => 'conversation-1',
+    send: (p: TabPayload) => {
+      if (p.type === 'files-changed') cards.push(p);
+    },
+    editor: { unsavedFiles: () => unsaved, openDiff: async () => undefined, review: async () => undefined },
+  });
+  return { checkpoints, cards };
+}
+
+const summary = (card: FilesChanged | undefined): string[] =>
+  (card?.files ?? []).map(
+    (f) => `${f.kind} ${f.path}${f.added !== undefined ? ` +${f.added} -${f.removed}` : ''}${f.state ? ` ${f.state}` : ''}`,
+  );
+
+describe('turn checkpoints (src/checkpoints/turnCheckpoints.ts)', () => {
+  it('shows what a turn changed on disk, by any means, and nothing for a turn that changed nothing', async () => {
+    const ws = folderWith({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
+    const { checkpoints, cards } = setup([ws]);
+    checkpoints.turnStarted(TAB, TURN1);
+    // An fs/write waits for the snapshot, so the checkpoint holds the file as it was.
+    await checkpoints.beforeWrite(path.join(ws, 'a.txt'));
+    fs.writeFileSync(path.join(ws, 'a.txt'), 'A\nmore\n');
+    fs.rmSync(path.join(ws, 'b.txt'));
+    fs.writeFileSync(path.join(ws, 'c.txt'), 'c\n');
+    await checkpoints.turnEnded(TAB, TURN1);
+    assert.equal(cards.length, 1);
+    assert.deepEqual(summary(cards[0]), ['modified a.txt +2 -1', 'deleted b.txt +0 -1', 'added c.txt +1 -0']);
+    assert.equal(cards[0]!.messageId, TURN1);
+
+    checkpoints.turnStarted(TAB, TURN2);
+    await checkpoints.turnEnded(TAB, TURN2);
+    assert.equal(cards.length, 1, 'no card for a turn without changes');
+  });
+
+  it('keeps and reverts files from the card; an unsaved editor is named and left alone', async () => {
+    const ws = folderWith({ 'a.txt': 'a\n', 'b.txt': 'b\n', 'c.txt': 'c\n' });
+    const { checkpoints, cards } = setup([ws], [path.join(ws, 'c.txt')]);
+    checkpoints.turnStarted(TAB, TURN1);
+    await checkpoints.beforeWrite(path.join(ws, 'a.txt'));
+    for (const f of ['a.txt', 'b.txt', 'c.txt']) fs.writeFileSync(path.join(ws, f), 'changed\n');
+    fs.writeFileSync(path.join(ws, 'new.txt'), 'n\n');
+    await checkpoints.turnEnded(TAB, TURN1);
+    await checkpoints.action({ type: 'checkpoint-action', tabId: TAB, messageId: TURN1, action: 'keep', folder: ws, path: 'a.txt' });
+    await checkpoints.action({ type: 'checkpoint-action', tabId: TAB, messageId: TURN1, action: 'revert', folder: ws, path: 'b.txt' });
+    assert.equal(fs.readFileSync(path.join(ws, 'b.txt'), 'utf8'), 'b\n');
+    await checkpoints.action({ type: 'checkpoint-action', tabId: TAB, messageId: TURN1, action: 'revert-all' });
+    const last = cards.at(-1)!;
+    assert.deepEqual(summary(last), [
+      'modified a.txt +1 -1 kept',
+      'modified b.txt +1 -1 reverted',
+      'modified c.txt +1 -1',
+      'added new.txt +1 -0 reverted',
+    ]);
+    assert.match(last.note ?? '', /c\.txt has unsaved changes: not reverted/);
+    assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'changed\n', 'kept');
+    assert.equal(fs.readFileSync(path.join(ws, 'c.txt'), 'utf8'), 'changed\n', 'unsaved: left alone');
+    assert.ok(!fs.existsSync(path.join(ws, 'new.txt')), 'an added file goes');
+    // A file the card does not list, or another tab, is refused.
+    fs.writeFileSync(path.join(ws, 'a.txt'), 'x\n');
+    await checkpoints.action({ type: 'checkpoint-action', tabId: TAB, messageId: TURN1, action: 'revert', folder: ws, path: '../outside' });
+    await checkpoints.action({ type: 'checkpoint-action', tabId: TURN2, messageId: TURN1, action: 'revert-all' });
+    assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'x\n');
+  });
+
+  it('checkpoints each folder the session may touch, and deletes them with the conversation', async () => {
+    const ws = folderWith({ 'a.txt': 'a\n' });
+    const other = folderWith({ 'o.txt': 'o\n' });
+    const { checkpoints, cards } = setup([ws, other, path.join(ws, 'a.txt')]);
+    checkpoints.turnStarted(TAB, TURN1);
+    await checkpoints.beforeWrite(path.join(other, 'o.txt'));
+    fs.writeFileSync(path.join(ws, 'a.txt'), 'A\n');
+    fs.writeFileSync(path.join(other, 'o.txt'), 'O\n');
+    await checkpoints.turnEnded(TAB, TURN1);
+    assert.deepEqual(
+      cards[0]!.files.map((f) => [f.folder, f.path]),
+      [
+        [ws, 'a.txt'],
+        [other, 'o.txt'],
+      ].sort((x, y) => x[0]!.localeCompare(y[0]!)),
+    );
+    assert.equal((await checkpoints.repoFor(ws).list('conversation-1')).length, 1);
+    await checkpoints.deleteConversation('conversation-1');
+    assert.deepEqual(await checkpoints.repoFor(ws).list('conversation-1'), []);
+    assert.deepEqual(await checkpoints.repoFor(other).list('conversation-1'), []);
+  });
+});
