@@ -177,6 +177,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     onConversationDeleted: (id) => void checkpoints.deleteConversation(id),
   });
   conversationOf = (tabId) => history.recorder.conversationOf(tabId);
+  context.subscriptions.push(messages.onDidSend((p) => p.type === 'session-ready' && checkpoints.sessionStarted(p.tabId)));
   const chat = new ChatController({
     checkpoints,
     history: {

@@ -21,6 +21,8 @@ function folderWith(files: Record<string, string>): string {
   for (const [rel, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
     fs.writeFileSync(path.join(root, rel), text);
+    // They were there well before the prompt (a checkpoint takes what changed since it started as the agent's).
+    fs.utimesSync(path.join(root, rel), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
   }
   return root;
 }
@@ -66,6 +68,41 @@ describe('turn checkpoints (src/checkpoints/turnCheckpoints.ts)', () => {
     checkpoints.turnStarted(TAB, TURN2);
     await checkpoints.turnEnded(TAB, TURN2);
     assert.equal(cards.length, 1, 'no card for a turn without changes');
+  });
+
+  it("holds the files as they were when the agent's own writes come before the snapshot has read them", async () => {
+    const ws = folderWith({ 'a.txt': 'a\n', 'gone.txt': 'g\n' });
+    const { checkpoints, cards } = setup([ws]);
+    // The session starts: the folder is read (what the first checkpoint falls back on).
+    checkpoints.sessionStarted(TAB);
+    await checkpoints.beforeWrite(path.join(ws, 'a.txt'));
+    // The agent writes at once, on disk, before git has even started.
+    checkpoints.turnStarted(TAB, TURN2);
+    fs.writeFileSync(path.join(ws, 'a.txt'), 'agent\n');
+    fs.writeFileSync(path.join(ws, 'new.txt'), 'n\n');
+    fs.rmSync(path.join(ws, 'gone.txt'));
+    await checkpoints.turnEnded(TAB, TURN2);
+    assert.deepEqual(summary(cards.at(-1)), ['modified a.txt +1 -1', 'deleted gone.txt +0 -1', 'added new.txt +1 -0']);
+    await checkpoints.action({ type: 'checkpoint-action', tabId: TAB, messageId: TURN2, action: 'revert-all' });
+    assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'a\n');
+    assert.equal(fs.readFileSync(path.join(ws, 'gone.txt'), 'utf8'), 'g\n');
+  });
+
+  it('never takes a file the agent changed before it was ever read for a new one (a revert would delete it)', async () => {
+    const ws = folderWith({ 'old.txt': 'old\n' });
+    const { checkpoints, cards } = setup([ws]);
+    // The file was made before the prompt by more than the file clock's slack.
+    const born = fs.statSync(path.join(ws, 'old.txt')).birthtimeMs;
+    while (Date.now() < born + 30) await new Promise((r) => setImmediate(r));
+    checkpoints.turnStarted(TAB, TURN1);
+    fs.writeFileSync(path.join(ws, 'old.txt'), 'agent\n');
+    fs.writeFileSync(path.join(ws, 'made.txt'), 'm\n');
+    await checkpoints.turnEnded(TAB, TURN1);
+    assert.deepEqual(summary(cards.at(-1)), ['added made.txt +1 -0'], 'the file made in the turn is new; the other one nobody read');
+    assert.deepEqual(cards.at(-1)!.leftOut, ['old.txt']);
+    await checkpoints.action({ type: 'checkpoint-action', tabId: TAB, messageId: TURN1, action: 'revert-all' });
+    assert.equal(fs.readFileSync(path.join(ws, 'old.txt'), 'utf8'), 'agent\n', 'not deleted');
+    assert.ok(!fs.existsSync(path.join(ws, 'made.txt')));
   });
 
   it('keeps and reverts files from the card; an unsaved editor is named and left alone', async () => {
@@ -114,7 +151,11 @@ describe('turn checkpoints (src/checkpoints/turnCheckpoints.ts)', () => {
         [other, 'o.txt'],
       ].sort((x, y) => x[0]!.localeCompare(y[0]!)),
     );
-    assert.equal((await checkpoints.repoFor(ws).list('conversation-1')).length, 1);
+    assert.deepEqual(
+      (await checkpoints.repoFor(ws).list('conversation-1')).map((c) => c.id),
+      [TURN1, `${TURN1}-end`],
+      'the folder as the turn started and as it ended',
+    );
     await checkpoints.deleteConversation('conversation-1');
     assert.deepEqual(await checkpoints.repoFor(ws).list('conversation-1'), []);
     assert.deepEqual(await checkpoints.repoFor(other).list('conversation-1'), []);

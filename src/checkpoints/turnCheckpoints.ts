@@ -57,6 +57,9 @@ interface TurnRecord {
   card?: Omit<FilesChanged, 'type'>;
 }
 
+/** How far a file's modification time may lag behind Date.now() (a few kernel ticks). */
+const FS_CLOCK_SLACK_MS = 20;
+
 /** Turns kept in memory for their cards' actions (the checkpoints themselves stay on disk). */
 const MAX_TURNS = 500;
 
@@ -89,10 +92,35 @@ export class TurnCheckpoints {
     return this.repos.get(folder);
   }
 
+  /**
+   * A session is ready: the folders are read now (nothing recorded), so that the first prompt's
+   * checkpoint knows each file's content even if the agent's first write beats it.
+   */
+  sessionStarted(tabId: string): void {
+    if (!this.deps.enabled()) return;
+    const startedAt = Date.now() - FS_CLOCK_SLACK_MS;
+    for (const folder of this.folders(tabId)) {
+      try {
+        const repo = this.repoFor(folder);
+        this.track(
+          repo.folder,
+          repo
+            .prepare(startedAt)
+            .catch((e: unknown) => this.deps.log.warn('checkpoints', 'could not read the folder', { folder, error: String(e) })),
+        );
+      } catch (e) {
+        this.deps.log.warn('checkpoints', 'no checkpoint for this folder', { folder, error: String(e) });
+      }
+    }
+  }
+
   /** A prompt starts: snapshot each folder, without waiting for it. */
   turnStarted(tabId: string, messageId: string): void {
     if (!this.deps.enabled()) return;
     const conversation = this.conversationName(tabId);
+    // File times come from the kernel's coarse clock (a tick behind Date.now()): a write just
+    // after this moment may carry a time just before it.
+    const startedAt = Date.now() - FS_CLOCK_SLACK_MS;
     const folders: FolderCheckpoint[] = [];
     for (const folder of this.folders(tabId)) {
       let repo: Checkpoints;
@@ -102,7 +130,7 @@ export class TurnCheckpoints {
         this.deps.log.warn('checkpoints', 'no checkpoint for this folder', { folder, error: String(e) });
         continue;
       }
-      const taken = repo.snapshot(conversation, messageId).catch((e: unknown) => {
+      const taken = repo.snapshot(conversation, messageId, { before: startedAt, keepDeleted: true }).catch((e: unknown) => {
         this.deps.log.warn('checkpoints', 'snapshot failed', { folder, error: String(e) });
         return undefined;
       });
@@ -122,36 +150,37 @@ export class TurnCheckpoints {
 
   /** The turn ended (or failed): the card, if anything changed. */
   turnEnded(tabId: string, messageId: string): Promise<void> {
-    const work = (this.tabWork.get(tabId) ?? Promise.resolve()).then(() => this.showChanges(messageId));
+    // Files the next turn changes (it may start at once) are not this turn's. No slack here: a
+    // write of this turn has a file time at or before now (+1: Date.now() drops the fraction).
+    const endedAt = Date.now() + 1;
+    const work = (this.tabWork.get(tabId) ?? Promise.resolve()).then(() => this.showChanges(messageId, endedAt));
     const settled = work.catch((e: unknown) => this.deps.log.warn('checkpoints', 'could not list the changes', { error: String(e) }));
     this.tabWork.set(tabId, settled);
     return settled;
   }
 
-  private async showChanges(messageId: string, note?: string): Promise<void> {
+  /** The folders as the turn left them (a checkpoint each), and what differs from its start. */
+  private async showChanges(messageId: string, endedAt: number): Promise<void> {
     const turn = this.turns.get(messageId);
     if (!turn) return;
-    const previous = new Map((turn.card?.files ?? []).map((f) => [`${f.folder}\0${f.path}`, f.state]));
     const files: ChangedFile[] = [];
     const leftOut: string[] = [];
     for (const { repo, taken } of turn.folders) {
       const checkpoint = await taken;
       if (!checkpoint) continue;
+      const end = await repo.snapshot(checkpoint.conversation, `${checkpoint.id}-end`, { before: endedAt });
       for (const l of checkpoint.leftOut) leftOut.push(l.path);
-      for (const c of await repo.changesSince(checkpoint)) {
-        const state = previous.get(`${repo.folder}\0${c.path}`);
-        files.push({ folder: repo.folder, ...c, ...(state ? { state } : {}) });
-      }
+      for (const c of await repo.changesBetween(checkpoint, end)) files.push({ folder: repo.folder, ...c });
       void repo.capSize(this.deps.maxBytes()).catch(() => undefined);
     }
-    // Files reverted since no longer differ: they stay on the card, marked.
-    for (const f of turn.card?.files ?? []) {
-      if (f.state === 'reverted' && !files.some((g) => g.folder === f.folder && g.path === f.path)) files.push(f);
-    }
-    if (files.length === 0 && !turn.card) return;
+    if (files.length === 0) return;
     files.sort((a, b) => a.folder.localeCompare(b.folder) || a.path.localeCompare(b.path));
-    turn.card = { tabId: turn.tabId, messageId, files, ...(leftOut.length ? { leftOut } : {}), ...(note ? { note } : {}) };
-    this.deps.send({ type: 'files-changed', ...turn.card });
+    turn.card = { tabId: turn.tabId, messageId, files, ...(leftOut.length ? { leftOut: [...new Set(leftOut)] } : {}) };
+    this.sendCard(turn);
+  }
+
+  private sendCard(turn: TurnRecord, note?: string): void {
+    if (turn.card) this.deps.send({ type: 'files-changed', ...turn.card, ...(note ? { note } : {}) });
   }
 
   /** A button or file action of a card. The file must be one the card lists. */
@@ -177,7 +206,7 @@ export class TurnCheckpoints {
       }
       case 'keep':
         if (file) file.state = 'kept';
-        this.deps.send({ type: 'files-changed', ...turn.card, note: undefined });
+        this.sendCard(turn);
         return;
       case 'revert':
       case 'revert-all':
@@ -188,7 +217,7 @@ export class TurnCheckpoints {
 
   /** Puts files back as the turn's checkpoint had them; files with unsaved edits are named and left alone. */
   private async revert(turn: TurnRecord, files: ChangedFile[]): Promise<void> {
-    const unsaved = new Set(this.deps.editor?.unsavedFiles() ?? []);
+    const unsaved = new Set((this.deps.editor?.unsavedFiles() ?? []).map(realOrSame));
     const notes: string[] = [];
     for (const { repo, taken } of turn.folders) {
       const checkpoint = await taken;
@@ -202,7 +231,7 @@ export class TurnCheckpoints {
         notes.push(s.reason === 'asked to skip' ? `${s.path} has unsaved changes: not reverted` : `${s.path} was not saved: not reverted`);
       this.deps.log.info('checkpoints', 'reverted', { folder: repo.folder, files: [...done], skipped: result.skipped });
     }
-    await this.showChanges(turn.messageId, notes.join('; ') || undefined);
+    this.sendCard(turn, notes.join('; ') || undefined);
   }
 
   /** The conversation's history entry is gone: so are its checkpoints, in every folder. */
@@ -244,4 +273,13 @@ export class TurnCheckpoints {
 /** A conversation or tab id as a ref name (they are UUIDs; anything else is reduced to safe characters). */
 function safeName(id: string): string {
   return id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 120) || 'conversation';
+}
+
+/** A path with its links resolved, when it exists (editors name files by the path they were opened with). */
+function realOrSame(p: string): string {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return p;
+  }
 }

@@ -16,7 +16,7 @@ export interface CheckpointLimits {
 
 export const DEFAULT_LIMITS: CheckpointLimits = { maxFileBytes: 5 * 1024 * 1024, maxCheckpointBytes: 100 * 1024 * 1024 };
 
-export type LeftOutReason = 'file too large' | 'checkpoint size limit' | 'nested git repository';
+export type LeftOutReason = 'file too large' | 'checkpoint size limit' | 'nested git repository' | 'changed before it was read';
 
 export interface LeftOut {
   path: string;
@@ -52,6 +52,12 @@ function refName(conversation: string, id?: string): string {
   return id === undefined ? `${REF_ROOT}/${conversation}/` : `${REF_ROOT}/${conversation}/${id}`;
 }
 
+/** Which moment a snapshot stands for (see `snapshot`). */
+export interface StageAs {
+  before?: number;
+  keepDeleted?: boolean;
+}
+
 /** What a staging of "now" found: the files it could not hold. */
 interface Staged {
   leftOut: LeftOut[];
@@ -80,14 +86,19 @@ export class CheckpointRepo {
     return run;
   }
 
-  /** Records the folder as it is now under `conversation`/`id`. */
-  snapshot(conversation: string, id: string): Promise<Checkpoint> {
-    return this.exclusive(() => this.snapshotNow(conversation, id));
+  /**
+   * Records the folder as it is now under `conversation`/`id`. With `as.before` (a time, ms): the
+   * folder as it was before then, as far as known — a file changed at or after `before` (and, with
+   * `as.keepDeleted`, a deleted one) keeps what the last snapshot saw (the agent's first write can come before git has
+   * read the file; the checkpoint must not hold the agent's version).
+   */
+  snapshot(conversation: string, id: string, as: StageAs = {}): Promise<Checkpoint> {
+    return this.exclusive(() => this.snapshotNow(conversation, id, as));
   }
 
-  protected async snapshotNow(conversation: string, id: string): Promise<Checkpoint> {
+  protected async snapshotNow(conversation: string, id: string, as: StageAs = {}): Promise<Checkpoint> {
     const ref = refName(conversation, id);
-    const { leftOut } = await this.stageNow();
+    const { leftOut } = await this.stageNow(as);
     const tree = await this.git.text(['write-tree']);
     const createdAt = Date.now();
     const message = `checkpoint ${conversation}/${id}\n\n${JSON.stringify({ leftOut, createdAt })}\n`;
@@ -100,7 +111,7 @@ export class CheckpointRepo {
    * Brings the shadow index to the folder as it is now: files git's stat cache says changed are
    * hashed (within the limits), deleted ones dropped. Ignored files are never looked at.
    */
-  protected async stageNow(): Promise<Staged> {
+  protected async stageNow({ before, keepDeleted }: StageAs = {}): Promise<Staged> {
     const status = await this.git.run([
       'status',
       '--porcelain=v1',
@@ -123,7 +134,7 @@ export class CheckpointRepo {
         continue;
       }
       if (tracked && xy[1] === 'D') {
-        update.push(rel);
+        if (!keepDeleted) update.push(rel);
         continue;
       }
       if (tracked && xy[1] !== 'M' && xy[1] !== 'T') continue;
@@ -135,6 +146,13 @@ export class CheckpointRepo {
         continue;
       }
       if (!stat.isSymbolicLink() && !stat.isFile()) continue;
+      if (before !== undefined && stat.mtimeMs >= before) {
+        // Changed after the checkpoint's moment, before git read it: a known file keeps what the
+        // last snapshot saw; a file made after that moment is new; any other was there, with a
+        // content nobody read (left out: never reported as added, never deleted by a restore).
+        if (!tracked && !(stat.birthtimeMs >= before)) leftOut.push({ path: rel, reason: 'changed before it was read' });
+        continue;
+      }
       const size = stat.isSymbolicLink() ? 0 : stat.size;
       const reason: LeftOutReason | undefined =
         size > this.limits.maxFileBytes ? 'file too large' : size > budget ? 'checkpoint size limit' : undefined;
@@ -150,6 +168,16 @@ export class CheckpointRepo {
     if (update.length > 0) await this.git.run(['update-index', '--add', '--remove', '-z', '--stdin'], nulJoin(update));
     if (drop.length > 0) await this.git.run(['update-index', '--force-remove', '-z', '--stdin'], nulJoin(drop));
     return { leftOut };
+  }
+
+  /**
+   * Reads the folder into the shadow index without recording a checkpoint (the next one starts
+   * from it); files changed at or after `before` are left for later.
+   */
+  prepare(before?: number): Promise<void> {
+    return this.exclusive(async () => {
+      await this.stageNow({ before });
+    });
   }
 
   /** The checkpoints of a conversation, oldest first. */
@@ -196,10 +224,23 @@ export class CheckpointRepo {
     });
   }
 
-  protected async changesAgainstIndex(commit: string, nowLeftOut: readonly LeftOut[]): Promise<FileChange[]> {
-    const base = ['diff-index', '--cached', '-z', '--no-renames', '--no-ext-diff', '--no-textconv'];
-    const kinds = nulFields((await this.git.run([...base, '--name-status', commit, '--'])).stdout);
-    const stats = nulFields((await this.git.run([...base, '--numstat', commit, '--'])).stdout);
+  /** What differs between two checkpoints of this folder (a turn's start and its end). */
+  changesBetween(base: Pick<Checkpoint, 'commit' | 'leftOut'>, end: Pick<Checkpoint, 'commit' | 'leftOut'>): Promise<FileChange[]> {
+    return this.exclusive(async () => {
+      const unsavedThen = new Set(base.leftOut.map((l) => l.path));
+      return (await this.changesAgainstIndex(base.commit, end.leftOut, end.commit)).filter(
+        (c) => c.kind !== 'added' || !unsavedThen.has(c.path),
+      );
+    });
+  }
+
+  /** `commit` ↔ the index, or ↔ the commit `against`. */
+  protected async changesAgainstIndex(commit: string, nowLeftOut: readonly LeftOut[], against?: string): Promise<FileChange[]> {
+    const options = ['-z', '--no-renames', '--no-ext-diff', '--no-textconv'];
+    const base = against ? ['diff-tree', '-r', ...options] : ['diff-index', '--cached', ...options];
+    const sides = against ? [commit, against] : [commit];
+    const kinds = nulFields((await this.git.run([...base, '--name-status', ...sides, '--'])).stdout);
+    const stats = nulFields((await this.git.run([...base, '--numstat', ...sides, '--'])).stdout);
     const lines = new Map<string, { added?: number; removed?: number }>();
     for (const stat of stats) {
       const [added = '-', removed = '-', rel = ''] = stat.split('\t');

@@ -27,6 +27,10 @@ export function changesToChatItem(card: Card, messageId: string): ChatItem {
   const removed = card.files.reduce((n, f) => n + (f.removed ?? 0), 0);
   const count = card.files.length;
   const lines: string[] = [];
+  for (const state of ['reverted', 'kept'] as const) {
+    const named = card.files.flatMap((f, i) => (f.state === state ? [`\`${escapeInline(labels[i]!)}\``] : []));
+    if (named.length) lines.push(`${state === 'reverted' ? 'Reverted' : 'Kept'}: ${named.join(', ')}`);
+  }
   if (card.note) lines.push(`_${escapeInline(card.note)}_`);
   if (card.leftOut?.length)
     lines.push(`Not in the checkpoint (too large, or another repository): ${card.leftOut.map((p) => `\`${escapeInline(p)}\``).join(', ')}`);
