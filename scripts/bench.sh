@@ -16,6 +16,7 @@ BENCH_TMP="$(mktemp -d -t symposium-bench.XXXXXX)"; trap 'rm -rf "$BENCH_TMP"' E
 "$NODE" out/bench/ide-bench.js
 "$NODE" out/bench/ide-lsp-bench.js
 "$NODE" out/bench/traffic-store-bench.js
+"$NODE" out/bench/checkpoint-bench.js
 # The real agents (Claude Code, Codex, Gemini CLI, Qwen Code, OpenCode): session/new and the first
 # chunk, through the chain and direct, against the scripted model server.
 "$NODE" out/bench/agents-bench.js

@@ -45,7 +45,7 @@ export function createCheckpoints(deps: CheckpointSetupDeps): TurnCheckpoints {
     log: deps.log,
     storageRoot: base.fsPath,
     enabled: deps.enabled,
-    limits: () => DEFAULT_LIMITS,
+    limits: () => ({ ...DEFAULT_LIMITS, maxCheckpointBytes: deps.maxBytes() }),
     maxBytes: deps.maxBytes,
     foldersOf: deps.foldersOf,
     conversationOf: deps.conversationOf,

@@ -14,7 +14,8 @@ export interface CheckpointLimits {
   maxCheckpointBytes: number;
 }
 
-export const DEFAULT_LIMITS: CheckpointLimits = { maxFileBytes: 5 * 1024 * 1024, maxCheckpointBytes: 100 * 1024 * 1024 };
+/** A folder's first checkpoint holds all of it: the per-checkpoint limit is the folder's whole budget (symposium.checkpoints.maxMegabytes). */
+export const DEFAULT_LIMITS: CheckpointLimits = { maxFileBytes: 5 * 1024 * 1024, maxCheckpointBytes: 500 * 1024 * 1024 };
 
 export type LeftOutReason = 'file too large' | 'checkpoint size limit' | 'nested git repository' | 'changed before it was read';
 
