@@ -201,7 +201,7 @@ export class TurnCheckpoints {
       }
       case 'review': {
         const targets = (await Promise.all(turn.card.files.filter((f) => f.state !== 'reverted').map(at))).filter((t) => !!t);
-        await this.deps.editor?.review(`Changes of the turn (${targets.length} files)`, targets);
+        await this.deps.editor?.review('Changes of the turn', targets);
         return;
       }
       case 'keep':
