@@ -2,7 +2,7 @@
 // webview-e2e.mjs: ElizACP changes files on disk by itself (no fs/*), the tab shows the "N files
 // changed" card, and the user clicks it as anyone would: Revert on a file (the file is back on
 // disk), Keep, a file's name (VS Code's diff, before the turn ↔ now), Review changes (every file
-// in one view). Writes test-results/e2e-checkpoints.json and screenshots
+// in one view), and Restore checkpoint on the first prompt (the real confirmation dialog clicked). Writes test-results/e2e-checkpoints.json and screenshots
 // test-results/e2e-checkpoints-*.png.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -83,6 +83,19 @@ try {
     await card.locator('button', { hasText: 'Review changes' }).click();
     await page.locator('.tabs-container .tab', { hasText: 'Changes of the turn' }).first().waitFor();
     await page.screenshot({ path: path.join(RESULTS_DIR, 'e2e-checkpoints-review.png') });
+  });
+
+  await step('Restore checkpoint on the first prompt asks first (the files listed), then puts every file back', async () => {
+    const prompt = wrapperOf(f, mid).locator('[data-testid="chat-item-prompt"]', { hasText: 'save file ckpt-e2e/warm-up.txt' }).first();
+    await prompt.locator('button', { hasText: 'Restore checkpoint' }).click();
+    const dialog = page.locator('.monaco-dialog-box');
+    await waitForText(dialog, 'Restore 2 files to how they were before this prompt?');
+    await waitForText(dialog, 'made.txt: removed (added since)');
+    await page.screenshot({ path: path.join(RESULTS_DIR, 'e2e-checkpoints-restore.png') });
+    await dialog.locator('.monaco-button', { hasText: 'Restore' }).first().click();
+    await until('the files restored', () => !fs.existsSync(path.join(dir, 'made.txt')) && !fs.existsSync(path.join(dir, 'warm-up.txt')));
+    await waitForText(wrapperOf(f, mid), 'Restored 2 files to how they were before this prompt');
+    if (fs.readFileSync(path.join(dir, 'edit.txt'), 'utf8') !== 'old line\n') throw new Error('edit.txt changed');
   });
 } catch {
   exitCode = 1;

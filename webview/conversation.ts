@@ -29,6 +29,8 @@ export interface Turn {
   status: 'running' | 'done' | 'failed';
   stopReason?: StopReason;
   error?: string;
+  /** The host has a checkpoint from before this prompt (the prompt offers Restore checkpoint). */
+  checkpoint?: true;
   /** Approval cards of this turn, each shown after the update that preceded it. */
   permissions: PermissionCard[];
   /**
@@ -332,6 +334,12 @@ export function applyEntry(c: Conversation, e: ConversationEntry): string[] {
       n.signIn.text = e.text;
       n.resolved = e.state === 'signed-in' || e.state === 'closed';
       return [blockId(n)];
+    }
+    case 'turn-checkpoint': {
+      const t = findTurn(c, e.messageId);
+      if (!t) return [];
+      t.checkpoint = true;
+      return [t.messageId];
     }
     case 'files-changed': {
       // One card per turn, replaced whole when it changes (a file kept or reverted).

@@ -36,6 +36,23 @@ export function createCheckpoints(deps: CheckpointSetupDeps): TurnCheckpoints {
     openDiff: async (f) => {
       await vscode.commands.executeCommand('vscode.diff', beforeUri(f), await nowSide(f), `${f.path} (before the turn ↔ now)`);
     },
+    confirmRestore: async (files) => {
+      const lines = files.map(
+        (f) =>
+          `${f.label}: ${f.kind === 'added' ? 'removed (added since)' : f.kind === 'deleted' ? 'brought back' : 'put back'}` +
+          `${f.byUser ? ' (changed by you since)' : ''}${f.unsaved ? ' (unsaved in an editor: left alone)' : ''}`,
+      );
+      const detail = [...lines.slice(0, 30), ...(lines.length > 30 ? [`… and ${lines.length - 30} more`] : [])].join('\n');
+      const restore = 'Restore';
+      const includeUnsaved = 'Restore, Including Unsaved Files';
+      const answer = await vscode.window.showWarningMessage(
+        `Restore ${files.length} ${files.length === 1 ? 'file' : 'files'} to how they were before this prompt?`,
+        { modal: true, detail },
+        restore,
+        ...(files.some((f) => f.unsaved) ? [includeUnsaved] : []),
+      );
+      return answer === restore ? 'restore' : answer === includeUnsaved ? 'include-unsaved' : undefined;
+    },
     review: async (title, files) => {
       const rows = await Promise.all(files.map(async (f) => [nowUri(f), beforeUri(f), await nowSide(f)]));
       await vscode.commands.executeCommand('vscode.changes', title, rows);

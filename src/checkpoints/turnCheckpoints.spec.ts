@@ -10,7 +10,7 @@ import { silentLog } from '../log/logEvent';
 import { DEFAULT_LIMITS } from '../node/checkpointRepo';
 import type { FilesChanged } from '../protocol/checkpoints';
 import type { TabPayload } from '../protocol/webview';
-import { TurnCheckpoints } from './turnCheckpoints';
+import { type RestorePreview, TurnCheckpoints } from './turnCheckpoints';
 
 const TAB = '11111111-1111-4111-8111-111111111111';
 const TURN1 = '22222222-2222-4222-8222-222222222222';
@@ -27,8 +27,20 @@ function folderWith(files: Record<string, string>): string {
   return root;
 }
 
-function setup(folders: string[], unsaved: string[] = []): { checkpoints: TurnCheckpoints; cards: FilesChanged[] } {
+interface Setup {
+  checkpoints: TurnCheckpoints;
+  cards: FilesChanged[];
+  notices: string[];
+  /** What the last restore confirmation listed, and the answer the next one gets. */
+  asked: RestorePreview[][];
+  answer: { next: 'restore' | 'include-unsaved' | undefined };
+}
+
+function setup(folders: string[], unsaved: string[] = []): Setup {
   const cards: FilesChanged[] = [];
+  const notices: string[] = [];
+  const asked: RestorePreview[][] = [];
+  const answer: Setup['answer'] = { next: 'restore' };
   const checkpoints = new TurnCheckpoints({
     log: silentLog,
     storageRoot: fs.mkdtempSync(path.join(os.tmpdir(), 'symposium-turn-store-')),
@@ -39,10 +51,19 @@ function setup(folders: string[], unsaved: string[] = []): { checkpoints: TurnCh
     conversationOf: () => 'conversation-1',
     send: (p: TabPayload) => {
       if (p.type === 'files-changed') cards.push(p);
+      if (p.type === 'tab-notice') notices.push(p.text);
     },
-    editor: { unsavedFiles: () => unsaved, openDiff: async () => undefined, review: async () => undefined },
+    editor: {
+      unsavedFiles: () => unsaved,
+      openDiff: async () => undefined,
+      review: async () => undefined,
+      confirmRestore: async (files) => {
+        asked.push(files);
+        return answer.next;
+      },
+    },
   });
-  return { checkpoints, cards };
+  return { checkpoints, cards, notices, asked, answer };
 }
 
 const summary = (card: FilesChanged | undefined): string[] =>
@@ -159,5 +180,39 @@ describe('turn checkpoints (src/checkpoints/turnCheckpoints.ts)', () => {
     await checkpoints.deleteConversation('conversation-1');
     assert.deepEqual(await checkpoints.repoFor(ws).list('conversation-1'), []);
     assert.deepEqual(await checkpoints.repoFor(other).list('conversation-1'), []);
+  });
+
+  it('Restore checkpoint puts every file back as before a prompt, after a confirmation naming what changes, what the user changed since and unsaved files', async () => {
+    const ws = folderWith({ 'a.txt': 'a\n', 'c.txt': 'c\n', 'u.txt': 'u\n' });
+    const { checkpoints, notices, asked, answer } = setup([ws], [path.join(ws, 'u.txt')]);
+    checkpoints.sessionStarted(TAB);
+    await checkpoints.beforeWrite(path.join(ws, 'a.txt'));
+    checkpoints.turnStarted(TAB, TURN1);
+    fs.writeFileSync(path.join(ws, 'a.txt'), 'agent 1\n');
+    fs.writeFileSync(path.join(ws, 'u.txt'), 'agent 1\n');
+    await checkpoints.turnEnded(TAB, TURN1);
+    checkpoints.turnStarted(TAB, TURN2);
+    fs.writeFileSync(path.join(ws, 'b.txt'), 'agent 2\n');
+    await checkpoints.turnEnded(TAB, TURN2);
+    // The user edits a file after the agent's last turn.
+    fs.writeFileSync(path.join(ws, 'c.txt'), 'user\n');
+
+    answer.next = undefined;
+    await checkpoints.action({ type: 'checkpoint-action', tabId: TAB, messageId: TURN1, action: 'restore' });
+    assert.deepEqual(asked[0], [
+      { label: 'a.txt', kind: 'modified', byUser: false, unsaved: false },
+      { label: 'b.txt', kind: 'added', byUser: false, unsaved: false },
+      { label: 'c.txt', kind: 'modified', byUser: true, unsaved: false },
+      { label: 'u.txt', kind: 'modified', byUser: false, unsaved: true },
+    ]);
+    assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'agent 1\n', 'nothing happens when the user says no');
+
+    answer.next = 'restore';
+    await checkpoints.action({ type: 'checkpoint-action', tabId: TAB, messageId: TURN1, action: 'restore' });
+    assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'a\n');
+    assert.equal(fs.readFileSync(path.join(ws, 'c.txt'), 'utf8'), 'c\n');
+    assert.ok(!fs.existsSync(path.join(ws, 'b.txt')));
+    assert.equal(fs.readFileSync(path.join(ws, 'u.txt'), 'utf8'), 'agent 1\n', 'unsaved in an editor: left alone');
+    assert.match(notices.at(-1) ?? '', /^Restored 3 files to how they were before this prompt \(left alone: u\.txt\)/);
   });
 });

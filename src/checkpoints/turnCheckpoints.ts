@@ -10,7 +10,7 @@ import type { Log } from '../log/logEvent';
 import { isInside } from '../node/confinement';
 import type { Checkpoint, CheckpointLimits } from '../node/checkpointRepo';
 import { Checkpoints } from '../node/checkpointRestore';
-import type { ChangedFile, CheckpointAction, FilesChanged } from '../protocol/checkpoints';
+import { changedFileLabel, type ChangedFile, type CheckpointAction, type FilesChanged } from '../protocol/checkpoints';
 import type { TabPayload } from '../protocol/webview';
 
 /** What the editor does for the card: which files have unsaved edits, and the diff views. */
@@ -21,6 +21,18 @@ export interface CheckpointEditor {
   openDiff(file: FileAtCheckpoint): Promise<void>;
   /** Every changed file of a turn, in one view. */
   review(title: string, files: FileAtCheckpoint[]): Promise<void>;
+  /** Asks before a restore, listing what will change; undefined: the user said no. */
+  confirmRestore(files: RestorePreview[]): Promise<'restore' | 'include-unsaved' | undefined>;
+}
+
+/** A file a restore would put back, as the confirmation names it. */
+export interface RestorePreview {
+  label: string;
+  kind: 'added' | 'modified' | 'deleted';
+  /** Changed after the agent's last turn ended: by the user (or another program), not the agent. */
+  byUser: boolean;
+  /** Has unsaved changes in an editor (left alone unless the user includes them). */
+  unsaved: boolean;
 }
 
 export interface FileAtCheckpoint {
@@ -138,6 +150,10 @@ export class TurnCheckpoints {
       folders.push({ repo, taken });
     }
     this.turns.set(messageId, { tabId, messageId, folders });
+    // Once a checkpoint exists, the prompt offers Restore checkpoint.
+    void Promise.all(folders.map((f) => f.taken)).then((taken) => {
+      if (taken.some((c) => c)) this.deps.send({ type: 'turn-checkpoint', tabId, messageId });
+    });
     while (this.turns.size > MAX_TURNS) this.turns.delete(this.turns.keys().next().value!);
   }
 
@@ -185,6 +201,7 @@ export class TurnCheckpoints {
 
   /** A button or file action of a card. The file must be one the card lists. */
   async action(m: CheckpointAction): Promise<void> {
+    if (m.action === 'restore') return this.restoreTurn(m.tabId, m.messageId);
     const turn = this.turns.get(m.messageId);
     if (!turn || turn.tabId !== m.tabId || !turn.card) return;
     const file = m.path === undefined ? undefined : turn.card.files.find((f) => f.folder === m.folder && f.path === m.path);
@@ -232,6 +249,55 @@ export class TurnCheckpoints {
       this.deps.log.info('checkpoints', 'reverted', { folder: repo.folder, files: [...done], skipped: result.skipped });
     }
     this.sendCard(turn, notes.join('; ') || undefined);
+  }
+
+  /**
+   * Restore checkpoint on a prompt: every folder of the tab back as it was before that prompt, after
+   * a confirmation that lists the files (those changed since by the user, and unsaved ones, named).
+   * The checkpoints are on disk, so this works for any prompt of the conversation still in history.
+   */
+  private async restoreTurn(tabId: string, messageId: string): Promise<void> {
+    const conversation = this.conversationName(tabId);
+    const unsaved = new Set((this.deps.editor?.unsavedFiles() ?? []).map(realOrSame));
+    const folders = this.folders(tabId);
+    const plans: { repo: Checkpoints; target: Checkpoint; unsaved: string[] }[] = [];
+    const preview: RestorePreview[] = [];
+    for (const folder of folders) {
+      const repo = this.repoFor(folder);
+      const all = await repo.list(conversation);
+      const target = all.find((c) => c.id === messageId);
+      if (!target) continue;
+      const changes = await repo.changesSince(target);
+      const lastEnd = all.filter((c) => c.id.endsWith('-end')).at(-1);
+      const byUser = new Set(lastEnd ? (await repo.changesSince(lastEnd)).map((c) => c.path) : []);
+      const skip = changes.filter((c) => unsaved.has(`${repo.folder}/${c.path}`)).map((c) => c.path);
+      for (const c of changes)
+        preview.push({
+          label: changedFileLabel({ folder: repo.folder, path: c.path }, folders.length > 1),
+          kind: c.kind,
+          byUser: byUser.has(c.path),
+          unsaved: skip.includes(c.path),
+        });
+      plans.push({ repo, target, unsaved: skip });
+    }
+    const notice = (text: string): void => this.deps.send({ type: 'tab-notice', tabId, level: 'info', text });
+    if (plans.length === 0) return notice('There is no checkpoint from before this prompt any more.');
+    if (preview.length === 0) return notice('Nothing to restore: the files are as they were before this prompt.');
+    const answer = await this.deps.editor?.confirmRestore(preview);
+    if (!answer) return;
+    let restored = 0;
+    const skipped: string[] = [];
+    for (const { repo, target, unsaved: skip } of plans) {
+      const result = await repo.restore(target, { skip: answer === 'include-unsaved' ? [] : skip });
+      restored += result.written.length + result.deleted.length;
+      skipped.push(...result.skipped.map((s) => s.path));
+      this.deps.log.info('checkpoints', 'restored', { folder: repo.folder, messageId, backup: result.backup.id, skipped: result.skipped });
+    }
+    notice(
+      `Restored ${restored} ${restored === 1 ? 'file' : 'files'} to how they were before this prompt` +
+        (skipped.length ? ` (left alone: ${skipped.join(', ')})` : '') +
+        '. The files as they were just before are kept as a checkpoint.',
+    );
   }
 
   /** The conversation's history entry is gone: so are its checkpoints, in every folder. */

@@ -30,10 +30,17 @@ export interface FilesChanged {
   note?: string;
 }
 
-export type CheckpointActionKind = 'review' | 'revert-all' | 'revert' | 'keep' | 'open';
-export const CHECKPOINT_ACTIONS: readonly CheckpointActionKind[] = ['review', 'revert-all', 'revert', 'keep', 'open'];
+export type CheckpointActionKind = 'review' | 'revert-all' | 'revert' | 'keep' | 'open' | 'restore';
+export const CHECKPOINT_ACTIONS: readonly CheckpointActionKind[] = ['review', 'revert-all', 'revert', 'keep', 'open', 'restore'];
 
-/** Webview → host: a button or a file action of turn `messageId`'s card. */
+/** Turn `messageId` has a checkpoint from before its prompt: the prompt offers Restore checkpoint. */
+export interface TurnCheckpoint {
+  type: 'turn-checkpoint';
+  tabId: string;
+  messageId: string;
+}
+
+/** Webview → host: a button or a file action of turn `messageId`'s card, or its prompt's Restore checkpoint. */
 export interface CheckpointAction {
   type: 'checkpoint-action';
   tabId: string;

@@ -15,7 +15,7 @@ import type {
   StopReason,
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk';
-import type { FilesChanged } from './checkpoints';
+import type { FilesChanged, TurnCheckpoint } from './checkpoints';
 import type { SignInRequired, SignInUpdate } from './signIn';
 
 /** UUID v4, made by the webview (or by a test command standing in for it). */
@@ -241,7 +241,8 @@ export type ConversationPayload =
   | TerminalOutput
   | SignInRequired
   | SignInUpdate
-  | FilesChanged;
+  | FilesChanged
+  | TurnCheckpoint;
 export type ConversationEntry = DistributiveOmit<ConversationPayload, 'tabId'>;
 
 /**
@@ -286,6 +287,7 @@ export const HOST_TO_WEBVIEW_TYPES = [
   'sign-in-required',
   'sign-in-update',
   'files-changed',
+  'turn-checkpoint',
   'attach-context',
   'prompt-queue',
   'context-items',

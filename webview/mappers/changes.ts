@@ -9,6 +9,16 @@ import { escapeInline } from './markdown';
 
 export const REVIEW_CHANGES_BUTTON_ID = 'checkpoint-review';
 export const REVERT_ALL_BUTTON_ID = 'checkpoint-revert-all';
+export const RESTORE_CHECKPOINT_BUTTON_ID = 'checkpoint-restore';
+
+/** On a prompt with a checkpoint: put every file back as it was before this prompt (the host asks first). */
+export const restoreCheckpointButton = (): ChatItemButton => ({
+  id: RESTORE_CHECKPOINT_BUTTON_ID,
+  text: 'Restore checkpoint',
+  status: 'clear',
+  keepCardAfterClick: true,
+  description: 'Put every file back as it was before this prompt',
+});
 
 type Card = Omit<FilesChanged, 'type' | 'tabId'>;
 
@@ -91,6 +101,13 @@ export function changesButtonAction(
   itemId: string | undefined,
   buttonId: string,
 ): CheckpointAction | undefined {
+  if (buttonId === RESTORE_CHECKPOINT_BUTTON_ID) {
+    const turnId = itemId?.endsWith(':prompt') ? itemId.slice(0, -':prompt'.length) : undefined;
+    const turn = conv.blocks.find((b) => b.kind === 'turn' && b.messageId === turnId);
+    return turn?.kind === 'turn' && turn.checkpoint
+      ? { type: 'checkpoint-action', tabId, messageId: turn.messageId, action: 'restore' }
+      : undefined;
+  }
   if (buttonId !== REVIEW_CHANGES_BUTTON_ID && buttonId !== REVERT_ALL_BUTTON_ID) return undefined;
   const card = cardOf(conv, itemId);
   if (!card) return undefined;
