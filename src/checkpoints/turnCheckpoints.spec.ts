@@ -10,6 +10,7 @@ import { silentLog } from '../log/logEvent';
 import { DEFAULT_LIMITS } from '../node/checkpointRepo';
 import type { FilesChanged } from '../protocol/checkpoints';
 import type { TabPayload } from '../protocol/webview';
+import { HistoryStore } from '../history/historyStore';
 import { type RestorePreview, TurnCheckpoints } from './turnCheckpoints';
 
 const TAB = '11111111-1111-4111-8111-111111111111';
@@ -214,5 +215,34 @@ describe('turn checkpoints (src/checkpoints/turnCheckpoints.ts)', () => {
     assert.ok(!fs.existsSync(path.join(ws, 'b.txt')));
     assert.equal(fs.readFileSync(path.join(ws, 'u.txt'), 'utf8'), 'agent 1\n', 'unsaved in an editor: left alone');
     assert.match(notices.at(-1) ?? '', /^Restored 3 files to how they were before this prompt \(left alone: u\.txt\)/);
+  });
+
+  it('a conversation pruned from the history takes its checkpoints with it (the store tells the checkpoints, as at activation)', async () => {
+    const ws = folderWith({ 'a.txt': 'a\n' });
+    let deleted: Promise<void> = Promise.resolve();
+    let checkpoints: TurnCheckpoints | undefined;
+    const history = new HistoryStore(fs.mkdtempSync(path.join(os.tmpdir(), 'symposium-turn-history-')), {
+      maxConversations: () => 1,
+      maxImageBytes: () => 1000,
+      onDeleted: (id) => (deleted = checkpoints!.deleteConversation(id)),
+    });
+    const first = history.create({ agentName: 'a', folder: ws });
+    history.update(first.id, { lastActivity: new Date(Date.UTC(2026, 0, 1)).toISOString() });
+    checkpoints = new TurnCheckpoints({
+      log: silentLog,
+      storageRoot: fs.mkdtempSync(path.join(os.tmpdir(), 'symposium-turn-store-')),
+      enabled: () => true,
+      limits: () => DEFAULT_LIMITS,
+      maxBytes: () => 500 * 1024 * 1024,
+      foldersOf: () => [ws],
+      conversationOf: () => first.id,
+      send: () => undefined,
+    });
+    checkpoints.turnStarted(TAB, TURN1);
+    await checkpoints.turnEnded(TAB, TURN1);
+    assert.equal((await checkpoints.repoFor(ws).list(first.id)).length, 2);
+    history.create({ agentName: 'a', folder: ws }); // beyond the limit: the first one is pruned
+    await deleted;
+    assert.deepEqual(await checkpoints.repoFor(ws).list(first.id), []);
   });
 });
