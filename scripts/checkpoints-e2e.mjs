@@ -2,7 +2,8 @@
 // webview-e2e.mjs: ElizACP changes files on disk by itself (no fs/*), the tab shows the "N files
 // changed" card, and the user clicks it as anyone would: Revert on a file (the file is back on
 // disk), Keep, a file's name (VS Code's diff, before the turn ↔ now), Review changes (every file
-// in one view), and Restore checkpoint on the first prompt (the real confirmation dialog clicked). Writes test-results/e2e-checkpoints.json and screenshots
+// in one view), Restore checkpoint on the first prompt (the real confirmation dialog clicked), and
+// Edit and resend (the files restored first, then the edited prompt in a new session). Writes test-results/e2e-checkpoints.json and screenshots
 // test-results/e2e-checkpoints-*.png.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -97,6 +98,25 @@ try {
     await waitForText(wrapperOf(f, mid), 'Restored 2 files to how they were before this prompt');
     if (fs.readFileSync(path.join(dir, 'edit.txt'), 'utf8') !== 'old line\n') throw new Error('edit.txt changed');
   });
+
+  await step(
+    'Edit and resend: the prompt back in the input, edited and sent; the files restored first (asked), then a new session, said so',
+    async () => {
+      const prompt = wrapperOf(f, mid).locator('[data-testid="chat-item-prompt"]', { hasText: 'save file ckpt-e2e/made.txt' }).first();
+      await prompt.locator('button', { hasText: 'Edit and resend' }).click();
+      await until('the prompt in the input', async () => (await inputOf(f, mid).innerText()).includes('made by the agent'));
+      await inputOf(f, mid).fill('save file ckpt-e2e/made.txt with edited and resent');
+      await inputOf(f, mid).press('Enter');
+      const dialog = page.locator('.monaco-dialog-box');
+      await waitForText(dialog, 'warm-up.txt: brought back');
+      await dialog.locator('.monaco-button', { hasText: 'Restore' }).first().click();
+      await waitForText(wrapperOf(f, mid), 'A new session: the agent does not remember the turns after this point');
+      await until('the resent prompt ran', () => fs.existsSync(path.join(dir, 'made.txt')));
+      if (fs.readFileSync(path.join(dir, 'made.txt'), 'utf8') !== 'edited and resent') throw new Error('made.txt is not the edited prompt');
+      if (!fs.existsSync(path.join(dir, 'warm-up.txt'))) throw new Error('warm-up.txt was not brought back');
+      await page.screenshot({ path: path.join(RESULTS_DIR, 'e2e-checkpoints-resend.png') });
+    },
+  );
 } catch {
   exitCode = 1;
 }

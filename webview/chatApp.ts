@@ -54,6 +54,8 @@ export class ChatApp {
   private model = new WebviewModel();
   private readonly renderers = new Map<TabId, TabRenderer>();
   private readonly storeShown = new Map<TabId, string>();
+  /** Tabs where "Edit and resend" put a prompt back into the input: the turn the next prompt resends. */
+  private readonly resendOf = new Map<TabId, string>();
   private mynah!: MynahUI;
   /** Set while we create a tab for the host, so onTabAdd takes the host's tab ID. */
   private adopting: TabId | undefined;
@@ -203,6 +205,14 @@ export class ChatApp {
     if (action.post) this.host.post(action.post);
     if (action.reenable && messageId) this.rendererFor(tabId)?.reenableButtons(messageId);
     if (action.restoreInput !== undefined) this.restoreInput(tabId, action.restoreInput);
+    if (action.editResend) {
+      // The next prompt sent from this tab resends that turn (its files restored first, by the host).
+      this.resendOf.set(tabId, action.editResend.messageId);
+      this.model.setDraft(tabId, action.editResend.text);
+      const mid = this.ids.mynahId(tabId);
+      if (mid) this.mynah.updateStore(mid, { promptInputText: action.editResend.text });
+      this.persistNow();
+    }
   }
 
   /** Withdrawn queued prompts go back into the input, before what is typed there: nothing is lost. */
@@ -243,7 +253,9 @@ export class ChatApp {
     const messageId = newUuid();
     this.model.promptSent(tabId, messageId, context);
     this.updateTabStore(tabId); // the attached pills go
-    this.host.post({ type: 'prompt', tabId, messageId, text, ...(context.length ? { context } : {}) });
+    const resendOf = this.resendOf.get(tabId);
+    this.resendOf.delete(tabId);
+    this.host.post({ type: 'prompt', tabId, messageId, text, ...(context.length ? { context } : {}), ...(resendOf ? { resendOf } : {}) });
     this.persistNow();
   }
 

@@ -12,7 +12,7 @@ import type { TabMessages } from './tabMessages';
 /** What the chat controller does for the tabs. */
 export interface TabLifecycle {
   openTab(tabId: TabId, title: string, announce: boolean): void;
-  prompt(tabId: TabId, messageId: MessageId, text: string, context?: ContextRef[]): void;
+  prompt(tabId: TabId, messageId: MessageId, text: string, context?: ContextRef[], resendOf?: MessageId): void;
   cancel(tabId: TabId): void;
   withdrawQueued(tabId: TabId): void;
   closeTab(tabId: TabId): void;
@@ -47,7 +47,7 @@ export function routeWebviewMessage(m: WebviewToHost, to: WebviewInbox): void {
       to.tabs.openTab(m.tabId, 'Chat', false);
       return;
     case 'prompt':
-      to.tabs.prompt(m.tabId, m.messageId, m.text, m.context);
+      to.tabs.prompt(m.tabId, m.messageId, m.text, m.context, m.resendOf);
       return;
     case 'cancel':
       to.tabs.cancel(m.tabId);

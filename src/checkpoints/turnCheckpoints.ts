@@ -201,7 +201,10 @@ export class TurnCheckpoints {
 
   /** A button or file action of a card. The file must be one the card lists. */
   async action(m: CheckpointAction): Promise<void> {
-    if (m.action === 'restore') return this.restoreTurn(m.tabId, m.messageId);
+    if (m.action === 'restore') {
+      await this.restoreTurn(m.tabId, m.messageId);
+      return;
+    }
     const turn = this.turns.get(m.messageId);
     if (!turn || turn.tabId !== m.tabId || !turn.card) return;
     const file = m.path === undefined ? undefined : turn.card.files.find((f) => f.folder === m.folder && f.path === m.path);
@@ -256,7 +259,12 @@ export class TurnCheckpoints {
    * a confirmation that lists the files (those changed since by the user, and unsaved ones, named).
    * The checkpoints are on disk, so this works for any prompt of the conversation still in history.
    */
-  private async restoreTurn(tabId: string, messageId: string): Promise<void> {
+  /** "Edit and resend": restore before that prompt; true unless the user declined (nothing to restore is fine). */
+  async restoreForResend(tabId: string, messageId: string): Promise<boolean> {
+    return (await this.restoreTurn(tabId, messageId)) !== 'declined';
+  }
+
+  private async restoreTurn(tabId: string, messageId: string): Promise<'restored' | 'nothing' | 'declined'> {
     const conversation = this.conversationName(tabId);
     const unsaved = new Set((this.deps.editor?.unsavedFiles() ?? []).map(realOrSame));
     const folders = this.folders(tabId);
@@ -281,10 +289,16 @@ export class TurnCheckpoints {
       plans.push({ repo, target, unsaved: skip });
     }
     const notice = (text: string): void => this.deps.send({ type: 'tab-notice', tabId, level: 'info', text });
-    if (plans.length === 0) return notice('There is no checkpoint from before this prompt any more.');
-    if (preview.length === 0) return notice('Nothing to restore: the files are as they were before this prompt.');
+    if (plans.length === 0) {
+      notice('There is no checkpoint from before this prompt any more.');
+      return 'nothing';
+    }
+    if (preview.length === 0) {
+      notice('Nothing to restore: the files are as they were before this prompt.');
+      return 'nothing';
+    }
     const answer = await this.deps.editor?.confirmRestore(preview);
-    if (!answer) return;
+    if (!answer) return 'declined';
     let restored = 0;
     const skipped: string[] = [];
     for (const { repo, target, unsaved: skip } of plans) {
@@ -298,6 +312,7 @@ export class TurnCheckpoints {
         (skipped.length ? ` (left alone: ${skipped.join(', ')})` : '') +
         '. The files as they were just before are kept as a checkpoint.',
     );
+    return 'restored';
   }
 
   /** The conversation's history entry is gone: so are its checkpoints, in every folder. */

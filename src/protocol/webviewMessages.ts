@@ -119,6 +119,7 @@ export function parseWebviewMessage(raw: unknown): ParseResult {
           messageId: uuid(o, 'messageId'),
           text: str(o, 'text', LIMITS.promptChars),
           ...(context ? { context } : {}),
+          ...(o.resendOf !== undefined ? { resendOf: uuid(o, 'resendOf') } : {}),
         });
       }
       case 'open-settings': {

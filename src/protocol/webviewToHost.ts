@@ -23,6 +23,8 @@ export interface Prompt {
   messageId: MessageId;
   text: string;
   context?: ContextRef[];
+  /** "Edit and resend" of that earlier prompt: its checkpoint is restored first, in a new session. */
+  resendOf?: MessageId;
 }
 export interface Cancel {
   type: 'cancel';

@@ -10,6 +10,28 @@ import { escapeInline } from './markdown';
 export const REVIEW_CHANGES_BUTTON_ID = 'checkpoint-review';
 export const REVERT_ALL_BUTTON_ID = 'checkpoint-revert-all';
 export const RESTORE_CHECKPOINT_BUTTON_ID = 'checkpoint-restore';
+export const EDIT_AND_RESEND_BUTTON_ID = 'checkpoint-edit-resend';
+
+/** On a prompt with a checkpoint: its text back into the input; sent, it replaces the turns from there on. */
+export const editAndResendButton = (): ChatItemButton => ({
+  id: EDIT_AND_RESEND_BUTTON_ID,
+  text: 'Edit and resend',
+  status: 'clear',
+  keepCardAfterClick: true,
+  description: 'Put the files back as before this prompt, then send it again as you edit it (in a new session)',
+});
+
+/** "Edit and resend" on a prompt item: which turn, and its text (undefined: not that button, or no checkpoint). */
+export function editAndResendOf(
+  conv: Conversation,
+  itemId: string | undefined,
+  buttonId: string,
+): { messageId: string; text: string } | undefined {
+  if (buttonId !== EDIT_AND_RESEND_BUTTON_ID) return undefined;
+  const turnId = itemId?.endsWith(':prompt') ? itemId.slice(0, -':prompt'.length) : undefined;
+  const turn = conv.blocks.find((b) => b.kind === 'turn' && b.messageId === turnId);
+  return turn?.kind === 'turn' && turn.checkpoint ? { messageId: turn.messageId, text: turn.prompt } : undefined;
+}
 
 /** On a prompt with a checkpoint: put every file back as it was before this prompt (the host asks first). */
 export const restoreCheckpointButton = (): ChatItemButton => ({

@@ -12,7 +12,7 @@ import { embodimentToChatItem } from './embodiment';
 import { escapeInline, escapeMarkdown } from './markdown';
 import { permissionToChatItem } from './permission';
 import { planToChatItem } from './plan';
-import { changesToChatItem, restoreCheckpointButton } from './changes';
+import { changesToChatItem, editAndResendButton, restoreCheckpointButton } from './changes';
 import { signInToChatItem } from './signIn';
 import { toolCallToChatItem, type ToolCallState } from './toolCall';
 
@@ -55,7 +55,7 @@ export function turnToChatItems(t: Turn, terminals: Conversation['terminals'] = 
       type: ItemType.PROMPT,
       messageId: `${t.messageId}:prompt`,
       body: escapeMarkdown(t.prompt) + attached,
-      ...(t.checkpoint && t.status !== 'running' ? { buttons: [restoreCheckpointButton()] } : {}),
+      ...(t.checkpoint && t.status !== 'running' ? { buttons: [editAndResendButton(), restoreCheckpointButton()] } : {}),
     });
   if (t.embodiment?.length)
     items.push(embodimentToChatItem(t.embodiment, `${t.messageId}:sparkle`, t.status === 'running' && t.updates.length === 0));
