@@ -18,6 +18,7 @@ BENCH_TMP="$(mktemp -d -t symposium-bench.XXXXXX)"; trap 'rm -rf "$BENCH_TMP"' E
 "$NODE" out/bench/traffic-store-bench.js
 # The npm package (symposium-acp, installed offline from its tarball): its cold start against out/conductor.js.
 "$NODE" out/bench/package-bench.js
+"$NODE" out/bench/checkpoint-bench.js
 # The real agents (Claude Code, Codex, Gemini CLI, Qwen Code, OpenCode): session/new and the first
 # chunk, through the chain and direct, against the scripted model server.
 "$NODE" out/bench/agents-bench.js

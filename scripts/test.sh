@@ -42,6 +42,10 @@ fi
 if [ -f scripts/history-e2e.mjs ]; then
   bash scripts/vscode-host-run.sh scripts/history-e2e.mjs || status=1
 fi
+# Checkpoints: the "files changed" card clicked in the real page (Revert, Keep, a file's diff, Review changes).
+if [ -f scripts/checkpoints-e2e.mjs ]; then
+  bash scripts/vscode-host-run.sh scripts/checkpoints-e2e.mjs || status=1
+fi
 # The agents people run, in the real chat, offline (the pinned agents of test-tools-install.sh).
 if [ -f scripts/agents-e2e.mjs ]; then
   bash scripts/vscode-host-run.sh scripts/agents-e2e.mjs || status=1

@@ -29,6 +29,7 @@ import { createEditorTerminals } from './editor/terminals';
 import { EditorIde } from './ide/editorIde';
 import { runSignInTerminal } from './editor/signInTerminal';
 import { registerSignOut } from './chat/signOut';
+import { createCheckpoints } from './checkpoints/checkpointSetup';
 import { createHistory, registerHistoryCommands } from './history/setup';
 import type { HistoryUi } from './history/historyUi';
 import type { LogEvent } from './log/logEvent';
@@ -101,7 +102,28 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   const diffView = new DiffView();
   const review = new EditReview(diffView, logger);
   const lookupSession = (actorKey: string, sessionId: string) => sessions.lookupSession(actorKey, sessionId);
-  const files = new EditorFiles({ log: logger, lookupSession, allowedFolders, reviewEnabled: () => settings.reviewAgentEdits(), review });
+  // A checkpoint of the session's folders before every prompt (src/checkpoints/, docs/checkpoints.md).
+  let conversationOf: (tabId: string) => string | undefined = () => undefined;
+  const checkpoints = createCheckpoints({
+    context,
+    log: logger,
+    enabled: () => settings.checkpointsEnabled(),
+    maxBytes: () => settings.checkpointsMaxBytes(),
+    foldersOf: (tabId) => {
+      const cwd = controller?.tab(tabId)?.config?.workspaceFolder;
+      return cwd ? [cwd, ...allowedFolders()] : [];
+    },
+    conversationOf: (tabId) => conversationOf(tabId),
+    send: (payload) => messages.send(payload),
+  });
+  const files = new EditorFiles({
+    log: logger,
+    lookupSession,
+    allowedFolders,
+    reviewEnabled: () => settings.reviewAgentEdits(),
+    review,
+    beforeWrite: (file) => checkpoints.beforeWrite(file),
+  });
   const terminals = createEditorTerminals({
     log: logger,
     lookupSession,
@@ -153,8 +175,12 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     maxConversations: () => settings.historyMaxConversations(),
     maxImageBytes: () => settings.maxImageBytes(),
     restoreTabs: () => settings.restoreTabs(),
+    onConversationDeleted: (id) => void checkpoints.deleteConversation(id),
   });
+  conversationOf = (tabId) => history.recorder.conversationOf(tabId);
+  context.subscriptions.push(messages.onDidSend((p) => p.type === 'session-ready' && checkpoints.sessionStarted(p.tabId)));
   const chat = new ChatController({
+    checkpoints,
     history: {
       adopt: (tabId, id) => history.recorder.adopt(tabId, id),
       fork: (tabId, conversation) => void history.recorder.fork(tabId, conversation),

@@ -5,6 +5,7 @@
 import { SETTINGS_TARGETS, type TabId, type WebviewToHost } from '../src/protocol/webview';
 import type { Conversation } from './conversation';
 import { CONTINUE_IN_NEW_SESSION_BUTTON_ID, OPEN_SETTINGS_BUTTON_PREFIX, RESTART_BUTTON_ID } from './mappers/chatItems';
+import { changesButtonAction, changesFileAction, editAndResendOf } from './mappers/changes';
 import { parsePermissionButton } from './mappers/permission';
 import { signInChoice, signInDismissal } from './mappers/signIn';
 import { WITHDRAW_QUEUED_BUTTON_ID } from './mappers/tabStore';
@@ -18,6 +19,8 @@ export interface ButtonAction {
   reenable?: boolean;
   /** Text that goes back into the prompt input, before what is typed there (withdrawn queued prompts). */
   restoreInput?: string;
+  /** "Edit and resend": the prompt's text replaces the input; the next prompt sent resends that turn. */
+  editResend?: { messageId: string; text: string };
 }
 
 export function buttonAction(conv: Conversation, tabId: TabId, messageId: string | undefined, id: string): ButtonAction {
@@ -33,6 +36,10 @@ export function buttonAction(conv: Conversation, tabId: TabId, messageId: string
   }
   const signIn = signInChoice(conv, tabId, id) ?? signInDismissal(conv, tabId, id);
   if (signIn) return { post: signIn };
+  const editResend = editAndResendOf(conv, messageId, id);
+  if (editResend) return { editResend, reenable: true };
+  const changes = changesButtonAction(conv, tabId, messageId, id);
+  if (changes) return { post: changes, reenable: true };
   const perm = parsePermissionButton(id);
   if (perm) {
     const card = conv.blocks.flatMap((b) => (b.kind === 'turn' ? b.permissions : [])).find((p) => p.requestId === perm.requestId);
@@ -59,6 +66,10 @@ export function fileClickAction(
   messageId: string | undefined,
   data: Record<string, string> | undefined,
 ): WebviewToHost {
+  if (data?.checkpoint === 'open') {
+    const open = changesFileAction(conv, tabId, messageId, filePath, 'open');
+    if (open) return open;
+  }
   const tool = messageId ? toolCallOf(conv, messageId) : undefined;
   if (data?.action === 'diff' && tool) return { type: 'open-diff', tabId, toolCallId: tool.toolCallId, path: filePath };
   const line = Number(data?.line);

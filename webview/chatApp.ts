@@ -12,6 +12,7 @@ import { Host, isHostMessage } from './host';
 import { listenForImages } from './imagePaste';
 import { listenToPage } from './pageLifecycle';
 import { buttonAction, fileClickAction, linkClickAction } from './cardActions';
+import { changesFileAction } from './mappers/changes';
 import { blockToChatItems, conversationToChatItems } from './mappers/chatItems';
 import {
   EXPORT_CONVERSATION_BUTTON_ID,
@@ -53,6 +54,8 @@ export class ChatApp {
   private model = new WebviewModel();
   private readonly renderers = new Map<TabId, TabRenderer>();
   private readonly storeShown = new Map<TabId, string>();
+  /** Tabs where "Edit and resend" put a prompt back into the input: the turn the next prompt resends. */
+  private readonly resendOf = new Map<TabId, string>();
   private mynah!: MynahUI;
   /** Set while we create a tab for the host, so onTabAdd takes the host's tab ID. */
   private adopting: TabId | undefined;
@@ -108,6 +111,12 @@ export class ChatApp {
       onLinkClick: (mid, _messageId, link, event) => this.onLinkClick(mid, link, event),
       onFileClick: (mid, filePath, _deleted, messageId, _eventId, details) =>
         this.withTab(mid, (tabId) => this.onFileClick(tabId, filePath, messageId, details?.data)),
+      // Keep / Revert of a file in a "files changed" card.
+      onFileActionClick: (mid, messageId, filePath, actionName) =>
+        this.withTab(mid, (tabId) => {
+          const post = changesFileAction(this.model.conversation(tabId), tabId, messageId, filePath, actionName);
+          if (post) this.host.post(post);
+        }),
       onTabBarButtonClick: (mid, buttonId) =>
         this.withTab(mid, (tabId) => {
           if (buttonId === EXPORT_CONVERSATION_BUTTON_ID) this.host.post({ type: 'export-conversation', tabId });
@@ -196,6 +205,14 @@ export class ChatApp {
     if (action.post) this.host.post(action.post);
     if (action.reenable && messageId) this.rendererFor(tabId)?.reenableButtons(messageId);
     if (action.restoreInput !== undefined) this.restoreInput(tabId, action.restoreInput);
+    if (action.editResend) {
+      // The next prompt sent from this tab resends that turn (its files restored first, by the host).
+      this.resendOf.set(tabId, action.editResend.messageId);
+      this.model.setDraft(tabId, action.editResend.text);
+      const mid = this.ids.mynahId(tabId);
+      if (mid) this.mynah.updateStore(mid, { promptInputText: action.editResend.text });
+      this.persistNow();
+    }
   }
 
   /** Withdrawn queued prompts go back into the input, before what is typed there: nothing is lost. */
@@ -236,7 +253,9 @@ export class ChatApp {
     const messageId = newUuid();
     this.model.promptSent(tabId, messageId, context);
     this.updateTabStore(tabId); // the attached pills go
-    this.host.post({ type: 'prompt', tabId, messageId, text, ...(context.length ? { context } : {}) });
+    const resendOf = this.resendOf.get(tabId);
+    this.resendOf.delete(tabId);
+    this.host.post({ type: 'prompt', tabId, messageId, text, ...(context.length ? { context } : {}), ...(resendOf ? { resendOf } : {}) });
     this.persistNow();
   }
 

@@ -76,7 +76,7 @@ describe('conversation model', () => {
     assert.deepEqual(
       first!.updates.map((u) => u.sessionUpdate === 'tool_call' && [u.toolCallId, u.status, JSON.stringify(u.content)]),
       [
-        ['a', 'completed', JSON.stringify(done('a').sessionUpdate === 'tool_call_update' && done('a').content)],
+        ['a', 'completed', JSON.stringify((done('a') as { content: unknown }).content)],
         ['b', 'completed', JSON.stringify((done('b') as { content: unknown }).content)],
       ],
     );

@@ -14,6 +14,7 @@ import type {
   TerminalOutput,
 } from '../src/protocol/webview';
 import { appendUpdate } from '../src/protocol/coalesce';
+import type { FilesChanged } from '../src/protocol/checkpoints';
 import type { SignInMethod, SignInUpdate } from '../src/protocol/signIn';
 import { sparkleMarkOf } from '../src/protocol/symposium-ext';
 import { readUsage, type SessionUsage } from '../src/protocol/usage';
@@ -29,6 +30,8 @@ export interface Turn {
   status: 'running' | 'done' | 'failed';
   stopReason?: StopReason;
   error?: string;
+  /** The host has a checkpoint from before this prompt (the prompt offers Restore checkpoint). */
+  checkpoint?: true;
   /** Approval cards of this turn, each shown after the update that preceded it. */
   permissions: PermissionCard[];
   /**
@@ -64,6 +67,8 @@ export interface Notice {
   settings?: SettingsTarget;
   /** A sign-in card: the agent's auth methods, and how signing in goes. */
   signIn?: SignInCard;
+  /** A "files changed" card: what turn `changes.messageId` changed (checkpointCard.ts). */
+  changes?: Omit<FilesChanged, 'type' | 'tabId'>;
 }
 
 export interface SignInCard {
@@ -359,6 +364,21 @@ export function applyEntry(c: Conversation, e: ConversationEntry): string[] {
       n.signIn.text = e.text;
       n.resolved = e.state === 'signed-in' || e.state === 'closed';
       return [blockId(n)];
+    }
+    case 'turn-checkpoint': {
+      const t = findTurn(c, e.messageId);
+      if (!t) return [];
+      t.checkpoint = true;
+      return [t.messageId];
+    }
+    case 'files-changed': {
+      // One card per turn, replaced whole when it changes (a file kept or reverted).
+      const { type: _type, ...changes } = e;
+      const id = `changes-${e.messageId}`;
+      const existing = c.blocks.find((b): b is Notice => b.kind === 'notice' && b.id === id);
+      if (existing) existing.changes = changes;
+      else c.blocks.push({ kind: 'notice', id, level: 'info', agentName: c.agentName ?? 'agent', resolved: true, changes });
+      return [`notice:${id}`];
     }
     case 'agent-restarted': {
       const changed: string[] = [];

@@ -203,6 +203,7 @@ export const HELP_TEXT = [
   '- demo tool call: a tool call with a diff | demo read tool: a read tool call with text content',
   '- request permission [for <title>] [kind <read|edit|delete|move|search|execute|think|fetch|other>]',
   '- read file <path> [lines <line> <limit>] | write file <path> with <content>',
+  '- on disk, without fs/*: save file <path> with <content> | edit file <path> replacing <old> with <new> | delete file <path>',
   '- run command <command line>',
   '- list tools from <server> | use tool <server>::<tool> with <json>',
   '- what mode: the current mode and model | session info: the session id and its prompt count',

@@ -1,7 +1,7 @@
 // ElizACP as a real child process over real pipes, driven by the SDK's client app. (Over 400
 // lines: one describe per protocol surface of the same process harness, kept together on purpose.)
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
@@ -242,6 +242,26 @@ describe('ElizACP over stdio (process)', function () {
     const file = path.join(dir, 'out', 'b.txt');
     assert.equal(turn.text, `Wrote ${file}`);
     assert.equal(readFileSync(file, 'utf8'), 'hello\nworld');
+  });
+
+  it('changes files on disk by itself (no fs/* request), each shown as a tool call, never outside its folder', async () => {
+    const file = path.join(dir, 'disk', 'c.txt');
+    const saved = await eliza.prompt(sessionId, 'save file disk/c.txt with one\ntwo');
+    assert.equal(saved.text, `Saved ${file} on disk`);
+    assert.equal(readFileSync(file, 'utf8'), 'one\ntwo');
+    assert.deepEqual(
+      saved.updates.flatMap((u) =>
+        u.sessionUpdate === 'tool_call' ? [`${u.kind} ${u.title}`] : u.sessionUpdate === 'tool_call_update' ? [u.status] : [],
+      ),
+      [`edit Save ${file}`, 'completed'],
+    );
+    assert.equal((await eliza.prompt(sessionId, 'edit file disk/c.txt replacing two with 2')).text, `Edited ${file} on disk`);
+    assert.equal(readFileSync(file, 'utf8'), 'one\n2');
+    assert.equal((await eliza.prompt(sessionId, 'delete file disk/c.txt')).text, `Deleted ${file} on disk`);
+    assert.ok(!existsSync(file));
+    const outside = await eliza.prompt(sessionId, 'save file ../escaped.txt with x');
+    assert.match(outside.text, /^Error changing .*escaped\.txt: /);
+    assert.ok(!existsSync(path.join(dir, '..', 'escaped.txt')));
   });
 
   it('runs a command in a client terminal', async () => {

@@ -6,6 +6,7 @@
 // are anchored at the start of the text so ordinary sentences ("why does my app crash?") never
 // trigger them by accident.
 import type { ContentBlock, ToolKind } from '@agentclientprotocol/sdk';
+import type { DiskEdit } from './diskEdits';
 
 export type Hook =
   | { kind: 'help' }
@@ -20,6 +21,7 @@ export type Hook =
   | { kind: 'permission'; title: string; toolKind: ToolKind }
   | { kind: 'read-file'; path: string; line?: number; limit?: number }
   | { kind: 'write-file'; path: string; content: string }
+  | { kind: 'disk-edit'; edit: DiskEdit }
   | { kind: 'run-command'; commandLine: string }
   | { kind: 'think'; topic: string }
   | { kind: 'demo-tool-call' }
@@ -153,6 +155,19 @@ const HOOKS: ReadonlyArray<readonly [RegExp, Matcher]> = [
       ...(m[2] !== undefined ? { line: Number(m[2]) } : {}),
       ...(m[3] !== undefined ? { limit: Number(m[3]) } : {}),
     }),
+  ],
+  // Changes made on disk by the agent itself (no fs/* request): diskEdits.ts.
+  [
+    new RegExp(String.raw`^save file\s+${PATH}\s+with\s+(.*)$`, 'is'),
+    (m) => ({ kind: 'disk-edit', edit: { op: 'save', path: unquote(m[1] ?? ''), content: m[2] ?? '' } }),
+  ],
+  [
+    new RegExp(String.raw`^edit file\s+${PATH}\s+replacing\s+${PATH}\s+with\s+(.*)$`, 'is'),
+    (m) => ({ kind: 'disk-edit', edit: { op: 'replace', path: unquote(m[1] ?? ''), old: unquote(m[2] ?? ''), new: unquote(m[3] ?? '') } }),
+  ],
+  [
+    new RegExp(String.raw`^delete file\s+${PATH}\s*$`, 'is'),
+    (m) => ({ kind: 'disk-edit', edit: { op: 'delete', path: unquote(m[1] ?? '') } }),
   ],
   [
     new RegExp(String.raw`^write file\s+${PATH}\s+with\s+(.*)$`, 'is'),

@@ -2,6 +2,7 @@
 // Whatever happens, the turn ends with a stop reason — 'cancelled' once cancelled, the one
 // `stop with <reason>` asked for, 'end_turn' otherwise; unexpected failures are reported as reply
 // text so tests can see them. Only `fail this prompt` makes session/prompt answer with an error.
+import { diskEditHook } from './diskEdits';
 import * as acp from '@agentclientprotocol/sdk';
 import { nextToolCallId, requestPermissionHook, readFileHook, runCommandHook, writeFileHook } from './client-calls';
 import { demoReadToolHook, demoToolCallHook, HELP_TEXT, planHook, storyHook, streamChunksHook, thinkHook } from './demos';
@@ -107,6 +108,8 @@ async function runHook(turn: Turn, hook: Hook): Promise<HookOutcome> {
       return readFileHook(turn, hook.path, hook.line, hook.limit);
     case 'write-file':
       return writeFileHook(turn, hook.path, hook.content);
+    case 'disk-edit':
+      return diskEditHook(turn, hook.edit);
     case 'run-command':
       return runCommandHook(turn, hook.commandLine);
     case 'list-tools':

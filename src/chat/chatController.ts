@@ -17,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import type { ContentBlock, NewSessionRequest, PromptCapabilities, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
 import { readUsage } from '../protocol/usage';
+import type { CheckpointAction } from '../protocol/checkpoints';
 import type {
   AgentFailure,
   AttachImage,
@@ -39,7 +40,7 @@ import { newChatTab, type ChatTab } from './chatTab';
 import { DiffStore } from './diffStore';
 import { EarlyUpdates } from './earlyUpdates';
 import { PastConversationTabs } from './pastConversationTabs';
-import { promptStarted, runPromptTurn, type PromptTurnDeps, type UserPrompt } from './promptTurn';
+import { promptStarted, runPromptTurn, type PromptTurnDeps, type TurnCheckpointHooks, type UserPrompt } from './promptTurn';
 import type { SessionDirectory } from './sessionDirectory';
 import { applyControlUpdate } from './sessionControls';
 import { isAuthRequired, SignInFlow, type SignInAgent, type SignInDeps } from './signIn';
@@ -79,6 +80,12 @@ export interface ChatControllerDeps {
   openSettings?: (target: SettingsTarget) => void;
   /** Runs an agent's terminal sign-in in an editor terminal (signIn.ts); absent: terminal methods are not offered. */
   runSignInTerminal?: SignInDeps['runInTerminal'];
+  /** Checkpoints (src/checkpoints/): one per prompt, and the actions of the "files changed" card. */
+  checkpoints?: TurnCheckpointHooks & {
+    action(m: CheckpointAction): unknown;
+    /** "Edit and resend": restores the turn's checkpoint (after a confirmation); false: the user said no. */
+    restoreForResend?(tabId: TabId, messageId: MessageId): Promise<boolean>;
+  };
   /** The conversation history (src/history/): which stored conversation a reopened tab continues. */
   history?: {
     /** Whether this window now owns the conversation (false: open live in another window). */
@@ -91,6 +98,10 @@ export interface ChatControllerDeps {
     exportTab(tabId: TabId): void;
   };
 }
+
+/** What the tab says when an edited prompt is resent (no agent offers to fork a session at a past turn). */
+export const RESEND_NOTICE =
+  'A new session: the agent does not remember the turns after this point (nor, being new, the ones before; the files are as they were before that prompt).';
 
 export class ChatController {
   private readonly tabs = new Map<TabId, ChatTab>();
@@ -158,6 +169,7 @@ export class ChatController {
       openSettings: (target) => this.deps.openSettings?.(target),
       attachImage: (msg) => this.deps.attachImage?.(msg),
       contextQuery: (query) => this.deps.onContextQuery?.(query),
+      checkpointAction: (msg) => void this.deps.checkpoints?.action(msg),
     });
   }
 
@@ -202,7 +214,7 @@ export class ChatController {
     if (tab && this.pastTabs.continueInNewSession(tab)) this.enqueue(tab, () => this.startSession(tab));
   }
 
-  prompt(tabId: TabId, messageId: MessageId, text: string, context: ContextRef[] = []): void {
+  prompt(tabId: TabId, messageId: MessageId, text: string, context: ContextRef[] = [], resendOf?: MessageId): void {
     let tab = this.tabs.get(tabId);
     if (!tab) {
       this.log.warn('prompt', 'prompt for an unknown tab; opening it', { tabId });
@@ -229,8 +241,33 @@ export class ChatController {
         t.waiting.splice(at, 1);
         this.sendQueue(t);
       }
+      if (resendOf && !(await this.prepareResend(t, resendOf, messageId))) return;
       await runPromptTurn(this.promptTurnDeps, t, p, echoed);
     });
+  }
+
+  /**
+   * "Edit and resend": the files go back as they were before that prompt (the user confirms), then
+   * the edited prompt runs in a new session on the same agent, and the tab says so: the agent of
+   * the old session remembers the later turns, a new one remembers none.
+   */
+  private async prepareResend(tab: ChatTab, resendOf: MessageId, messageId: MessageId): Promise<boolean> {
+    const restored = (await this.deps.checkpoints?.restoreForResend?.(tab.tabId, resendOf)) ?? false;
+    if (!restored) {
+      this.send({
+        type: 'prompt-failed',
+        tabId: tab.tabId,
+        messageId,
+        error: 'Not sent: the files were not restored to before that prompt.',
+      });
+      return false;
+    }
+    const old = this.sessions.sessionFor(tab.tabId);
+    await this.startSession(tab);
+    if (old && old.sessionId !== this.sessions.sessionFor(tab.tabId)?.sessionId)
+      void this.pool.get(old.actorKey)?.closeSession(old.sessionId);
+    this.send({ type: 'tab-notice', tabId: tab.tabId, level: 'info', text: RESEND_NOTICE });
+    return true;
   }
 
   /** The queued prompts' "Edit": those not started are dropped (the webview put them back into its input). */

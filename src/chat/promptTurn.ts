@@ -33,6 +33,14 @@ export interface PromptTurnDeps {
   resolveContext?: ChatControllerDeps['resolveContext'];
   /** A prompt the agent refused until the user signs in turns into a sign-in card. */
   signIn: Pick<SignInFlow, 'offer' | 'waitingFor'>;
+  /** A checkpoint of the session's folders as each prompt starts, the changes card when it ends. */
+  checkpoints?: TurnCheckpointHooks;
+}
+
+export interface TurnCheckpointHooks {
+  /** Must not wait for the snapshot: the prompt goes to the agent at once. */
+  turnStarted(tabId: TabId, messageId: MessageId): void;
+  turnEnded(tabId: TabId, messageId: MessageId): unknown;
 }
 
 /**
@@ -80,6 +88,7 @@ export async function runPromptTurn(deps: PromptTurnDeps, tab: ChatTab, p: UserP
   }
   tab.active = { messageId, actor, sessionId: ref.sessionId };
   deps.sessions.startTurn(tabId, messageId);
+  deps.checkpoints?.turnStarted(tabId, messageId);
   try {
     const attached =
       context.length && deps.resolveContext && tab.config
@@ -99,6 +108,7 @@ export async function runPromptTurn(deps: PromptTurnDeps, tab: ChatTab, p: UserP
   } finally {
     tab.active = undefined;
     deps.sessions.endTurn(tabId);
+    void deps.checkpoints?.turnEnded(tabId, messageId);
     // Approved commands the agent did not run in this turn do not carry over to the next.
     deps.permissions.endTurn(ref.actorKey, ref.sessionId);
   }

@@ -3,6 +3,7 @@
 // diffs, locations: tabRequests.ts), and the editor-side features (history export, pasted images,
 // OpenCtx @-queries). Only routing: no message is interpreted here. vscode-free.
 import type { Log } from '../log/logEvent';
+import type { CheckpointAction } from '../protocol/checkpoints';
 import type { AttachImage, MessageId, SettingsTarget, TabId, WebviewToHost, ContextRef } from '../protocol/webview';
 import type { SignInFlow } from './signIn';
 import { handleTabRequest, type TabRequestContext } from './tabRequests';
@@ -11,7 +12,7 @@ import type { TabMessages } from './tabMessages';
 /** What the chat controller does for the tabs. */
 export interface TabLifecycle {
   openTab(tabId: TabId, title: string, announce: boolean): void;
-  prompt(tabId: TabId, messageId: MessageId, text: string, context?: ContextRef[]): void;
+  prompt(tabId: TabId, messageId: MessageId, text: string, context?: ContextRef[], resendOf?: MessageId): void;
   cancel(tabId: TabId): void;
   withdrawQueued(tabId: TabId): void;
   closeTab(tabId: TabId): void;
@@ -30,6 +31,7 @@ export interface WebviewInbox {
   openSettings(target: SettingsTarget): void;
   attachImage(m: AttachImage): void;
   contextQuery(query: string): void;
+  checkpointAction(m: CheckpointAction): void;
 }
 
 export function routeWebviewMessage(m: WebviewToHost, to: WebviewInbox): void {
@@ -45,7 +47,7 @@ export function routeWebviewMessage(m: WebviewToHost, to: WebviewInbox): void {
       to.tabs.openTab(m.tabId, 'Chat', false);
       return;
     case 'prompt':
-      to.tabs.prompt(m.tabId, m.messageId, m.text, m.context);
+      to.tabs.prompt(m.tabId, m.messageId, m.text, m.context, m.resendOf);
       return;
     case 'cancel':
       to.tabs.cancel(m.tabId);
@@ -87,6 +89,9 @@ export function routeWebviewMessage(m: WebviewToHost, to: WebviewInbox): void {
       return;
     case 'sign-in-dismiss':
       to.signIn.dismiss(m);
+      return;
+    case 'checkpoint-action':
+      to.checkpointAction(m);
       return;
     case 'permission-answer':
     case 'set-mode':

@@ -30,6 +30,8 @@ export interface EditorFilesDeps {
   allowedFolders(): string[];
   reviewEnabled(): boolean;
   review: EditReview;
+  /** Resolves once the turn's checkpoint of the file's folder is taken (it must hold the file as it was). */
+  beforeWrite?(file: string): Promise<void>;
 }
 
 export class EditorFiles implements FileHandlers {
@@ -74,6 +76,7 @@ export class EditorFiles implements FileHandlers {
 
   async writeTextFile(params: acp.WriteTextFileRequest, ctx: ClientRequestContext): Promise<Record<string, never>> {
     const file = this.resolve(params.path, params.sessionId, ctx);
+    await this.deps.beforeWrite?.(file);
     const uri = vscode.Uri.file(file);
     if (this.deps.reviewEnabled()) {
       const before = await this.currentText(file);

@@ -51,6 +51,8 @@ export interface HistoryStoreOptions {
   maxImageBytes: () => number;
   /** Whether a window has the conversation open live (its ownership lock): pruning keeps those. */
   isLive?: (id: string) => boolean;
+  /** A conversation was deleted (by the user, Clear all or pruning): what is kept with it goes too. */
+  onDeleted?: (id: string) => void;
 }
 
 const META_SUFFIX = '.meta.json';
@@ -173,6 +175,7 @@ export class HistoryStore {
   delete(id: string): void {
     if (!ID_PATTERN.test(id)) return;
     for (const suffix of [META_SUFFIX, '.jsonl', '.lock']) fs.rmSync(this.file(id, suffix), { force: true });
+    this.options.onDeleted?.(id);
   }
 
   clear(): void {

@@ -23,6 +23,8 @@ export interface HistorySetupDeps {
   maxConversations: () => number;
   maxImageBytes: () => number;
   restoreTabs: () => 'never' | 'ask' | 'always';
+  /** A conversation was deleted: its checkpoints go with it. */
+  onConversationDeleted?: (id: string) => void;
 }
 
 /** Before the chat controller: the store and the recorder it reports reopened tabs to. */
@@ -36,6 +38,7 @@ export function createHistory(deps: HistorySetupDeps): { store: HistoryStore; re
     maxConversations: deps.maxConversations,
     maxImageBytes: deps.maxImageBytes,
     isLive: (id) => locks.isLive(id),
+    onDeleted: (id) => deps.onConversationDeleted?.(id),
   });
   let ui: HistoryUi | undefined;
   const recorder = new HistoryRecorder({

@@ -15,6 +15,7 @@ import type {
   StopReason,
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk';
+import type { FilesChanged, TurnCheckpoint } from './checkpoints';
 import type { SignInRequired, SignInUpdate } from './signIn';
 
 /** UUID v4, made by the webview (or by a test command standing in for it). */
@@ -239,7 +240,9 @@ export type ConversationPayload =
   | TabNotice
   | TerminalOutput
   | SignInRequired
-  | SignInUpdate;
+  | SignInUpdate
+  | FilesChanged
+  | TurnCheckpoint;
 export type ConversationEntry = DistributiveOmit<ConversationPayload, 'tabId'>;
 
 /**
@@ -283,6 +286,8 @@ export const HOST_TO_WEBVIEW_TYPES = [
   'terminal-output',
   'sign-in-required',
   'sign-in-update',
+  'files-changed',
+  'turn-checkpoint',
   'attach-context',
   'prompt-queue',
   'context-items',

@@ -2,6 +2,7 @@
 // message posted by the webview passes `parseWebviewMessage` before the host acts on it, so a
 // malformed or hostile message is refused with a reason instead of reaching the controller.
 // Limits (prompt size, tab count, image bytes) live here too. Pure: no vscode, DOM or Node.
+import { CHECKPOINT_ACTIONS } from './checkpoints';
 import { isObject, type JsonObject } from './guards';
 import {
   IMAGE_MIME_TYPES,
@@ -118,6 +119,7 @@ export function parseWebviewMessage(raw: unknown): ParseResult {
           messageId: uuid(o, 'messageId'),
           text: str(o, 'text', LIMITS.promptChars),
           ...(context ? { context } : {}),
+          ...(o.resendOf !== undefined ? { resendOf: uuid(o, 'resendOf') } : {}),
         });
       }
       case 'open-settings': {
@@ -196,6 +198,18 @@ export function parseWebviewMessage(raw: unknown): ParseResult {
         return ok({ type, tabId: uuid(o, 'tabId'), requestId: uuid(o, 'requestId'), methodId: str(o, 'methodId', 200) });
       case 'sign-in-dismiss':
         return ok({ type, tabId: uuid(o, 'tabId'), requestId: uuid(o, 'requestId') });
+      case 'checkpoint-action': {
+        const action = CHECKPOINT_ACTIONS.find((a) => a === o.action);
+        if (!action) throw new Invalid(`action must be one of ${CHECKPOINT_ACTIONS.join(', ')}`);
+        const file = action === 'revert' || action === 'keep' || action === 'open';
+        return ok({
+          type,
+          tabId: uuid(o, 'tabId'),
+          messageId: uuid(o, 'messageId'),
+          action,
+          ...(file ? { folder: str(o, 'folder', 4_096), path: str(o, 'path', 4_096) } : {}),
+        });
+      }
       case 'log': {
         const level = o.level;
         if (level !== 'info' && level !== 'warn' && level !== 'error') throw new Invalid('level must be info, warn or error');

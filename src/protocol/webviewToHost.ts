@@ -3,6 +3,7 @@
 // one place). Every message is checked by `parseWebviewMessage` (webviewMessages.ts) before the
 // host acts on it. Pure: no vscode, DOM or Node imports.
 import type { ContextRef, MessageId, SettingsTarget, TabId } from './webview';
+import type { CheckpointAction } from './checkpoints';
 import type { SignInChoice, SignInDismiss } from './signIn';
 
 /** Sent once mynah-ui is built (and again whenever the page becomes visible). */
@@ -22,6 +23,8 @@ export interface Prompt {
   messageId: MessageId;
   text: string;
   context?: ContextRef[];
+  /** "Edit and resend" of that earlier prompt: its checkpoint is restored first, in a new session. */
+  resendOf?: MessageId;
 }
 export interface Cancel {
   type: 'cancel';
@@ -173,4 +176,5 @@ export type WebviewToHost =
   | AttachImage
   | ContextQuery
   | SignInChoice
-  | SignInDismiss;
+  | SignInDismiss
+  | CheckpointAction;

@@ -152,6 +152,17 @@ export class Settings implements vscode.Disposable {
     return typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 ? Math.min(v, 10_000) : 200;
   }
 
+  /** symposium.checkpoints.enabled: a checkpoint of the session's folders before every prompt (default on). */
+  checkpointsEnabled(): boolean {
+    return config().get<unknown>('checkpoints.enabled') !== false;
+  }
+
+  /** symposium.checkpoints.maxMegabytes: the most a folder's checkpoints take on disk (default 500 MB). */
+  checkpointsMaxBytes(): number {
+    const v = config().get<unknown>('checkpoints.maxMegabytes');
+    return (typeof v === 'number' && Number.isFinite(v) && v >= 10 ? Math.min(v, 100_000) : 500) * 1024 * 1024;
+  }
+
   /** symposium.restoreTabs: reopen the chats that were open when the window closed (never, ask, always). */
   restoreTabs(): 'never' | 'ask' | 'always' {
     const v = config().get<unknown>('restoreTabs');

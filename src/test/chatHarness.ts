@@ -19,7 +19,7 @@ import { readLines, writeTextNoFollow } from '../node/textFiles';
 import { PermissionBroker } from '../permissions/permissionBroker';
 import type { HostToWebview, TabId, WebviewToHost } from '../protocol/webview';
 import { ChatInspector } from '../testing/chatInspector';
-import { ChatController } from '../chat/chatController';
+import { ChatController, type ChatControllerDeps } from '../chat/chatController';
 import type { OutboxLimits } from '../chat/outbox';
 import { SessionDirectory } from '../chat/sessionDirectory';
 import { TabMessages } from '../chat/tabMessages';
@@ -135,6 +135,8 @@ export interface ChatSetup {
   editor?: boolean;
   /** How long an agent no tab uses keeps running (AgentPool's default otherwise). */
   idleStopMs?: number;
+  /** Checkpoints per turn (src/checkpoints/), made once the controller and the channel exist. */
+  checkpoints?: (parts: { controller: ChatController; messages: TabMessages }) => ChatControllerDeps['checkpoints'];
 }
 
 export function setupChat(opts: ChatSetup) {
@@ -160,7 +162,25 @@ export function setupChat(opts: ChatSetup) {
       permissions.request({ actorKey: actor.key, agentName: actor.agentName, params, signal }),
     ...(hands ? { client: { files: hands.files, terminals: hands.terminals } } : {}),
   });
-  const controller = new ChatController({ log: silentLog, sessions, messages, permissions, pool, configure: opts.configure });
+  let checkpoints: ChatControllerDeps['checkpoints'];
+  const controller = new ChatController({
+    log: silentLog,
+    sessions,
+    messages,
+    permissions,
+    pool,
+    configure: opts.configure,
+    ...(opts.checkpoints
+      ? {
+          checkpoints: {
+            turnStarted: (tabId, messageId) => checkpoints?.turnStarted(tabId, messageId),
+            turnEnded: (tabId, messageId) => checkpoints?.turnEnded(tabId, messageId),
+            action: (m) => checkpoints?.action(m),
+          },
+        }
+      : {}),
+  });
+  checkpoints = opts.checkpoints?.({ controller, messages });
   const inspector = new ChatInspector({ chat: controller, sessions, pool, messages, permissions });
   messages.setPost((m) => webview.receive(m));
   return {

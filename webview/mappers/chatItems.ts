@@ -12,6 +12,7 @@ import { embodimentToChatItem } from './embodiment';
 import { escapeInline, escapeMarkdown } from './markdown';
 import { permissionToChatItem } from './permission';
 import { planToChatItem } from './plan';
+import { changesToChatItem, editAndResendButton, restoreCheckpointButton } from './changes';
 import { signInToChatItem } from './signIn';
 import { toolCallToChatItem, type ToolCallState } from './toolCall';
 
@@ -50,7 +51,12 @@ export function turnToChatItems(t: Turn, terminals: Conversation['terminals'] = 
   const items: ChatItem[] = [];
   const attached = t.attachments?.length ? `\n\n📎 ${t.attachments.map((a) => `\`${escapeInline(a)}\``).join(' ')}` : '';
   if (t.prompt || attached)
-    items.push({ type: ItemType.PROMPT, messageId: `${t.messageId}:prompt`, body: escapeMarkdown(t.prompt) + attached });
+    items.push({
+      type: ItemType.PROMPT,
+      messageId: `${t.messageId}:prompt`,
+      body: escapeMarkdown(t.prompt) + attached,
+      ...(t.checkpoint && t.status !== 'running' ? { buttons: [editAndResendButton(), restoreCheckpointButton()] } : {}),
+    });
   if (t.embodiment?.length)
     items.push(embodimentToChatItem(t.embodiment, `${t.messageId}:sparkle`, t.status === 'running' && t.updates.length === 0));
   const running = t.status === 'running';
@@ -128,6 +134,7 @@ export function turnToChatItems(t: Turn, terminals: Conversation['terminals'] = 
 export function noticeToChatItems(n: Notice): ChatItem[] {
   const messageId = blockId(n);
   if (n.signIn) return [signInToChatItem(n.signIn, n.agentName, messageId)];
+  if (n.changes) return [changesToChatItem(n.changes, messageId)];
   if (n.text !== undefined)
     return [
       {
