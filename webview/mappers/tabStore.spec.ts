@@ -25,7 +25,7 @@ describe('tabStoreItem: what a tab shows besides its cards, for the host test qu
     assert.equal(item.type, 'tab-store');
     assert.deepEqual(JSON.parse(item.body), {
       commands: ['/help', '/web'],
-      pickers: [{ id: 'mode', value: 'ask', options: ['ask', 'code'] }],
+      pickers: [{ id: 'mode', type: 'select', value: 'ask', options: ['ask', 'code'] }],
       info: 'ElizACP · /ws',
       attached: ['a.ts'],
       contextGroups: ['Files'],
