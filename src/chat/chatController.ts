@@ -12,24 +12,13 @@
 //   agentRestart.ts          which tabs a restart affects, and stopping their processes;
 //   tabFailures.ts           what a tab is told when no session starts or a prompt fails;
 //   signIn.ts                a session the agent refuses until the user signs in → a sign-in card;
-//   tabRequests.ts           approvals, pickers, opening diffs and locations.
+//   tabRequests.ts           approvals, pickers, opening diffs and locations;
+//   chatControllerDeps.ts    what it is built with.
 import { randomUUID } from 'node:crypto';
-import type { ContentBlock, NewSessionRequest, PromptCapabilities, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
 import { readUsage } from '../protocol/usage';
-import type { CheckpointAction } from '../protocol/checkpoints';
-import type {
-  AgentFailure,
-  AttachImage,
-  ContextRef,
-  ConversationEntry,
-  MessageId,
-  SessionControls,
-  SettingsTarget,
-  TabId,
-  TabPayload,
-  WebviewToHost,
-} from '../protocol/webview';
+import type { AgentFailure, ContextRef, MessageId, SessionControls, TabId, TabPayload, WebviewToHost } from '../protocol/webview';
 import type { PermissionBroker } from '../permissions/permissionBroker';
 import type { AgentActor } from '../agents/agentActor';
 import type { AgentConfiguration } from '../agents/agentConfiguration';
@@ -40,64 +29,15 @@ import { newChatTab, type ChatTab } from './chatTab';
 import { DiffStore } from './diffStore';
 import { EarlyUpdates } from './earlyUpdates';
 import { PastConversationTabs } from './pastConversationTabs';
-import { promptStarted, runPromptTurn, type PromptTurnDeps, type TurnCheckpointHooks, type UserPrompt } from './promptTurn';
+import { promptStarted, runPromptTurn, type PromptTurnDeps, type UserPrompt } from './promptTurn';
 import type { SessionDirectory } from './sessionDirectory';
+import type { ChatControllerDeps } from './chatControllerDeps';
 import { applyControlUpdate } from './sessionControls';
-import { isAuthRequired, SignInFlow, type SignInAgent, type SignInDeps } from './signIn';
+import { isAuthRequired, SignInFlow, type SignInAgent } from './signIn';
 import { newSettingNotices, noFolderFailure, sessionStartFailure } from './tabFailures';
 import type { TabMessages } from './tabMessages';
-import { type EditorActions, type TabRequestContext } from './tabRequests';
+import { type TabRequestContext } from './tabRequests';
 import { routeWebviewMessage } from './webviewInbox';
-
-export interface ChatControllerDeps {
-  log: Log;
-  /** Tab ↔ session ↔ folder ↔ agent; the controller binds and unbinds, others look up. */
-  sessions: SessionDirectory;
-  /** Everything sent to a tab goes through here. */
-  messages: TabMessages;
-  permissions: PermissionBroker;
-  /** The agent processes (one per configuration); the controller subscribes to each new one. */
-  pool: AgentPool;
-  /**
-   * The configuration for a new session: current settings, and the workspace folder (the
-   * previous one on restart; otherwise asks the user when there are several). undefined = none.
-   */
-  configure: (previousFolder?: string, agentName?: string) => Promise<AgentConfiguration | undefined>;
-  /** @-mentions → ACP content blocks, as the agent's prompt capabilities allow. */
-  resolveContext?: (refs: ContextRef[], caps: PromptCapabilities, folder: string, message: string) => Promise<ContentBlock[]>;
-  /** Adds to a new session's params what the conductor's components need (OpenCtx providers), given the chain. */
-  decorateSession?: (params: NewSessionRequest, conductorComponents: string[]) => NewSessionRequest;
-  /** What the user typed after `@` (OpenCtx providers are asked for mentions matching it). */
-  onContextQuery?: (query: string) => void;
-  /** An image pasted or dropped onto a tab's prompt (src/context/pastedImages.ts). */
-  attachImage?: (m: AttachImage) => void;
-  /** A tab was opened (its `@` menu needs filling). */
-  onTabOpened?: (tabId: TabId) => void;
-  editor?: EditorActions;
-  /** symposium.allowedFolders: besides a tab's folder, where tool-call locations may be opened. */
-  allowedFolders?: () => string[];
-  /** A setting notice's button: open the User or Remote settings file, or the workspace trust editor. */
-  openSettings?: (target: SettingsTarget) => void;
-  /** Runs an agent's terminal sign-in in an editor terminal (signIn.ts); absent: terminal methods are not offered. */
-  runSignInTerminal?: SignInDeps['runInTerminal'];
-  /** Checkpoints (src/checkpoints/): one per prompt, and the actions of the "files changed" card. */
-  checkpoints?: TurnCheckpointHooks & {
-    action(m: CheckpointAction): unknown;
-    /** "Edit and resend": restores the turn's checkpoint (after a confirmation); false: the user said no. */
-    restoreForResend?(tabId: TabId, messageId: MessageId): Promise<boolean>;
-  };
-  /** The conversation history (src/history/): which stored conversation a reopened tab continues. */
-  history?: {
-    /** Whether this window now owns the conversation (false: open live in another window). */
-    adopt(tabId: TabId, conversationId: string): boolean;
-    /** The tab's read-only copy goes on as a new conversation (a new file, the transcript copied). */
-    fork(tabId: TabId, conversation: PastConversation): void;
-    replaced(tabId: TabId, entries: ConversationEntry[]): void;
-    close(tabId: TabId): void;
-    /** The tab's menu: Export to Markdown. */
-    exportTab(tabId: TabId): void;
-  };
-}
 
 /** What the tab says when an edited prompt is resent (no agent offers to fork a session at a past turn). */
 export const RESEND_NOTICE =

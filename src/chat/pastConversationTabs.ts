@@ -15,7 +15,7 @@ import {
   type PastConversation,
   type ReopenContext,
 } from '../history/reopen';
-import type { ChatControllerDeps } from './chatController';
+import type { ChatControllerDeps } from './chatControllerDeps';
 import type { ChatTab } from './chatTab';
 import type { EarlyUpdates } from './earlyUpdates';
 import type { TabMessages } from './tabMessages';

@@ -9,7 +9,7 @@ import type { Log } from '../log/logEvent';
 import type { AgentPool } from '../agents/agentPool';
 import type { PermissionBroker } from '../permissions/permissionBroker';
 import type { ContextRef, MessageId, TabId, TabPayload } from '../protocol/webview';
-import type { ChatControllerDeps } from './chatController';
+import type { ChatControllerDeps } from './chatControllerDeps';
 import type { ChatTab } from './chatTab';
 import { pastPromptRefusal, takePastTranscript } from './pastConversationTabs';
 import type { SessionDirectory } from './sessionDirectory';
