@@ -1,8 +1,11 @@
 // The real agents through the conductor against the same agents direct: `session/new` time, and
 // the time from sending a prompt to its first streamed chunk (what a user waits for after Enter,
 // less the chat's own share, which chat-bench measures), each agent against the scripted model
-// server. Ratios are chain / direct, in the same run, alternating. Needs the pinned agents
-// (scripts/test-tools-install.sh); an agent that is missing is skipped with a line saying so.
+// server. Ratios are chain / direct, in the same run, alternating. A third measure is the floor of
+// what the chain asks of an agent: the agent direct, given four trivial HTTP MCP servers (as many
+// as the default chain injects) served from this process; what an agent spends connecting to MCP
+// servers is its own, not the chain's. Needs the pinned agents (scripts/test-tools-install.sh); an
+// agent that is missing is skipped with a line saying so.
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -10,7 +13,23 @@ import * as acp from '@agentclientprotocol/sdk';
 import { startProcess } from '../test/harness';
 import { AGENT_IDS, agentLaunch, agentsInstalled, type AgentId } from '../test/realAgents/agents';
 import { startScriptedModelServer } from '../test/realAgents/server';
+import type { McpServerSpec } from '../chain/component';
+import { createLogger } from '../log';
+import { injectMcpServers } from '../mcp/injector';
 import { median } from './stats';
+
+/** As many servers as the default chain injects (symposium, sparkle, rust-crate-sources, symposium-ide), each with one tool. */
+async function trivialMcpServers(): Promise<McpServerSpec[]> {
+  const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
+  return ['one', 'two', 'three', 'four'].map((name) => ({
+    name,
+    create: () => {
+      const server = new McpServer({ name, version: '0' });
+      server.tool('ping', 'Answers pong.', async () => ({ content: [{ type: 'text' as const, text: 'pong' }] }));
+      return server;
+    },
+  }));
+}
 
 const OUT = resolve(__dirname, '..');
 const SHIPPED = resolve(OUT, 'shipped', 'conductor.js');
@@ -23,7 +42,10 @@ interface Sample {
   firstChunkMs: number;
 }
 
-async function once(id: AgentId, chain: boolean): Promise<Sample> {
+type Mode = 'direct' | 'direct with four MCP servers' | 'chain';
+
+async function once(id: AgentId, mode: Mode): Promise<Sample> {
+  const chain = mode === 'chain';
   const model = await startScriptedModelServer([{ when: 'say hello', text: ANSWER }]);
   const ws = mkdtempSync(join(tmpdir(), 'agents-bench-ws-'));
   const launch = agentLaunch(id, model.url);
@@ -35,9 +57,21 @@ async function once(id: AgentId, chain: boolean): Promise<Sample> {
       clientCapabilities: {},
       clientInfo: { name: 'bench', version: '0' },
     });
+    const injection =
+      mode === 'direct with four MCP servers'
+        ? await injectMcpServers({ cwd: ws, mcpServers: [] }, await trivialMcpServers(), {
+            useHttp: true,
+            self: { command: process.execPath, args: [], env: [] },
+            log: createLogger('warn'),
+          })
+        : undefined;
     let t = performance.now();
-    const { sessionId } = await h.conn.agent.request('session/new', { cwd: ws, mcpServers: [] });
+    const { sessionId } = await h.conn.agent.request(
+      'session/new',
+      (injection?.params ?? { cwd: ws, mcpServers: [] }) as acp.NewSessionRequest,
+    );
     const sessionNewMs = performance.now() - t;
+    injection?.bind(sessionId);
     const seen = h.updates.length;
     t = performance.now();
     const first = new Promise<number>((resolveFirst) => {
@@ -50,7 +84,9 @@ async function once(id: AgentId, chain: boolean): Promise<Sample> {
       }, 1);
     });
     await h.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'say hello' }] });
-    return { sessionNewMs, firstChunkMs: await first };
+    const firstChunkMs = await first;
+    await injection?.close();
+    return { sessionNewMs, firstChunkMs };
   } finally {
     await h.close();
     await model.close();
@@ -65,30 +101,39 @@ async function main(): Promise<void> {
   const lines = [
     `## Real agents: chain / direct (${ROUNDS} rounds each, medians)`,
     '',
-    '| agent | session/new direct | through the chain | ratio | first chunk direct | through the chain | ratio |',
-    '|---|---|---|---|---|---|---|',
+    '| agent | session/new direct | direct, given four MCP servers (floor) | through the chain | ratio to direct | ratio to the floor | first chunk direct | through the chain | ratio |',
+    '|---|---|---|---|---|---|---|---|---|',
   ];
   const rows: Record<string, unknown> = {};
   for (const id of AGENT_IDS) {
     const direct: Sample[] = [];
+    const floor: Sample[] = [];
     const chain: Sample[] = [];
     try {
-      await once(id, false); // warm the agent's own caches (npm, compile caches) once, unmeasured
+      await once(id, 'direct'); // warm the agent's own caches (npm, compile caches) once, unmeasured
       for (let i = 0; i < ROUNDS; i++) {
-        direct.push(await once(id, false));
-        chain.push(await once(id, true));
+        direct.push(await once(id, 'direct'));
+        floor.push(await once(id, 'direct with four MCP servers'));
+        chain.push(await once(id, 'chain'));
       }
     } catch (e) {
-      lines.push(`| ${id} | failed: ${e instanceof Error ? e.message : String(e)} | | | | | |`);
+      lines.push(`| ${id} | failed: ${e instanceof Error ? e.message : String(e)} | | | | | | | |`);
       continue;
     }
     const m = (xs: Sample[], k: keyof Sample): number => median(xs.map((x) => x[k]));
     const f = (ms: number): string => `${ms.toFixed(0)} ms`;
-    const [sd, sc, fd, fc] = [m(direct, 'sessionNewMs'), m(chain, 'sessionNewMs'), m(direct, 'firstChunkMs'), m(chain, 'firstChunkMs')];
+    const [sd, sf, sc, fd, fc] = [
+      m(direct, 'sessionNewMs'),
+      m(floor, 'sessionNewMs'),
+      m(chain, 'sessionNewMs'),
+      m(direct, 'firstChunkMs'),
+      m(chain, 'firstChunkMs'),
+    ];
+    const plus = (ms: number): string => `${ms >= 0 ? '+' : '−'}${f(Math.abs(ms))}`;
     lines.push(
-      `| ${id} | ${f(sd)} | ${f(sc)} | ${(sc / sd).toFixed(2)}× (+${f(sc - sd)}) | ${f(fd)} | ${f(fc)} | ${(fc / fd).toFixed(2)}× (+${f(fc - fd)}) |`,
+      `| ${id} | ${f(sd)} | ${f(sf)} | ${f(sc)} | ${(sc / sd).toFixed(2)}× (${plus(sc - sd)}) | ${(sc / sf).toFixed(2)}× (${plus(sc - sf)}) | ${f(fd)} | ${f(fc)} | ${(fc / fd).toFixed(2)}× (${plus(fc - fd)}) |`,
     );
-    rows[id] = { direct, chain };
+    rows[id] = { direct, floor, chain };
     console.log(lines.at(-1));
   }
   console.log(lines.join('\n'));

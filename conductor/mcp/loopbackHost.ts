@@ -146,8 +146,13 @@ export class LoopbackMcpHost {
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    res.once('finish', () =>
+      this.log.debug(`MCP "${this.spec.name}" ${req.method} ${methodsOf(body)} answered in ${Math.round(performance.now() - started)} ms`),
+    );
+    let body: unknown;
     try {
-      const body = req.method === 'POST' ? await readJson(req) : undefined;
+      body = req.method === 'POST' ? await readJson(req) : undefined;
       const sessionHeader = req.headers['mcp-session-id'];
       const mcpSession = typeof sessionHeader === 'string' ? sessionHeader : undefined;
       let transport = mcpSession ? this.transports.get(mcpSession) : undefined;
@@ -188,6 +193,12 @@ export class LoopbackMcpHost {
 }
 
 class BodyError extends Error {}
+
+/** The JSON-RPC methods of a request body (a batch has several), for the debug log. */
+function methodsOf(body: unknown): string {
+  const all = Array.isArray(body) ? body : [body];
+  return all.map((m) => (isObject(m) && typeof m.method === 'string' ? m.method : isObject(m) ? 'response' : '-')).join(',');
+}
 
 function isInitialize(body: unknown): boolean {
   return isObject(body) && body.method === 'initialize';
