@@ -1,5 +1,5 @@
 // How long an agent's stream lasts when nothing draws it: the e2e's yardstick for "the chat keeps
-// pace" (issue 20). The conductor with its default chain in front of ElizACP, as the extension
+// pace". The conductor with its default chain in front of ElizACP, as the extension
 // runs them, on the Node the extension host runs (code-server's), read by a bare ACP client over
 // stdio: from the prompt to its last chunk, median of three runs after one warm-up.
 import { spawn } from 'node:child_process';

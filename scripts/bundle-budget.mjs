@@ -1,4 +1,4 @@
-// The size budget of the shipped bundles (issue 20): builds them minified as `npm run package`
+// The size budget of the shipped bundles: builds them minified as `npm run package`
 // does, into a temporary folder, and fails past the budget, on a bundle that is not ASCII, or on
 // one the .vsix would leave out. Part of the checks stage of `npm test`
 // (scripts/static-checks.mjs); `node scripts/bundle-budget.mjs` prints the table on its own.

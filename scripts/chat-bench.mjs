@@ -1,4 +1,4 @@
-// npm run bench, last part: the chat in the browser (issue 20's "the chat keeps pace"), run through
+// npm run bench, last part: the chat in the browser (its "the chat keeps pace" goal), run through
 // scripts/vscode-host-run.sh like the e2e: a fresh code-server workbench in chromium, the chat
 // opened as a user opens it, ElizACP behind the conductor. Measures what the e2e's step measures
 // (chatPace.mjs) after one warm-up prompt, reads how long the extension's activate() took from its

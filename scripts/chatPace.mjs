@@ -1,4 +1,4 @@
-// "The chat keeps pace" (issue 20), measured in the real page: code-server's workbench in
+// "The chat keeps pace", measured in the real page: code-server's workbench in
 // chromium, the chat's webview, ElizACP behind the conductor. Used by the e2e's step (its long-lived
 // tab, every earlier step's conversation in it) and by the chat bench of `npm run bench`
 // (chat-bench.mjs, a fresh workbench). Timed inside the page: from the Enter keydown on the prompt

@@ -496,7 +496,7 @@ try {
   await step(
     'the chat keeps pace: send → first chunk over 20 prompts, a 5000-chunk reply (figures in test-results/bench/ui.json)',
     async () => {
-      // Recorded for the bench (issue 20), not asserted: timings are not pass/fail here.
+      // Recorded for the bench, not asserted: timings are not pass/fail here.
       const ui = await measureChatPace(page, f, await selectedTab(f)); // the tab on screen (earlier steps opened others)
       fs.mkdirSync(path.join(RESULTS_DIR, 'bench'), { recursive: true });
       fs.writeFileSync(path.join(RESULTS_DIR, 'bench', 'ui.json'), JSON.stringify(ui, null, 2));

@@ -55,7 +55,7 @@ export interface SymposiumApi {
     readonly processPid: number | undefined;
     readonly models: vscode.LanguageModelChatInformation[];
   };
-  /** How long activate() took, in ms, without the test commands registered only outside production mode (the bench records it; issue 20 asks ≤ 50 ms). */
+  /** How long activate() took, in ms, without the test commands registered only outside production mode (the bench records it; the goal is ≤ 50 ms). */
   activationMs: number;
 }
 

@@ -6,7 +6,7 @@
 // - byte relay: one process that moves bytes (the physical floor of one hop);
 // - thinkwell: @thinkwell/conductor 0.5.7, the TypeScript conductor a user would pick instead;
 // - symposium: our conductor with no components, and with three pass-through components.
-// Goals (issue 20) are checked and printed; results go to out/bench/results.json.
+// Goals are checked and printed; results go to out/bench/results.json.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -138,7 +138,7 @@ async function main(): Promise<void> {
   writeFileSync(resolve(__dirname, 'results.md'), `${lines.join('\n')}\n`);
 }
 
-/** Issue 20's goals, per agent and path of ours: met or not, with the figure. */
+/** The performance goals, per agent and path of ours: met or not, with the figure. */
 function goalLines(rows: Row[]): string[] {
   const goals: { name: string; met: (r: Row) => boolean; show: (r: Row) => string }[] = [
     { name: 'throughput ≥ 0.95× direct', met: (r) => r.throughputRatio >= 0.95, show: (r) => `${r.throughputRatio.toFixed(2)}×` },

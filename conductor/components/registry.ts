@@ -4,7 +4,7 @@
 // esbuild keeps in the one bundle but evaluates only when called. Most components serve MCP
 // (the MCP SDK, zod and ajv come with them), and evaluating all of that at start was about half
 // of the conductor's start-up time; loading only what `--components` names, after the agent has
-// been spawned (cli.ts), lets the agent's own start-up run meanwhile (issue 20: cold start, idle
+// been spawned (cli.ts), lets the agent's own start-up run meanwhile (cold start, idle
 // memory). Names are known without loading anything, for validating the command line.
 import type { ComponentFactory } from '../chain/component';
 import type { LanguageServerSpec } from './ide-lsp/servers';

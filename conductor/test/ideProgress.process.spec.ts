@@ -1,4 +1,4 @@
-// Progress of `ide` tool calls on their cards (issue 21), over real processes: the conductor with
+// Progress of `ide` tool calls on their cards, over real processes: the conductor with
 // ElizACP, played by this test as the editor. (1) No `ide` in the editor's capabilities, so the
 // ide-lsp adapter answers from the real typescript-language-server, started cold by the question:
 // the server's start and its own `$/progress` (project load) reach the editor as
@@ -87,7 +87,7 @@ const progressText = (u: acp.SessionUpdate): string | undefined =>
 const toolProgress = (e: Editor): { tool: string; message: string }[] =>
   e.notifications.filter((n) => n.method === TOOL_PROGRESS_METHOD).map((n) => n.params as { tool: string; message: string });
 
-describe('ide tool calls show progress on their cards (issue 21)', function () {
+describe('ide tool calls show progress on their cards', function () {
   this.timeout(90_000);
   let e: Editor | undefined;
   afterEach(async () => {

@@ -148,7 +148,7 @@ describe('openctx component (conductor + ElizACP processes)', function () {
     );
   });
 
-  it('a call that waits on a slow provider shows progress on its tool card, then answers with the others (issue 21)', async () => {
+  it('a call that waits on a slow provider shows progress on its tool card, then answers with the others', async () => {
     h = startProcess(conductorArgs({ log: 'warn' }));
     // As the extension does: it shows `_symposium/tool_progress` on its cards itself.
     await initialize(h, { _meta: withToolProgressCapability(undefined) });

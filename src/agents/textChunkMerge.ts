@@ -3,7 +3,7 @@
 // (its session router, then the handler's parser) and walks each through its web-stream and
 // handler machinery: about 20 µs a notification on the thread that also carries the chat. When an
 // agent streams faster than that, the pipe fills and each read brings hundreds of lines; the
-// editor then spent its time on per-line overhead while the reply waited (issue 20: a 5000-chunk
+// editor then spent its time on per-line overhead while the reply waited (a 5000-chunk
 // reply took 2.3–3.8× the stream). The SDK has no hook for this, so this transform sits between
 // the conductor's stdout and the SDK's NDJSON stream.
 //

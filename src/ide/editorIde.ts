@@ -1,4 +1,4 @@
-// The editor's answers to `_symposium/ide/*` (issue 13): the conductor's ide-operations component
+// The editor's answers to `_symposium/ide/*`: the conductor's ide-operations component
 // asks, VS Code's language features answer — the same commands behind Go to Definition, Find All
 // References, Go to Symbol, the outline, hovers and the Problems view — plus a text search over the
 // files (src/node/textSearch.ts, unsaved editors included). Every path the request names is

@@ -1,4 +1,4 @@
-// The editor's answer to the conductor's `_symposium/ide/*` requests (issue 13), as the ACP client
+// The editor's answer to the conductor's `_symposium/ide/*` requests, as the ACP client
 // sees it: one call per operation, tagged with where the request came from like fs/* and
 // terminal/*. vscode-free interface; the implementation (src/ide/editorIde.ts) answers from VS
 // Code's language features. The request and result types live in src/protocol/ideOperations.ts.

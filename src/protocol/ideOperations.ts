@@ -1,4 +1,4 @@
-// IDE operations (issue 13): the requests the conductor's `ide-operations` component sends
+// IDE operations: the requests the conductor's `ide-operations` component sends
 // upstream (`_symposium/ide/<operation>`) and whoever answers them — the extension from VS Code's
 // language features, or (next issue) the conductor's language-server adapter — one request and
 // one response type per operation, in this one file shared by both sides. Pure: no vscode, DOM or
@@ -135,7 +135,7 @@ export function ideOperationOf(method: string): IdeOperation | undefined {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Progress of a pending request (issue 21): the ide-operations component puts a token in the
+// Progress of a pending request: the ide-operations component puts a token in the
 // request's `_meta.symposium.progressToken`; an answerer that has something to say while the
 // request waits (the ide-lsp adapter: a language server starting, or its `$/progress` while it
 // loads or indexes the project) sends `_symposium/ide/progress` with that token back toward the

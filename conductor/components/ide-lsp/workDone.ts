@@ -1,7 +1,7 @@
 // A language server's work-done progress (LSP `$/progress` begin / report / end with title,
 // message and percentage): kept to know when a project load is over (workspace queries wait for
 // it), and told step by step to whoever waits on the server, so an `ide` tool call's card can say
-// "typescript-language-server: Initializing JS/TS language features — 40%" (issue 21).
+// "typescript-language-server: Initializing JS/TS language features — 40%".
 
 /** What a server says it is doing (its `$/progress`, or starting), for a waiting tool call's card. */
 export interface ServerActivity {

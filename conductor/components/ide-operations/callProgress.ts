@@ -1,4 +1,4 @@
-// Progress of one `ide` tool call on its card (issue 21). Each `_symposium/ide/*` request the call
+// Progress of one `ide` tool call on its card. Each `_symposium/ide/*` request the call
 // sends upstream carries a token (`_meta.symposium.progressToken`); the answerer may send
 // `_symposium/ide/progress` with it while the request waits (the ide-lsp adapter: a language
 // server starting, or loading / indexing the project, from its `$/progress`), and that text goes

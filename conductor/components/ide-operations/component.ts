@@ -1,4 +1,4 @@
-// The IDE operations component (seed: "IDE Operations — component/adapter pair"; issue 13). It
+// The IDE operations component (seed: "IDE Operations — component/adapter pair"). It
 // injects the MCP server `symposium-ide` into every user session and turns its tool calls into
 // `_symposium/ide/<operation>` requests sent upstream. It never talks to an editor itself: the
 // extension answers when it advertises `_meta.symposium.ide`; otherwise an IDE adapter placed

@@ -12,7 +12,7 @@ import { OpenCtxClient } from '../../../src/node/openctxClient';
 import { ToolProgress } from '../toolProgress';
 import type { ToolCallExtra } from './tools';
 
-/** A tool call that waits this long on providers shows progress on its card (issue 21). */
+/** A tool call that waits this long on providers shows progress on its card. */
 export const SLOW_CALL_MS = 1_000;
 
 class OpenCtxComponent implements Component {

@@ -27,7 +27,7 @@ suite('activation', () => {
     assert.equal(api, activated);
     assert.match(api.sessionId, /^[0-9a-f-]{36}$/);
     await waitFor('the chat to start a conductor', () => conductorChildren().length > 0);
-    // Recorded for the bench (issue 20: activation ≤ 50 ms), not asserted: a timed test would be noise.
+    // Recorded for the bench (activation ≤ 50 ms), not asserted: a timed test would be noise.
     const dir = path.resolve(__dirname, '../../../test-results/bench');
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'activation.json'), JSON.stringify({ activationMs: api.activationMs }, null, 2));

@@ -1,4 +1,4 @@
-// Issue 13 in the real host: ElizACP calls the `ide` MCP tools (the conductor's ide-operations
+// In the real host: ElizACP calls the `ide` MCP tools (the conductor's ide-operations
 // component), the component asks the extension `_symposium/ide/*`, and the extension answers from
 // VS Code's TypeScript language features on test-workspace/ts-project. Positions are asserted
 // exactly (1-based, columns in characters: main.ts line 4 has two emoji before `Parser`, line 8
@@ -335,7 +335,7 @@ suite("IDE operations: the editor's code intelligence as agent tools", () => {
     for (const e of TYPESCRIPT_EXPECTATIONS) assert.deepEqual(mismatches(e, (await ask(e.prompt)).reply), [], e.title);
   });
 
-  test("a slow answer from VS Code's language features: after 1 s the card says so, live, and ends completed (issue 21)", async function () {
+  test("a slow answer from VS Code's language features: after 1 s the card says so, live, and ends completed", async function () {
     this.timeout(60_000);
     // A workspace-symbol provider that takes 3.5 s: VS Code's Go to Symbol in Workspace waits for every provider.
     const slow = vscode.languages.registerWorkspaceSymbolProvider({
