@@ -15,6 +15,7 @@ import { readConfigFile, type ConfigFileSettings } from './configFile';
 import type { ConductorMode } from './main';
 import { UsageError } from './roles';
 import type { OpenCtxSessionConfig } from '../src/protocol/openctx';
+import { errorText } from '../src/protocol/errorText';
 
 export { helpText } from './help';
 
@@ -44,7 +45,7 @@ export function parseProxyArgs(argv: readonly string[]): ProxyArgs {
   try {
     return parseArgs(argv);
   } catch (err) {
-    throw err instanceof UsageError ? err : new UsageError((err as Error).message);
+    throw err instanceof UsageError ? err : new UsageError(errorText(err));
   }
 }
 
@@ -137,7 +138,7 @@ export function withConfigFlags(config: ConfigFileSettings, argv: readonly strin
       // Component names are checked together with the proxies.
       parseArgs([...(group.key === 'symposium.enabledComponents' ? proxyFlags : []), ...groupFlags, '--', 'agent']);
     } catch (err) {
-      throw new UsageError(`${config.file}: "${group.key}": ${(err as Error).message.split('\n')[0]}`);
+      throw new UsageError(`${config.file}: "${group.key}": ${errorText(err).split('\n')[0]}`);
     }
     flags.push(...groupFlags);
   }

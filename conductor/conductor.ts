@@ -73,7 +73,7 @@ function cancelGraceFromEnv(): number {
   return process.env.SYMPOSIUM_CANCEL_GRACE_MS && Number.isFinite(ms) && ms >= 0 ? ms : DEFAULT_CANCEL_GRACE_MS;
 }
 
-const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+const errorText = (err: unknown): string => errorText(err);
 /** A short description of a message for logs (never the message itself: it may be huge or cyclic). */
 const summarize = (m: RpcMessage): string =>
   'method' in m ? `${String(m.method)}${'id' in m ? ` (id ${String(m.id)})` : ''}` : `response (id ${String(m.id)})`;

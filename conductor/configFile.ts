@@ -17,6 +17,7 @@ import { parseProviderSettings } from '../src/node/openctxClient';
 import { isObject } from '../src/protocol/guards';
 import type { OpenCtxSessionConfig } from '../src/protocol/openctx';
 import { UsageError } from './roles';
+import { errorText } from '../src/protocol/errorText';
 
 export const CONFIG_ENV_VAR = 'SYMPOSIUM_CONFIG';
 const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -77,13 +78,13 @@ export async function readConfigFile(env: NodeJS.ProcessEnv = process.env): Prom
     text = (await readRegularFileText(path, { maxBytes: MAX_CONFIG_BYTES, followFinalLink: true })).text;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT' && !required) return { flags: [] };
-    throw new UsageError(`cannot read the configuration file ${path}: ${(err as Error).message}`);
+    throw new UsageError(`cannot read the configuration file ${path}: ${errorText(err)}`);
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`${path} is not JSON: ${(err as Error).message}`);
+    throw new UsageError(`${path} is not JSON: ${errorText(err)}`);
   }
   if (!isObject(parsed)) throw new UsageError(`${path} must hold a JSON object of settings`);
   return settingsOf(parsed, path);

@@ -4,6 +4,7 @@
 // start the agent before the rest of the conductor is loaded.
 import { closeSync, readFileSync } from 'node:fs';
 import { isObject } from '../src/protocol/guards';
+import { errorText } from '../src/protocol/errorText';
 
 /**
  * The descriptor of a pipe (or file) holding the agent's and the proxies' own environments, one
@@ -85,7 +86,7 @@ function readStartupFd(fd: number): StartupEnv {
   try {
     raw = readFileSync(fd, 'utf8');
   } catch (err) {
-    throw new Error(`${STARTUP_FD_VAR}=${fd} cannot be read: ${(err as Error).message}`);
+    throw new Error(`${STARTUP_FD_VAR}=${fd} cannot be read: ${errorText(err)}`);
   } finally {
     try {
       closeSync(fd);

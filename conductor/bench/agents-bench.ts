@@ -17,6 +17,7 @@ import type { McpServerSpec } from '../chain/component';
 import { createLogger } from '../log';
 import { injectMcpServers } from '../mcp/injector';
 import { median } from './stats';
+import { errorText } from '../../src/protocol/errorText';
 
 /** As many servers as the default chain injects (symposium, sparkle, rust-crate-sources, symposium-ide), each with one tool. */
 async function trivialMcpServers(): Promise<McpServerSpec[]> {
@@ -117,7 +118,7 @@ async function main(): Promise<void> {
         chain.push(await once(id, 'chain'));
       }
     } catch (e) {
-      lines.push(`| ${id} | failed: ${e instanceof Error ? e.message : String(e)} | | | | | | | |`);
+      lines.push(`| ${id} | failed: ${errorText(e)} | | | | | | | |`);
       continue;
     }
     const m = (xs: Sample[], k: keyof Sample): number => median(xs.map((x) => x[k]));

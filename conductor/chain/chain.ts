@@ -24,6 +24,7 @@ import {
   type RpcRequest,
 } from '../jsonrpc/message';
 import type { Component, ComponentContext, Direction, IncomingNotification, IncomingRequest, RequestOptions } from './component';
+import { errorText } from '../../src/protocol/errorText';
 
 /** A peer outside the chain: the editor (above position 0) or the agent (below position N+1). */
 export interface ExternalPeer {
@@ -361,7 +362,7 @@ export class Chain {
         const rpc =
           err instanceof RpcCallError
             ? err.error
-            : { code: ErrorCodes.internalError, message: `${node.component.name}: ${err instanceof Error ? err.message : String(err)}` };
+            : { code: ErrorCodes.internalError, message: `${node.component.name}: ${errorText(err)}` };
         settle({ error: rpc });
       }
     };

@@ -22,6 +22,7 @@ import { confine } from '../../src/node/confinement';
 import { readLines, writeTextNoFollow } from '../../src/node/textFiles';
 import { isObject, type JsonObject } from '../../src/protocol/guards';
 import { researchSessionMeta } from '../../src/protocol/symposium-ext';
+import { errorText } from '../../src/protocol/errorText';
 
 function editorFs(caps: JsonObject): { read: boolean; write: boolean } {
   const fs = isObject(caps.fs) ? caps.fs : {};
@@ -86,7 +87,7 @@ class FsAdapter implements Component {
       request.respond(await work());
     } catch (err) {
       const path = isObject(request.params) ? request.params.path : undefined;
-      request.fail({ code: ErrorCodes.invalidParams, message: err instanceof Error ? err.message : String(err), data: { path } });
+      request.fail({ code: ErrorCodes.invalidParams, message: errorText(err), data: { path } });
     }
   }
 

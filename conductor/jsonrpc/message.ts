@@ -6,6 +6,7 @@
 import { ErrorCodes } from '../../src/protocol/errorCodes';
 import { isObject } from '../../src/protocol/guards';
 import { matchTextChunkLine } from '../../src/protocol/textChunkLine';
+import { errorText } from '../../src/protocol/errorText';
 
 export type JsonRpcId = string | number;
 
@@ -144,7 +145,7 @@ export function parseLine(line: string): ParseResult {
   try {
     value = JSON.parse(line);
   } catch (err) {
-    return { ok: false, id: null, error: { code: ErrorCodes.parseError, message: `not valid JSON: ${(err as Error).message}` } };
+    return { ok: false, id: null, error: { code: ErrorCodes.parseError, message: `not valid JSON: ${errorText(err)}` } };
   }
   const result = validateMessage(value);
   if (result.ok) rawText.set(result.message, line);

@@ -16,6 +16,7 @@ import { createLogger, isLogLevel, type Logger } from '../log';
 import { Conversation, RefusedRequest } from './conversation';
 import { Downstream } from './downstream';
 import { matchRequest, sharedPrefix } from './history';
+import { errorText } from '../../src/protocol/errorText';
 
 /** Conversations kept per agent; the least recently used goes first. */
 export const MAX_CONVERSATIONS = 16;
@@ -96,7 +97,7 @@ export async function runVscodeLm(argv: string[]): Promise<void> {
     try {
       await host.provide(params, emit, abort.signal);
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = errorText(err);
       throw new ResponseError(err instanceof RefusedRequest ? -32602 : -32603, message);
     }
     await conn.sendNotification(LM_COMPLETE_METHOD, { requestId: params.requestId } satisfies LmCompleteParams);

@@ -14,6 +14,7 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import { isObject } from '../../src/protocol/guards';
 import type { Logger } from '../log';
 import type { McpServerSpec, McpSessionInfo } from '../chain/component';
+import { errorText } from '../../src/protocol/errorText';
 
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** After the first refusal of a kind, one log line per this many. */
@@ -167,8 +168,7 @@ export class LoopbackMcpHost {
       await transport.handleRequest(req, res, body);
     } catch (err) {
       this.log.error(`MCP server "${this.spec.name}": request failed`, err);
-      if (!res.headersSent)
-        jsonRpcHttpError(res, err instanceof BodyError ? 400 : 500, -32603, err instanceof Error ? err.message : String(err));
+      if (!res.headersSent) jsonRpcHttpError(res, err instanceof BodyError ? 400 : 500, -32603, errorText(err));
       else res.end();
     }
   }
@@ -219,6 +219,6 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   try {
     return JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch (err) {
-    throw new BodyError(`body is not JSON: ${(err as Error).message}`);
+    throw new BodyError(`body is not JSON: ${errorText(err)}`);
   }
 }

@@ -6,6 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_TOKEN_ENV } from './injector';
 import { ErrorCodes } from '../../src/protocol/errorCodes';
+import { errorText } from '../../src/protocol/errorText';
 
 export async function runMcpBridge(argv: string[]): Promise<void> {
   const urlIndex = argv.indexOf('--url');
@@ -31,7 +32,7 @@ export async function runMcpBridge(argv: string[]): Promise<void> {
 
   stdio.onmessage = (message: JSONRPCMessage) => {
     http.send(message).catch((err: unknown) => {
-      const text = err instanceof Error ? err.message : String(err);
+      const text = errorText(err);
       log(`relay to ${url} failed: ${text}`);
       // A request must still get an answer, or the agent's MCP client would wait forever.
       if ('id' in message && 'method' in message) {

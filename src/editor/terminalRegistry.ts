@@ -32,6 +32,7 @@ import {
   type TerminalMirror,
   type MirrorInfo,
 } from './terminalProcess';
+import { errorText } from '../protocol/errorText';
 
 /** An absolute path to an existing regular file: a program path with spaces is still a program. */
 const isProgramFile = (p: string): boolean => {
@@ -177,7 +178,7 @@ export class TerminalRegistry implements TerminalHandlers {
         this.commandOptions,
       );
     } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
+      const message = errorText(e);
       this.deps.log.warn('terminal', 'could not start', { commandLine, cwd, error: message });
       throw acpRequestError().internalError(undefined, `Could not start "${commandLine}": ${message}`);
     }

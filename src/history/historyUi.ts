@@ -14,6 +14,7 @@ import { exportMarkdown } from './exporter';
 import type { ConversationMeta, HistoryStore } from './historyStore';
 import type { HistoryRecorder } from './recorder';
 import type { PastConversation } from './reopen';
+import { errorText } from '../protocol/errorText';
 
 /** A session of the agent's own list that the history has no transcript for. */
 export interface AgentSession {
@@ -66,7 +67,7 @@ export class HistoryUi {
           })),
       );
     } catch (e) {
-      this.deps.log.warn('history', 'could not list the agent’s sessions', e instanceof Error ? e.message : String(e));
+      this.deps.log.warn('history', 'could not list the agent’s sessions', errorText(e));
     }
     return { conversations, agentOnly };
   }

@@ -14,6 +14,7 @@ import { isConversationPayload, type ConversationEntry, type TabId, type TabPayl
 import type { HistoryLine, HistoryStore } from './historyStore';
 import type { OwnershipLocks } from './ownership';
 import type { PastConversation } from './reopen';
+import { errorText } from '../protocol/errorText';
 
 const FLUSH_MS = 300;
 const TITLE_CHARS = 80;
@@ -222,7 +223,7 @@ export class HistoryRecorder {
     } catch (e) {
       this.deps.log.error('history', 'could not write the conversation', {
         conversationId,
-        error: e instanceof Error ? e.message : String(e),
+        error: errorText(e),
       });
     }
   }

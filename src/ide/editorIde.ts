@@ -29,6 +29,7 @@ import {
 import { DocumentTexts, hoverText, symbolKindName } from './documentText';
 import type { IdeHandlers } from './ideHandlers';
 import { TypeScriptProjects } from './projectLoading';
+import { errorText } from '../protocol/errorText';
 
 /** Items of one list answer; the conductor shows fewer (200 by default) and reports the total. */
 export const MAX_WIRE_ITEMS = 2000;
@@ -114,7 +115,7 @@ export class EditorIde implements IdeHandlers {
       this.deps.log.info('ide', operation, { ms: Date.now() - started, results: size, agent: ctx.agentName });
       return result;
     } catch (e) {
-      this.deps.log.warn('ide', `${operation} failed`, { error: e instanceof Error ? e.message : String(e), agent: ctx.agentName });
+      this.deps.log.warn('ide', `${operation} failed`, { error: errorText(e), agent: ctx.agentName });
       throw e;
     }
   }
@@ -209,7 +210,7 @@ export class EditorIde implements IdeHandlers {
     try {
       doc = await vscode.workspace.openTextDocument(uri);
     } catch (e) {
-      throw acpRequestError().invalidParams(undefined, `${p.file} cannot be opened: ${e instanceof Error ? e.message : String(e)}`);
+      throw acpRequestError().invalidParams(undefined, `${p.file} cannot be opened: ${errorText(e)}`);
     }
     if (p.line > doc.lineCount)
       throw acpRequestError().invalidParams(undefined, `line ${p.line} is past the end of ${p.file} (${doc.lineCount} lines)`);
@@ -283,7 +284,7 @@ export class EditorIde implements IdeHandlers {
     const timer = setTimeout(done, DIAGNOSTICS_WAIT_MS);
     try {
       await vscode.workspace.openTextDocument(uri).then(undefined, (e: unknown) => {
-        throw acpRequestError().invalidParams(undefined, `${uri.fsPath} cannot be opened: ${e instanceof Error ? e.message : String(e)}`);
+        throw acpRequestError().invalidParams(undefined, `${uri.fsPath} cannot be opened: ${errorText(e)}`);
       });
       await vscode.commands.executeCommand('vscode.open', uri, { preview: true, preserveFocus: true, background: true });
       await reported;
@@ -328,10 +329,7 @@ export class EditorIde implements IdeHandlers {
       try {
         content = await readLines(file, p.start, p.end - p.start + 1);
       } catch (e) {
-        throw acpRequestError().invalidParams(
-          undefined,
-          `${p.file} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-        );
+        throw acpRequestError().invalidParams(undefined, `${p.file} cannot be read: ${(e as NodeJS.ErrnoException).code ?? errorText(e)}`);
       }
     }
     const count = content === '' && p.start > 1 ? 0 : content.split('\n').length;

@@ -27,6 +27,7 @@ import {
   type OpenCtxMeta,
   type Validated,
 } from '../protocol/openctx';
+import { errorText } from '../protocol/errorText';
 
 export interface OpenCtxProviderConfig {
   /** `http(s)://` endpoint or `file://` module URI. */
@@ -374,4 +375,4 @@ function jsonCopy<T>(v: T, depth = 0): T {
   }
   return typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint' ? (undefined as T) : v;
 }
-const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+const messageOf = (e: unknown): string => errorText(e);

@@ -8,6 +8,7 @@ import type { Gunzip } from 'node:zlib';
 import { mkdir, open, rename, rm, readdir, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, posix } from 'node:path';
 import { randomHex } from './randomHex';
+import { errorText } from '../protocol/errorText';
 
 export const LIMITS = {
   compressedBytes: 64 * 1024 * 1024,
@@ -197,7 +198,7 @@ async function* decompressed(gunzip: Gunzip, label: string): AsyncGenerator<Buff
     }
   } catch (err) {
     if (err instanceof ExtractionError) throw err;
-    throw new ExtractionError(`not a valid ${label} archive (gzip): ${(err as Error).message}`);
+    throw new ExtractionError(`not a valid ${label} archive (gzip): ${errorText(err)}`);
   }
 }
 

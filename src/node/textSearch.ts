@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import { readRegularFile, readRegularFileText } from './containedFile';
 import { IgnoreRules } from './gitignore';
 import { MatchCancelledError, matchLines, MatchTimeoutError, type MatchBatch, type MatchReply } from './lineMatchWorker';
+import { errorText } from '../protocol/errorText';
 
 export interface TextSearchHit {
   file: string;
@@ -67,7 +68,7 @@ export function compileSearchRegex(source: string): RegExp {
     try {
       return new RegExp(source); // e.g. `\(` outside unicode mode's stricter escapes
     } catch (err) {
-      throw new SearchError(`invalid regular expression ${JSON.stringify(source)}: ${(err as Error).message}`);
+      throw new SearchError(`invalid regular expression ${JSON.stringify(source)}: ${errorText(err)}`);
     }
   }
 }
@@ -91,7 +92,7 @@ export async function searchText(options: TextSearchOptions): Promise<TextSearch
     } catch (e) {
       if (e instanceof MatchTimeoutError) throw new SearchTimeoutError(timedOut(options.regex, budgetMs));
       if (e instanceof MatchCancelledError) throw new SearchError('search cancelled');
-      throw new SearchError(`the search failed: ${(e as Error).message}`);
+      throw new SearchError(`the search failed: ${errorText(e)}`);
     }
     spentMs += reply.elapsedMs;
     result.total += reply.total;

@@ -6,6 +6,7 @@
 // two methods real archives use (store, deflate); no encryption, no ZIP64, no multi-disk archives.
 import { inflateRaw } from 'node:zlib';
 import { createFile, ExtractionError, fillAtomically, LIMITS, safeRelativePath, writeAll } from './tarExtract';
+import { errorText } from '../protocol/errorText';
 
 const EOCD = 0x06054b50;
 const CENTRAL = 0x02014b50;
@@ -87,7 +88,7 @@ async function entryData(bytes: Buffer, e: ZipEntry, label: string): Promise<Buf
     try {
       data = await inflate(raw, e.size);
     } catch (err) {
-      throw new ExtractionError(`${label}: "${e.name}" does not inflate to its declared size: ${(err as Error).message}`);
+      throw new ExtractionError(`${label}: "${e.name}" does not inflate to its declared size: ${errorText(err)}`);
     }
   } else throw new ExtractionError(`${label}: "${e.name}" uses compression method ${e.method} (only store and deflate)`);
   if (data.length !== e.size) throw new ExtractionError(`${label}: "${e.name}" is not its declared ${e.size} bytes`);

@@ -20,6 +20,7 @@ import {
 } from '../protocol/traffic';
 import { trafficHtml } from './trafficHtml';
 import type { TrafficStore } from './trafficStore';
+import { errorText } from '../protocol/errorText';
 
 /** A chat tab with a session, as the viewer offers it. */
 export interface TrafficTab {
@@ -179,7 +180,7 @@ export class TrafficViewer implements vscode.Disposable {
   }
 
   private failed(what: string, err: unknown): void {
-    const text = err instanceof Error ? err.message : String(err);
+    const text = errorText(err);
     this.deps.log.error('traffic', `${what} failed`, { error: text });
     void vscode.window.showErrorMessage(`Symposium: ${what} failed: ${text}`);
   }

@@ -29,6 +29,7 @@ import { DEFAULT_REGISTRY } from './registry';
 import { ResearchSession, runResearch } from './research';
 import { decideResearchPermission } from './researchPolicy';
 import { EndedSessions } from './endedSessions';
+import { errorText } from '../../../src/protocol/errorText';
 
 export interface CrateSourcesOptions {
   locator: LocatorConfig;
@@ -136,7 +137,7 @@ export class CrateSources implements Component {
           const file = await this.confineToSources(research, p.path);
           return request.respond({ content: await readLines(file, p.line, p.limit) });
         } catch (err) {
-          return request.fail({ code: ErrorCodes.invalidParams, message: (err as Error).message });
+          return request.fail({ code: ErrorCodes.invalidParams, message: errorText(err) });
         }
       }
       default:
@@ -208,7 +209,7 @@ export class CrateSources implements Component {
           progress.done();
           return {
             isError: true,
-            content: [{ type: 'text', text: `rust_crate_query for ${crate_name} failed: ${(err as Error).message}` }],
+            content: [{ type: 'text', text: `rust_crate_query for ${crate_name} failed: ${errorText(err)}` }],
           };
         }
       },

@@ -9,6 +9,7 @@ import { readRegularFileText } from '../../../src/node/containedFile';
 import { parseVersionReq, selectVersion, type Candidate, type VersionReq } from './cargoSemver';
 import { extractCrate, sweepPartials } from './extract';
 import { checkCrateName, downloadCrate, fetchIndex, RegistryError, type IndexEntry, type RegistryConfig } from './registry';
+import { errorText } from '../../../src/protocol/errorText';
 
 /** A Cargo.lock larger than this is not read (big workspaces' are a few hundred KB). */
 const MAX_CARGO_LOCK_BYTES = 32 * 1024 * 1024;
@@ -114,7 +115,7 @@ export async function locateCrate(
     try {
       req = parseVersionReq(versionReq);
     } catch (err) {
-      throw new RegistryError((err as Error).message);
+      throw new RegistryError(errorText(err));
     }
   }
   if (!req) {

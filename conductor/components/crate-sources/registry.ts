@@ -1,3 +1,4 @@
+import { errorText } from '../../../src/protocol/errorText';
 // crates.io's sparse index and static download URL (both bases configurable, so tests use a
 // loopback registry). Every request has a timeout; every download is checked against the
 // index's SHA-256 checksum, so a corrupt or truncated archive is an error, never a tree.
@@ -53,7 +54,7 @@ async function get(url: string, config: RegistryConfig, signal?: AbortSignal): P
     if (timeout.aborted) throw new RegistryError(`timed out after ${config.timeoutMs} ms fetching ${url}`);
     if (signal?.aborted) throw new RegistryError('cancelled');
     throw new RegistryError(
-      `network error fetching ${url}: ${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message}`,
+      `network error fetching ${url}: ${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : errorText(err)}`,
     );
   }
 }
@@ -102,7 +103,7 @@ export async function downloadCrate(
       onBytes?.(received, total);
     }
   } catch (err) {
-    throw new RegistryError(`download of ${entry.name} ${entry.vers} failed: ${(err as Error).message}`);
+    throw new RegistryError(`download of ${entry.name} ${entry.vers} failed: ${errorText(err)}`);
   }
   const bytes = Buffer.concat(chunks);
   const { createHash } = await import('node:crypto');

@@ -15,6 +15,7 @@ import { CONDUCTOR_VERSION } from '../../version';
 import { withResearchSessionMeta } from '../../../src/protocol/symposium-ext';
 import { locateCrate, type CrateSource, type LocateProgress, type LocatorConfig } from './locate';
 import { readOnlySwitch } from './researchPolicy';
+import { errorText } from '../../../src/protocol/errorText';
 
 export interface ResearchRequest {
   crateName: string;
@@ -89,7 +90,7 @@ export class ResearchSession {
           const found = await this.locate(crate_name, version ?? this.request.crateVersion, extra.signal);
           return { content: [{ type: 'text', text: JSON.stringify(found, null, 2) }], structuredContent: { ...found } };
         } catch (err) {
-          return { isError: true, content: [{ type: 'text', text: `get_rust_crate_source failed: ${(err as Error).message}` }] };
+          return { isError: true, content: [{ type: 'text', text: `get_rust_crate_source failed: ${errorText(err)}` }] };
         }
       },
     );
@@ -140,7 +141,7 @@ export async function runResearch(session: ResearchSession, cx: ComponentContext
     } catch (err) {
       const reason: unknown = session.abort.signal.reason;
       if (session.abort.signal.aborted) throw reason instanceof Error ? reason : err;
-      throw new ResearchError(`cannot get the sources of ${request.crateName}: ${(err as Error).message}`);
+      throw new ResearchError(`cannot get the sources of ${request.crateName}: ${errorText(err)}`);
     }
     // The researcher's session works in the crate's folder, never in the user's workspace.
     injection = await cx.injectMcpServers({ cwd: crate.checkout_path, mcpServers: [] }, [
@@ -191,7 +192,7 @@ export async function runResearch(session: ResearchSession, cx: ComponentContext
     return findings;
   } catch (err) {
     if (session.sessionId) cx.notify('toAgent', 'session/cancel', { sessionId: session.sessionId });
-    throw err instanceof ResearchError ? err : new ResearchError((err as Error).message);
+    throw err instanceof ResearchError ? err : new ResearchError(errorText(err));
   } finally {
     clearTimeout(timer);
     options.callerSignal.removeEventListener('abort', onCallerAbort);

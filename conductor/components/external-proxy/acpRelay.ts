@@ -23,6 +23,7 @@ import { isObject, type JsonObject } from '../../../src/protocol/guards';
 import { RpcCallError } from '../../chain/chain';
 import type { ComponentContext } from '../../chain/component';
 import type { RpcError, RpcOutcome } from '../../jsonrpc/message';
+import { errorText } from '../../../src/protocol/errorText';
 
 export interface McpDialect {
   readonly connect: string;
@@ -53,7 +54,7 @@ export interface RelayDirectory {
 type McpId = string | number;
 
 const errorOf = (err: unknown): RpcError =>
-  err instanceof RpcCallError ? err.error : { code: ErrorCodes.internalError, message: err instanceof Error ? err.message : String(err) };
+  err instanceof RpcCallError ? err.error : { code: ErrorCodes.internalError, message: errorText(err) };
 
 export class AcpRelay {
   private transport: Transport | undefined;

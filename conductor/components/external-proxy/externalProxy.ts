@@ -31,6 +31,7 @@ import {
 import type { Logger } from '../../log';
 import { isProxyInitializeMethod, isSuccessorMethod, PROXY_DIALECTS, unwrap, wrap, type ProxyDialect } from './dialect';
 import type { ProxySpec } from './proxySpec';
+import { errorText } from '../../../src/protocol/errorText';
 
 const CANCEL_REQUEST = '$/cancel_request';
 
@@ -262,7 +263,7 @@ export class ExternalProxy implements Component {
 
 const internal = (err: unknown): RpcError => ({
   code: ErrorCodes.internalError,
-  message: err instanceof Error ? err.message : String(err),
+  message: errorText(err),
 });
 
 /** The factory that puts a proxy process into the chain under its name. */

@@ -4,6 +4,7 @@
 // JSON object `{"name", "command", "args"?, "env"?}` (what the extension passes, so that no quoting
 // is involved). Pure.
 import { isObject } from '../../../src/protocol/guards';
+import { errorText } from '../../../src/protocol/errorText';
 
 export interface ProxySpec {
   name: string;
@@ -82,7 +83,7 @@ function parseProxyJson(text: string): ProxySpec {
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw new Error(`--proxy JSON is not valid: ${(err as Error).message}`);
+    throw new Error(`--proxy JSON is not valid: ${errorText(err)}`);
   }
   if (!isObject(parsed) || typeof parsed.command !== 'string' || parsed.command.trim() === '')
     throw new Error('--proxy JSON needs a non-empty "command"');

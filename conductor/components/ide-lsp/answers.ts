@@ -28,6 +28,7 @@ import { serverForFile, ServerUnavailableError, type LanguageServerSpec } from '
 import type { ServerPool } from './supervisor';
 import { scanWorkspace } from './workspaceScan';
 import { querySymbols } from './workspaceSymbols';
+import { errorText } from '../../../src/protocol/errorText';
 
 /** Items of one list answer (as the extension: the tool shows fewer and reports the total). */
 export const MAX_WIRE_ITEMS = 2000;
@@ -322,7 +323,7 @@ export class LspIde {
     try {
       content = await readLines(file, p.start, p.end - p.start + 1);
     } catch (e) {
-      throw new RangeError(`${p.file} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      throw new RangeError(`${p.file} cannot be read: ${(e as NodeJS.ErrnoException).code ?? errorText(e)}`);
     }
     const count = content === '' && p.start > 1 ? 0 : content.split('\n').length;
     if (count === 0) throw new RangeError(`line ${p.start} is past the end of ${p.file}`);

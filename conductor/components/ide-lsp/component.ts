@@ -26,6 +26,7 @@ import { DocumentError } from './documents';
 import { DEFAULT_TIMEOUTS } from './lspErrors';
 import { BUILTIN_SERVERS, type LanguageServerSpec } from './servers';
 import { DEFAULT_SUPERVISOR_OPTIONS, ServerPool, type SupervisorOptions } from './supervisor';
+import { errorText } from '../../../src/protocol/errorText';
 
 export interface IdeLspOptions {
   servers: readonly LanguageServerSpec[];
@@ -155,7 +156,7 @@ export class IdeLspAdapter implements Component {
       cx.log.debug(`${operation} answered in ${Date.now() - started} ms`, total !== undefined ? { results: total } : undefined);
       request.respond(result);
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = errorText(err);
       cx.log.warn(`${operation} failed: ${message}`);
       request.fail({ code: isRequestProblem(err) ? ErrorCodes.invalidParams : ErrorCodes.internalError, message });
     } finally {

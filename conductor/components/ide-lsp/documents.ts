@@ -11,6 +11,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { languageIdOf, type LanguageServerSpec } from './servers';
+import { errorText } from '../../../src/protocol/errorText';
 
 const MAX_OPEN_DOCUMENTS = 200;
 const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
@@ -67,7 +68,7 @@ export class DocumentSync {
     } catch (err) {
       this.close(uri);
       if (err instanceof DocumentError) throw err;
-      throw new DocumentError(`${file} cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new DocumentError(`${file} cannot be read: ${(err as NodeJS.ErrnoException).code ?? errorText(err)}`);
     }
     this.stamps.set(uri, stamp);
     const known = this.open.get(uri);

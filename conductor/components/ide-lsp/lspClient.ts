@@ -33,6 +33,7 @@ import { DEFAULT_TIMEOUTS, LanguageServerError, type LspTimeouts } from './lspEr
 import type { ServerLaunch } from './servers';
 import { WatchedFiles, type FileChange } from './watchedFiles';
 import { WorkDoneProgress, type ServerActivity } from './workDone';
+import { errorText } from '../../../src/protocol/errorText';
 
 export type { ServerActivity };
 
@@ -195,7 +196,7 @@ export class LanguageServerClient {
           if (!this.pending.has(entry)) return;
           entry.reject(
             new LanguageServerError(
-              this.exitInfo ? this.deadMessage(method) : `${this.name} answered ${method} with an error: ${(err as Error).message}`,
+              this.exitInfo ? this.deadMessage(method) : `${this.name} answered ${method} with an error: ${errorText(err)}`,
             ),
           );
         },

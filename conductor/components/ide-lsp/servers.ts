@@ -19,6 +19,7 @@ import {
   serversWithOverrides,
   type LanguageServerSpec,
 } from '../../../src/protocol/languageServers';
+import { errorText } from '../../../src/protocol/errorText';
 
 export { BUILTIN_SERVERS, LanguageServersMapError, serversWithOverrides, type LanguageServerSpec };
 
@@ -62,7 +63,7 @@ export function readLanguageServersOption(value: string): LanguageServerSpec[] {
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw new LanguageServersMapError(`${source} is not JSON: ${(err as Error).message}`);
+    throw new LanguageServersMapError(`${source} is not JSON: ${errorText(err)}`);
   }
   return serversWithOverrides(parsed, inline ? source : value);
 }

@@ -9,6 +9,7 @@ import type { LanguageServerClient, ServerActivity } from './lspClient';
 import { DEFAULT_TIMEOUTS, LanguageServerError, type LspTimeouts } from './lspErrors';
 import { resolveServer, type LanguageServerSpec } from './servers';
 import { WorkspaceWatcher } from './workspaceWatcher';
+import { errorText } from '../../../src/protocol/errorText';
 
 export interface SupervisorOptions {
   timeouts: LspTimeouts;
@@ -106,7 +107,7 @@ export class ServerSupervisor {
     try {
       await client.start();
     } catch (err) {
-      const reason = `failed to start: ${(err as Error).message}`;
+      const reason = `failed to start: ${errorText(err)}`;
       this.crashes.push({ at: Date.now(), reason });
       throw new LanguageServerError(`${client.name} ${reason}`);
     }

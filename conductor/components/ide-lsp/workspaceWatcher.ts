@@ -13,6 +13,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Logger } from '../../log';
 import { FileChangeType, type FileChange } from './watchedFiles';
+import { errorText } from '../../../src/protocol/errorText';
 
 /** Folders not descended into: build output and caches (node_modules is watched, shallowly). */
 const SKIPPED = new Set(['__pycache__', 'target', 'dist', 'build', 'out', 'venv', 'vendor']);
@@ -66,7 +67,7 @@ export class WorkspaceWatcher {
   }
 
   private enqueue(work: () => Promise<void>): Promise<void> {
-    this.queue = this.queue.then(work).catch((err: unknown) => this.log.warn(`file watcher: ${(err as Error).message}`));
+    this.queue = this.queue.then(work).catch((err: unknown) => this.log.warn(`file watcher: ${errorText(err)}`));
     return this.queue;
   }
 
@@ -87,7 +88,7 @@ export class WorkspaceWatcher {
       watcher.on('error', () => this.forget(dir, []));
       this.folders.set(dir, watcher);
     } catch (err) {
-      this.log.debug(`file watcher: cannot watch ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      this.log.debug(`file watcher: cannot watch ${dir}: ${(err as NodeJS.ErrnoException).code ?? errorText(err)}`);
       return;
     }
     if (shallow) return;

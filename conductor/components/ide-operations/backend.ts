@@ -18,6 +18,7 @@ import {
 import type { ComponentContext } from '../../chain/component';
 import type { IdeCallProgress } from './callProgress';
 import { IdeCallError, type IdeBackend } from './values';
+import { errorText } from '../../../src/protocol/errorText';
 
 export interface ChainBackendOptions {
   sessionId: string;
@@ -54,7 +55,7 @@ export class ChainIdeBackend implements IdeBackend {
       if (this.options.signal?.aborted) throw new IdeCallError(`${method} was cancelled`);
       const code = (err as { error?: { code?: unknown } }).error?.code;
       if (code === ErrorCodes.methodNotFound) throw new IdeCallError(this.unavailable(operation), true);
-      throw new IdeCallError((err as Error).message);
+      throw new IdeCallError(errorText(err));
     } finally {
       tracked?.release();
     }

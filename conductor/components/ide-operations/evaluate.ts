@@ -5,6 +5,7 @@
 import { DialectError, parseProgram, sourceOf, type Expr } from './dialect';
 import { FUNCTIONS, lookupFunction } from './functions';
 import { ArgumentError, describe, IdeCallError, type IdeBackend, type Value } from './values';
+import { errorText } from '../../../src/protocol/errorText';
 
 export interface EvalContext {
   src: string;
@@ -51,7 +52,7 @@ export async function evaluate(e: Expr, cx: EvalContext): Promise<Value> {
       } catch (err) {
         if (err instanceof ArgumentError) throw new DialectError(`${fn.name}: ${err.message}. Usage: ${fn.usage}`, e.start, 'evaluation');
         if (err instanceof DialectError || err instanceof IdeCallError) throw err;
-        throw new IdeCallError(`${fn.name}: ${(err as Error).message}`);
+        throw new IdeCallError(`${fn.name}: ${errorText(err)}`);
       }
     }
   }

@@ -12,6 +12,7 @@ import { evaluate } from './evaluate';
 import { definitionsByName, FUNCTIONS, lookupFunction } from './functions';
 import { formatResult } from './results';
 import { ArgumentError, IdeCallError, type IdeBackend, type Value } from './values';
+import { errorText } from '../../../src/protocol/errorText';
 
 /** One tool call's view of the session: a backend, the roots for relative paths, and notes. */
 export interface ToolCallScope {
@@ -78,9 +79,9 @@ export function createIdeServer(options: IdeServerOptions): McpServer {
       return { content: [{ type: 'text', text: t }], structuredContent: structured };
     } catch (err) {
       if (err instanceof DialectError) throw err; // ide_operation shows it with the program and a caret
-      options.log?.(`${tool} failed after ${Date.now() - started} ms: ${(err as Error).message}`);
+      options.log?.(`${tool} failed after ${Date.now() - started} ms: ${errorText(err)}`);
       if (err instanceof ArgumentError || err instanceof IdeCallError) return text(`${tool}: ${err.message}`, true);
-      return text(`${tool} failed: ${(err as Error).message}`, true);
+      return text(`${tool} failed: ${errorText(err)}`, true);
     } finally {
       scope?.finish?.();
     }

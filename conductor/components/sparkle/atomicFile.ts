@@ -15,6 +15,7 @@ import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { readRegularFile } from '../../../src/node/containedFile';
 import { randomHex } from '../../../src/node/randomHex';
+import { errorText } from '../../../src/protocol/errorText';
 
 /** The largest store file read whole (to append to it, parse it, back it up). */
 export const STORE_FILE_MAX_BYTES = 8 * 1024 * 1024;
@@ -174,7 +175,7 @@ export async function readJsonOrSetAside(path: string, now = new Date(), read: S
   } catch (err) {
     const setAside = `${path}.bad-${now.toISOString().replace(/[:.]/g, '-')}`;
     await fs.rename(path, setAside);
-    return { kind: 'set-aside', setAside, error: (err as Error).message };
+    return { kind: 'set-aside', setAside, error: errorText(err) };
   }
 }
 

@@ -37,6 +37,7 @@ import { sparkleHomeDir } from './names';
 import { defaultSparkleOptions, type SparkleOptions } from './options';
 import { checkpointNudge } from './templates';
 import { SparkleSpace } from './workspaceStore';
+import { errorText } from '../../../src/protocol/errorText';
 
 interface HeldPrompt {
   request: IncomingRequest;
@@ -204,7 +205,7 @@ export class Sparkle implements Component {
       this.sparklers.set(sessionId, gathered.sparkler);
     } catch (err) {
       cx.log.error(`could not prepare the embodiment of session ${sessionId}`, err);
-      return this.release(sessionId, cx, `Sparkle could not read its profile: ${(err as Error).message}`);
+      return this.release(sessionId, cx, `Sparkle could not read its profile: ${errorText(err)}`);
     }
     if (this.disposed || !this.gate.isClosed(sessionId)) return; // closed meanwhile
     this.embodying.add(sessionId);

@@ -7,6 +7,7 @@
 // and written back, so editing the config through a tool loses nothing but comments. A file we
 // cannot read is reported and left untouched; tools that would change it refuse until it is fixed.
 import { DEFAULT_SPARKLER, SparkleError } from './names';
+import { errorText } from '../../../src/protocol/errorText';
 
 export type TomlValue = string | number | boolean | TomlValue[];
 
@@ -115,7 +116,7 @@ export function parseToml(text: string): TomlDoc {
       section.entries[key] = value;
       rest(line, afterValue);
     } catch (err) {
-      throw new TomlError(`line ${n + 1}: ${(err as Error).message}`);
+      throw new TomlError(`line ${n + 1}: ${errorText(err)}`);
     }
   });
   return doc;

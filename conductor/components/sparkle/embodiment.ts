@@ -7,6 +7,7 @@ import { fenced } from '../../../src/protocol/markdown';
 import type { SparkleHome } from './homeStore';
 import type { SparkleSpace, WorkspaceMemory } from './workspaceStore';
 import { builtInIdentity, embodimentClosing, toolsGuide } from './templates';
+import { errorText } from '../../../src/protocol/errorText';
 
 /** Characters kept per section; the rest is named, not lost (the file is on disk). */
 export const MAX_SECTION_CHARS = 40_000;
@@ -96,7 +97,7 @@ export async function gatherEmbodiment(
   try {
     sparkler = await home.resolve(req.sparkler, config);
   } catch (err) {
-    notes.push(`The configured sparkler could not be used (${(err as Error).message}); embodying the default one.`);
+    notes.push(`The configured sparkler could not be used (${errorText(err)}); embodying the default one.`);
     sparkler = await home.resolve(undefined, config);
   }
   const workspace = req.mode === 'full' && space ? await space.read() : undefined;

@@ -25,6 +25,7 @@ import {
 } from './config';
 import { checkName, fileStamp, HOME_FILES, SPARKLER_FILES, SparkleError, utcStamp, type InsightType } from './names';
 import { ANCHORS_TEMPLATE, EVOLUTION_TEMPLATE, identityTemplate, profileTemplate, WORKSPACE_MAP_HEADING } from './templates';
+import { errorText } from '../../../src/protocol/errorText';
 
 export interface Sparkler {
   name: string;
@@ -114,7 +115,7 @@ export class SparkleHome {
     } catch (err) {
       return {
         config: configFromDoc(defaultConfigDoc('User')),
-        problem: `${file} could not be read (${(err as Error).message}); it was left as it is and the defaults are used until it is fixed`,
+        problem: `${file} could not be read (${errorText(err)}); it was left as it is and the defaults are used until it is fixed`,
       };
     }
   }

@@ -12,6 +12,7 @@ import { CONDUCTOR_VERSION } from '../../version';
 import type { SparkleHome } from './homeStore';
 import { checkInsightType, checkName, SparkleError } from './names';
 import type { SparkleSpace } from './workspaceStore';
+import { errorText } from '../../../src/protocol/errorText';
 
 export interface SparkleToolContext {
   home: SparkleHome;
@@ -44,9 +45,7 @@ function parseWorkingMemory(raw: unknown): unknown {
   try {
     return JSON.parse(raw);
   } catch (err) {
-    throw new SparkleError(
-      `working_memory must be a JSON object or a string holding JSON; this string does not parse: ${(err as Error).message}`,
-    );
+    throw new SparkleError(`working_memory must be a JSON object or a string holding JSON; this string does not parse: ${errorText(err)}`);
   }
 }
 
@@ -65,7 +64,7 @@ export function createSparkleServer(cx: SparkleToolContext): McpServer {
     })().catch((err: unknown) => {
       if (err instanceof SparkleError) return refused(`${tool}: ${err.message}`);
       cx.log.error(`${tool} failed`, err);
-      return refused(`${tool} failed: ${err instanceof Error ? err.message : String(err)}`);
+      return refused(`${tool} failed: ${errorText(err)}`);
     });
   const sparklerOf = async (given: string | undefined): Promise<string> =>
     given === undefined ? cx.sessionSparkler() : checkName('sparkler', given);

@@ -23,6 +23,7 @@ import { MAX_SECTION_CHARS } from './embodiment';
 import { createUnique, formatInsight, type InsightEntry } from './homeStore';
 import { fileStamp, SparkleError, WORKSPACE_FILES, workspaceStoreDir } from './names';
 import { WORKSPACE_MAP_HEADING } from './templates';
+import { errorText } from '../../../src/protocol/errorText';
 
 /**
  * The bytes read of a file the embodiment shows but does not parse: enough for its section
@@ -63,7 +64,7 @@ export class SparkleSpace {
     try {
       return confine(join(this.dir, ...parts), [this.cwd], { scope: SCOPE });
     } catch (err) {
-      throw new SparkleError(`refusing to use Sparkle's workspace files: ${(err as Error).message}`);
+      throw new SparkleError(`refusing to use Sparkle's workspace files: ${errorText(err)}`);
     }
   }
 
@@ -123,12 +124,12 @@ export class SparkleSpace {
    */
   async read(): Promise<WorkspaceMemory> {
     const memory: WorkspaceMemory = { problems: [] };
-    const problem = (path: string, err: unknown): void => void memory.problems.push(`${path} was not read: ${(err as Error).message}`);
+    const problem = (path: string, err: unknown): void => void memory.problems.push(`${path} was not read: ${errorText(err)}`);
     let base: string;
     try {
       base = this.confined();
     } catch (err) {
-      memory.problems.push((err as Error).message);
+      memory.problems.push(errorText(err));
       return memory;
     }
     const memoryPath = join(base, WORKSPACE_FILES.workingMemory);

@@ -17,6 +17,7 @@ import { missingChecksumWarning, refusedVariables, shownVariables } from './inst
 import bundledRegistry from './bundledRegistry.json';
 import { BUNDLED_SOURCE, loadRegistries, type SourcedAgent } from './registrySources';
 import { agentSettingFor, commandLine, platformKey, registryTag, resolveAgent, ResolveError, type LaunchPlan } from './resolveAgent';
+import { errorText } from '../../protocol/errorText';
 
 export interface AgentPickerDeps {
   log: Log;
@@ -171,7 +172,7 @@ export class AgentPicker {
           },
         );
       } catch (e) {
-        const reason = e instanceof Error ? e.message : String(e);
+        const reason = errorText(e);
         log.error('registry', 'install failed', { id: agent.id, reason });
         void vscode.window.showErrorMessage(`Symposium: ${agent.name} was not installed: ${reason}`);
         return;

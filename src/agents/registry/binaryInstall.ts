@@ -11,6 +11,7 @@ import { BodyTooLargeError, readCappedBody } from '../../node/cappedBody';
 import { extractTarGz, LIMITS } from '../../node/tarExtract';
 import { extractZip } from '../../node/zipExtract';
 import type { BinaryDownload } from './resolveAgent';
+import { errorText } from '../../protocol/errorText';
 
 export class InstallError extends Error {}
 
@@ -61,7 +62,7 @@ export async function installBinary(download: BinaryDownload, command: string, o
     if (kind === 'zip') await extractZip(bytes, download.installDir, { label: 'agent zip' });
     else await extractTarGz(bytes, download.installDir, { label: 'agent' });
   } catch (e) {
-    throw new InstallError(`${download.url}: ${(e as Error).message}`);
+    throw new InstallError(`${download.url}: ${errorText(e)}`);
   }
   try {
     await checkCommand(command);
@@ -90,7 +91,7 @@ async function fetchArchive(url: string, options: InstallOptions): Promise<Buffe
     if (options.signal?.aborted) return new InstallError('cancelled');
     if (timeout.aborted) return new InstallError(`timed out downloading ${url}`);
     const cause = (e as Error).cause;
-    return new InstallError(`could not download ${url}: ${cause instanceof Error ? cause.message : (e as Error).message}`);
+    return new InstallError(`could not download ${url}: ${cause instanceof Error ? cause.message : errorText(e)}`);
   };
   let res: Response;
   try {

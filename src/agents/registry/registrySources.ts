@@ -12,6 +12,7 @@ import type { Log } from '../../log/logEvent';
 import { BodyTooLargeError, readCappedBody } from '../../node/cappedBody';
 import { registryUrlRefusal } from './installRisks';
 import { parseRegistry, type RegistryAgent } from './registrySchema';
+import { errorText } from '../../protocol/errorText';
 
 /** A registry agent and the file it came from. */
 export interface SourcedAgent extends RegistryAgent {
@@ -88,7 +89,7 @@ async function readSource(url: string, options: RegistrySourceOptions): Promise<
     try {
       return { body: JSON.parse(await readLimited(fileURLToPath(parsedUrl))) };
     } catch (e) {
-      return { error: `could not be read: ${(e as Error).message}` };
+      return { error: `could not be read: ${errorText(e)}` };
     }
   }
   if (parsedUrl.protocol !== 'http:' && parsedUrl.protocol !== 'https:') return { error: 'only http(s) and file URLs are read' };
@@ -100,7 +101,7 @@ async function readSource(url: string, options: RegistrySourceOptions): Promise<
     await saveCopy(options.cacheDir, file, { url, fetchedAt: new Date().toISOString(), body });
     return { body };
   } catch (e) {
-    const reason = e instanceof FetchError ? e.message : `could not be fetched: ${(e as Error).message}`;
+    const reason = e instanceof FetchError ? e.message : `could not be fetched: ${errorText(e)}`;
     const copy = await readCopy(file, url);
     if (copy) {
       options.log.warn('registry', 'offline: using the cached copy', { url, fetchedAt: copy.fetchedAt, reason });
@@ -131,7 +132,7 @@ async function fetchJson(url: string, timeoutMs: number): Promise<unknown> {
   } catch (e) {
     if (timeout.aborted) throw new FetchError(`timed out after ${timeoutMs} ms`);
     const cause = (e as Error).cause;
-    throw new FetchError(`network error: ${cause instanceof Error ? cause.message : (e as Error).message}`);
+    throw new FetchError(`network error: ${cause instanceof Error ? cause.message : errorText(e)}`);
   }
   if (!res.ok) throw new FetchError(`HTTP ${res.status}`);
   const declared = Number(res.headers.get('content-length') ?? 0);
@@ -145,12 +146,12 @@ async function fetchJson(url: string, timeoutMs: number): Promise<unknown> {
   } catch (e) {
     if (e instanceof BodyTooLargeError) throw new FetchError(e.message);
     if (timeout.aborted) throw new FetchError(`timed out after ${timeoutMs} ms`);
-    throw new FetchError(`network error: ${(e as Error).message}`);
+    throw new FetchError(`network error: ${errorText(e)}`);
   }
   try {
     return JSON.parse(bytes.toString('utf8'));
   } catch (e) {
-    throw new FetchError(`not JSON: ${(e as Error).message}`);
+    throw new FetchError(`not JSON: ${errorText(e)}`);
   }
 }
 
