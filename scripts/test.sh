@@ -15,40 +15,43 @@ bash scripts/debian-packages.sh
 mkdir -p test-results
 rm -f test-results/*.json
 
-node esbuild.mjs
-npx tsc -p . --noEmit
-if [ -f webview/tsconfig.json ]; then npx tsc -p webview --noEmit; fi
-
+# Each stage's time, printed at the end with the total (and kept in test-results/stage-times.txt).
+STARTED=$SECONDS
+: > test-results/stage-times.txt
 # Keep going after a failing stage so the summary shows every stage; fail at the end.
 status=0
+stage() {
+  local name=$1 t0=$SECONDS rc=0
+  shift
+  "$@" || rc=$?
+  printf '%-34s %4ds%s\n' "$name" $((SECONDS - t0)) "$([ $rc -eq 0 ] || echo '  (failed)')" >> test-results/stage-times.txt
+  [ $rc -eq 0 ] || status=1
+  return 0
+}
+
+stage 'build' node esbuild.mjs
+stage 'typecheck' npx tsc -p . --noEmit
+stage 'typecheck (webview)' npx tsc -p webview --noEmit
+[ $status -eq 0 ] || { cat test-results/stage-times.txt; exit 1; }
 # Lint (layer zones), formatter, test names: test-results/checks.json.
-node scripts/static-checks.mjs || status=1
-bash scripts/test-tools-install.sh  # acpx and the pinned real agents some node tests drive
+stage 'static checks' node scripts/static-checks.mjs
+stage 'install: test tools' bash scripts/test-tools-install.sh  # acpx and the pinned real agents some node tests drive
 # code-server and its Node 24: the host stages run in it, and Qwen Code (a real agent of the node
 # stage) needs Node 22 or later, so it is installed before the node stage.
-if [ -f scripts/run-ext-tests.mjs ]; then bash scripts/vscode-host-install.sh; fi
-TEST_STAGE=node npx mocha --config .mocharc.json --reporter ./scripts/mocha-json-reporter.cjs || status=1
-
-if [ -f scripts/run-ext-tests.mjs ]; then
-  bash scripts/vscode-host-run.sh scripts/run-ext-tests.mjs || status=1
-  # A second host, on a two-folder workspace: only the multi-root suite (workspace-folder pick).
-  bash scripts/vscode-host-run.sh scripts/run-ext-tests.mjs --suite multiroot \
-    --workspace test-workspace-multi/symposium-multi.code-workspace --name host-multiroot || status=1
-fi
-if [ -f scripts/webview-e2e.mjs ]; then
-  bash scripts/vscode-host-run.sh scripts/webview-e2e.mjs || status=1
-fi
+stage 'install: code-server' bash scripts/vscode-host-install.sh
+stage 'node (unit + real processes)' env TEST_STAGE=node npx mocha --config .mocharc.json --reporter ./scripts/mocha-json-reporter.cjs
+stage 'host (code-server)' bash scripts/vscode-host-run.sh scripts/run-ext-tests.mjs
+# A second host, on a two-folder workspace: only the multi-root suite (workspace-folder pick).
+stage 'host, multi-root' bash scripts/vscode-host-run.sh scripts/run-ext-tests.mjs --suite multiroot \
+  --workspace test-workspace-multi/symposium-multi.code-workspace --name host-multiroot
+stage 'browser: chat' bash scripts/vscode-host-run.sh scripts/webview-e2e.mjs
 # The history across real window reloads and two windows (its own code-server: reloads end its windows).
-if [ -f scripts/history-e2e.mjs ]; then
-  bash scripts/vscode-host-run.sh scripts/history-e2e.mjs || status=1
-fi
+stage 'browser: history' bash scripts/vscode-host-run.sh scripts/history-e2e.mjs
 # Checkpoints: the "files changed" card clicked in the real page (Revert, Keep, a file's diff, Review changes).
-if [ -f scripts/checkpoints-e2e.mjs ]; then
-  bash scripts/vscode-host-run.sh scripts/checkpoints-e2e.mjs || status=1
-fi
+stage 'browser: checkpoints' bash scripts/vscode-host-run.sh scripts/checkpoints-e2e.mjs
 # The agents people run, in the real chat, offline (the pinned agents of test-tools-install.sh).
-if [ -f scripts/agents-e2e.mjs ]; then
-  bash scripts/vscode-host-run.sh scripts/agents-e2e.mjs || status=1
-fi
-node scripts/summarize-results.mjs || status=1
+stage 'browser: real agents' bash scripts/vscode-host-run.sh scripts/agents-e2e.mjs
+stage 'summary' node scripts/summarize-results.mjs
+printf '%-34s %4ds\n' 'total' $((SECONDS - STARTED)) >> test-results/stage-times.txt
+echo; echo 'Stage times:'; cat test-results/stage-times.txt
 exit $status
