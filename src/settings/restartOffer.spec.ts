@@ -57,6 +57,8 @@ describe('settings changes that need Restart Agent', () => {
     };
     const perUse = [
       'allowedFolders',
+      'checkpoints.enabled',
+      'checkpoints.maxMegabytes',
       'enableExperimentalLM',
       'history.maxConversations',
       'lm.maxInputTokens',

@@ -3,7 +3,7 @@
 // in `agents`) or which conductor components sit in front of it (enabledComponents, and Sparkle's
 // settings, symposium.sparkle.*, and the external proxies, symposium.proxies: conductor flags) reaches open
 // chats only after a restart; new chats get it at once. Permission rules (bypassPermissions,
-// autoApprove), allowedFolders and reviewAgentEdits are read on every use and need none (nor does
+// autoApprove), allowedFolders, reviewAgentEdits and checkpoints.* are read on every use and need none (nor does
 // enableExperimentalLM: the LM provider follows it live), so
 // "Bypass Permissions" writing `agents` does not ask for a restart. Pure.
 import { isObject } from '../protocol/guards';
