@@ -216,7 +216,7 @@ export class Chain {
     let to = at;
     if (isNotification(message)) {
       if (message.method === CANCEL_REQUEST) return to;
-      while (to >= 0 && to < this.nodes.length && !looksAt(this.nodes[to]!.component, message.method, direction)) to += step;
+      while (to >= 0 && to < this.nodes.length && !looksAt(this.nodes[to]!.component, message, direction)) to += step;
     } else if (isRequest(message)) {
       while (to > 0 && to < this.nodes.length - 1 && !takesRequest(this.nodes[to]!.component, message.method, direction)) to += step;
     }
@@ -376,8 +376,8 @@ export class Chain {
 }
 
 /** Whether `component` looks at a notification (passBy passes it by otherwise). */
-function looksAt(component: Component, method: string, direction: Direction): boolean {
-  return component.onNotification !== undefined && component.wantsNotification?.(method, direction) !== false;
+function looksAt(component: Component, message: RpcNotification, direction: Direction): boolean {
+  return component.onNotification !== undefined && component.wantsNotification?.(message.method, direction, message.params) !== false;
 }
 
 /** Whether `component`, between the edges, looks at a request (passBy passes it by otherwise). */

@@ -122,9 +122,10 @@ export interface Component {
   /**
    * Which notifications `onNotification` needs to see; the others pass this component straight on,
    * without a call (a streamed reply is thousands of `session/update`s, and most components look
-   * at none of them). Asked per notification, so it must be cheap. Absent: every notification.
+   * at none of them). Asked per notification, so it must be cheap: `params` may be read (e.g. the
+   * kind of a session/update), not walked. Absent: every notification.
    */
-  wantsNotification?(method: string, direction: Direction): boolean;
+  wantsNotification?(method: string, direction: Direction, params?: unknown): boolean;
   /**
    * Which requests `onRequest` needs to see; the others pass this component straight on, as if
    * it had called `forward()`: no handler call, no id of its own, and the response and any

@@ -43,8 +43,8 @@ export class EditorEdge implements Component {
     });
   }
 
-  wantsNotification(method: string, direction: Direction): boolean {
-    return this.progress.wants(method, direction);
+  wantsNotification(method: string, direction: Direction, params?: unknown): boolean {
+    return this.progress.wants(method, direction, params);
   }
 
   onNotification(notification: IncomingNotification, cx: ComponentContext): void {

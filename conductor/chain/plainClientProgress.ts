@@ -22,10 +22,11 @@ export class PlainClientProgress {
     this.plain = !takesToolProgress(isObject(params) ? params.clientCapabilities : undefined);
   }
 
-  wants(method: string, direction: Direction): boolean {
+  wants(method: string, direction: Direction, params?: unknown): boolean {
     if (direction !== 'toClient') return false;
-    // Tool calls are followed for a plain client only (the editor that takes the progress follows them itself).
-    return method === TOOL_PROGRESS_METHOD || (this.plain === true && method === 'session/update');
+    // Tool calls are followed for a plain client only (the editor that takes the progress follows
+    // them itself); the rest of a streamed reply passes this edge by.
+    return method === TOOL_PROGRESS_METHOD || (this.plain === true && method === 'session/update' && isToolKind(params));
   }
 
   handle(notification: IncomingNotification, cx: ComponentContext): void {
@@ -41,6 +42,12 @@ export class PlainClientProgress {
     if (progress && update)
       cx.notify('toClient', 'session/update', { sessionId: progress.sessionId, update: withContent(update, progress) });
   }
+}
+
+/** Whether a session/update's params carry a tool call or its update (a cheap look at the kind only). */
+function isToolKind(params: unknown): boolean {
+  const kind = (params as { update?: { sessionUpdate?: unknown } } | undefined)?.update?.sessionUpdate;
+  return kind === 'tool_call' || kind === 'tool_call_update';
 }
 
 /** A tool call or its update with the fields the mapper reads in their ACP types. */

@@ -124,10 +124,10 @@ export class Sparkle implements Component {
   }
 
   /** A cancel toward the agent; updates toward the editor while an embodiment runs (they are marked). */
-  wantsNotification(method: string, direction: Direction): boolean {
-    return direction === 'toAgent'
-      ? method === 'session/cancel'
-      : method === 'session/update' && (this.embodying.size > 0 || this.untitled.size > 0);
+  wantsNotification(method: string, direction: Direction, params?: unknown): boolean {
+    if (direction === 'toAgent') return method === 'session/cancel';
+    // Outside an embodiment only a title matters (titleOf), so a streamed reply passes by in one hop.
+    return method === 'session/update' && (this.embodying.size > 0 || (this.untitled.size > 0 && isInfoUpdate(params)));
   }
 
   onNotification(notification: IncomingNotification, cx: ComponentContext): void {
@@ -297,6 +297,9 @@ export class Sparkle implements Component {
 
 /** session/update params with the embodiment mark on the update (what the editor's chat reads) and the params. */
 const normalised = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+const isInfoUpdate = (params: unknown): boolean =>
+  (params as { update?: { sessionUpdate?: unknown } } | undefined)?.update?.sessionUpdate === 'session_info_update';
 
 /** The title a session_info_update sets, if it sets one. */
 function titleOf(params: unknown): string | undefined {
