@@ -10,6 +10,7 @@ import type { TabPayload } from '../protocol/webview';
 import { type CheckpointEditor, type FileAtCheckpoint, TurnCheckpoints } from './turnCheckpoints';
 
 export const CHECKPOINT_SCHEME = 'symposium-checkpoint';
+export const UNDO_RESTORE_COMMAND = 'symposium.undoRestore';
 const COMMIT = /^[0-9a-f]{40}$/;
 
 export interface CheckpointSetupDeps {
@@ -78,7 +79,12 @@ export function createCheckpoints(deps: CheckpointSetupDeps): TurnCheckpoints {
       return (await repo.contentAt(commit, uri.path.slice(1)))?.toString('utf8') ?? '';
     },
   };
-  deps.context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, provider));
+  deps.context.subscriptions.push(
+    vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, provider),
+    vscode.commands.registerCommand(UNDO_RESTORE_COMMAND, async () => {
+      if (!(await checkpoints.undoLastRestore())) void vscode.window.showInformationMessage('There is no restore to undo in this window.');
+    }),
+  );
   return checkpoints;
 }
 

@@ -214,7 +214,21 @@ describe('turn checkpoints (src/checkpoints/turnCheckpoints.ts)', () => {
     assert.equal(fs.readFileSync(path.join(ws, 'c.txt'), 'utf8'), 'c\n');
     assert.ok(!fs.existsSync(path.join(ws, 'b.txt')));
     assert.equal(fs.readFileSync(path.join(ws, 'u.txt'), 'utf8'), 'agent 1\n', 'unsaved in an editor: left alone');
-    assert.match(notices.at(-1) ?? '', /^Restored 3 files to how they were before this prompt \(left alone: u\.txt\)/);
+    assert.match(
+      notices.at(-1) ?? '',
+      /^Restored 3 files to how they were before this prompt \(left alone: u\.txt\).*Undo Last Restore puts them back/,
+    );
+
+    // Undo Last Restore: the files as they were just before the restore, the user's edit included.
+    assert.equal(await checkpoints.undoLastRestore(), true);
+    assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'agent 1\n');
+    assert.equal(fs.readFileSync(path.join(ws, 'b.txt'), 'utf8'), 'agent 2\n');
+    assert.equal(fs.readFileSync(path.join(ws, 'c.txt'), 'utf8'), 'user\n');
+    assert.match(notices.at(-1) ?? '', /^Undid the restore: 3 files are as they were before it/);
+    // And undoing the undo restores again.
+    assert.equal(await checkpoints.undoLastRestore(), true);
+    assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'a\n');
+    assert.ok(!fs.existsSync(path.join(ws, 'b.txt')));
   });
 
   it('a conversation pruned from the history takes its checkpoints with it (the store tells the checkpoints, as at activation)', async () => {

@@ -75,6 +75,15 @@ const FS_CLOCK_SLACK_MS = 20;
 /** Turns kept in memory for their cards' actions (the checkpoints themselves stay on disk). */
 const MAX_TURNS = 500;
 
+/** The command that undoes the latest restore (package.json: symposium.undoRestore). */
+export const UNDO_RESTORE_TITLE = 'Symposium: Undo Last Restore';
+
+interface LastRestore {
+  tabId: string;
+  /** Each folder's checkpoint of how it was just before the restore. */
+  backups: { repo: Checkpoints; backup: Checkpoint }[];
+}
+
 export class TurnCheckpoints {
   private readonly repos = new Map<string, Checkpoints>();
   private readonly turns = new Map<string, TurnRecord>();
@@ -82,6 +91,8 @@ export class TurnCheckpoints {
   private readonly running = new Map<string, Set<Promise<unknown>>>();
   /** Per tab, the end-of-turn work in order (a card's changes are computed before the next turn's snapshot). */
   private readonly tabWork = new Map<string, Promise<void>>();
+  /** The latest restore (or undo) of this window, which Undo Last Restore reverses. */
+  private lastRestore: LastRestore | undefined;
 
   constructor(private readonly deps: TurnCheckpointsDeps) {}
 
@@ -301,18 +312,47 @@ export class TurnCheckpoints {
     if (!answer) return 'declined';
     let restored = 0;
     const skipped: string[] = [];
+    const backups: LastRestore['backups'] = [];
     for (const { repo, target, unsaved: skip } of plans) {
       const result = await repo.restore(target, { skip: answer === 'include-unsaved' ? [] : skip });
       restored += result.written.length + result.deleted.length;
       skipped.push(...result.skipped.map((s) => s.path));
+      backups.push({ repo, backup: result.backup });
       this.deps.log.info('checkpoints', 'restored', { folder: repo.folder, messageId, backup: result.backup.id, skipped: result.skipped });
     }
+    this.lastRestore = { tabId, backups };
     notice(
       `Restored ${restored} ${restored === 1 ? 'file' : 'files'} to how they were before this prompt` +
         (skipped.length ? ` (left alone: ${skipped.join(', ')})` : '') +
-        '. The files as they were just before are kept as a checkpoint.',
+        `. The files as they were just before are kept as a checkpoint: ${UNDO_RESTORE_TITLE} puts them back.`,
     );
     return 'restored';
+  }
+
+  /**
+   * Undoes the latest restore of this window: every folder it changed back as it was just before
+   * (itself a restore, so it can be undone in turn). False when there is none.
+   */
+  async undoLastRestore(): Promise<boolean> {
+    const last = this.lastRestore;
+    if (!last) return false;
+    this.lastRestore = undefined;
+    const backups: LastRestore['backups'] = [];
+    let changed = 0;
+    for (const { repo, backup } of last.backups) {
+      const result = await repo.restore(backup);
+      changed += result.written.length + result.deleted.length;
+      backups.push({ repo, backup: result.backup });
+      this.deps.log.info('checkpoints', 'restore undone', { folder: repo.folder, backup: backup.id });
+    }
+    this.lastRestore = { tabId: last.tabId, backups };
+    this.deps.send({
+      type: 'tab-notice',
+      tabId: last.tabId,
+      level: 'info',
+      text: `Undid the restore: ${changed} ${changed === 1 ? 'file is' : 'files are'} as they were before it (${UNDO_RESTORE_TITLE} again redoes it).`,
+    });
+    return true;
   }
 
   /** The conversation's history entry is gone: so are its checkpoints, in every folder. */
