@@ -193,6 +193,21 @@ export class SessionStore {
     return this.sessions.get(id);
   }
 
+  /**
+   * A new session that starts as a copy of `source` as it is now: its history (what session/load
+   * would replay, and what `did I say` searches), picks and prompt count; its own folder and MCP servers.
+   */
+  fork(source: Session, cwd: string, mcpServers: readonly acp.McpServer[]): Session {
+    const copy = this.create(cwd, mcpServers);
+    copy.modeId = source.modeId;
+    copy.model = source.model;
+    copy.brief = source.brief;
+    copy.prompts = source.prompts;
+    copy.title = source.title;
+    copy.history.push(...source.history);
+    return copy;
+  }
+
   async close(id: string): Promise<boolean> {
     const session = this.sessions.get(id);
     if (!session) return false;
