@@ -177,6 +177,7 @@ export function setupChat(opts: ChatSetup) {
             turnStarted: (tabId, messageId) => checkpoints?.turnStarted(tabId, messageId),
             turnEnded: (tabId, messageId) => checkpoints?.turnEnded(tabId, messageId),
             action: (m) => checkpoints?.action(m),
+            restoreForResend: async (tabId, messageId) => (await checkpoints?.restoreForResend?.(tabId, messageId)) ?? false,
           },
         }
       : {}),
