@@ -198,13 +198,9 @@ export class SessionStore {
    * would replay, and what `did I say` searches), picks and prompt count; its own folder and MCP servers.
    */
   fork(source: Session, cwd: string, mcpServers: readonly acp.McpServer[]): Session {
-    const copy = this.create(cwd, mcpServers);
-    copy.modeId = source.modeId;
-    copy.model = source.model;
+    // As a saved session is restored, under a new id (the toggle is not saved: copied here).
+    const copy = this.create(cwd, mcpServers, { ...source.saved(), id: randomUUID(), cwd, updatedAt: new Date().toISOString() });
     copy.brief = source.brief;
-    copy.prompts = source.prompts;
-    copy.title = source.title;
-    copy.history.push(...source.history);
     return copy;
   }
 

@@ -7,18 +7,14 @@
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { agentLaunch, agentsInstalled } from '../../conductor/test/realAgents/agents';
 import { startScriptedModelServer } from '../../conductor/test/realAgents/server';
 import { recallStep } from '../../conductor/test/realAgents/steps';
 import { tempDir } from '../../conductor/test/harness';
 import { builtinAgent, type AgentDefinition } from '../agents/agentConfiguration';
-import { silentLog } from '../log/logEvent';
-import { DEFAULT_LIMITS } from '../node/checkpointRepo';
-import { TurnCheckpoints } from '../checkpoints/turnCheckpoints';
 import type { TabId } from '../protocol/webview';
-import { setupChat, until } from '../test/chatHarness';
+import { setupChat, testCheckpoints, until } from '../test/chatHarness';
 import { RESEND_FORK_NOTICE, RESEND_NOTICE } from './editAndResend';
 import '../../conductor/test/testEnv.setup.cjs';
 
@@ -32,17 +28,12 @@ function openChat(agent: AgentDefinition, ws: string) {
     runtime,
     editor: true,
     configure: async () => ({ agent, components: null, workspaceFolder: ws }),
-    checkpoints: ({ controller, messages }) =>
-      new TurnCheckpoints({
-        log: silentLog,
-        storageRoot: fs.mkdtempSync(path.join(os.tmpdir(), 'symposium-resend-store-')),
-        enabled: () => true,
-        limits: () => DEFAULT_LIMITS,
-        maxBytes: () => 500 * 1024 * 1024,
-        foldersOf: (tabId) => [controller.tab(tabId)?.config?.workspaceFolder ?? ''].filter(Boolean),
-        conversationOf: () => undefined,
-        send: (p) => messages.send(p),
-        editor: { unsavedFiles: () => [], openDiff: async () => {}, review: async () => {}, confirmRestore: async () => 'restore' },
+    checkpoints: (parts) =>
+      testCheckpoints(parts, {
+        unsavedFiles: () => [],
+        openDiff: async () => {},
+        review: async () => {},
+        confirmRestore: async () => 'restore',
       }),
   });
   const tabId = ctx.webview.newTab();
