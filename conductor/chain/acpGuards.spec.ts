@@ -11,10 +11,12 @@ import {
   asSessionClose,
   asSessionLoad,
   asSessionNew,
+  asSessionFork,
   asSessionResume,
   asSessionSetup,
   asWriteTextFile,
   isSessionSetup,
+  setUpSessionId,
   paramsProblem,
   sessionIdOf,
 } from './acpGuards';
@@ -66,6 +68,18 @@ const rows: Row[] = [
     guard: asSessionResume,
     ok: [{ ...S, cwd: '/w' }],
     bad: [[{ cwd: '/w', sessionId: 7 }, /session\/resume needs a "sessionId"/]],
+  },
+  {
+    method: 'session/fork',
+    guard: asSessionFork,
+    ok: [
+      { ...S, cwd: '/w' },
+      { ...S, cwd: '/w', mcpServers: [] },
+    ],
+    bad: [
+      [{ cwd: '/w' }, /session\/fork needs a "sessionId"/],
+      [{ ...S, cwd: 'w' }, /absolute "cwd"/],
+    ],
   },
   {
     method: 'session/prompt',
@@ -146,14 +160,15 @@ describe('ACP param guards', () => {
     }
   });
 
-  it('session setup: new, load and resume, each by its own rule', () => {
-    assert.deepEqual(['session/new', 'session/load', 'session/resume', 'session/prompt', 'constructor'].map(isSessionSetup), [
-      true,
-      true,
-      true,
-      false,
-      false,
-    ]);
+  it('session setup: new, load, resume and fork, each by its own rule', () => {
+    assert.deepEqual(
+      ['session/new', 'session/load', 'session/resume', 'session/fork', 'session/prompt', 'constructor'].map(isSessionSetup),
+      [true, true, true, true, false, false],
+    );
+    // new and fork answer the id of the session they made; load and resume name the one they reopen.
+    assert.equal(setUpSessionId('session/new', { cwd: '/w' }, { sessionId: 'made' }), 'made');
+    assert.equal(setUpSessionId('session/fork', { sessionId: 'source', cwd: '/w' }, { sessionId: 'copy' }), 'copy');
+    assert.equal(setUpSessionId('session/resume', { sessionId: 'named', cwd: '/w' }, {}), 'named');
     assert.ok(asSessionSetup('session/new', { cwd: '/w' }));
     assert.equal(asSessionSetup('session/load', { cwd: '/w' }), undefined, 'load names its session');
     assert.equal(asSessionSetup('session/prompt', { ...S, prompt: [] }), undefined);

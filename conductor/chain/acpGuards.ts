@@ -11,6 +11,7 @@
 // the SDK type promises (`mcpServers` may be missing; `line`/`limit` are read leniently), the
 // returned type says so.
 import type * as acp from '@agentclientprotocol/sdk';
+import type * as acpUnstable from '@agentclientprotocol/sdk/unstable';
 import { isObject, type JsonObject } from '../../src/protocol/guards';
 
 /** What is wrong with a method's params, or undefined when they are fine. */
@@ -19,6 +20,8 @@ type Check = (p: JsonObject) => string | undefined;
 /** `session/new` params as the conductor accepts them: `mcpServers` may be left out. */
 export type SessionNewParams = Omit<acp.NewSessionRequest, 'mcpServers'> & { mcpServers?: acp.McpServer[] };
 export type SessionLoadParams = Omit<acp.LoadSessionRequest, 'mcpServers'> & { mcpServers?: acp.McpServer[] };
+/** `session/fork` (unstable in the schema): the session to copy, the fork's folder, MCP servers if any. */
+export type SessionForkParams = acpUnstable.ForkSessionRequest;
 /** `fs/read_text_file` params: `line` and `limit` are read leniently (src/node/textFiles.ts readLines). */
 export type ReadTextFileParams = Omit<acp.ReadTextFileRequest, 'line' | 'limit'> & { line?: unknown; limit?: unknown };
 
@@ -29,7 +32,7 @@ const needsSessionId =
   (p) =>
     typeof p.sessionId === 'string' ? undefined : `${method} needs a "sessionId"`;
 
-/** `session/new`, `session/load` and `session/resume`: an absolute folder, MCP servers if any. */
+/** `session/new`, `session/load`, `session/resume` and `session/fork`: an absolute folder, MCP servers if any. */
 const sessionSetup =
   (method: string): Check =>
   (p) => {
@@ -49,6 +52,7 @@ const CHECKS: ReadonlyMap<string, Check> = new Map(
     'session/new': sessionSetup('session/new'),
     'session/load': sessionSetup('session/load'),
     'session/resume': sessionSetup('session/resume'),
+    'session/fork': sessionSetup('session/fork'),
     'session/prompt': (p) => {
       if (typeof p.sessionId !== 'string') return 'session/prompt needs a "sessionId"';
       if (!Array.isArray(p.prompt)) return 'session/prompt needs a "prompt" array of content blocks';
@@ -93,21 +97,34 @@ export const asInitialize = guard<acp.InitializeRequest>('initialize');
 export const asSessionNew = guard<SessionNewParams>('session/new');
 export const asSessionLoad = guard<SessionLoadParams>('session/load');
 export const asSessionResume = guard<acp.ResumeSessionRequest>('session/resume');
+export const asSessionFork = guard<SessionForkParams>('session/fork');
 
-/** Params of the three requests that set a session up, each with its folder and MCP servers. */
-export type SessionSetupParams = SessionNewParams | SessionLoadParams | acp.ResumeSessionRequest;
+/** Params of the four requests that set a session up, each with its folder and MCP servers. */
+export type SessionSetupParams = SessionNewParams | SessionLoadParams | acp.ResumeSessionRequest | SessionForkParams;
 const SESSION_SETUP = new Map<string, (params: unknown) => SessionSetupParams | undefined>([
   ['session/new', asSessionNew],
   ['session/load', asSessionLoad],
   ['session/resume', asSessionResume],
+  ['session/fork', asSessionFork],
 ]);
 
-/** Whether `method` sets a session up (`session/new`, `session/load`, `session/resume`). */
+/** Whether `method` sets a session up (`session/new`, `session/load`, `session/resume`, `session/fork`). */
 export const isSessionSetup = (method: string): boolean => SESSION_SETUP.has(method);
 
-/** The params of a `session/new`, `session/load` or `session/resume` (named by `method`). */
+/** The params of a `session/new`, `session/load`, `session/resume` or `session/fork` (named by `method`). */
 export function asSessionSetup(method: string, params: unknown): SessionSetupParams | undefined {
   return SESSION_SETUP.get(method)?.(params);
+}
+
+/**
+ * Whether `method` makes a session with a new id, which its result names (`session/new`, and
+ * `session/fork`, whose params name the session it copies); load and resume reopen the one named.
+ */
+export const createsSession = (method: string): boolean => method === 'session/new' || method === 'session/fork';
+
+/** The session a successful setup request set up: new and fork answer its id, load and resume name it. */
+export function setUpSessionId(method: string, params: unknown, result: unknown): string | undefined {
+  return createsSession(method) ? sessionIdOf(result) : sessionIdOf(params);
 }
 export const asPrompt = guard<acp.PromptRequest>('session/prompt');
 export const asCancel = guard<acp.CancelNotification>('session/cancel');

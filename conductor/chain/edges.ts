@@ -17,7 +17,15 @@ import type { Component, ComponentContext, Direction, IncomingNotification, Inco
 import { PlainClientProgress } from './plainClientProgress';
 
 /** Methods whose params the editor edge checks: the conductor and its components read them. */
-const CHECKED_FROM_EDITOR = new Set(['initialize', 'session/new', 'session/load', 'session/resume', 'session/prompt', 'session/cancel']);
+const CHECKED_FROM_EDITOR = new Set([
+  'initialize',
+  'session/new',
+  'session/load',
+  'session/resume',
+  'session/fork',
+  'session/prompt',
+  'session/cancel',
+]);
 
 export class EditorEdge implements Component {
   readonly name = 'editor-edge';

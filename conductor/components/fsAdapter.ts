@@ -9,6 +9,7 @@ import { ErrorCodes } from '../../src/protocol/errorCodes';
 import {
   asInitialize,
   asReadTextFile,
+  asSessionFork,
   asSessionLoad,
   asSessionNew,
   asSessionResume,
@@ -74,6 +75,17 @@ class FsAdapter implements Component {
         const id = 'result' in outcome ? sessionIdOf(outcome.result) : undefined;
         if (id !== undefined && research) this.researchSessions.add(id);
         else if (id !== undefined) this.cwdBySession.set(id, created.cwd);
+        return outcome;
+      });
+    }
+    const forked = method === 'session/fork' ? asSessionFork(params) : undefined;
+    if (forked) {
+      // A fork of a crate researcher's session is one too (its files are the crate's, not ours).
+      const research = this.researchSessions.has(forked.sessionId);
+      return request.forwardThen(undefined, (outcome) => {
+        const id = 'result' in outcome ? sessionIdOf(outcome.result) : undefined;
+        if (id !== undefined && research) this.researchSessions.add(id);
+        else if (id !== undefined) this.cwdBySession.set(id, forked.cwd);
         return outcome;
       });
     }

@@ -1,8 +1,8 @@
 // Shared by components that offer MCP servers to the user's sessions: inject on
-// `session/new|load|resume` on the way to the agent, bind the hosts to the session id from the
+// `session/new|load|resume|fork` on the way to the agent, bind the hosts to the session id from the
 // answer, close them on `session/close` or when the component is disposed.
 import { ErrorCodes } from '../../src/protocol/errorCodes';
-import { asSessionClose, asSessionSetup, isSessionSetup, sessionIdOf, type SessionSetupParams } from '../chain/acpGuards';
+import { asSessionClose, asSessionSetup, isSessionSetup, setUpSessionId } from '../chain/acpGuards';
 import type { ComponentContext, Direction, IncomingRequest, McpInjection, McpServerSpec } from '../chain/component';
 
 export class SessionMcpServers {
@@ -75,9 +75,4 @@ export class SessionMcpServers {
     this.bySession.delete(sessionId);
     await Promise.allSettled(injections.map((i) => i.close()));
   }
-}
-
-/** The session a setup request set up: `session/new` answers its id, load and resume name it. */
-function setUpSessionId(method: string, params: SessionSetupParams, result: unknown): string | undefined {
-  return method === 'session/new' ? sessionIdOf(result) : sessionIdOf(params);
 }

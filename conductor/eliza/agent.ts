@@ -32,6 +32,16 @@ function setModelParams(params: unknown): { sessionId: string; modelId: string }
   return { sessionId: p.sessionId, modelId: p.modelId };
 }
 
+/** `session/fork` is unstable (not in the SDK's stable agent methods): its params are checked here. */
+function forkParams(params: unknown): { sessionId: string; cwd: string; mcpServers: acp.McpServer[] } {
+  const p = params as { sessionId?: unknown; cwd?: unknown; mcpServers?: unknown } | null;
+  if (!p || typeof p.sessionId !== 'string' || typeof p.cwd !== 'string') {
+    throw acp.RequestError.invalidParams(undefined, 'session/fork needs sessionId and cwd');
+  }
+  const mcpServers = Array.isArray(p.mcpServers) ? (p.mcpServers as acp.McpServer[]) : [];
+  return { sessionId: p.sessionId, cwd: p.cwd, mcpServers };
+}
+
 export function createElizaAgent(options: AgentOptions): ElizaAgent {
   const sessions = new SessionStore();
   const stateDir = options.stateDir ? new SessionStateDir(options.stateDir) : undefined;
@@ -101,7 +111,12 @@ export function createElizaAgent(options: AgentOptions): ElizaAgent {
           loadSession: !!options.loadSession,
           promptCapabilities: { image: true, embeddedContext: true },
           mcpCapabilities: { http: options.httpMcp, sse: false },
-          sessionCapabilities: { close: {}, ...(options.resume ? { resume: {} } : {}), ...(canContinue ? { list: {} } : {}) },
+          sessionCapabilities: {
+            close: {},
+            ...(options.resume ? { resume: {} } : {}),
+            ...(options.fork ? { fork: {} } : {}),
+            ...(canContinue ? { list: {} } : {}),
+          },
           // Sign-out is offered wherever sign-in is (`--require-auth`, `--offer-auth`).
           ...(auth.offersSignIn ? { auth: { logout: {} } } : {}),
         },
@@ -142,6 +157,14 @@ export function createElizaAgent(options: AgentOptions): ElizaAgent {
       logDebug(`session ${s.id} resumed (no replay)`);
       announceCommands(client, s);
       return setupResponse(s);
+    })
+    .onRequest('session/fork', forkParams, ({ params, client }) => {
+      if (!options.fork) throw acp.RequestError.methodNotFound('session/fork');
+      const s = sessions.fork(session(params.sessionId), params.cwd, params.mcpServers);
+      logDebug(`session ${params.sessionId} forked as ${s.id} (${s.history.length} update(s) copied)`);
+      persist(s);
+      announceCommands(client, s);
+      return { sessionId: s.id, ...setupResponse(s) };
     })
     .onRequest('session/list', ({ params }) => {
       if (!canContinue) throw acp.RequestError.methodNotFound('session/list');

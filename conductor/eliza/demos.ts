@@ -207,6 +207,7 @@ export const HELP_TEXT = [
   '- run command <command line>',
   '- list tools from <server> | use tool <server>::<tool> with <json>',
   '- what mode: the current mode and model | session info: the session id and its prompt count',
+  '- did i say <word>: whether an earlier prompt of this session held it',
   '- use tools, then one <server>::<tool> [with <json>] per line: parallel MCP calls',
   '- stop with <refusal|max_tokens|max_turn_requests> | fail this prompt [with <message>]',
   '- stream <N> chunks | echo meta | what did i attach | print garbage | crash [with code <N>]',

@@ -17,6 +17,8 @@ export type Hook =
   /** Several MCP calls at once (one line each), as an agent calling tools in parallel does. */
   | { kind: 'use-tools'; calls: { server: string; tool: string; argsJson: string }[] }
   | { kind: 'session-info' }
+  /** Whether an earlier prompt of the session held `word` (what a fork or a resume remembers). */
+  | { kind: 'recall'; word: string }
   | { kind: 'sign-in-status' }
   | { kind: 'permission'; title: string; toolKind: ToolKind }
   | { kind: 'read-file'; path: string; line?: number; limit?: number }
@@ -204,6 +206,7 @@ const HOOKS: ReadonlyArray<readonly [RegExp, Matcher]> = [
   ],
   [/^what mode\b/i, () => ({ kind: 'what-mode' })],
   [/^session info\b/i, () => ({ kind: 'session-info' })],
+  [/^did i say\s+(.+?)[?.!]?\s*$/is, (m) => ({ kind: 'recall', word: unquote((m[1] ?? '').trim()) })],
   [/^sign-?in status\b/i, () => ({ kind: 'sign-in-status' })],
   [
     // `use tools` then one `<server>::<tool> [with {json}]` per line: all calls start together.

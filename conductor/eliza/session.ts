@@ -193,6 +193,17 @@ export class SessionStore {
     return this.sessions.get(id);
   }
 
+  /**
+   * A new session that starts as a copy of `source` as it is now: its history (what session/load
+   * would replay, and what `did I say` searches), picks and prompt count; its own folder and MCP servers.
+   */
+  fork(source: Session, cwd: string, mcpServers: readonly acp.McpServer[]): Session {
+    // As a saved session is restored, under a new id (the toggle is not saved: copied here).
+    const copy = this.create(cwd, mcpServers, { ...source.saved(), id: randomUUID(), cwd, updatedAt: new Date().toISOString() });
+    copy.brief = source.brief;
+    return copy;
+  }
+
   async close(id: string): Promise<boolean> {
     const session = this.sessions.get(id);
     if (!session) return false;

@@ -19,6 +19,11 @@ export interface AgentOptions {
   loadSession?: boolean;
   /** `--resume`: advertise `sessionCapabilities.resume` (session/resume continues without replay). */
   resume?: boolean;
+  /**
+   * `--fork`: advertise `sessionCapabilities.fork` (unstable); session/fork copies a session as it
+   * is now (history, picks, prompt count) into a new one with the MCP servers of the request.
+   */
+  fork?: boolean;
   /** `--state-dir D`: sessions are also kept on disk in D, so a restarted ElizACP can load them. */
   stateDir?: string;
   /** `--require-auth`: advertise auth methods and refuse session/new until signed in (auth.ts). */

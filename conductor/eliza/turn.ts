@@ -95,6 +95,9 @@ async function runHook(turn: Turn, hook: Hook): Promise<HookOutcome> {
     case 'session-info':
       // Lets the LM provider's tests prove that a follow-up reused the ACP session (or did not).
       return `Session ${turn.session.id}, prompt ${turn.session.prompts}.`;
+    case 'recall':
+      // Lets fork and resume tests prove what the session remembers of its earlier prompts.
+      return recallHook(turn, hook.word);
     case 'sign-in-status':
       // Lets the sign-in tests prove that the client's authenticate reached the agent.
       return turn.signInStatus?.() ?? 'Not signed in.';
@@ -200,4 +203,14 @@ async function useTool(turn: Turn, server: string, tool: string, argsJson: strin
     if (err instanceof UnknownServerError) return finish(err.message, false).then(() => err.message);
     return finish(errorMessage(err), false);
   }
+}
+
+/** Searches the session's earlier prompts (not this one, the last recorded) for `word`. */
+function recallHook(turn: Turn, word: string): string {
+  const prompts = turn.session.history.filter((u) => u.sessionUpdate === 'user_message_chunk');
+  const earlier = prompts.slice(0, -1).map((u) => (u.content.type === 'text' ? u.content.text : ''));
+  const needle = word.toLowerCase();
+  return earlier.some((text) => text.toLowerCase().includes(needle))
+    ? `Yes: you said "${word}" earlier in this session.`
+    : `No: you did not say "${word}" earlier in this session.`;
 }

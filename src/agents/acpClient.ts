@@ -17,6 +17,7 @@ import type {
   StopReason,
 } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
+import { isObject } from '../protocol/guards';
 import type { LegacyModels, SessionControls } from '../protocol/webview';
 import {
   AGENT_EXITED_METHOD,
@@ -215,6 +216,37 @@ export class AcpClient {
     // `models` predates configOptions and is not in the v1 schema; agents still send it.
     const models = parseLegacyModels((res as { models?: unknown }).models);
     return { sessionId: res.sessionId, controls: { modes: res.modes ?? null, configOptions: res.configOptions ?? null, models } };
+  }
+
+  /** Whether the agent offers `session/fork` (`sessionCapabilities.fork`, unstable in the schema). */
+  get canForkSession(): boolean {
+    const caps = this.capabilities?.sessionCapabilities as { fork?: unknown } | undefined;
+    return caps?.fork !== undefined && caps.fork !== null;
+  }
+
+  /**
+   * `session/fork`: a new session that starts as a copy of `sessionId` as it is now (the whole
+   * conversation). Set up like a new one (`decorate` sees the same params as for session/new),
+   * plus the session it copies.
+   */
+  async forkSession(
+    sessionId: string,
+    cwd: string,
+    decorate?: (params: acp.NewSessionRequest) => acp.NewSessionRequest,
+  ): Promise<{ sessionId: string; controls: SessionControls }> {
+    const base: acp.NewSessionRequest = { cwd, mcpServers: [] };
+    const params = { ...(decorate ? decorate(base) : base), sessionId };
+    const res = await this.options.guard(this.conn.agent.request<unknown>('session/fork', params));
+    // Unstable, so the SDK does not check the answer: the fields the tab uses are checked here.
+    const fork: Record<string, unknown> = isObject(res) ? res : {};
+    if (typeof fork.sessionId !== 'string') throw new Error('the agent answered session/fork without a "sessionId"');
+    this.options.log.info('session', 'forked', { agent: this.options.agentName, from: sessionId, sessionId: fork.sessionId, cwd });
+    const controls: SessionControls = {
+      modes: isObject(fork.modes) && Array.isArray(fork.modes.availableModes) ? (fork.modes as unknown as acp.SessionModeState) : null,
+      configOptions: Array.isArray(fork.configOptions) ? (fork.configOptions as acp.SessionConfigOption[]) : null,
+      models: parseLegacyModels(fork.models),
+    };
+    return { sessionId: fork.sessionId, controls };
   }
 
   /** What the agent said it can do (loadSession, sessionCapabilities); known after initialize. */

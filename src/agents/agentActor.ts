@@ -216,6 +216,23 @@ export class AgentActor {
     return connection.newSession(cwd, decorate && ((params) => decorate(params, connection.conductorComponents)));
   }
 
+  /** `session/fork` of a session of this process, set up like newSession (see AcpClient.forkSession). */
+  async forkSession(
+    sessionId: string,
+    cwd: string,
+    decorate?: (params: NewSessionRequest, conductorComponents: string[]) => NewSessionRequest,
+  ): Promise<{ sessionId: string; controls: SessionControls }> {
+    await this.start();
+    const connection = this.connection();
+    return connection.forkSession(sessionId, cwd, decorate && ((params) => decorate(params, connection.conductorComponents)));
+  }
+
+  /** Whether the agent offers `session/fork`; starts the process. */
+  async canForkSession(): Promise<boolean> {
+    await this.start();
+    return this.connection().canForkSession;
+  }
+
   /** What the agent can do with old sessions (loadSession, sessionCapabilities.resume/list); starts the process. */
   async capabilities(): Promise<AgentCapabilities> {
     await this.start();

@@ -13,6 +13,7 @@
 //   tabFailures.ts           what a tab is told when no session starts or a prompt fails;
 //   signIn.ts                a session the agent refuses until the user signs in → a sign-in card;
 //   tabRequests.ts           approvals, pickers, opening diffs and locations;
+//   editAndResend.ts         an edited earlier prompt: files restored, a fork or a new session;
 //   chatControllerDeps.ts    what it is built with.
 import { randomUUID } from 'node:crypto';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
@@ -26,6 +27,7 @@ import type { AgentPool } from '../agents/agentPool';
 import type { PastConversation } from '../history/reopen';
 import { anyTabUses, restartTabs, tabsSharingProcess } from './agentRestart';
 import { newChatTab, type ChatTab } from './chatTab';
+import { prepareResend } from './editAndResend';
 import { DiffStore } from './diffStore';
 import { EarlyUpdates } from './earlyUpdates';
 import { PastConversationTabs } from './pastConversationTabs';
@@ -38,10 +40,6 @@ import { newSettingNotices, noFolderFailure, sessionStartFailure } from './tabFa
 import type { TabMessages } from './tabMessages';
 import { type TabRequestContext } from './tabRequests';
 import { routeWebviewMessage } from './webviewInbox';
-
-/** What the tab says when an edited prompt is resent (no agent offers to fork a session at a past turn). */
-export const RESEND_NOTICE =
-  'A new session: the agent does not remember the turns after this point (nor, being new, the ones before; the files are as they were before that prompt).';
 
 export class ChatController {
   private readonly tabs = new Map<TabId, ChatTab>();
@@ -186,28 +184,24 @@ export class ChatController {
     });
   }
 
-  /**
-   * "Edit and resend": the files go back as they were before that prompt (the user confirms), then
-   * the edited prompt runs in a new session on the same agent, and the tab says so: the agent of
-   * the old session remembers the later turns, a new one remembers none.
-   */
-  private async prepareResend(tab: ChatTab, resendOf: MessageId, messageId: MessageId): Promise<boolean> {
-    const restored = (await this.deps.checkpoints?.restoreForResend?.(tab.tabId, resendOf)) ?? false;
-    if (!restored) {
-      this.send({
-        type: 'prompt-failed',
-        tabId: tab.tabId,
-        messageId,
-        error: 'Not sent: the files were not restored to before that prompt.',
-      });
-      return false;
-    }
-    const old = this.sessions.sessionFor(tab.tabId);
-    await this.startSession(tab);
-    if (old && old.sessionId !== this.sessions.sessionFor(tab.tabId)?.sessionId)
-      void this.pool.get(old.actorKey)?.closeSession(old.sessionId);
-    this.send({ type: 'tab-notice', tabId: tab.tabId, level: 'info', text: RESEND_NOTICE });
-    return true;
+  /** "Edit and resend" (editAndResend.ts): restore the files, then a fork of the session or a new one. */
+  private prepareResend(tab: ChatTab, resendOf: MessageId, messageId: MessageId): Promise<boolean> {
+    return prepareResend(
+      {
+        log: this.log,
+        sessions: this.sessions,
+        pool: this.pool,
+        checkpoints: this.deps.checkpoints,
+        decorateSession: this.deps.decorateSession,
+        send: (p) => this.send(p),
+        startSession: (t) => this.startSession(t),
+        bindSession: (t, actor, sessionId, controls, config) => this.bindSession(t, actor, sessionId, controls, config),
+        gone: (t) => t.closed || this.disposed,
+      },
+      tab,
+      resendOf,
+      messageId,
+    );
   }
 
   /** The queued prompts' "Edit": those not started are dropped (the webview put them back into its input). */

@@ -5,18 +5,14 @@
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { agentLaunch, agentsInstalled } from '../../conductor/test/realAgents/agents';
 import { startScriptedModelServer } from '../../conductor/test/realAgents/server';
 import { writeStep } from '../../conductor/test/realAgents/steps';
 import { tempDir } from '../../conductor/test/harness';
 import type { AgentConfiguration } from '../agents/agentConfiguration';
-import { silentLog } from '../log/logEvent';
-import { DEFAULT_LIMITS } from '../node/checkpointRepo';
 import type { FilesChanged } from '../protocol/checkpoints';
-import { setupChat, until } from '../test/chatHarness';
-import { TurnCheckpoints } from './turnCheckpoints';
+import { setupChat, testCheckpoints, until } from '../test/chatHarness';
 import '../../conductor/test/testEnv.setup.cjs';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -45,17 +41,7 @@ describe('checkpoints with a real agent writing by itself (Codex)', function () 
       runtime,
       editor: true,
       configure: async () => config,
-      checkpoints: ({ controller, messages }) =>
-        new TurnCheckpoints({
-          log: silentLog,
-          storageRoot: fs.mkdtempSync(path.join(os.tmpdir(), 'symposium-checkpoint-codex-store-')),
-          enabled: () => true,
-          limits: () => DEFAULT_LIMITS,
-          maxBytes: () => 500 * 1024 * 1024,
-          foldersOf: (tabId) => [controller.tab(tabId)?.config?.workspaceFolder ?? ''].filter(Boolean),
-          conversationOf: () => undefined,
-          send: (p) => messages.send(p),
-        }),
+      checkpoints: testCheckpoints,
     });
     try {
       const tabId = ctx.webview.newTab();

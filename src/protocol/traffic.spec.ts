@@ -76,6 +76,19 @@ describe('traffic viewer model', () => {
     assert.deepEqual(kept, [0, 1, 2, 5, 6, 8, 9, 10]);
   });
 
+  it('a fork shows in both sessions: the session/fork request names the one it copies, its answer the fork', () => {
+    const request = at('editor', 'editor-edge', { id: 1, method: 'session/fork', params: { sessionId: 's1', cwd: '/' } });
+    const answer = at('editor-edge', 'editor', { id: 1, result: { sessionId: 's2' } });
+    for (const sessionId of ['s1', 's2']) {
+      const filter = new SessionFilter(sessionId);
+      assert.deepEqual(
+        [request, answer].flatMap((e) => filter.accept(e)).map((e) => e.seq),
+        [request.seq, answer.seq],
+        sessionId,
+      );
+    }
+  });
+
   it("follows the session through a proxy's own wire (successor envelopes)", () => {
     const filter = new SessionFilter('s1');
     const stream = [

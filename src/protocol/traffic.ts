@@ -102,7 +102,9 @@ export class SessionFilter {
         return [entry];
       }
       const wrapped = typeof m.method === 'string' && SUCCESSOR_ENVELOPES.has(m.method) && isObject(m.params) ? m.params.method : undefined;
-      if (m.method === 'session/new' || wrapped === 'session/new' || wrapped === 'initialize') this.pendingNew.set(key, entry);
+      // Requests whose answer names a new session: session/new, and session/fork (its params name the session it copies).
+      const creates = (method: unknown): boolean => method === 'session/new' || method === 'session/fork';
+      if (creates(m.method) || creates(wrapped) || wrapped === 'initialize') this.pendingNew.set(key, entry);
       return [];
     }
     if (kind === 'response') {

@@ -6,13 +6,16 @@
 // test can tell what an agent did through the editor and what it did itself.
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ReadTextFileRequest, WriteTextFileRequest } from '@agentclientprotocol/sdk';
 import type { AgentConfiguration, Runtime } from '../agents/agentConfiguration';
 import { acpRequestError } from '../agents/acpSdk';
 import { AgentPool } from '../agents/agentPool';
 import type { ClientHandlers } from '../agents/clientHandlers';
+import { TurnCheckpoints, type CheckpointEditor } from '../checkpoints/turnCheckpoints';
 import { TerminalRegistry } from '../editor/terminalRegistry';
+import { DEFAULT_LIMITS } from '../node/checkpointRepo';
 import { silentLog } from '../log/logEvent';
 import { confine } from '../node/confinement';
 import { readLines, writeTextNoFollow } from '../node/textFiles';
@@ -128,6 +131,24 @@ export function editorHands(sessions: SessionDirectory, permissions: PermissionB
   return { files, terminals, registry };
 }
 
+/** Real checkpoints for a harness chat (storage in a temp folder); `editor` answers the restore confirmation. */
+export function testCheckpoints(
+  { controller, messages }: { controller: ChatController; messages: TabMessages },
+  editor?: CheckpointEditor,
+): TurnCheckpoints {
+  return new TurnCheckpoints({
+    log: silentLog,
+    storageRoot: fs.mkdtempSync(path.join(os.tmpdir(), 'symposium-checkpoint-store-')),
+    enabled: () => true,
+    limits: () => DEFAULT_LIMITS,
+    maxBytes: () => 500 * 1024 * 1024,
+    foldersOf: (tabId) => [controller.tab(tabId)?.config?.workspaceFolder ?? ''].filter(Boolean),
+    conversationOf: () => undefined,
+    send: (p) => messages.send(p),
+    ...(editor ? { editor } : {}),
+  });
+}
+
 export interface ChatSetup {
   runtime: Runtime;
   configure: () => Promise<AgentConfiguration>;
@@ -177,6 +198,7 @@ export function setupChat(opts: ChatSetup) {
             turnStarted: (tabId, messageId) => checkpoints?.turnStarted(tabId, messageId),
             turnEnded: (tabId, messageId) => checkpoints?.turnEnded(tabId, messageId),
             action: (m) => checkpoints?.action(m),
+            restoreForResend: async (tabId, messageId) => (await checkpoints?.restoreForResend?.(tabId, messageId)) ?? false,
           },
         }
       : {}),

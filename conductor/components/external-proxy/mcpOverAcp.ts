@@ -10,7 +10,7 @@
 //                                             `_mcp/message {connectionId, …}`, `_mcp/disconnect {connection_id}`
 //                                             (proxies built on sacp, e.g. sparkle-mcp --acp).
 // Sitting next to the agent, this component replaces each such declaration in `session/new|load|
-// resume` with one the agent can use: the conductor's loopback Streamable HTTP route (or the stdio
+// resume|fork` with one the agent can use: the conductor's loopback Streamable HTTP route (or the stdio
 // shim), the same bridges in-process components use (conductor/mcp/). When the agent's MCP client
 // connects, the component plays the agent's part of MCP over ACP (acpRelay.ts): it sends
 // `mcp/connect` upstream (the way the agent would), where the proxy that declared the server
@@ -19,7 +19,7 @@
 // upstream is told `mcpCapabilities.acp: true`: the chain supports it.
 import { ErrorCodes } from '../../../src/protocol/errorCodes';
 import { isObject } from '../../../src/protocol/guards';
-import { isSessionSetup, sessionIdOf } from '../../chain/acpGuards';
+import { isSessionSetup, sessionIdOf, setUpSessionId } from '../../chain/acpGuards';
 import { AcpRelay, type AcpServerDeclaration, type McpDialect, type RelayDirectory } from './acpRelay';
 import type {
   Component,
@@ -145,8 +145,7 @@ class McpOverAcpBridge implements Component {
     }
     cx.log.info(`bridged MCP-over-ACP servers for the agent: ${specs.map((s) => s.name).join(', ')}`);
     request.forwardThen(injection.params, (outcome) => {
-      const sessionId =
-        'result' in outcome ? (request.method === 'session/new' ? sessionIdOf(outcome.result) : sessionIdOf(params)) : undefined;
+      const sessionId = 'result' in outcome ? setUpSessionId(request.method, params, outcome.result) : undefined;
       if (sessionId) {
         injection.bind(sessionId);
         this.bySession.set(sessionId, [...(this.bySession.get(sessionId) ?? []), injection]);

@@ -4,7 +4,7 @@
 // (acpx, Zed, the conductor on its own), capability-driven assembly places this adapter between
 // it and ide-operations, and it answers those requests itself from real language servers
 // (answers.ts), with the same result shapes. It learns each session's folder from `session/new`
-// (and load/resume) on the way to the agent; servers are shared by every session of a folder and
+// (and load/resume/fork) on the way to the agent; servers are shared by every session of a folder and
 // shut down (shutdown, exit, then the process group is killed) when the chain ends.
 import { OutsideWorkspaceError } from '../../../src/node/confinement';
 import { DEFAULT_SEARCH_BUDGET_MS, SearchError } from '../../../src/node/textSearch';
@@ -19,7 +19,7 @@ import {
   type IdeProgressParams,
 } from '../../../src/protocol/ideOperations';
 import { isObject } from '../../../src/protocol/guards';
-import { asSessionLoad, asSessionNew, asSessionResume, isSessionSetup, sessionIdOf } from '../../chain/acpGuards';
+import { asSessionSetup, createsSession, isSessionSetup, sessionIdOf } from '../../chain/acpGuards';
 import type { Component, ComponentContext, ComponentFactory, Direction, IncomingRequest } from '../../chain/component';
 import { LspIde } from './answers';
 import { DocumentError } from './documents';
@@ -108,21 +108,18 @@ export class IdeLspAdapter implements Component {
   }
 
   private learnSession(request: IncomingRequest): void {
-    const created = request.method === 'session/new' ? asSessionNew(request.params) : undefined;
-    if (created) {
+    const setup = asSessionSetup(request.method, request.params);
+    if (!setup) return request.forward();
+    if (createsSession(request.method)) {
+      // new and fork: the session's id comes with the answer.
       return request.forwardThen(undefined, (outcome) => {
         const id = 'result' in outcome ? sessionIdOf(outcome.result) : undefined;
-        if (id !== undefined) this.cwdBySession.set(id, created.cwd);
+        if (id !== undefined) this.cwdBySession.set(id, setup.cwd);
         return outcome;
       });
     }
-    const reopened =
-      request.method === 'session/load'
-        ? asSessionLoad(request.params)
-        : request.method === 'session/resume'
-          ? asSessionResume(request.params)
-          : undefined;
-    if (reopened) this.cwdBySession.set(reopened.sessionId, reopened.cwd);
+    const reopened = sessionIdOf(setup);
+    if (reopened !== undefined) this.cwdBySession.set(reopened, setup.cwd);
     request.forward();
   }
 

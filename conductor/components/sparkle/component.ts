@@ -2,7 +2,8 @@
 // persistent collaborator identity and memory, through the injected MCP server `sparkle`
 // (tools.ts) and an embodiment prompt (embodiment.ts).
 //
-// - Every session/new|load|resume gets the `sparkle` server (sessionMcp.ts: HTTP or stdio shim).
+// - Every session/new|load|resume|fork gets the `sparkle` server (sessionMcp.ts: HTTP or stdio shim).
+//   A fork is not embodied again: it copies a session whose context already holds the embodiment.
 // - After the agent answers session/new, the component sends its own session/prompt with the
 //   embodiment. Until that turn ends, the user's prompts for the session are held (gate.ts) and then
 //   forwarded in order: never dropped, never interleaved with the embodiment. A session/cancel (or
