@@ -58,16 +58,47 @@ async function forkTabSession(cx: EditAndResendContext, tab: ChatTab): Promise<b
   if (!ref || !actor || !config || actor.currentState !== 'running') return false;
   try {
     if (!(await actor.canForkSession())) return false;
+    const before = tab.controls;
     const fork = await actor.forkSession(ref.sessionId, config.workspaceFolder, cx.decorateSession);
     if (cx.gone(tab)) {
       void actor.closeSession(fork.sessionId);
       return true;
     }
+    await keepMode(cx, actor, fork.sessionId, before, fork.controls);
     cx.bindSession(tab, actor, fork.sessionId, fork.controls, config);
     return true;
   } catch (e) {
     // A fork the agent refused is no reason to drop the prompt: it runs in a new session, and says so.
     cx.log.warn('session', 'session/fork failed; resending in a new session', e);
     return false;
+  }
+}
+
+/**
+ * A fork starts in the agent's default mode (claude-agent-acp's in "auto"): the mode the user chose
+ * for the tab is chosen again, so a user who asked to be asked is not suddenly in a mode that never
+ * asks. `controls` is updated to what the agent then says.
+ */
+async function keepMode(
+  cx: EditAndResendContext,
+  actor: AgentActor,
+  sessionId: string,
+  before: SessionControls | undefined,
+  controls: SessionControls,
+): Promise<void> {
+  try {
+    const wanted = before?.modes?.currentModeId;
+    if (wanted && controls.modes && controls.modes.currentModeId !== wanted && controls.modes.availableModes.some((m) => m.id === wanted)) {
+      await actor.setMode(sessionId, wanted);
+      controls.modes = { ...controls.modes, currentModeId: wanted };
+    }
+    const modeOption = (c: SessionControls | undefined) => c?.configOptions?.find((o) => o.category === 'mode' && o.type === 'select');
+    const was = modeOption(before);
+    const now = modeOption(controls);
+    if (was && now && was.id === now.id && was.currentValue !== now.currentValue) {
+      controls.configOptions = await actor.setConfigOption(sessionId, now.id, String(was.currentValue));
+    }
+  } catch (e) {
+    cx.log.warn('session', "could not choose the tab's mode again in the fork", e);
   }
 }
