@@ -41,7 +41,13 @@ describe('checkpoints with a real agent writing by itself (Codex)', function () 
       runtime,
       editor: true,
       configure: async () => config,
-      checkpoints: testCheckpoints,
+      checkpoints: (parts) =>
+        testCheckpoints(parts, {
+          unsavedFiles: () => [],
+          openDiff: async () => {},
+          review: async () => {},
+          confirmRestore: async () => 'restore',
+        }),
     });
     try {
       const tabId = ctx.webview.newTab();
@@ -68,6 +74,15 @@ describe('checkpoints with a real agent writing by itself (Codex)', function () 
         path: 'greeting.txt',
       });
       await until(() => !fs.existsSync(path.join(ws, 'greeting.txt')), 10_000, 'the revert');
+      assert.equal(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8'), 'notes\n');
+
+      // Again, then Restore checkpoint on that prompt: the file Codex wrote by itself goes.
+      const again = randomUUID();
+      ctx.controller.handle({ type: 'prompt', tabId, messageId: again, text: 'now write a greeting file' });
+      await until(() => ctx.webview.received.some((m) => m.type === 'files-changed' && m.messageId === again), 90_000, 'the second card');
+      assert.ok(fs.existsSync(path.join(ws, 'greeting.txt')));
+      ctx.controller.handle({ type: 'checkpoint-action', tabId, messageId: again, action: 'restore' });
+      await until(() => !fs.existsSync(path.join(ws, 'greeting.txt')), 20_000, 'the restore');
       assert.equal(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8'), 'notes\n');
     } finally {
       await ctx.controller.dispose();
