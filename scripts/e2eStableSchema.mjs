@@ -1,6 +1,8 @@
 // Browser steps for ACP's newer stable messages in the chat (run by webview-e2e.mjs): the context
 // meter from `usage_update` (its warning colour past 80 %, the cost) and a boolean config option as a
-// switch under the prompt that reaches the agent. ElizACP's hooks (docs/eliza.md) send them.
+// switch under the prompt that reaches the agent; an approval card's Reject with the user's words
+// (ElizACP here does not steer, so the card says they go before the next prompt, and they do).
+// ElizACP's hooks (docs/eliza.md) send them.
 import { answersOf, inputOf, waitForText, wrapperOf } from './chatPage.mjs';
 
 /** Runs the steps in tab `tab` of the chat frame `f`. */
@@ -36,4 +38,24 @@ export async function stableSchemaSteps({ page, f, tab, step, shot }) {
     await send('what mode');
     await waitForText(answersOf(f, tab), 'Brief replies: on.');
   });
+
+  await step(
+    'Reject with feedback: the words typed on the approval card go to the agent with the rejection, and the card says how',
+    async () => {
+      await send('request permission for drop the production table kind delete');
+      const card = wrapperOf(f, tab)
+        .locator('[data-testid="chat-item-answer"]', { hasText: 'Permission needed: drop the production table' })
+        .last();
+      await card.waitFor();
+      await card.locator('input').first().fill('use the test database instead');
+      await shot('reject-with-feedback');
+      await card.locator('button', { hasText: 'Reject once' }).click();
+      await waitForText(answersOf(f, tab), 'Permission outcome: selected reject-once');
+      await waitForText(answersOf(f, tab), 'your feedback goes before your next prompt: "use the test database instead"');
+      await send('hello');
+      await send('what was my previous prompt');
+      // The reply is the prompt's text blocks as JSON: the note came first.
+      await waitForText(answersOf(f, tab), '["About the tool call I rejected (');
+    },
+  );
 }

@@ -35,6 +35,8 @@ import type { LogEvent } from './log/logEvent';
 import { logConductorLine } from './log/conductorLog';
 import { Logger } from './log/logger';
 import { PermissionBroker } from './permissions/permissionBroker';
+import { RejectFeedback } from './chat/rejectFeedback';
+import type { FeedbackDelivery } from './protocol/webview';
 import { DecisionLog } from './permissions/decisionLog';
 import { Settings } from './settings/settings';
 import { ChatInspector } from './testing/chatInspector';
@@ -95,6 +97,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     record: (entry) => decisions.record(entry),
     tabFor: (actorKey, sessionId) => sessions.turnFor(actorKey, sessionId),
     post: (payload) => messages.send(payload),
+    deliverFeedback: (actorKey, sessionId, title, text): Promise<FeedbackDelivery> => feedback.deliver(actorKey, sessionId, title, text),
   });
 
   // The editor side of ACP: files (with optional review) and terminals.
@@ -114,6 +117,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   sessions.onDidEndSession(({ actorKey, sessionId }) => {
     terminals.releaseSession(actorKey, sessionId);
     permissions.forgetSession(actorKey, sessionId);
+    feedback.forget(actorKey, sessionId);
   });
 
   // Every conductor's protocol trace, streamed live (the traffic viewer, src/traffic/).
@@ -131,6 +135,8 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     onStderrLine: (agentName, line) => logConductorLine(agentChannel, agentName, line),
     onTraceLine: (key, line) => traffic.addLine(key, line),
   });
+  // Words given with a rejection: steered into the running turn, or sent with the next prompt.
+  const feedback: RejectFeedback = new RejectFeedback({ log: logger, pool });
   // The `@` menu of every tab follows the workspace: files, open editors, symbols, the selection.
   // Pasted and dropped images are attachments too (asked first: they claim only their own URIs).
   const pasted = new PastedImages();
@@ -166,6 +172,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     sessions,
     messages,
     permissions,
+    feedback,
     pool,
     configure: (previousFolder, agentName) => resolveConfiguration(runtime, logger, settings, previousFolder, agentName),
     resolveContext: (refs, caps, folder, message) => contextMenu.resolve(refs, caps, folder, message),

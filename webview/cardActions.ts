@@ -2,10 +2,10 @@
 // or not now, a permission choice, open a diff, take queued prompts back), a file in a file list
 // (its diff, or the file at a line) or a link in an answer. Pure: the conversation model in, the
 // message to post out, so each is unit-testable.
-import { SETTINGS_TARGETS, type TabId, type WebviewToHost } from '../src/protocol/webview';
+import { MAX_FEEDBACK_CHARS, SETTINGS_TARGETS, type TabId, type WebviewToHost } from '../src/protocol/webview';
 import type { Conversation } from './conversation';
 import { CONTINUE_IN_NEW_SESSION_BUTTON_ID, OPEN_SETTINGS_BUTTON_PREFIX, RESTART_BUTTON_ID } from './mappers/chatItems';
-import { parsePermissionButton } from './mappers/permission';
+import { FEEDBACK_FIELD, parsePermissionButton } from './mappers/permission';
 import { signInChoice, signInDismissal } from './mappers/signIn';
 import { WITHDRAW_QUEUED_BUTTON_ID } from './mappers/tabStore';
 import { OPEN_DIFF_PREFIX } from './mappers/toolCall';
@@ -20,7 +20,14 @@ export interface ButtonAction {
   restoreInput?: string;
 }
 
-export function buttonAction(conv: Conversation, tabId: TabId, messageId: string | undefined, id: string): ButtonAction {
+/** `form`: the values of the card's form fields when the button was clicked (a rejection's feedback). */
+export function buttonAction(
+  conv: Conversation,
+  tabId: TabId,
+  messageId: string | undefined,
+  id: string,
+  form?: Record<string, string>,
+): ButtonAction {
   if (id === RESTART_BUTTON_ID) return { post: { type: 'restart-agent', tabId } };
   if (id === CONTINUE_IN_NEW_SESSION_BUTTON_ID) return { post: { type: 'continue-in-new-session', tabId } };
   if (id.startsWith(OPEN_SETTINGS_BUTTON_PREFIX)) {
@@ -39,7 +46,12 @@ export function buttonAction(conv: Conversation, tabId: TabId, messageId: string
     if (!card) return {};
     if (perm.choice === 'bypass') return { post: { type: 'permission-answer', tabId, requestId: perm.requestId, bypass: true } };
     const option = card.options[perm.choice];
-    return option ? { post: { type: 'permission-answer', tabId, requestId: perm.requestId, optionId: option.optionId } } : {};
+    if (!option) return {};
+    // Only a rejection carries the words: they explain a refusal and never go with an approval.
+    const feedback = option.kind.startsWith('reject') ? form?.[FEEDBACK_FIELD]?.trim().slice(0, MAX_FEEDBACK_CHARS) : undefined;
+    return {
+      post: { type: 'permission-answer', tabId, requestId: perm.requestId, optionId: option.optionId, ...(feedback ? { feedback } : {}) },
+    };
   }
   if (id.startsWith(OPEN_DIFF_PREFIX) && messageId) {
     const tool = toolCallOf(conv, messageId);

@@ -30,6 +30,7 @@ import {
   type ToolProgressParams,
 } from '../protocol/symposium-ext';
 import { IDE_OPERATIONS, ideMethod, withIdeCapability } from '../protocol/ideOperations';
+import { advertisesSteering, STEERING_METHOD, steeringOutcome, steeringParams, type SteeringOutcome } from '../protocol/steering';
 import type { ClientHandlers, ClientRequestContext } from './clientHandlers';
 import { acpSdk } from './acpSdk';
 import { TextChunkMerger } from './textChunkMerge';
@@ -66,6 +67,7 @@ export class AcpClient {
   private readonly conn: acp.ClientConnection;
   private capabilities: AgentCapabilities | undefined;
   private auth: unknown[] = [];
+  private steers = false;
   private exitReport: AgentExitedParams | undefined;
   /** The prompt turn running in each session. */
   private readonly activePrompts = new Map<string, Promise<unknown>>();
@@ -169,6 +171,7 @@ export class AcpClient {
       }),
     );
     this.capabilities = init.agentCapabilities;
+    this.steers = advertisesSteering(init);
     // Raw: the sign-in card checks each method (src/protocol/signIn.ts), including types v1 lacks.
     this.auth = Array.isArray(init.authMethods) ? init.authMethods : [];
     return init;
@@ -193,6 +196,20 @@ export class AcpClient {
   /** ACP `logout`: the agent ends its authenticated session (the next request may ask to sign in again). */
   async logout(): Promise<void> {
     await this.options.guard(this.conn.agent.request('logout', {}));
+  }
+
+  /** The agent takes extra user input into a running turn (`_session/steering`); known after initialize. */
+  get canSteer(): boolean {
+    return this.steers;
+  }
+
+  /**
+   * Steers `text` into the session's running turn. `promptRequired` when no turn runs (the text is
+   * still ours to send); an answer we do not know counts as that too, so the text is never lost.
+   */
+  async steer(sessionId: string, text: string): Promise<SteeringOutcome> {
+    const res = await this.options.guard(this.conn.agent.request<unknown>(STEERING_METHOD, steeringParams(sessionId, text)));
+    return steeringOutcome(res) ?? 'promptRequired';
   }
 
   /** The conductor's components in chain order (its `agentCapabilities._meta.symposium`); [] for a plain agent. */

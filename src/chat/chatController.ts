@@ -55,6 +55,7 @@ export interface ChatControllerDeps {
   /** Everything sent to a tab goes through here. */
   messages: TabMessages;
   permissions: PermissionBroker;
+  feedback?: PromptTurnDeps['feedback'];
   /** The agent processes (one per configuration); the controller subscribes to each new one. */
   pool: AgentPool;
   /**

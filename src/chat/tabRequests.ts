@@ -39,7 +39,11 @@ export function handleTabRequest(ctx: TabRequestContext, m: TabRequest): void {
     };
   switch (m.type) {
     case 'permission-answer': {
-      const error = ctx.permissions.answer(m.tabId, m.requestId, m.bypass ? { bypass: true } : { optionId: m.optionId ?? '' });
+      const error = ctx.permissions.answer(
+        m.tabId,
+        m.requestId,
+        m.bypass ? { bypass: true } : { optionId: m.optionId ?? '', ...(m.feedback ? { feedback: m.feedback } : {}) },
+      );
       if (error) notice('warning', error);
       return;
     }

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
 import { sessionKey } from '../protocol/sessionKey';
-import type { MessageId, PermissionDecision, PermissionRequested, PermissionResolved, TabId } from '../protocol/webview';
+import type { FeedbackDelivery, MessageId, PermissionDecision, PermissionRequested, PermissionResolved, TabId } from '../protocol/webview';
 import type { PermissionPolicy } from '../agents/agentSettings';
 import { CommandApprovals } from './commandApprovals';
 import { KnownToolCalls } from './knownToolCalls';
@@ -34,6 +34,11 @@ export interface PermissionBrokerDeps {
   /** "Bypass Permissions": persist `bypassPermissions: true` for the agent in user settings. */
   enableBypass(agentName: string): Promise<void>;
   record(entry: DecisionRecord): void;
+  /**
+   * Delivers the words the user gave with a rejection, once the agent has its answer (see
+   * src/chat/rejectFeedback.ts); resolves with where they went. Without it, feedback is refused.
+   */
+  deliverFeedback?(actorKey: string, sessionId: string, toolTitle: string, text: string): Promise<FeedbackDelivery>;
   /** The clock approvals expire by (tests pass a fake one). */
   now?: () => number;
 }
@@ -197,8 +202,12 @@ export class PermissionBroker {
     return res.outcome.outcome === 'selected' && res.outcome.optionId === 'allow-once';
   }
 
-  /** The user clicked on a card. Returns an error text when the answer cannot be applied. */
-  answer(tabId: TabId, requestId: string, choice: { optionId: string } | { bypass: true }): string | undefined {
+  /**
+   * The user clicked on a card. Returns an error text when the answer cannot be applied. Feedback
+   * goes only with a reject option: words never turn a rejection into anything else, nor ride on
+   * an approval.
+   */
+  answer(tabId: TabId, requestId: string, choice: { optionId: string; feedback?: string } | { bypass: true }): string | undefined {
     const p = this.pending.get(requestId);
     if (!p || p.tabId !== tabId) return 'This permission request is no longer pending.';
     if ('bypass' in choice) {
@@ -212,8 +221,30 @@ export class PermissionBroker {
     }
     const option = p.ctx.params.options.find((o) => o.optionId === choice.optionId);
     if (!option) return `The agent did not offer the option "${choice.optionId}".`;
-    this.settle(requestId, selected(option, 'user'));
+    const feedback = choice.feedback?.trim();
+    if (feedback && (!option.kind.startsWith('reject') || !this.deps.deliverFeedback || p.ctx.fromEditor))
+      return 'Feedback goes only with a rejection the agent asked for.';
+    const decision = selected(option, 'user');
+    this.settle(requestId, decision);
+    if (feedback) this.sendFeedback(p, decision, feedback);
     return undefined;
+  }
+
+  /** After the rejection reached the agent: the words follow, and the card says where they went. */
+  private sendFeedback(p: Pending, decision: PermissionDecision, text: string): void {
+    const { actorKey, params } = p.ctx;
+    void this.deps.deliverFeedback!(actorKey, params.sessionId, params.toolCall.title ?? 'a tool call', text)
+      .then((delivery) => ({ ...decision, feedback: { text, delivery } }) as PermissionDecision)
+      .then((withFeedback) =>
+        this.deps.post({
+          type: 'permission-resolved',
+          tabId: p.tabId,
+          messageId: p.messageId,
+          requestId: p.requestId,
+          decision: withFeedback,
+        }),
+      )
+      .catch((e: unknown) => this.deps.log.error('permission', 'could not deliver the rejection feedback', e));
   }
 
   /** A session ended: nothing it was allowed carries over. */

@@ -69,6 +69,9 @@ export interface ControlsChanged {
   controls: SessionControls;
 }
 
+/** Where words given with a rejection went: into the running turn, or before the next prompt's text. */
+export type FeedbackDelivery = 'steered' | 'next-prompt';
+
 /** How a permission request was settled, and by whom. */
 export type PermissionDecision =
   | {
@@ -77,6 +80,8 @@ export type PermissionDecision =
       optionName: string;
       optionKind: PermissionOption['kind'];
       by: 'user' | 'bypass' | 'auto-approve';
+      /** The user's words with a rejection, once delivered. */
+      feedback?: { text: string; delivery: FeedbackDelivery };
     }
   | { outcome: 'cancelled'; reason: string };
 

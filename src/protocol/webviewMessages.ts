@@ -5,6 +5,7 @@
 import { isObject, type JsonObject } from './guards';
 import {
   IMAGE_MIME_TYPES,
+  MAX_FEEDBACK_CHARS,
   PASTED_IMAGE_SCHEME,
   SETTINGS_TARGETS,
   type AttachImage,
@@ -162,11 +163,14 @@ export function parseWebviewMessage(raw: unknown): ParseResult {
         const bypass = o.bypass === true ? true : undefined;
         if (o.bypass !== undefined && o.bypass !== true) throw new Invalid('bypass must be true when present');
         if ((optionId === undefined) === (bypass === undefined)) throw new Invalid('exactly one of optionId and bypass is needed');
+        const feedback = o.feedback === undefined ? undefined : str(o, 'feedback', MAX_FEEDBACK_CHARS).trim();
+        if (feedback !== undefined && optionId === undefined) throw new Invalid('feedback goes with an option, not with bypass');
         return ok({
           type,
           tabId: uuid(o, 'tabId'),
           requestId: uuid(o, 'requestId'),
           ...(optionId !== undefined ? { optionId } : { bypass }),
+          ...(feedback ? { feedback } : {}),
         });
       }
       case 'set-mode':

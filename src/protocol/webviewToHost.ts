@@ -78,6 +78,8 @@ export interface Rendered {
   requestId: string;
   items: RenderedItem[];
 }
+/** The longest feedback a rejection carries (a short message, not a prompt). */
+export const MAX_FEEDBACK_CHARS = 2_000;
 /** The user's answer on a permission card: one of the agent's options, or "Bypass Permissions". */
 export interface PermissionAnswer {
   type: 'permission-answer';
@@ -85,6 +87,8 @@ export interface PermissionAnswer {
   requestId: string;
   optionId?: string;
   bypass?: true;
+  /** A few words for the agent with a reject option (never with an allow option or bypass). */
+  feedback?: string;
 }
 export interface SetMode {
   type: 'set-mode';
