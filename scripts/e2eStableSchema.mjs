@@ -43,13 +43,13 @@ export async function stableSchemaSteps({ page, f, tab, step, shot }) {
     'Reject with feedback: the words typed on the approval card go to the agent with the rejection, and the card says how',
     async () => {
       await send('request permission for drop the production table kind delete');
-      const card = wrapperOf(f, tab)
-        .locator('[data-testid="chat-item-answer"]', { hasText: 'Permission needed: drop the production table' })
+      await waitForText(answersOf(f, tab), 'Permission needed: drop the production table');
+      const field = wrapperOf(f, tab)
+        .locator('[data-testid="chat-item-form-item-text-input"] input, input[data-testid="chat-item-form-item-text-input"]')
         .last();
-      await card.waitFor();
-      await card.locator('input').first().fill('use the test database instead');
+      await field.fill('use the test database instead');
       await shot('reject-with-feedback');
-      await card.locator('button', { hasText: 'Reject once' }).click();
+      await wrapperOf(f, tab).locator('button', { hasText: 'Reject once' }).last().click();
       await waitForText(answersOf(f, tab), 'Permission outcome: selected reject-once');
       await waitForText(answersOf(f, tab), 'your feedback goes before your next prompt: "use the test database instead"');
       await send('hello');

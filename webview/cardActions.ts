@@ -7,7 +7,7 @@ import type { Conversation } from './conversation';
 import { CONTINUE_IN_NEW_SESSION_BUTTON_ID, OPEN_SETTINGS_BUTTON_PREFIX, RESTART_BUTTON_ID } from './mappers/chatItems';
 import { FEEDBACK_FIELD, parsePermissionButton } from './mappers/permission';
 import { signInChoice, signInDismissal } from './mappers/signIn';
-import { WITHDRAW_QUEUED_BUTTON_ID } from './mappers/tabStore';
+import { STEER_QUEUED_BUTTON_ID, WITHDRAW_QUEUED_BUTTON_ID } from './mappers/tabStore';
 import { OPEN_DIFF_PREFIX } from './mappers/toolCall';
 import { toolCallOf } from './toolCalls';
 
@@ -38,6 +38,7 @@ export function buttonAction(
     const texts = (conv.queued ?? []).map((q) => q.text);
     return texts.length > 0 ? { post: { type: 'withdraw-queued', tabId }, restoreInput: texts.join('\n\n') } : {};
   }
+  if (id === STEER_QUEUED_BUTTON_ID) return conv.queued?.some((q) => q.steerable) ? { post: { type: 'steer-queued', tabId } } : {};
   const signIn = signInChoice(conv, tabId, id) ?? signInDismissal(conv, tabId, id);
   if (signIn) return { post: signIn };
   const perm = parsePermissionButton(id);

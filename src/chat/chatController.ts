@@ -47,6 +47,7 @@ import { newSettingNotices, noFolderFailure, sessionStartFailure } from './tabFa
 import type { TabMessages } from './tabMessages';
 import { type EditorActions, type TabRequestContext } from './tabRequests';
 import { routeWebviewMessage } from './webviewInbox';
+import { promptQueue, steerQueued } from './steerQueued';
 
 export interface ChatControllerDeps {
   log: Log;
@@ -243,8 +244,16 @@ export class ChatController {
     this.sendQueue(tab);
   }
 
+  /** The queued prompts' "Send now (steer)": into the running turn (steerQueued.ts). */
+  steerQueued(tabId: TabId): void {
+    const tab = this.tabs.get(tabId);
+    const requeue = (t: ChatTab, p: UserPrompt): void => this.prompt(t.tabId, p.messageId, p.text, p.context);
+    if (tab) void steerQueued({ log: this.log, send: (m) => this.send(m), sendQueue: (t) => this.sendQueue(t), requeue }, tab);
+  }
+
   private sendQueue(tab: ChatTab): void {
-    this.send({ type: 'prompt-queue', tabId: tab.tabId, waiting: tab.waiting.map(({ messageId, text }) => ({ messageId, text })) });
+    const ref = this.sessions.sessionFor(tab.tabId);
+    this.send(promptQueue(tab, !!(ref && this.pool.get(ref.actorKey)?.canSteer)));
   }
 
   cancel(tabId: TabId): void {

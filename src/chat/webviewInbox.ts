@@ -14,6 +14,7 @@ export interface TabLifecycle {
   prompt(tabId: TabId, messageId: MessageId, text: string, context?: ContextRef[]): void;
   cancel(tabId: TabId): void;
   withdrawQueued(tabId: TabId): void;
+  steerQueued(tabId: TabId): void;
   closeTab(tabId: TabId): void;
   restartTabConfiguration(tabId: TabId): Promise<void>;
   continueInNewSession(tabId: TabId): void;
@@ -52,6 +53,9 @@ export function routeWebviewMessage(m: WebviewToHost, to: WebviewInbox): void {
       return;
     case 'withdraw-queued':
       to.tabs.withdrawQueued(m.tabId);
+      return;
+    case 'steer-queued':
+      to.tabs.steerQueued(m.tabId);
       return;
     case 'close-tab':
       to.tabs.closeTab(m.tabId);

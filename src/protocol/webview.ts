@@ -141,6 +141,8 @@ export interface PromptStarted {
 export interface QueuedPrompt {
   messageId: MessageId;
   text: string;
+  /** The running turn's agent takes input into it: the card offers "Send now (steer)". */
+  steerable?: true;
 }
 /**
  * The prompts waiting in the tab, in order: sent whenever that list changes (empty: none wait).

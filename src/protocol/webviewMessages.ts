@@ -106,6 +106,7 @@ export function parseWebviewMessage(raw: unknown): ParseResult {
       case 'new-tab':
       case 'cancel':
       case 'withdraw-queued':
+      case 'steer-queued':
       case 'close-tab':
       case 'restart-agent':
       case 'continue-in-new-session':

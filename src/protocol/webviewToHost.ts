@@ -32,6 +32,11 @@ export interface WithdrawQueued {
   type: 'withdraw-queued';
   tabId: TabId;
 }
+/** The queued prompts' card: give the waiting prompts to the agent now, in its running turn (steering). */
+export interface SteerQueued {
+  type: 'steer-queued';
+  tabId: TabId;
+}
 export interface CloseTab {
   type: 'close-tab';
   tabId: TabId;
@@ -160,6 +165,7 @@ export type WebviewToHost =
   | Prompt
   | Cancel
   | WithdrawQueued
+  | SteerQueued
   | CloseTab
   | RestartAgent
   | ContinueInNewSession

@@ -97,6 +97,12 @@ export function turnToChatItems(t: Turn, terminals: Conversation['terminals'] = 
       case 'plan':
         items.push(planToChatItem(u.entries, `${t.messageId}:plan`));
         return;
+      case 'user_message_chunk': {
+        // The user's input steered into the running turn: shown where the agent took it.
+        const text = u.content.type === 'text' ? u.content.text : undefined;
+        if (text !== undefined) items.push({ type: ItemType.PROMPT, messageId: itemId, body: escapeMarkdown(text) });
+        return;
+      }
       default:
         return; // session-level state (commands, modes, config) and usage: not cards
     }

@@ -1,11 +1,24 @@
-// Input for a turn that is running, in the real host with ElizACP: a rejection can carry the
+// Input for a turn that is running, in the real host with ElizACP. A rejection can carry the
 // user's words, which reach the agent right after the reject option — steered into the same turn
 // when the agent takes that (`--steering`), else before the text of the next prompt — and the
-// approval card says which; words never ride on an approval.
+// approval card says which; words never ride on an approval. A prompt sent while a turn runs is
+// queued (the default); where the agent steers, the queued card also offers "Send now (steer)",
+// which puts it into the running turn, shown there as the user's message.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { PendingPermission } from '../../permissions/permissionBroker';
-import { answerText, cmd, extension, newTab, openChat, permissionCards, rendered, waitFor, waitForIdle } from '../helpers';
+import {
+  answerText,
+  cmd,
+  extension,
+  newTab,
+  openChat,
+  permissionCards,
+  rendered,
+  renderedTabStore,
+  waitFor,
+  waitForIdle,
+} from '../helpers';
 
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('symposium');
 const pending = (tabId: string): Thenable<PendingPermission[]> => cmd('getPendingPermissions', tabId);
@@ -90,5 +103,38 @@ suite('steering and feedback', () => {
     await cmd('postFromWebview', { type: 'permission-answer', tabId, requestId: request!.requestId, optionId: 'reject-once' });
     await waitForIdle(tabId);
     assert.equal(answerText((await rendered(tabId))!, messageId), 'Permission outcome: selected reject-once');
+  });
+
+  test('a prompt sent during a turn is queued; where the agent steers, "Send now (steer)" puts it into the running turn', async function () {
+    this.timeout(60_000);
+    const queuedButtons = async (tabId: string): Promise<string[]> => (await renderedTabStore(tabId))?.queuedButtons ?? [];
+    // An agent that does not steer: queued, with Edit only.
+    await useEliza([]);
+    const plain = await newTab();
+    await cmd<string>('sendPrompt', plain, 'tell me a long story');
+    await cmd<string>('sendPrompt', plain, 'I feel tired');
+    await waitFor('the queued card', async () => (await queuedButtons(plain)).length > 0);
+    assert.deepEqual(await queuedButtons(plain), ['Edit']);
+    await cmd('postFromWebview', { type: 'cancel', tabId: plain });
+    await waitForIdle(plain);
+
+    await useEliza(['--steering']);
+    const tabId = await newTab();
+    const story = await cmd<string>('sendPrompt', tabId, 'tell me a long story');
+    await cmd<string>('sendPrompt', tabId, 'make it shorter');
+    await waitFor('the steer button', async () => (await queuedButtons(tabId)).includes('Send now (steer)'));
+    assert.deepEqual(await queuedButtons(tabId), ['Edit', 'Send now (steer)']);
+    await cmd('postFromWebview', { type: 'steer-queued', tabId });
+    await waitFor('the queue to empty', async () => (await queuedButtons(tabId)).length === 0);
+    await waitForIdle(tabId);
+    const items = (await rendered(tabId))!;
+    const steered = items.filter((i) => i.messageId.startsWith(`${story}:`) && i.type === 'prompt' && i.messageId !== `${story}:prompt`);
+    assert.deepEqual(
+      steered.map((i) => i.body),
+      ['make it shorter'],
+      "shown in the running turn as the user's message",
+    );
+    assert.match(answerText(items, story), /You said while I was working: "make it shorter"\.$/);
+    assert.equal(items.filter((i) => i.type === 'prompt').length, 2, 'no second turn: the prompt was not also queued');
   });
 });
