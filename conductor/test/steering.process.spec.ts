@@ -49,13 +49,13 @@ describe('steering a running turn through the conductor (process)', function () 
     await assert.rejects(plain.h.conn.agent.request(STEERING_METHOD, steeringParams(other, 'hello')), { code: -32601 });
   });
 
-  it('a rejection, then the words steered: the agent gets the reject option and the words in the same turn', async () => {
+  it('the words steered while a permission request is open, then the rejection: the agent reads both in the same turn', async () => {
     let h!: Harness;
     let sessionId = '';
     const rejected = await start(['--steering'], {
       permission: async () => {
-        // The answer goes out first; the words follow once it has (as the editor does).
-        setImmediate(() => void steer(h, sessionId, 'use the test database instead'));
+        // As the editor does: the words while the request is open, then the rejection.
+        assert.equal(await steer(h, sessionId, 'use the test database instead'), 'injected');
         return { outcome: { outcome: 'selected', optionId: 'reject-once' } };
       },
     });

@@ -73,6 +73,8 @@ interface Pending {
   messageId?: MessageId;
   ctx: PermissionRequestContext;
   finish: (decision: PermissionDecision) => void;
+  /** Answered with feedback that is on its way: no second answer. */
+  answered?: true;
 }
 
 /** What a test or the UI can see of an open request. */
@@ -209,7 +211,7 @@ export class PermissionBroker {
    */
   answer(tabId: TabId, requestId: string, choice: { optionId: string; feedback?: string } | { bypass: true }): string | undefined {
     const p = this.pending.get(requestId);
-    if (!p || p.tabId !== tabId) return 'This permission request is no longer pending.';
+    if (!p || p.tabId !== tabId || p.answered) return 'This permission request is no longer pending.';
     if ('bypass' in choice) {
       const allow = preferredOption(p.ctx.params.options, 'allow');
       if (!allow) return 'The agent offered no option that allows this tool call.';
@@ -224,27 +226,26 @@ export class PermissionBroker {
     const feedback = choice.feedback?.trim();
     if (feedback && (!option.kind.startsWith('reject') || !this.deps.deliverFeedback || p.ctx.fromEditor))
       return 'Feedback goes only with a rejection the agent asked for.';
-    const decision = selected(option, 'user');
-    this.settle(requestId, decision);
-    if (feedback) this.sendFeedback(p, decision, feedback);
+    if (feedback) this.rejectWithFeedback(p, option, feedback);
+    else this.settle(requestId, selected(option, 'user'));
     return undefined;
   }
 
-  /** After the rejection reached the agent: the words follow, and the card says where they went. */
-  private sendFeedback(p: Pending, decision: PermissionDecision, text: string): void {
+  /**
+   * The words go while the request is still open, then the rejection settles it: an agent that
+   * steers holds input given during a pending request until that request is answered (Claude's
+   * adapter delivers it "later" for exactly this case), so it reads the rejection, then the words,
+   * in the same turn. The card then says where they went.
+   */
+  private rejectWithFeedback(p: Pending, option: PermissionOption, text: string): void {
+    p.answered = true;
     const { actorKey, params } = p.ctx;
     void this.deps.deliverFeedback!(actorKey, params.sessionId, params.toolCall.title ?? 'a tool call', text)
-      .then((delivery) => ({ ...decision, feedback: { text, delivery } }) as PermissionDecision)
-      .then((withFeedback) =>
-        this.deps.post({
-          type: 'permission-resolved',
-          tabId: p.tabId,
-          messageId: p.messageId,
-          requestId: p.requestId,
-          decision: withFeedback,
-        }),
-      )
-      .catch((e: unknown) => this.deps.log.error('permission', 'could not deliver the rejection feedback', e));
+      .catch((e: unknown): FeedbackDelivery => {
+        this.deps.log.error('permission', 'could not deliver the rejection feedback', e);
+        return 'next-prompt';
+      })
+      .then((delivery) => this.settle(p.requestId, { ...selected(option, 'user'), feedback: { text, delivery } }));
   }
 
   /** A session ended: nothing it was allowed carries over. */
@@ -354,6 +355,6 @@ function pickOption(options: PermissionOption[], kind: PermissionOption['kind'])
   return options.find((o) => o.kind === kind);
 }
 
-function selected(o: PermissionOption, by: 'user' | 'bypass' | 'auto-approve'): PermissionDecision {
+function selected(o: PermissionOption, by: 'user' | 'bypass' | 'auto-approve'): Extract<PermissionDecision, { outcome: 'selected' }> {
   return { outcome: 'selected', optionId: o.optionId, optionName: o.name, optionKind: o.kind, by };
 }

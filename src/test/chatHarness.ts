@@ -17,6 +17,8 @@ import { silentLog } from '../log/logEvent';
 import { confine } from '../node/confinement';
 import { readLines, writeTextNoFollow } from '../node/textFiles';
 import { PermissionBroker } from '../permissions/permissionBroker';
+import { RejectFeedback } from '../chat/rejectFeedback';
+import type { FeedbackDelivery } from '../protocol/webview';
 import type { HostToWebview, TabId, WebviewToHost } from '../protocol/webview';
 import { ChatInspector } from '../testing/chatInspector';
 import { ChatController } from '../chat/chatController';
@@ -148,6 +150,7 @@ export function setupChat(opts: ChatSetup) {
     record: () => {},
     tabFor: (actorKey, sessionId) => sessions.turnFor(actorKey, sessionId),
     post: (p) => messages.send(p),
+    deliverFeedback: (actorKey, sessionId, title, text): Promise<FeedbackDelivery> => feedback.deliver(actorKey, sessionId, title, text),
   });
   const editorRequests: EditorRequestLog = [];
   const hands = opts.editor ? editorHands(sessions, permissions, editorRequests, (m) => messages.send(m)) : undefined;
@@ -160,7 +163,8 @@ export function setupChat(opts: ChatSetup) {
       permissions.request({ actorKey: actor.key, agentName: actor.agentName, params, signal }),
     ...(hands ? { client: { files: hands.files, terminals: hands.terminals } } : {}),
   });
-  const controller = new ChatController({ log: silentLog, sessions, messages, permissions, pool, configure: opts.configure });
+  const feedback: RejectFeedback = new RejectFeedback({ log: silentLog, pool });
+  const controller = new ChatController({ log: silentLog, sessions, messages, permissions, feedback, pool, configure: opts.configure });
   const inspector = new ChatInspector({ chat: controller, sessions, pool, messages, permissions });
   messages.setPost((m) => webview.receive(m));
   return {
