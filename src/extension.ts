@@ -36,6 +36,7 @@ import { logConductorLine } from './log/conductorLog';
 import { Logger } from './log/logger';
 import { PermissionBroker } from './permissions/permissionBroker';
 import { RejectFeedback } from './chat/rejectFeedback';
+import { Elicitations } from './chat/elicitations';
 import type { FeedbackDelivery } from './protocol/webview';
 import { DecisionLog } from './permissions/decisionLog';
 import { Settings } from './settings/settings';
@@ -120,6 +121,15 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     feedback.forget(actorKey, sessionId);
   });
 
+  // The agent's forms and URLs for the user, as cards in the session's tab.
+  const elicitations = new Elicitations({
+    log: logger,
+    tabFor: (actorKey, sessionId) => sessions.turnFor(actorKey, sessionId),
+    post: (payload) => messages.send(payload),
+    openExternal: async (url) => void (await vscode.env.openExternal(vscode.Uri.parse(url, true))),
+  });
+  context.subscriptions.push(elicitations);
+
   // Every conductor's protocol trace, streamed live (the traffic viewer, src/traffic/).
   const traffic = new TrafficStore(logger);
   context.subscriptions.push(traffic);
@@ -128,7 +138,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     log: logger,
     clientInfo: { name: 'symposium-vscode', version },
     graceMs: 1_500,
-    client: { files, terminals, ide: new EditorIde({ log: logger, lookupSession, allowedFolders }) },
+    client: { files, terminals, ide: new EditorIde({ log: logger, lookupSession, allowedFolders }), elicitation: elicitations },
     authTerminal: true,
     onPermissionRequest: (actor, params, signal) =>
       permissions.request({ actorKey: actor.key, agentName: actor.agentName, params, signal }),
@@ -173,6 +183,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     messages,
     permissions,
     feedback,
+    elicitations,
     pool,
     configure: (previousFolder, agentName) => resolveConfiguration(runtime, logger, settings, previousFolder, agentName),
     resolveContext: (refs, caps, folder, message) => contextMenu.resolve(refs, caps, folder, message),

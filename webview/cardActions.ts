@@ -6,6 +6,7 @@ import { MAX_FEEDBACK_CHARS, SETTINGS_TARGETS, type TabId, type WebviewToHost } 
 import type { Conversation } from './conversation';
 import { CONTINUE_IN_NEW_SESSION_BUTTON_ID, OPEN_SETTINGS_BUTTON_PREFIX, RESTART_BUTTON_ID } from './mappers/chatItems';
 import { FEEDBACK_FIELD, parsePermissionButton } from './mappers/permission';
+import { parseElicitationButton } from './mappers/elicitation';
 import { signInChoice, signInDismissal } from './mappers/signIn';
 import { STEER_QUEUED_BUTTON_ID, WITHDRAW_QUEUED_BUTTON_ID } from './mappers/tabStore';
 import { OPEN_DIFF_PREFIX } from './mappers/toolCall';
@@ -52,6 +53,25 @@ export function buttonAction(
     const feedback = option.kind.startsWith('reject') ? form?.[FEEDBACK_FIELD]?.trim().slice(0, MAX_FEEDBACK_CHARS) : undefined;
     return {
       post: { type: 'permission-answer', tabId, requestId: perm.requestId, optionId: option.optionId, ...(feedback ? { feedback } : {}) },
+    };
+  }
+  const ask = parseElicitationButton(id);
+  if (ask) {
+    const pending = conv.blocks.some((b) => b.kind === 'turn' && b.elicitations?.some((e) => e.requestId === ask.requestId && !e.outcome));
+    const opened = conv.blocks.some(
+      (b) => b.kind === 'turn' && b.elicitations?.some((e) => e.requestId === ask.requestId && e.outcome?.action === 'opened'),
+    );
+    if (!pending && !(opened && ask.action === 'cancel')) return {};
+    // Submit sends the form as the card holds it; the host checks it against the schema (a refusal re-enables the card).
+    return {
+      post: {
+        type: 'elicitation-answer',
+        tabId,
+        requestId: ask.requestId,
+        action: ask.action,
+        ...(ask.action === 'accept' ? { values: { ...form } } : {}),
+      },
+      reenable: ask.action === 'accept',
     };
   }
   if (id.startsWith(OPEN_DIFF_PREFIX) && messageId) {

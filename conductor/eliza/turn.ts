@@ -15,6 +15,7 @@ import { locationsFromResult } from './toolLocations';
 import { CancelledError } from './session';
 import { embodimentReply, isEmbodimentPrompt } from './sparkle';
 import { steeredReply } from './steering';
+import { formHook, urlHook } from './elicitation';
 import { errorMessage, sendUpdate, streamText } from './turn-context';
 import type { Turn } from './turn-context';
 import { logError } from './log';
@@ -133,6 +134,10 @@ async function runHook(turn: Turn, hook: Hook): Promise<HookOutcome> {
       return rawUsageHook(turn, hook.json);
     case 'offer-toggle':
       return offerToggleHook(turn);
+    case 'form':
+      return formHook(turn, hook.schemaJson);
+    case 'url':
+      return urlHook(turn, hook.url);
     case 'previous-prompt':
       return JSON.stringify(turn.session.previousPromptTexts ?? null);
     case 'attachments': {

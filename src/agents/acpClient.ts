@@ -106,8 +106,15 @@ export class AcpClient {
       )
       // Never answered here: the broker decides (user, bypass or a rule) while the agent waits.
       .onRequest('session/request_permission', ({ params, signal }) => options.onPermissionRequest(params, signal));
-    const { files, terminals, ide } = options.client ?? {};
+    const { files, terminals, ide, elicitation } = options.client ?? {};
     const ctx = (signal: AbortSignal): ClientRequestContext => ({ actorKey: options.actorKey, agentName: options.agentName, signal });
+    if (elicitation) {
+      app
+        .onRequest('elicitation/create', ({ params, signal }) => elicitation.create(params, ctx(signal)))
+        .onNotification('elicitation/complete', ({ params }) =>
+          elicitation.complete(params, { actorKey: options.actorKey, agentName: options.agentName }),
+        );
+    }
     if (files) {
       app
         .onRequest('fs/read_text_file', ({ params, signal }) => files.readTextFile(params, ctx(signal)))
@@ -154,7 +161,7 @@ export class AcpClient {
   }
 
   async initialize(): Promise<acp.InitializeResponse> {
-    const { files, terminals, ide } = this.options.client ?? {};
+    const { files, terminals, ide, elicitation } = this.options.client ?? {};
     const init = await this.options.guard<acp.InitializeResponse>(
       this.conn.agent.request('initialize', {
         protocolVersion: acpSdk().PROTOCOL_VERSION,
@@ -163,6 +170,8 @@ export class AcpClient {
           terminal: !!terminals,
           // Boolean config options are shown as switches; agents send them only to clients that say so.
           session: { configOptions: { boolean: {} } },
+          // Forms and URLs the agent asks the user about, shown as cards (src/chat/elicitations.ts).
+          ...(elicitation ? { elicitation: { form: {}, url: {} } } : {}),
           ...(this.options.authTerminal ? { auth: { terminal: true } } : {}),
           // Our extension to ACP: the editor answers _symposium/ide/* (so the conductor needs no IDE adapter).
           ...(ide ? { _meta: withIdeCapability(undefined, { operations: [...IDE_OPERATIONS] }) } : {}),

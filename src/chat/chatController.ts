@@ -48,6 +48,7 @@ import type { TabMessages } from './tabMessages';
 import { type EditorActions, type TabRequestContext } from './tabRequests';
 import { routeWebviewMessage } from './webviewInbox';
 import { promptQueue, steerQueued } from './steerQueued';
+import type { Elicitations } from './elicitations';
 
 export interface ChatControllerDeps {
   log: Log;
@@ -57,6 +58,8 @@ export interface ChatControllerDeps {
   messages: TabMessages;
   permissions: PermissionBroker;
   feedback?: PromptTurnDeps['feedback'];
+  /** The agent's requests for input (elicitations.ts): answered from cards, cancelled like approvals. */
+  elicitations?: Pick<Elicitations, 'answer' | 'cancelTab' | 'cancelActor'>;
   /** The agent processes (one per configuration); the controller subscribes to each new one. */
   pool: AgentPool;
   /**
@@ -114,6 +117,7 @@ export class ChatController {
     this.tabRequests = {
       log: deps.log,
       permissions: deps.permissions,
+      elicitations: deps.elicitations,
       diffs: this.diffs,
       editor: deps.editor,
       send: (p) => this.send(p),
@@ -261,6 +265,7 @@ export class ChatController {
     if (!active) return;
     // ACP: after session/cancel the client answers the turn's open permission requests `cancelled`.
     this.permissions.cancelTab(tabId, 'the prompt was cancelled');
+    this.deps.elicitations?.cancelTab(tabId, 'the prompt was cancelled');
     active.actor.cancel(active.sessionId);
   }
 
@@ -275,6 +280,7 @@ export class ChatController {
     if (!tab) return;
     tab.closed = true;
     this.permissions.cancelTab(tabId, 'the tab was closed');
+    this.deps.elicitations?.cancelTab(tabId, 'the tab was closed');
     this.tabs.delete(tabId);
     this.signIn.forgetTab(tabId);
     this.diffs.forget(tabId);
@@ -378,6 +384,7 @@ export class ChatController {
   private onActorFailed(actor: AgentActor, failure: AgentFailure): void {
     this.pool.remove(actor);
     this.permissions.cancelActor(actor.key, 'the agent stopped');
+    this.deps.elicitations?.cancelActor(actor.key, 'the agent stopped');
     const tabIds = this.sessions.unbindActor(actor.key);
     this.log.error('agent', 'process died; informing tabs', { agent: actor.agentName, tabs: tabIds, failure });
     for (const tabId of tabIds) {

@@ -93,6 +93,7 @@ export function routeWebviewMessage(m: WebviewToHost, to: WebviewInbox): void {
       to.signIn.dismiss(m);
       return;
     case 'permission-answer':
+    case 'elicitation-answer':
     case 'set-mode':
     case 'set-config-option':
     case 'set-model':

@@ -16,6 +16,7 @@ import type {
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk';
 import type { SignInRequired, SignInUpdate } from './signIn';
+import type { ElicitationPrompt } from './elicitation';
 
 /** UUID v4, made by the webview (or by a test command standing in for it). */
 export type TabId = string;
@@ -101,6 +102,27 @@ export interface PermissionResolved {
   requestId: string;
   decision: PermissionDecision;
 }
+/** The agent asks the user for input (ACP elicitation/create): a form card or a URL card, kept until resolved. */
+export interface ElicitationRequested {
+  type: 'elicitation-requested';
+  tabId: TabId;
+  messageId?: MessageId;
+  requestId: string;
+  prompt: ElicitationPrompt;
+  toolCallId?: string;
+}
+/** How an elicitation ended: the user's action, or why it was cancelled; `opened` for a URL the user opened. */
+export interface ElicitationResolved {
+  type: 'elicitation-resolved';
+  tabId: TabId;
+  messageId?: MessageId;
+  requestId: string;
+  outcome: ElicitationOutcome;
+}
+export type ElicitationOutcome =
+  | { action: 'accept' | 'decline' | 'cancel'; reason?: string }
+  /** A URL the user opened: waiting for the agent's elicitation/complete, then `completed`. */
+  | { action: 'opened' | 'completed' };
 /** What a terminal the editor runs for the agent has printed so far (replaces earlier output). */
 export interface TerminalOutput {
   type: 'terminal-output';
@@ -243,6 +265,8 @@ export type ConversationPayload =
   | ControlsChanged
   | PermissionRequested
   | PermissionResolved
+  | ElicitationRequested
+  | ElicitationResolved
   | TabNotice
   | TerminalOutput
   | SignInRequired
@@ -286,6 +310,8 @@ export const HOST_TO_WEBVIEW_TYPES = [
   'controls-changed',
   'permission-requested',
   'permission-resolved',
+  'elicitation-requested',
+  'elicitation-resolved',
   'tab-notice',
   'terminal-output',
   'sign-in-required',

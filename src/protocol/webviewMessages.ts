@@ -174,6 +174,23 @@ export function parseWebviewMessage(raw: unknown): ParseResult {
           ...(feedback ? { feedback } : {}),
         });
       }
+      case 'elicitation-answer': {
+        const action = o.action;
+        if (action !== 'accept' && action !== 'decline' && action !== 'cancel' && action !== 'open')
+          throw new Invalid('action must be accept, decline, cancel or open');
+        let values: Record<string, string> | undefined;
+        if (o.values !== undefined) {
+          if (!isObject(o.values) || Object.keys(o.values).length > 500)
+            throw new Invalid('values must be an object of at most 500 fields');
+          values = {};
+          for (const [k, v] of Object.entries(o.values)) {
+            if (typeof v !== 'string' || v.length > 10_000 || k.length > 300)
+              throw new Invalid('each value must be a string of at most 10,000 characters');
+            values[k] = v;
+          }
+        }
+        return ok({ type, tabId: uuid(o, 'tabId'), requestId: uuid(o, 'requestId'), action, ...(values ? { values } : {}) });
+      }
       case 'set-mode':
         return ok({ type, tabId: uuid(o, 'tabId'), modeId: str(o, 'modeId', 200) });
       case 'set-config-option':

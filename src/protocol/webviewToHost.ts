@@ -95,6 +95,18 @@ export interface PermissionAnswer {
   /** A few words for the agent with a reject option (never with an allow option or bypass). */
   feedback?: string;
 }
+/**
+ * The user's answer on an elicitation card: Submit (`accept`, with the form's values as the card
+ * holds them: strings; the host checks them against the form), Decline or Cancel; `open` for a URL
+ * card's button (the host opens the URL it was given, never one from the webview).
+ */
+export interface ElicitationAnswer {
+  type: 'elicitation-answer';
+  tabId: TabId;
+  requestId: string;
+  action: 'accept' | 'decline' | 'cancel' | 'open';
+  values?: Record<string, string>;
+}
 export interface SetMode {
   type: 'set-mode';
   tabId: TabId;
@@ -166,6 +178,7 @@ export type WebviewToHost =
   | Cancel
   | WithdrawQueued
   | SteerQueued
+  | ElicitationAnswer
   | CloseTab
   | RestartAgent
   | ContinueInNewSession

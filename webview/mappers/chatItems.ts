@@ -11,6 +11,7 @@ import { blockId, type Block, type Conversation, type Notice, type Turn } from '
 import { embodimentToChatItem } from './embodiment';
 import { escapeInline, escapeMarkdown } from './markdown';
 import { permissionToChatItem } from './permission';
+import { elicitationToChatItem } from './elicitation';
 import { planToChatItem } from './plan';
 import { signInToChatItem } from './signIn';
 import { toolCallToChatItem, type ToolCallState } from './toolCall';
@@ -64,10 +65,13 @@ export function turnToChatItems(t: Turn, terminals: Conversation['terminals'] = 
       if (p.position === position)
         items.push(permissionToChatItem(p, `${t.messageId}:perm:${p.requestId}`, toolState(p.toolCall.toolCallId)));
     }
+    for (const e of t.elicitations ?? [])
+      if (e.position === position) items.push(elicitationToChatItem(e, `${t.messageId}:ask:${e.requestId}`));
   };
   // Text streams only while it is the turn's last item (mynah has one stream per tab).
   const lastIndex = t.updates.length - 1;
-  const streamsAt = (i: number): boolean => running && i === lastIndex && !permissions.some((p) => p.position > i);
+  const streamsAt = (i: number): boolean =>
+    running && i === lastIndex && !permissions.some((p) => p.position > i) && !(t.elicitations ?? []).some((e) => e.position > i);
   t.updates.forEach((u, i) => {
     approvalsAt(i);
     const itemId = `${t.messageId}:${i}`;
@@ -111,6 +115,8 @@ export function turnToChatItems(t: Turn, terminals: Conversation['terminals'] = 
   for (const p of permissions)
     if (p.position > t.updates.length)
       items.push(permissionToChatItem(p, `${t.messageId}:perm:${p.requestId}`, toolState(p.toolCall.toolCallId)));
+  for (const e of t.elicitations ?? [])
+    if (e.position > t.updates.length) items.push(elicitationToChatItem(e, `${t.messageId}:ask:${e.requestId}`));
   if (t.status === 'done' && t.stopReason && t.stopReason !== 'end_turn') {
     const why = STOP_TEXT[t.stopReason] ?? `Stopped: ${t.stopReason.replace(/_/g, ' ')}.`;
     items.push({
