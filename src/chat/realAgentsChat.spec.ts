@@ -265,7 +265,10 @@ describe('the chat with real agents (conductor, scripted model server)', functio
     const storyTurn = chat.ctx.webview.turns(tabId).find((t) => t.messageId === story)!;
     const steeredAt = storyTurn.updates.findIndex((u) => u.sessionUpdate === 'user_message_chunk');
     assert.ok(steeredAt > 0, "shown in the running turn as the user's message");
-    assert.ok(script.log.some((r) => r.userText.includes('make it shorter')), 'the model got it');
+    assert.ok(
+      script.log.some((r) => r.userText.includes('make it shorter')),
+      'the model got it',
+    );
     assert.match(chat.ctx.webview.answer(tabId, story), /The short version: the end\./, 'answered in the same turn');
     assert.equal(chat.ctx.webview.turns(tabId).length, 1, 'no turn of its own: it was not also queued');
   });
@@ -304,6 +307,49 @@ describe('the chat with real agents (conductor, scripted model server)', functio
     );
     assert.match(chat.ctx.webview.answer(tabId, messageId), /Bonjour, as you asked\./, 'and answered them in the same turn');
     assert.ok(!fs.existsSync(path.join(chat.ws, 'greeting.txt')), 'the rejected write did not happen');
+  });
+
+  it('claude-agent-acp asks its question (AskUserQuestion) as an elicitation form; the choice made on the card reaches the model', async () => {
+    chat = await openChat('claude-agent-acp');
+    const { tabId } = chat;
+    chat.model.script.rules.push({
+      when: 'ask me which database',
+      tool: {
+        names: ['AskUserQuestion'],
+        args: () => ({
+          questions: [
+            {
+              question: 'Which database should the tests use?',
+              header: 'Database',
+              multiSelect: false,
+              options: [
+                { label: 'Postgres', description: 'The real one' },
+                { label: 'SQLite', description: 'In memory' },
+              ],
+            },
+          ],
+        }),
+        after: (result) => `Noted: ${result}`,
+      },
+    });
+    const messageId = randomUUID();
+    chat.ctx.controller.handle({ type: 'prompt', tabId, messageId, text: 'ask me which database' });
+    const card = () =>
+      chat!.ctx.webview
+        .turns(tabId)
+        .find((t) => t.messageId === messageId)
+        ?.elicitations?.find((e) => !e.outcome);
+    await until(() => card() !== undefined, 60_000, 'the form card');
+    const { prompt, requestId } = card()!;
+    assert.equal(prompt.mode, 'form');
+    assert.equal(prompt.message, 'Which database should the tests use?');
+    const field = prompt.mode === 'form' ? prompt.form.fields[0] : undefined;
+    assert.deepEqual(field?.kind === 'choice' ? field.options.map((o) => o.label) : field, ['Postgres', 'SQLite']);
+    chat.ctx.controller.handle({ type: 'elicitation-answer', tabId, requestId, action: 'accept', values: { question_0: 'SQLite' } });
+    await until(() => chat!.ctx.webview.received.some((m) => m.type === 'prompt-ended' && m.messageId === messageId), 90_000, 'the turn');
+    const result = chat.model.script.log.find((r) => r.toolResult)?.toolResult?.text ?? '';
+    assert.match(result, /SQLite/, `the tool's result carries the choice: ${result}`);
+    assert.match(chat.ctx.webview.answer(tabId, messageId), /Noted: .*SQLite/);
   });
 
   it('OpenCode has no modes, only config options: they are its pickers', async () => {
