@@ -58,4 +58,27 @@ export async function stableSchemaSteps({ page, f, tab, step, shot }) {
       await waitForText(answersOf(f, tab), '["About the tool call I rejected (');
     },
   );
+
+  await step(
+    'an elicitation form is a card: filled and submitted, the agent gets the typed answer; a URL card opens only on a click',
+    async () => {
+      await send('ask me a form');
+      await waitForText(answersOf(f, tab), 'Project details');
+      const w = wrapperOf(f, tab);
+      // The form's fields in schema order: the name (its one text field), then the team size and the budget (numbers).
+      await w.locator('input[data-testid="chat-item-form-item-text-input"]:not([type="number"])').last().fill('symposium');
+      const numbers = w.locator('input[type="number"]');
+      await numbers.nth((await numbers.count()) - 2).fill('4');
+      await shot('elicitation-form');
+      await w.locator('button', { hasText: 'Submit' }).last().click();
+      await waitForText(answersOf(f, tab), 'Form answer: accept {"name":"symposium","language":"rust","size":4');
+      await send('ask me to open a url https://example.com/sign-in');
+      const open = w.locator('button', { hasText: 'Open example.com' }).last();
+      await open.waitFor();
+      await waitForText(answersOf(f, tab), 'https://example.com/sign-in');
+      await shot('elicitation-url');
+      await w.locator('button', { hasText: 'Decline' }).last().click();
+      await waitForText(answersOf(f, tab), 'URL answer: decline');
+    },
+  );
 }
