@@ -40,9 +40,7 @@ suite('elicitation', () => {
     assert.deepEqual(card.buttons, ['Submit', 'Decline', 'Cancel']);
     // A required field left empty: refused, and the card still waits.
     await answer(tabId, requestId, 'accept', { name: '', language: 'ts' });
-    await waitFor('the refusal', async () =>
-      (await rendered(tabId))!.some((i) => /Not sent: Project name: this is required/.test(i.body)),
-    );
+    await waitFor('the refusal', async () => (await rendered(tabId))!.some((i) => /Not sent: Project name: this is required/.test(i.body)));
     await cmd('hideView');
     await waitFor('the view to be hidden', async () => !(await viewState()).live);
     await cmd('showView');
