@@ -5,15 +5,18 @@
 // elicitation/complete; and what cannot be shown (a schema field of type object, a javascript: URL)
 // answered with an error the agent reads, never a hang.
 import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
 import type { RenderedItem } from '../../protocol/webview';
-import { answerText, cmd, newTab, openChat, rendered, viewState, waitFor, waitForIdle } from '../helpers';
+import { answerText, cmd, extension, newTab, openChat, rendered, viewState, waitFor, waitForIdle } from '../helpers';
+
+const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('symposium');
 
 const askCards = (items: RenderedItem[], messageId: string): RenderedItem[] =>
   items.filter((i) => i.messageId.startsWith(`${messageId}:ask:`));
 
 async function askAndWait(tabId: string, text: string): Promise<{ messageId: string; requestId: string }> {
   const messageId = await cmd<string>('sendPrompt', tabId, text);
-  await waitFor('the card', async () => askCards((await rendered(tabId))!, messageId).length === 1);
+  await waitFor('the card', async () => askCards((await rendered(tabId)) ?? [], messageId).length === 1, 30_000);
   const card = askCards((await rendered(tabId))!, messageId)[0]!;
   return { messageId, requestId: card.messageId.slice(`${messageId}:ask:`.length) };
 }
@@ -27,8 +30,20 @@ async function ask(tabId: string, text: string): Promise<string> {
 }
 
 suite('elicitation', () => {
+  // An agent of its own, so what earlier suites left running or configured does not matter.
   suiteSetup(async () => {
     await openChat();
+    const args = [`${extension().extensionPath}/out/conductor.js`, 'eliza', '--deterministic'];
+    await config().update(
+      'agents',
+      { 'Eliza forms': { command: process.execPath, args, env: { ELECTRON_RUN_AS_NODE: '1' } } },
+      vscode.ConfigurationTarget.Global,
+    );
+    await config().update('currentAgent', 'Eliza forms', vscode.ConfigurationTarget.Global);
+  });
+  suiteTeardown(async () => {
+    await config().update('agents', undefined, vscode.ConfigurationTarget.Global);
+    await config().update('currentAgent', undefined, vscode.ConfigurationTarget.Global);
   });
 
   test('a form card: checked against the schema before it is sent, kept across hide/show, submitted; Decline', async () => {
