@@ -11,7 +11,7 @@ import {
   answerText,
   cmd,
   extension,
-  newTab,
+  newTab as openTab,
   openChat,
   permissionCards,
   rendered,
@@ -21,6 +21,13 @@ import {
 } from '../helpers';
 
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('symposium');
+/** The tabs this suite opened, closed at its end (the webview holds a limited number of tabs). */
+const opened: string[] = [];
+const newTab = async (): Promise<string> => {
+  const tabId = await openTab();
+  opened.push(tabId);
+  return tabId;
+};
 const pending = (tabId: string): Thenable<PendingPermission[]> => cmd('getPendingPermissions', tabId);
 
 async function useEliza(flags: string[]): Promise<void> {
@@ -64,6 +71,7 @@ suite('steering and feedback', () => {
     await openChat();
   });
   suiteTeardown(async () => {
+    for (const tabId of opened.splice(0)) await cmd('closeTab', tabId);
     await config().update('agents', undefined, vscode.ConfigurationTarget.Global);
     await config().update('currentAgent', undefined, vscode.ConfigurationTarget.Global);
   });

@@ -7,9 +7,16 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RenderedItem } from '../../protocol/webview';
-import { answerText, cmd, extension, newTab, openChat, rendered, viewState, waitFor, waitForIdle } from '../helpers';
+import { answerText, cmd, extension, newTab as openTab, openChat, rendered, viewState, waitFor, waitForIdle } from '../helpers';
 
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('symposium');
+/** The tabs this suite opened, closed at its end (the webview holds a limited number of tabs). */
+const opened: string[] = [];
+const newTab = async (): Promise<string> => {
+  const tabId = await openTab();
+  opened.push(tabId);
+  return tabId;
+};
 
 const askCards = (items: RenderedItem[], messageId: string): RenderedItem[] =>
   items.filter((i) => i.messageId.startsWith(`${messageId}:ask:`));
@@ -42,6 +49,7 @@ suite('elicitation', () => {
     await config().update('currentAgent', 'Eliza forms', vscode.ConfigurationTarget.Global);
   });
   suiteTeardown(async () => {
+    for (const tabId of opened.splice(0)) await cmd('closeTab', tabId);
     await config().update('agents', undefined, vscode.ConfigurationTarget.Global);
     await config().update('currentAgent', undefined, vscode.ConfigurationTarget.Global);
   });
