@@ -15,6 +15,7 @@ import { answersOf, chatFrame as frameOf, inputOf, selectedTab, stepsInto, waitF
 const { respond } = await tsImport('../conductor/eliza/engine.ts', import.meta.url);
 import { measureChatPace } from './chatPace.mjs';
 import { stableSchemaSteps } from './e2eStableSchema.mjs';
+import { defineSteeringAgent, steeringSteps } from './e2eSteering.mjs';
 const { STORY } = await tsImport('../conductor/eliza/demos.ts', import.meta.url);
 const expected = (prompt) => respond(prompt, { deterministic: true });
 const story = STORY.join('');
@@ -22,6 +23,7 @@ const story = STORY.join('');
 fs.mkdirSync(RESULTS_DIR, { recursive: true });
 const runDir = process.env.VSCODE_HOST_RUN_DIR;
 const results = { passes: [], failures: [] };
+defineSteeringAgent(runDir);
 const { ctx, page } = await openWorkbench({ log: false });
 page.setDefaultTimeout(20_000);
 // Any CSP violation in the webview (or the workbench) shows up on the console.
@@ -248,6 +250,7 @@ try {
   });
 
   await stableSchemaSteps({ page, f, tab: tab1, step, shot });
+  await steeringSteps({ page, f, back: tab1, step, shot });
 
   await step('raw HTML from the agent (here its error message) shows as text, and nothing of it reaches the page', async () => {
     const evil = '<img src="data:," id="symposium-injected" style="position:fixed;inset:0;width:100%;height:100%">';

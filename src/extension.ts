@@ -36,6 +36,9 @@ import type { LogEvent } from './log/logEvent';
 import { logConductorLine } from './log/conductorLog';
 import { Logger } from './log/logger';
 import { PermissionBroker } from './permissions/permissionBroker';
+import { RejectFeedback } from './chat/rejectFeedback';
+import { Elicitations } from './chat/elicitations';
+import type { FeedbackDelivery } from './protocol/webview';
 import { DecisionLog } from './permissions/decisionLog';
 import { Settings } from './settings/settings';
 import { ChatInspector } from './testing/chatInspector';
@@ -96,6 +99,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     record: (entry) => decisions.record(entry),
     tabFor: (actorKey, sessionId) => sessions.turnFor(actorKey, sessionId),
     post: (payload) => messages.send(payload),
+    deliverFeedback: (actorKey, sessionId, title, text): Promise<FeedbackDelivery> => feedback.deliver(actorKey, sessionId, title, text),
   });
 
   // The editor side of ACP: files (with optional review) and terminals.
@@ -136,7 +140,17 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   sessions.onDidEndSession(({ actorKey, sessionId }) => {
     terminals.releaseSession(actorKey, sessionId);
     permissions.forgetSession(actorKey, sessionId);
+    feedback.forget(actorKey, sessionId);
   });
+
+  // The agent's forms and URLs for the user, as cards in the session's tab.
+  const elicitations = new Elicitations({
+    log: logger,
+    tabFor: (actorKey, sessionId) => sessions.turnFor(actorKey, sessionId),
+    post: (payload) => messages.send(payload),
+    openExternal: async (url) => void (await vscode.env.openExternal(vscode.Uri.parse(url, true))),
+  });
+  context.subscriptions.push(elicitations);
 
   // Every conductor's protocol trace, streamed live (the traffic viewer, src/traffic/).
   const traffic = new TrafficStore(logger);
@@ -146,13 +160,15 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     log: logger,
     clientInfo: { name: 'symposium-vscode', version },
     graceMs: 1_500,
-    client: { files, terminals, ide: new EditorIde({ log: logger, lookupSession, allowedFolders }) },
+    client: { files, terminals, ide: new EditorIde({ log: logger, lookupSession, allowedFolders }), elicitation: elicitations },
     authTerminal: true,
     onPermissionRequest: (actor, params, signal) =>
       permissions.request({ actorKey: actor.key, agentName: actor.agentName, params, signal }),
     onStderrLine: (agentName, line) => logConductorLine(agentChannel, agentName, line),
     onTraceLine: (key, line) => traffic.addLine(key, line),
   });
+  // Words given with a rejection: steered into the running turn, or sent with the next prompt.
+  const feedback: RejectFeedback = new RejectFeedback({ log: logger, pool });
   // The `@` menu of every tab follows the workspace: files, open editors, symbols, the selection.
   // Pasted and dropped images are attachments too (asked first: they claim only their own URIs).
   const pasted = new PastedImages();
@@ -192,6 +208,8 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     sessions,
     messages,
     permissions,
+    feedback,
+    elicitations,
     pool,
     configure: (previousFolder, agentName) => resolveConfiguration(runtime, logger, settings, previousFolder, agentName),
     resolveContext: (refs, caps, folder, message) => contextMenu.resolve(refs, caps, folder, message),

@@ -59,6 +59,16 @@ describe('card actions (what a click in a card sends to the host)', () => {
       post: { type: 'permission-answer', tabId: tab, requestId: 'r1', bypass: true },
     });
     assert.deepEqual(buttonAction(conv, tab, undefined, 'perm:r9:0'), {});
+    // The card's words go with a reject option only, trimmed; an approval never carries them.
+    assert.deepEqual(buttonAction(conv, tab, undefined, 'perm:r1:1', { feedback: '  use the test db ' }), {
+      post: { type: 'permission-answer', tabId: tab, requestId: 'r1', optionId: 'deny', feedback: 'use the test db' },
+    });
+    assert.deepEqual(buttonAction(conv, tab, undefined, 'perm:r1:0', { feedback: 'use the test db' }), {
+      post: { type: 'permission-answer', tabId: tab, requestId: 'r1', optionId: 'allow' },
+    });
+    assert.deepEqual(buttonAction(conv, tab, undefined, 'perm:r1:1', { feedback: '   ' }), {
+      post: { type: 'permission-answer', tabId: tab, requestId: 'r1', optionId: 'deny' },
+    });
     assert.deepEqual(buttonAction(conv, tab, undefined, 'perm:r1:7'), {});
   });
 

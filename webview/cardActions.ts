@@ -2,13 +2,14 @@
 // or not now, a permission choice, open a diff, take queued prompts back), a file in a file list
 // (its diff, or the file at a line) or a link in an answer. Pure: the conversation model in, the
 // message to post out, so each is unit-testable.
-import { SETTINGS_TARGETS, type TabId, type WebviewToHost } from '../src/protocol/webview';
+import { MAX_FEEDBACK_CHARS, SETTINGS_TARGETS, type TabId, type WebviewToHost } from '../src/protocol/webview';
 import type { Conversation } from './conversation';
 import { CONTINUE_IN_NEW_SESSION_BUTTON_ID, OPEN_SETTINGS_BUTTON_PREFIX, RESTART_BUTTON_ID } from './mappers/chatItems';
 import { changesButtonAction, changesFileAction, editAndResendOf } from './mappers/changes';
-import { parsePermissionButton } from './mappers/permission';
+import { FEEDBACK_FIELD, parsePermissionButton } from './mappers/permission';
+import { parseElicitationButton } from './mappers/elicitation';
 import { signInChoice, signInDismissal } from './mappers/signIn';
-import { WITHDRAW_QUEUED_BUTTON_ID } from './mappers/tabStore';
+import { STEER_QUEUED_BUTTON_ID, WITHDRAW_QUEUED_BUTTON_ID } from './mappers/tabStore';
 import { OPEN_DIFF_PREFIX } from './mappers/toolCall';
 import { toolCallOf } from './toolCalls';
 
@@ -23,7 +24,14 @@ export interface ButtonAction {
   editResend?: { messageId: string; text: string };
 }
 
-export function buttonAction(conv: Conversation, tabId: TabId, messageId: string | undefined, id: string): ButtonAction {
+/** `form`: the values of the card's form fields when the button was clicked (a rejection's feedback). */
+export function buttonAction(
+  conv: Conversation,
+  tabId: TabId,
+  messageId: string | undefined,
+  id: string,
+  form?: Record<string, string>,
+): ButtonAction {
   if (id === RESTART_BUTTON_ID) return { post: { type: 'restart-agent', tabId } };
   if (id === CONTINUE_IN_NEW_SESSION_BUTTON_ID) return { post: { type: 'continue-in-new-session', tabId } };
   if (id.startsWith(OPEN_SETTINGS_BUTTON_PREFIX)) {
@@ -34,6 +42,7 @@ export function buttonAction(conv: Conversation, tabId: TabId, messageId: string
     const texts = (conv.queued ?? []).map((q) => q.text);
     return texts.length > 0 ? { post: { type: 'withdraw-queued', tabId }, restoreInput: texts.join('\n\n') } : {};
   }
+  if (id === STEER_QUEUED_BUTTON_ID) return conv.queued?.some((q) => q.steerable) ? { post: { type: 'steer-queued', tabId } } : {};
   const signIn = signInChoice(conv, tabId, id) ?? signInDismissal(conv, tabId, id);
   if (signIn) return { post: signIn };
   const editResend = editAndResendOf(conv, messageId, id);
@@ -46,7 +55,31 @@ export function buttonAction(conv: Conversation, tabId: TabId, messageId: string
     if (!card) return {};
     if (perm.choice === 'bypass') return { post: { type: 'permission-answer', tabId, requestId: perm.requestId, bypass: true } };
     const option = card.options[perm.choice];
-    return option ? { post: { type: 'permission-answer', tabId, requestId: perm.requestId, optionId: option.optionId } } : {};
+    if (!option) return {};
+    // Only a rejection carries the words: they explain a refusal and never go with an approval.
+    const feedback = option.kind.startsWith('reject') ? form?.[FEEDBACK_FIELD]?.trim().slice(0, MAX_FEEDBACK_CHARS) : undefined;
+    return {
+      post: { type: 'permission-answer', tabId, requestId: perm.requestId, optionId: option.optionId, ...(feedback ? { feedback } : {}) },
+    };
+  }
+  const ask = parseElicitationButton(id);
+  if (ask) {
+    const pending = conv.blocks.some((b) => b.kind === 'turn' && b.elicitations?.some((e) => e.requestId === ask.requestId && !e.outcome));
+    const opened = conv.blocks.some(
+      (b) => b.kind === 'turn' && b.elicitations?.some((e) => e.requestId === ask.requestId && e.outcome?.action === 'opened'),
+    );
+    if (!pending && !(opened && ask.action === 'cancel')) return {};
+    // Submit sends the form as the card holds it; the host checks it against the schema (a refusal re-enables the card).
+    return {
+      post: {
+        type: 'elicitation-answer',
+        tabId,
+        requestId: ask.requestId,
+        action: ask.action,
+        ...(ask.action === 'accept' ? { values: { ...form } } : {}),
+      },
+      reenable: ask.action === 'accept',
+    };
   }
   if (id.startsWith(OPEN_DIFF_PREFIX) && messageId) {
     const tool = toolCallOf(conv, messageId);

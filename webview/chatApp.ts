@@ -107,7 +107,8 @@ export class ChatApp {
       onTabChange: () => this.saveSoon.schedule(),
       onChatPrompt: (mid, prompt) => this.onChatPrompt(mid, prompt),
       onStopChatResponse: (mid) => this.withTab(mid, (tabId) => this.host.post({ type: 'cancel', tabId })),
-      onInBodyButtonClicked: (mid, messageId, action) => this.withTab(mid, (tabId) => this.onButton(tabId, messageId, action.id)),
+      onInBodyButtonClicked: (mid, messageId, action) =>
+        this.withTab(mid, (tabId) => this.onButton(tabId, messageId, action.id, action.formItemValues)),
       onLinkClick: (mid, _messageId, link, event) => this.onLinkClick(mid, link, event),
       onFileClick: (mid, filePath, _deleted, messageId, _eventId, details) =>
         this.withTab(mid, (tabId) => this.onFileClick(tabId, filePath, messageId, details?.data)),
@@ -200,8 +201,8 @@ export class ChatApp {
     this.persistNow();
   }
 
-  private onButton(tabId: TabId, messageId: string | undefined, id: string): void {
-    const action = buttonAction(this.model.conversation(tabId), tabId, messageId, id);
+  private onButton(tabId: TabId, messageId: string | undefined, id: string, form?: Record<string, string>): void {
+    const action = buttonAction(this.model.conversation(tabId), tabId, messageId, id, form);
     if (action.post) this.host.post(action.post);
     if (action.reenable && messageId) this.rendererFor(tabId)?.reenableButtons(messageId);
     if (action.restoreInput !== undefined) this.restoreInput(tabId, action.restoreInput);

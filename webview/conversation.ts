@@ -7,6 +7,7 @@ import type {
   ContextRef,
   ConversationEntry,
   MessageId,
+  ElicitationOutcome,
   PermissionDecision,
   QueuedPrompt,
   SessionControls,
@@ -18,6 +19,7 @@ import type { FilesChanged } from '../src/protocol/checkpoints';
 import type { SignInMethod, SignInUpdate } from '../src/protocol/signIn';
 import { sparkleMarkOf } from '../src/protocol/symposium-ext';
 import { readUsage, type SessionUsage } from '../src/protocol/usage';
+import type { ElicitationPrompt } from '../src/protocol/elicitation';
 
 export interface Turn {
   kind: 'turn';
@@ -34,6 +36,8 @@ export interface Turn {
   checkpoint?: true;
   /** Approval cards of this turn, each shown after the update that preceded it. */
   permissions: PermissionCard[];
+  /** The agent's requests for input (forms, URLs), placed like approval cards. */
+  elicitations?: ElicitationCard[];
   /**
    * Sparkle's embodiment turn (updates marked `_meta.symposium.sparkle = 'embodiment'`), shown as
    * one collapsed section after the prompt: the user's first prompt waits behind it, so its updates
@@ -49,6 +53,15 @@ export interface PermissionCard {
   toolCall: ToolCallUpdate;
   options: PermissionOption[];
   decision?: PermissionDecision;
+}
+
+export interface ElicitationCard {
+  requestId: string;
+  /** Shown after `updates[position - 1]`. */
+  position: number;
+  prompt: ElicitationPrompt;
+  toolCallId?: string;
+  outcome?: ElicitationOutcome;
 }
 
 export interface Notice {
@@ -256,6 +269,28 @@ export function applyEntry(c: Conversation, e: ConversationEntry): string[] {
         if (card && b.kind === 'turn') {
           card.decision = e.decision;
           return [b.messageId];
+        }
+      }
+      return [];
+    }
+    case 'elicitation-requested': {
+      const t = turnFor(c, e.messageId, e.requestId);
+      const cards = (t.elicitations ??= []);
+      if (!cards.some((x) => x.requestId === e.requestId))
+        cards.push({
+          requestId: e.requestId,
+          position: t.updates.length,
+          prompt: e.prompt,
+          ...(e.toolCallId ? { toolCallId: e.toolCallId } : {}),
+        });
+      return [t.messageId];
+    }
+    case 'elicitation-resolved': {
+      for (const b of c.blocks) {
+        const card = b.kind === 'turn' ? b.elicitations?.find((x) => x.requestId === e.requestId) : undefined;
+        if (card) {
+          card.outcome = e.outcome;
+          return [(b as Turn).messageId];
         }
       }
       return [];

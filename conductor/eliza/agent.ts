@@ -12,6 +12,8 @@ import { logDebug } from './log';
 import { ELIZA_NAME, ELIZA_VERSION } from './version';
 import { defaultAuthFile, ElizaAuth } from './auth';
 import { SessionStateDir } from './sessionState';
+import { STEERING_METHOD } from '../../src/protocol/steering';
+import { parseSteering } from './steering';
 
 export type { AgentOptions } from './turn-context';
 
@@ -121,6 +123,8 @@ export function createElizaAgent(options: AgentOptions): ElizaAgent {
           ...(auth.offersSignIn ? { auth: { logout: {} } } : {}),
         },
         authMethods: auth.methods(params.clientCapabilities),
+        // Where Claude's adapter advertises steering: beside agentCapabilities, not in them.
+        ...(options.steering ? { _meta: { steering: { supported: true } } } : {}),
       };
     })
     .onRequest('authenticate', ({ params }) => {
@@ -225,6 +229,8 @@ export function createElizaAgent(options: AgentOptions): ElizaAgent {
       const s = session(params.sessionId);
       // The prompt is part of what session/load replays (as the user's message).
       const text = promptText(withoutSparkleNudges(params.prompt));
+      s.previousPromptTexts = s.promptTexts;
+      s.promptTexts = params.prompt.flatMap((b) => (b.type === 'text' ? [b.text] : []));
       if (!sparkleMarkOf(params)) s.title ??= text.split('\n')[0]?.slice(0, 80);
       s.record({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text }, ...(params._meta ? { _meta: params._meta } : {}) });
       const stopReason = await s
@@ -245,6 +251,12 @@ export function createElizaAgent(options: AgentOptions): ElizaAgent {
     })
     .onNotification('session/cancel', ({ params }) => {
       sessions.get(params.sessionId)?.cancel();
+    })
+    .onRequest(STEERING_METHOD, raw, ({ params }) => {
+      if (!options.steering) throw acp.RequestError.methodNotFound(STEERING_METHOD);
+      const { sessionId, text } = parseSteering(params);
+      // No turn running: the text stays the client's, to send as a prompt.
+      return session(sessionId).steering.accept(text) ? { outcome: 'injected' } : { outcome: 'promptRequired', reason: 'noRunningTurn' };
     })
     .onRequest('_eliza/echo', raw, ({ params }) => ({ echoed: params ?? null }))
     .onNotification('_eliza/ping', raw, async ({ params, client }) => {

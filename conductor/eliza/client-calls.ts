@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import { fenced } from '../../src/protocol/markdown';
 import { DEFAULT_PERMISSION_KIND, pathInTitle, splitCommandLine } from './hooks';
+import { FEEDBACK_WAIT_MS } from './steering';
 import { callClient, errorMessage, sendUpdate, streamText, throwIfCancelled } from './turn-context';
 import type { Turn } from './turn-context';
 
@@ -60,6 +61,9 @@ export async function requestPermissionHook(turn: Turn, title: string, kind: acp
   }
   await streamText(turn, optionId === undefined ? 'Permission outcome: cancelled' : `Permission outcome: selected ${optionId}`);
   await sendUpdate(turn, { sessionUpdate: 'tool_call_update', toolCallId, status: isAllowed(optionId) ? 'completed' : 'failed' });
+  // A client may follow a rejection with the user's reason, steered into this turn.
+  if (turn.options.steering && optionId !== undefined && !isAllowed(optionId))
+    await turn.session.steering.waitForInput(FEEDBACK_WAIT_MS, turn.signal);
 }
 
 export async function readFileHook(turn: Turn, p: string, line?: number, limit?: number): Promise<string> {

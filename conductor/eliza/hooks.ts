@@ -41,7 +41,12 @@ export type Hook =
   | { kind: 'usage'; used: number; size: number; cost?: { amount: number; currency: string } }
   | { kind: 'raw-usage'; json: string }
   /** Adds the boolean config option `brief` to the session (config_option_update). */
-  | { kind: 'offer-toggle' };
+  | { kind: 'offer-toggle' }
+  /** The text blocks of the session's previous prompt, as JSON (what a client put before the typed text). */
+  | { kind: 'previous-prompt' }
+  /** elicitation/create in form mode: the demo form, or (`schemaJson`) the schema as written. */
+  | { kind: 'form'; schemaJson?: string }
+  | { kind: 'url'; url: string };
 
 /** Upper bound for `stream <N> chunks`, so a typo cannot make the agent stream forever. */
 export const MAX_STREAM_CHUNKS = 100_000;
@@ -130,6 +135,10 @@ export function pathInTitle(title: string): string | undefined {
 type Matcher = (m: RegExpExecArray) => Hook;
 const HOOKS: ReadonlyArray<readonly [RegExp, Matcher]> = [
   [/^\/help\b/i, () => ({ kind: 'help' })],
+  [/^what was my previous prompt\??$/i, () => ({ kind: 'previous-prompt' })],
+  [/^ask me a form$/i, () => ({ kind: 'form' })],
+  [/^ask me a raw form\s+(.+)$/is, (m) => ({ kind: 'form', schemaJson: (m[1] ?? '').trim() })],
+  [/^ask me to open a url\s+(\S+)$/i, (m) => ({ kind: 'url', url: m[1] ?? '' })],
   [/^\/story\b/i, () => ({ kind: 'story' })],
   [/^\/plan\b/i, () => ({ kind: 'plan' })],
   [/^(?:please\s+)?tell me a long story\b/i, () => ({ kind: 'story' })],

@@ -13,7 +13,7 @@ export type { AgentOptions, ElizaAgent } from './agent';
 export { respond } from './engine';
 
 export const USAGE =
-  'usage: conductor eliza [--deterministic] [--no-http-mcp] [--legacy-models] [--load-session] [--resume] [--fork] [--state-dir D] [--require-auth | --offer-auth [--auth-file F]]';
+  'usage: conductor eliza [--deterministic] [--no-http-mcp] [--legacy-models] [--load-session] [--resume] [--fork] [--state-dir D] [--require-auth | --offer-auth [--auth-file F]] [--steering]';
 
 /** Parses ElizACP's flags. Unknown flags are an error so typos in test setups fail loudly. */
 export function parseElizaArgs(argv: readonly string[]): AgentOptions {
@@ -24,6 +24,7 @@ export function parseElizaArgs(argv: readonly string[]): AgentOptions {
     else if (arg === '--load-session') options.loadSession = true;
     else if (arg === '--resume') options.resume = true;
     else if (arg === '--fork') options.fork = true;
+    else if (arg === '--steering') options.steering = true;
     else if (arg === '--state-dir') {
       const dir = argv[++i];
       if (!dir) throw new Error(`eliza: --state-dir needs a folder\n${USAGE}`);

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type * as acp from '@agentclientprotocol/sdk';
 import { McpPool } from './mcp';
 import type { SavedSession } from './sessionState';
+import { SteeringInbox } from './steering';
 
 export const MODES: readonly acp.SessionMode[] = [
   { id: 'ask', name: 'Ask', description: 'Answer questions without touching files.' },
@@ -53,6 +54,12 @@ export class Session {
   /** The boolean option, once `offer a toggle` added it to the session (undefined before). */
   brief: boolean | undefined;
   mcp: McpPool;
+  /** Input steered into the running turn (`--steering`). */
+  readonly steering = new SteeringInbox();
+  /** The text blocks of the prompt before the running one (`what was my previous prompt`). */
+  previousPromptTexts: string[] | undefined;
+  /** The text blocks of the running prompt. */
+  promptTexts: string[] | undefined;
   /** Prompts this session has seen (the `session info` hook reports it). */
   prompts = 0;
   /** Every session/update sent for this session, in order (what session/load replays). */
@@ -158,7 +165,7 @@ export class Session {
     this.tail = new Promise<void>((resolve) => (release = resolve));
     try {
       await previous;
-      return await fn(controller.signal);
+      return await this.steering.during(() => fn(controller.signal));
     } finally {
       this.turns.delete(controller);
       external.removeEventListener('abort', onExternal);

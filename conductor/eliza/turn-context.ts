@@ -34,6 +34,8 @@ export interface AgentOptions {
   authFile?: string;
   /** `--terminal-login` (added by the terminal sign-in method): sign in, then exit instead of serving ACP. */
   terminalLogin?: boolean;
+  /** `--steering`: advertise and answer `_session/steering` (steering.ts). */
+  steering?: boolean;
 }
 
 export interface Turn {

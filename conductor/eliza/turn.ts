@@ -15,6 +15,8 @@ import { offerToggleHook, rawUsageHook, toggleState, usageHook } from './session
 import { locationsFromResult } from './toolLocations';
 import { CancelledError } from './session';
 import { embodimentReply, isEmbodimentPrompt } from './sparkle';
+import { steeredReply } from './steering';
+import { formHook, urlHook } from './elicitation';
 import { errorMessage, sendUpdate, streamText } from './turn-context';
 import type { Turn } from './turn-context';
 import { logError } from './log';
@@ -49,6 +51,9 @@ export async function runTurn(turn: Turn): Promise<acp.StopReason> {
     const reply = typeof outcome === 'object' ? outcome.reply : outcome;
     if (typeof reply === 'string') await streamText(turn, reply);
     if (typeof outcome === 'object') stopReason = outcome.stopReason;
+    // What the user steered into this turn is answered before it ends.
+    const steered = turn.session.steering.drain();
+    if (steered.length > 0) await streamText(turn, steeredReply(steered));
   } catch (err) {
     if (turn.signal.aborted || err instanceof CancelledError) return 'cancelled';
     // The error response is the whole point of `fail this prompt`; it must not become reply text.
@@ -135,6 +140,12 @@ async function runHook(turn: Turn, hook: Hook): Promise<HookOutcome> {
       return rawUsageHook(turn, hook.json);
     case 'offer-toggle':
       return offerToggleHook(turn);
+    case 'form':
+      return formHook(turn, hook.schemaJson);
+    case 'url':
+      return urlHook(turn, hook.url);
+    case 'previous-prompt':
+      return JSON.stringify(turn.session.previousPromptTexts ?? null);
     case 'attachments': {
       const lines = describeAttachments(turn.request.prompt);
       return lines.length === 0

@@ -26,6 +26,7 @@ export interface ClientHandlers {
   readTextFile?: (p: acp.ReadTextFileRequest) => Promise<acp.ReadTextFileResponse>;
   writeTextFile?: (p: acp.WriteTextFileRequest) => Promise<acp.WriteTextFileResponse>;
   permission?: (p: acp.RequestPermissionRequest) => Promise<acp.RequestPermissionResponse>;
+  elicitation?: (p: acp.CreateElicitationRequest) => Promise<acp.CreateElicitationResponse>;
 }
 
 export interface Harness {
@@ -80,6 +81,10 @@ export function startProcess(argv: string[], handlers: ClientHandlers = {}, env:
         ? handlers.permission(params)
         : Promise.resolve({ outcome: { outcome: 'selected', optionId: params.options[0]!.optionId } }),
     )
+    .onRequest('elicitation/create', ({ params }) => {
+      if (!handlers.elicitation) throw acp.RequestError.methodNotFound('elicitation/create');
+      return handlers.elicitation(params);
+    })
     .onRequest('fs/read_text_file', ({ params }) => {
       if (!handlers.readTextFile) throw acp.RequestError.methodNotFound('fs/read_text_file');
       return handlers.readTextFile(params);

@@ -32,6 +32,7 @@ import {
   type ToolProgressParams,
 } from '../protocol/symposium-ext';
 import { IDE_OPERATIONS, ideMethod, withIdeCapability } from '../protocol/ideOperations';
+import { advertisesSteering, STEERING_METHOD, steeringOutcome, steeringParams, type SteeringOutcome } from '../protocol/steering';
 import type { ClientHandlers, ClientRequestContext } from './clientHandlers';
 import { acpSdk } from './acpSdk';
 import { TextChunkMerger } from './textChunkMerge';
@@ -68,6 +69,7 @@ export class AcpClient {
   private readonly conn: acp.ClientConnection;
   private capabilities: AgentCapabilities | undefined;
   private auth: unknown[] = [];
+  private steers = false;
   private exitReport: AgentExitedParams | undefined;
   /** The prompt turn running in each session. */
   private readonly activePrompts = new Map<string, Promise<unknown>>();
@@ -106,8 +108,15 @@ export class AcpClient {
       )
       // Never answered here: the broker decides (user, bypass or a rule) while the agent waits.
       .onRequest('session/request_permission', ({ params, signal }) => options.onPermissionRequest(params, signal));
-    const { files, terminals, ide } = options.client ?? {};
+    const { files, terminals, ide, elicitation } = options.client ?? {};
     const ctx = (signal: AbortSignal): ClientRequestContext => ({ actorKey: options.actorKey, agentName: options.agentName, signal });
+    if (elicitation) {
+      app
+        .onRequest('elicitation/create', ({ params, signal }) => elicitation.create(params, ctx(signal)))
+        .onNotification('elicitation/complete', ({ params }) =>
+          elicitation.complete(params, { actorKey: options.actorKey, agentName: options.agentName }),
+        );
+    }
     if (files) {
       app
         .onRequest('fs/read_text_file', ({ params, signal }) => files.readTextFile(params, ctx(signal)))
@@ -154,7 +163,7 @@ export class AcpClient {
   }
 
   async initialize(): Promise<acp.InitializeResponse> {
-    const { files, terminals, ide } = this.options.client ?? {};
+    const { files, terminals, ide, elicitation } = this.options.client ?? {};
     const init = await this.options.guard<acp.InitializeResponse>(
       this.conn.agent.request('initialize', {
         protocolVersion: acpSdk().PROTOCOL_VERSION,
@@ -163,6 +172,8 @@ export class AcpClient {
           terminal: !!terminals,
           // Boolean config options are shown as switches; agents send them only to clients that say so.
           session: { configOptions: { boolean: {} } },
+          // Forms and URLs the agent asks the user about, shown as cards (src/chat/elicitations.ts).
+          ...(elicitation ? { elicitation: { form: {}, url: {} } } : {}),
           ...(this.options.authTerminal ? { auth: { terminal: true } } : {}),
           // Our extensions to ACP: the editor shows the conductor's tool progress on its cards
           // itself, and answers _symposium/ide/* (so the conductor needs no IDE adapter).
@@ -172,6 +183,7 @@ export class AcpClient {
       }),
     );
     this.capabilities = init.agentCapabilities;
+    this.steers = advertisesSteering(init);
     // Raw: the sign-in card checks each method (src/protocol/signIn.ts), including types v1 lacks.
     this.auth = Array.isArray(init.authMethods) ? init.authMethods : [];
     return init;
@@ -196,6 +208,20 @@ export class AcpClient {
   /** ACP `logout`: the agent ends its authenticated session (the next request may ask to sign in again). */
   async logout(): Promise<void> {
     await this.options.guard(this.conn.agent.request('logout', {}));
+  }
+
+  /** The agent takes extra user input into a running turn (`_session/steering`); known after initialize. */
+  get canSteer(): boolean {
+    return this.steers;
+  }
+
+  /**
+   * Steers `text` into the session's running turn. `promptRequired` when no turn runs (the text is
+   * still ours to send); an answer we do not know counts as that too, so the text is never lost.
+   */
+  async steer(sessionId: string, text: string): Promise<SteeringOutcome> {
+    const res = await this.options.guard(this.conn.agent.request<unknown>(STEERING_METHOD, steeringParams(sessionId, text)));
+    return steeringOutcome(res) ?? 'promptRequired';
   }
 
   /** The conductor's components in chain order (its `agentCapabilities._meta.symposium`); [] for a plain agent. */

@@ -28,6 +28,7 @@ import { ConductorProcess, type ProcessExit } from './conductorProcess';
 import { ToolProgressMapper } from '../protocol/toolProgressMapper';
 import { chainBrokenFailure, exitFailure } from './agentFailure';
 import type { ComponentExitedParams } from '../protocol/symposium-ext';
+import type { SteeringOutcome } from '../protocol/steering';
 
 export interface AgentActorOptions {
   /** The configuration key; also part of every session reference. */
@@ -204,6 +205,16 @@ export class AgentActor {
   /** ACP `logout`. */
   async signOut(): Promise<void> {
     await this.connection().logout();
+  }
+
+  /** The running agent takes extra user input into a running turn (`_session/steering`). */
+  get canSteer(): boolean {
+    return this.acp?.canSteer ?? false;
+  }
+
+  /** Steers user input into the session's running turn (see AcpClient.steer). */
+  async steer(sessionId: string, text: string): Promise<SteeringOutcome> {
+    return this.connection().steer(sessionId, text);
   }
 
   /** Creates a session; also returns the pickers (modes, config options, models) it offers. */

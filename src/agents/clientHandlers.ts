@@ -15,6 +15,7 @@ import type {
   WaitForTerminalExitResponse,
   WriteTextFileRequest,
 } from '@agentclientprotocol/sdk';
+import type { CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse } from '@agentclientprotocol/sdk';
 import type { IdeHandlers } from '../ide/ideHandlers';
 
 /** Where a request comes from: the actor (one conductor process) and the agent's name. */
@@ -43,4 +44,11 @@ export interface ClientHandlers {
   terminals?: TerminalHandlers;
   /** Answers the conductor's `_symposium/ide/*` requests (advertised as `_meta.symposium.ide`). */
   ide?: IdeHandlers;
+  /** Asks the user for input (`elicitation/create`; advertised as `elicitation: {form, url}`). */
+  elicitation?: ElicitationHandlers;
+}
+
+export interface ElicitationHandlers {
+  create(params: CreateElicitationRequest, ctx: ClientRequestContext): Promise<CreateElicitationResponse>;
+  complete(params: CompleteElicitationNotification, ctx: Omit<ClientRequestContext, 'signal'>): void;
 }

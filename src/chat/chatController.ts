@@ -40,6 +40,7 @@ import { newSettingNotices, noFolderFailure, sessionStartFailure } from './tabFa
 import type { TabMessages } from './tabMessages';
 import { type TabRequestContext } from './tabRequests';
 import { routeWebviewMessage } from './webviewInbox';
+import { promptQueue, steerQueued } from './steerQueued';
 
 export class ChatController {
   private readonly tabs = new Map<TabId, ChatTab>();
@@ -61,6 +62,7 @@ export class ChatController {
     this.tabRequests = {
       log: deps.log,
       permissions: deps.permissions,
+      elicitations: deps.elicitations,
       diffs: this.diffs,
       editor: deps.editor,
       send: (p) => this.send(p),
@@ -213,8 +215,16 @@ export class ChatController {
     this.sendQueue(tab);
   }
 
+  /** The queued prompts' "Send now (steer)": into the running turn (steerQueued.ts). */
+  steerQueued(tabId: TabId): void {
+    const tab = this.tabs.get(tabId);
+    const requeue = (t: ChatTab, p: UserPrompt): void => this.prompt(t.tabId, p.messageId, p.text, p.context);
+    if (tab) void steerQueued({ log: this.log, send: (m) => this.send(m), sendQueue: (t) => this.sendQueue(t), requeue }, tab);
+  }
+
   private sendQueue(tab: ChatTab): void {
-    this.send({ type: 'prompt-queue', tabId: tab.tabId, waiting: tab.waiting.map(({ messageId, text }) => ({ messageId, text })) });
+    const ref = this.sessions.sessionFor(tab.tabId);
+    this.send(promptQueue(tab, !!(ref && this.pool.get(ref.actorKey)?.canSteer)));
   }
 
   cancel(tabId: TabId): void {
@@ -222,6 +232,7 @@ export class ChatController {
     if (!active) return;
     // ACP: after session/cancel the client answers the turn's open permission requests `cancelled`.
     this.permissions.cancelTab(tabId, 'the prompt was cancelled');
+    this.deps.elicitations?.cancelTab(tabId, 'the prompt was cancelled');
     active.actor.cancel(active.sessionId);
   }
 
@@ -236,6 +247,7 @@ export class ChatController {
     if (!tab) return;
     tab.closed = true;
     this.permissions.cancelTab(tabId, 'the tab was closed');
+    this.deps.elicitations?.cancelTab(tabId, 'the tab was closed');
     this.tabs.delete(tabId);
     this.signIn.forgetTab(tabId);
     this.diffs.forget(tabId);
@@ -339,6 +351,7 @@ export class ChatController {
   private onActorFailed(actor: AgentActor, failure: AgentFailure): void {
     this.pool.remove(actor);
     this.permissions.cancelActor(actor.key, 'the agent stopped');
+    this.deps.elicitations?.cancelActor(actor.key, 'the agent stopped');
     const tabIds = this.sessions.unbindActor(actor.key);
     this.log.error('agent', 'process died; informing tabs', { agent: actor.agentName, tabs: tabIds, failure });
     for (const tabId of tabIds) {

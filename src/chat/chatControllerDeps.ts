@@ -9,7 +9,8 @@ import type { PermissionBroker } from '../permissions/permissionBroker';
 import type { AgentConfiguration } from '../agents/agentConfiguration';
 import type { AgentPool } from '../agents/agentPool';
 import type { PastConversation } from '../history/reopen';
-import type { TurnCheckpointHooks } from './promptTurn';
+import type { PromptTurnDeps, TurnCheckpointHooks } from './promptTurn';
+import type { Elicitations } from './elicitations';
 import type { SessionDirectory } from './sessionDirectory';
 import type { SignInDeps } from './signIn';
 import type { TabMessages } from './tabMessages';
@@ -22,6 +23,9 @@ export interface ChatControllerDeps {
   /** Everything sent to a tab goes through here. */
   messages: TabMessages;
   permissions: PermissionBroker;
+  feedback?: PromptTurnDeps['feedback'];
+  /** The agent's requests for input (elicitations.ts): answered from cards, cancelled like approvals. */
+  elicitations?: Pick<Elicitations, 'answer' | 'cancelTab' | 'cancelActor'>;
   /** The agent processes (one per configuration); the controller subscribes to each new one. */
   pool: AgentPool;
   /**

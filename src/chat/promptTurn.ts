@@ -16,6 +16,7 @@ import type { SessionDirectory } from './sessionDirectory';
 import { isAuthRequired, noSignInMethodText, type SignInFlow } from './signIn';
 import { AGENT_NOT_RUNNING, promptFailureText, SIGN_IN_FIRST } from './tabFailures';
 import type { TabMessages } from './tabMessages';
+import type { RejectFeedback } from './rejectFeedback';
 
 /** A prompt as the user sent it: what they typed and what they attached with `@`. */
 export interface UserPrompt {
@@ -33,6 +34,8 @@ export interface PromptTurnDeps {
   resolveContext?: ChatControllerDeps['resolveContext'];
   /** A prompt the agent refused until the user signs in turns into a sign-in card. */
   signIn: Pick<SignInFlow, 'offer' | 'waitingFor'>;
+  /** Words given with a rejection that wait for the session's next prompt. */
+  feedback?: Pick<RejectFeedback, 'take'>;
   /** A checkpoint of the session's folders as each prompt starts, the changes card when it ends. */
   checkpoints?: TurnCheckpointHooks;
 }
@@ -57,9 +60,17 @@ export function promptStarted(tabId: TabId, p: UserPrompt): TabPayload {
   };
 }
 
-/** What the agent is sent: a continued conversation's transcript, the typed text (if any), then the attachments. Pure. */
-export function promptContent(transcript: ContentBlock[], text: string, attached: ContentBlock[]): ContentBlock[] {
-  return [...transcript, ...(text.trim() ? [{ type: 'text' as const, text }] : []), ...attached];
+/**
+ * What the agent is sent: a continued conversation's transcript, the notes left by rejections with
+ * feedback, the typed text (if any), then the attachments. Pure.
+ */
+export function promptContent(
+  transcript: ContentBlock[],
+  text: string,
+  attached: ContentBlock[],
+  notes: ContentBlock[] = [],
+): ContentBlock[] {
+  return [...transcript, ...notes, ...(text.trim() ? [{ type: 'text' as const, text }] : []), ...attached];
 }
 
 /**
@@ -96,7 +107,8 @@ export async function runPromptTurn(deps: PromptTurnDeps, tab: ChatTab, p: UserP
         : [];
     // A past conversation continued in a new session: its transcript goes with the first prompt.
     const transcript = takePastTranscript(tab, !!actor.promptCapabilities.embeddedContext);
-    const stopReason = await actor.prompt(ref.sessionId, promptContent(transcript, text, attached));
+    const notes = deps.feedback?.take(ref.actorKey, ref.sessionId) ?? [];
+    const stopReason = await actor.prompt(ref.sessionId, promptContent(transcript, text, attached, notes));
     deps.log.info('prompt', 'ended', { tabId, messageId, stopReason });
     send({ type: 'prompt-ended', tabId, messageId, stopReason });
   } catch (e) {

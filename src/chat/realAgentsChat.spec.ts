@@ -135,6 +135,21 @@ async function assertAllEnd(processes: ProcessId[], what: string): Promise<void>
   await until(() => stillRunning(processes).length === 0, 10_000).catch(() => assert.deepEqual(stillRunning(processes), [], what));
 }
 
+/** claude-agent-acp in Manual (it asks), with the model's answers to the steering tests' words. */
+async function openSteeringChat(): Promise<Chat> {
+  const chat = await openChat('claude-agent-acp');
+  chat.approving = false;
+  chat.model.script.rules.push(
+    { when: 'write it in French instead', text: 'Bonjour, as you asked.' },
+    { when: 'tell a slow story', text: 'Once upon a time '.repeat(60), chunkDelayMs: 100 },
+    { when: 'make it shorter', text: 'The short version: the end.' },
+  );
+  chat.ctx.controller.handle({ type: 'set-config-option', tabId: chat.tabId, configId: 'mode', value: 'default' });
+  await until(() => pickersFor(chat.ctx.webview.conversation(chat.tabId).controls).some((p) => p.value === 'default'));
+  assert.ok(chat.ctx.pool.all()[0]?.canSteer, 'it advertises _meta.steering.supported');
+  return chat;
+}
+
 describe('the chat with real agents (conductor, scripted model server)', function () {
   this.timeout(180_000);
   before(function () {
@@ -273,6 +288,109 @@ describe('the chat with real agents (conductor, scripted model server)', functio
       JSON.stringify(chat.ctx.webview.received.find((m) => m.type === 'prompt-failed' && m.messageId === second)),
       /sign in before it starts a session/,
     );
+  });
+
+  it("claude-agent-acp steers (_session/steering): a queued prompt sent now joins the running turn, shown there as the user's message", async () => {
+    chat = await openSteeringChat();
+    const { tabId } = chat;
+    const { script } = chat.model;
+
+    // A prompt sent while a turn runs is queued, steerable; "Send now (steer)" puts it into the turn.
+    const story = randomUUID();
+    chat.ctx.controller.handle({ type: 'prompt', tabId, messageId: story, text: 'tell a slow story' });
+    await until(() => chat!.ctx.webview.answer(tabId, story).includes('Once upon'), 60_000, 'the story');
+    chat.ctx.controller.handle({ type: 'prompt', tabId, messageId: randomUUID(), text: 'make it shorter' });
+    await until(() => chat!.ctx.webview.conversation(tabId).queued?.[0]?.steerable === true, 10_000, 'the steerable queue');
+    chat.ctx.controller.handle({ type: 'steer-queued', tabId });
+    await until(() => chat!.ctx.webview.received.some((m) => m.type === 'prompt-ended' && m.messageId === story), 90_000, 'the story turn');
+    const storyTurn = chat.ctx.webview.turns(tabId).find((t) => t.messageId === story)!;
+    const steeredAt = storyTurn.updates.findIndex((u) => u.sessionUpdate === 'user_message_chunk');
+    assert.ok(steeredAt > 0, "shown in the running turn as the user's message");
+    assert.ok(
+      script.log.some((r) => r.userText.includes('make it shorter')),
+      'the model got it',
+    );
+    assert.match(chat.ctx.webview.answer(tabId, story), /The short version: the end\./, 'answered in the same turn');
+    assert.equal(chat.ctx.webview.turns(tabId).length, 1, 'no turn of its own: it was not also queued');
+  });
+
+  it("claude-agent-acp: a rejection's feedback is steered into the same turn, after the reject option", async () => {
+    chat = await openSteeringChat();
+    const { tabId } = chat;
+    const { script } = chat.model;
+
+    // Reject with feedback: the reject option first, then the words steered into the turn.
+    const messageId = randomUUID();
+    chat.ctx.controller.handle({ type: 'prompt', tabId, messageId, text: 'now write a greeting file' });
+    const waiting = () =>
+      chat!.ctx.webview
+        .turns(tabId)
+        .find((t) => t.messageId === messageId)
+        ?.permissions.find((p) => !p.decision);
+    await until(() => waiting() !== undefined, 60_000, 'the approval card');
+    const card = waiting()!;
+    const reject = card.options.find((o) => o.kind.startsWith('reject'))!;
+    chat.ctx.controller.handle({
+      type: 'permission-answer',
+      tabId,
+      requestId: card.requestId,
+      optionId: reject.optionId,
+      feedback: 'write it in French instead',
+    });
+    await until(() => chat!.ctx.webview.received.some((m) => m.type === 'prompt-ended' && m.messageId === messageId), 90_000, 'the turn');
+    const decided = chat.ctx.webview.turns(tabId).find((t) => t.messageId === messageId)!;
+    const decision = decided.permissions[0]?.decision;
+    assert.ok(decision?.outcome === 'selected' && decision.optionKind.startsWith('reject'), JSON.stringify(decision));
+    assert.deepEqual(decision.feedback, { text: 'write it in French instead', delivery: 'steered' });
+    assert.ok(
+      script.log.some((r) => r.userText.includes('write it in French instead')),
+      'the model got the words',
+    );
+    assert.match(chat.ctx.webview.answer(tabId, messageId), /Bonjour, as you asked\./, 'and answered them in the same turn');
+    assert.ok(!fs.existsSync(path.join(chat.ws, 'greeting.txt')), 'the rejected write did not happen');
+  });
+
+  it('claude-agent-acp asks its question (AskUserQuestion) as an elicitation form; the choice made on the card reaches the model', async () => {
+    chat = await openChat('claude-agent-acp');
+    const { tabId } = chat;
+    chat.model.script.rules.push({
+      when: 'ask me which database',
+      tool: {
+        names: ['AskUserQuestion'],
+        args: () => ({
+          questions: [
+            {
+              question: 'Which database should the tests use?',
+              header: 'Database',
+              multiSelect: false,
+              options: [
+                { label: 'Postgres', description: 'The real one' },
+                { label: 'SQLite', description: 'In memory' },
+              ],
+            },
+          ],
+        }),
+        after: (result) => `Noted: ${result}`,
+      },
+    });
+    const messageId = randomUUID();
+    chat.ctx.controller.handle({ type: 'prompt', tabId, messageId, text: 'ask me which database' });
+    const card = () =>
+      chat!.ctx.webview
+        .turns(tabId)
+        .find((t) => t.messageId === messageId)
+        ?.elicitations?.find((e) => !e.outcome);
+    await until(() => card() !== undefined, 60_000, 'the form card');
+    const { prompt, requestId } = card()!;
+    assert.equal(prompt.mode, 'form');
+    assert.equal(prompt.message, 'Which database should the tests use?');
+    const field = prompt.mode === 'form' ? prompt.form.fields[0] : undefined;
+    assert.deepEqual(field?.kind === 'choice' ? field.options.map((o) => o.label) : field, ['Postgres', 'SQLite']);
+    chat.ctx.controller.handle({ type: 'elicitation-answer', tabId, requestId, action: 'accept', values: { question_0: 'SQLite' } });
+    await until(() => chat!.ctx.webview.received.some((m) => m.type === 'prompt-ended' && m.messageId === messageId), 90_000, 'the turn');
+    const result = chat.model.script.log.find((r) => r.toolResult)?.toolResult?.text ?? '';
+    assert.match(result, /SQLite/, `the tool's result carries the choice: ${result}`);
+    assert.match(chat.ctx.webview.answer(tabId, messageId), /Noted: .*SQLite/);
   });
 
   it('OpenCode has no modes, only config options: they are its pickers', async () => {

@@ -4,7 +4,8 @@
 import type { AgentActor } from '../agents/agentActor';
 import { confine, OutsideWorkspaceError } from '../node/confinement';
 import type { Log } from '../log/logEvent';
-import type { OpenDiff, OpenLocation, PermissionAnswer, SessionControls, TabId, TabPayload } from '../protocol/webview';
+import type { ElicitationAnswer, OpenDiff, OpenLocation, PermissionAnswer, SessionControls, TabId, TabPayload } from '../protocol/webview';
+import type { Elicitations } from './elicitations';
 import type { PermissionBroker } from '../permissions/permissionBroker';
 import type { DiffStore, StoredDiff } from './diffStore';
 import { changeSessionControl, type ControlChange } from './sessionControls';
@@ -15,11 +16,12 @@ export interface EditorActions {
   openLocation(path: string, line?: number): Promise<void>;
 }
 
-export type TabRequest = PermissionAnswer | ControlChange | OpenDiff | OpenLocation;
+export type TabRequest = PermissionAnswer | ElicitationAnswer | ControlChange | OpenDiff | OpenLocation;
 
 export interface TabRequestContext {
   log: Log;
   permissions: PermissionBroker;
+  elicitations?: Pick<Elicitations, 'answer'>;
   diffs: DiffStore;
   editor?: EditorActions;
   send(payload: TabPayload): void;
@@ -39,7 +41,16 @@ export function handleTabRequest(ctx: TabRequestContext, m: TabRequest): void {
     };
   switch (m.type) {
     case 'permission-answer': {
-      const error = ctx.permissions.answer(m.tabId, m.requestId, m.bypass ? { bypass: true } : { optionId: m.optionId ?? '' });
+      const error = ctx.permissions.answer(
+        m.tabId,
+        m.requestId,
+        m.bypass ? { bypass: true } : { optionId: m.optionId ?? '', ...(m.feedback ? { feedback: m.feedback } : {}) },
+      );
+      if (error) notice('warning', error);
+      return;
+    }
+    case 'elicitation-answer': {
+      const error = ctx.elicitations?.answer(m.tabId, m.requestId, m.action, m.values) ?? 'This chat cannot answer requests for input.';
       if (error) notice('warning', error);
       return;
     }

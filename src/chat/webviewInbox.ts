@@ -15,6 +15,7 @@ export interface TabLifecycle {
   prompt(tabId: TabId, messageId: MessageId, text: string, context?: ContextRef[], resendOf?: MessageId): void;
   cancel(tabId: TabId): void;
   withdrawQueued(tabId: TabId): void;
+  steerQueued(tabId: TabId): void;
   closeTab(tabId: TabId): void;
   restartTabConfiguration(tabId: TabId): Promise<void>;
   continueInNewSession(tabId: TabId): void;
@@ -55,6 +56,9 @@ export function routeWebviewMessage(m: WebviewToHost, to: WebviewInbox): void {
     case 'withdraw-queued':
       to.tabs.withdrawQueued(m.tabId);
       return;
+    case 'steer-queued':
+      to.tabs.steerQueued(m.tabId);
+      return;
     case 'close-tab':
       to.tabs.closeTab(m.tabId);
       return;
@@ -94,6 +98,7 @@ export function routeWebviewMessage(m: WebviewToHost, to: WebviewInbox): void {
       to.checkpointAction(m);
       return;
     case 'permission-answer':
+    case 'elicitation-answer':
     case 'set-mode':
     case 'set-config-option':
     case 'set-model':

@@ -24,6 +24,7 @@ function setup(policy: Partial<PermissionPolicy> = {}, hasTab = true, now?: () =
   const posted: { type: string; requestId: string; decision?: unknown }[] = [];
   const records: DecisionRecord[] = [];
   const bypassed: string[] = [];
+  const delivered: string[] = [];
   const broker = new PermissionBroker({
     log: silentLog,
     policyFor: () => ({ bypassPermissions: false, autoApprove: [], problems: [], ...policy }),
@@ -33,11 +34,15 @@ function setup(policy: Partial<PermissionPolicy> = {}, hasTab = true, now?: () =
       bypassed.push(a);
     },
     record: (r) => records.push(r),
+    deliverFeedback: async (_actorKey, _sessionId, title, text) => {
+      delivered.push(`${title}: ${text}`);
+      return 'next-prompt';
+    },
     now,
   });
   const ask = (p = params(), signal = new AbortController().signal) =>
     broker.request({ actorKey: 'k', agentName: 'Agent', params: p, signal });
-  return { broker, posted, records, bypassed, ask };
+  return { broker, posted, records, bypassed, delivered, ask };
 }
 
 describe('PermissionBroker', () => {
@@ -54,6 +59,23 @@ describe('PermissionBroker', () => {
     assert.equal(posted[1]?.type, 'permission-resolved');
     assert.equal(records[0]?.decision.outcome, 'selected');
     assert.equal(broker.answer(TAB, pending.requestId, { optionId: 'allow_once-id' }), 'This permission request is no longer pending.');
+  });
+
+  it('feedback goes with a rejection only: after the reject option reached the agent, and the card then says where it went', async () => {
+    const { broker, posted, delivered, ask } = setup();
+    const answer = ask();
+    const [pending] = broker.pendingFor(TAB);
+    assert.equal(
+      broker.answer(TAB, pending!.requestId, { optionId: 'allow_once-id', feedback: 'and drop the table too' }),
+      'Feedback goes only with a rejection the agent asked for.',
+    );
+    assert.equal(broker.pendingFor(TAB).length, 1, 'the refused answer decided nothing');
+    assert.equal(broker.answer(TAB, pending!.requestId, { optionId: 'reject_once-id', feedback: ' use the test db ' }), undefined);
+    assert.deepEqual(await answer, { outcome: { outcome: 'selected', optionId: 'reject_once-id' } });
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(delivered, ['Edit a.ts: use the test db']);
+    const last = posted.at(-1) as { decision?: { feedback?: unknown } };
+    assert.deepEqual(last.decision?.feedback, { text: 'use the test db', delivery: 'next-prompt' });
   });
 
   it('bypass approves at once and persists the setting', async () => {

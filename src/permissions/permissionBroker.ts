@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
 import { sessionKey } from '../protocol/sessionKey';
-import type { MessageId, PermissionDecision, PermissionRequested, PermissionResolved, TabId } from '../protocol/webview';
+import type { FeedbackDelivery, MessageId, PermissionDecision, PermissionRequested, PermissionResolved, TabId } from '../protocol/webview';
 import type { PermissionPolicy } from '../agents/agentSettings';
 import { CommandApprovals } from './commandApprovals';
 import { KnownToolCalls } from './knownToolCalls';
@@ -34,6 +34,11 @@ export interface PermissionBrokerDeps {
   /** "Bypass Permissions": persist `bypassPermissions: true` for the agent in user settings. */
   enableBypass(agentName: string): Promise<void>;
   record(entry: DecisionRecord): void;
+  /**
+   * Delivers the words the user gave with a rejection, once the agent has its answer (see
+   * src/chat/rejectFeedback.ts); resolves with where they went. Without it, feedback is refused.
+   */
+  deliverFeedback?(actorKey: string, sessionId: string, toolTitle: string, text: string): Promise<FeedbackDelivery>;
   /** The clock approvals expire by (tests pass a fake one). */
   now?: () => number;
 }
@@ -68,6 +73,8 @@ interface Pending {
   messageId?: MessageId;
   ctx: PermissionRequestContext;
   finish: (decision: PermissionDecision) => void;
+  /** Answered with feedback that is on its way: no second answer. */
+  answered?: true;
 }
 
 /** What a test or the UI can see of an open request. */
@@ -197,10 +204,14 @@ export class PermissionBroker {
     return res.outcome.outcome === 'selected' && res.outcome.optionId === 'allow-once';
   }
 
-  /** The user clicked on a card. Returns an error text when the answer cannot be applied. */
-  answer(tabId: TabId, requestId: string, choice: { optionId: string } | { bypass: true }): string | undefined {
+  /**
+   * The user clicked on a card. Returns an error text when the answer cannot be applied. Feedback
+   * goes only with a reject option: words never turn a rejection into anything else, nor ride on
+   * an approval.
+   */
+  answer(tabId: TabId, requestId: string, choice: { optionId: string; feedback?: string } | { bypass: true }): string | undefined {
     const p = this.pending.get(requestId);
-    if (!p || p.tabId !== tabId) return 'This permission request is no longer pending.';
+    if (!p || p.tabId !== tabId || p.answered) return 'This permission request is no longer pending.';
     if ('bypass' in choice) {
       const allow = preferredOption(p.ctx.params.options, 'allow');
       if (!allow) return 'The agent offered no option that allows this tool call.';
@@ -212,8 +223,29 @@ export class PermissionBroker {
     }
     const option = p.ctx.params.options.find((o) => o.optionId === choice.optionId);
     if (!option) return `The agent did not offer the option "${choice.optionId}".`;
-    this.settle(requestId, selected(option, 'user'));
+    const feedback = choice.feedback?.trim();
+    if (feedback && (!option.kind.startsWith('reject') || !this.deps.deliverFeedback || p.ctx.fromEditor))
+      return 'Feedback goes only with a rejection the agent asked for.';
+    if (feedback) this.rejectWithFeedback(p, option, feedback);
+    else this.settle(requestId, selected(option, 'user'));
     return undefined;
+  }
+
+  /**
+   * The words go while the request is still open, then the rejection settles it: an agent that
+   * steers holds input given during a pending request until that request is answered (Claude's
+   * adapter delivers it "later" for exactly this case), so it reads the rejection, then the words,
+   * in the same turn. The card then says where they went.
+   */
+  private rejectWithFeedback(p: Pending, option: PermissionOption, text: string): void {
+    p.answered = true;
+    const { actorKey, params } = p.ctx;
+    void this.deps.deliverFeedback!(actorKey, params.sessionId, params.toolCall.title ?? 'a tool call', text)
+      .catch((e: unknown): FeedbackDelivery => {
+        this.deps.log.error('permission', 'could not deliver the rejection feedback', e);
+        return 'next-prompt';
+      })
+      .then((delivery) => this.settle(p.requestId, { ...selected(option, 'user'), feedback: { text, delivery } }));
   }
 
   /** A session ended: nothing it was allowed carries over. */
@@ -323,6 +355,6 @@ function pickOption(options: PermissionOption[], kind: PermissionOption['kind'])
   return options.find((o) => o.kind === kind);
 }
 
-function selected(o: PermissionOption, by: 'user' | 'bypass' | 'auto-approve'): PermissionDecision {
+function selected(o: PermissionOption, by: 'user' | 'bypass' | 'auto-approve'): Extract<PermissionDecision, { outcome: 'selected' }> {
   return { outcome: 'selected', optionId: o.optionId, optionName: o.name, optionKind: o.kind, by };
 }

@@ -17,6 +17,7 @@ import type {
 } from '@agentclientprotocol/sdk';
 import type { FilesChanged, TurnCheckpoint } from './checkpoints';
 import type { SignInRequired, SignInUpdate } from './signIn';
+import type { ElicitationPrompt } from './elicitation';
 
 /** UUID v4, made by the webview (or by a test command standing in for it). */
 export type TabId = string;
@@ -70,6 +71,9 @@ export interface ControlsChanged {
   controls: SessionControls;
 }
 
+/** Where words given with a rejection went: into the running turn, or before the next prompt's text. */
+export type FeedbackDelivery = 'steered' | 'next-prompt';
+
 /** How a permission request was settled, and by whom. */
 export type PermissionDecision =
   | {
@@ -78,6 +82,8 @@ export type PermissionDecision =
       optionName: string;
       optionKind: PermissionOption['kind'];
       by: 'user' | 'bypass' | 'auto-approve';
+      /** The user's words with a rejection, once delivered. */
+      feedback?: { text: string; delivery: FeedbackDelivery };
     }
   | { outcome: 'cancelled'; reason: string };
 
@@ -97,6 +103,27 @@ export interface PermissionResolved {
   requestId: string;
   decision: PermissionDecision;
 }
+/** The agent asks the user for input (ACP elicitation/create): a form card or a URL card, kept until resolved. */
+export interface ElicitationRequested {
+  type: 'elicitation-requested';
+  tabId: TabId;
+  messageId?: MessageId;
+  requestId: string;
+  prompt: ElicitationPrompt;
+  toolCallId?: string;
+}
+/** How an elicitation ended: the user's action, or why it was cancelled; `opened` for a URL the user opened. */
+export interface ElicitationResolved {
+  type: 'elicitation-resolved';
+  tabId: TabId;
+  messageId?: MessageId;
+  requestId: string;
+  outcome: ElicitationOutcome;
+}
+export type ElicitationOutcome =
+  | { action: 'accept' | 'decline' | 'cancel'; reason?: string }
+  /** A URL the user opened: waiting for the agent's elicitation/complete, then `completed`. */
+  | { action: 'opened' | 'completed' };
 /** What a terminal the editor runs for the agent has printed so far (replaces earlier output). */
 export interface TerminalOutput {
   type: 'terminal-output';
@@ -137,6 +164,8 @@ export interface PromptStarted {
 export interface QueuedPrompt {
   messageId: MessageId;
   text: string;
+  /** The running turn's agent takes input into it: the card offers "Send now (steer)". */
+  steerable?: true;
 }
 /**
  * The prompts waiting in the tab, in order: sent whenever that list changes (empty: none wait).
@@ -237,6 +266,8 @@ export type ConversationPayload =
   | ControlsChanged
   | PermissionRequested
   | PermissionResolved
+  | ElicitationRequested
+  | ElicitationResolved
   | TabNotice
   | TerminalOutput
   | SignInRequired
@@ -282,6 +313,8 @@ export const HOST_TO_WEBVIEW_TYPES = [
   'controls-changed',
   'permission-requested',
   'permission-resolved',
+  'elicitation-requested',
+  'elicitation-resolved',
   'tab-notice',
   'terminal-output',
   'sign-in-required',

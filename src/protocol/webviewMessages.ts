@@ -6,6 +6,7 @@ import { CHECKPOINT_ACTIONS } from './checkpoints';
 import { isObject, type JsonObject } from './guards';
 import {
   IMAGE_MIME_TYPES,
+  MAX_FEEDBACK_CHARS,
   PASTED_IMAGE_SCHEME,
   SETTINGS_TARGETS,
   type AttachImage,
@@ -106,6 +107,7 @@ export function parseWebviewMessage(raw: unknown): ParseResult {
       case 'new-tab':
       case 'cancel':
       case 'withdraw-queued':
+      case 'steer-queued':
       case 'close-tab':
       case 'restart-agent':
       case 'continue-in-new-session':
@@ -164,12 +166,32 @@ export function parseWebviewMessage(raw: unknown): ParseResult {
         const bypass = o.bypass === true ? true : undefined;
         if (o.bypass !== undefined && o.bypass !== true) throw new Invalid('bypass must be true when present');
         if ((optionId === undefined) === (bypass === undefined)) throw new Invalid('exactly one of optionId and bypass is needed');
+        const feedback = o.feedback === undefined ? undefined : str(o, 'feedback', MAX_FEEDBACK_CHARS).trim();
+        if (feedback !== undefined && optionId === undefined) throw new Invalid('feedback goes with an option, not with bypass');
         return ok({
           type,
           tabId: uuid(o, 'tabId'),
           requestId: uuid(o, 'requestId'),
           ...(optionId !== undefined ? { optionId } : { bypass }),
+          ...(feedback ? { feedback } : {}),
         });
+      }
+      case 'elicitation-answer': {
+        const action = o.action;
+        if (action !== 'accept' && action !== 'decline' && action !== 'cancel' && action !== 'open')
+          throw new Invalid('action must be accept, decline, cancel or open');
+        let values: Record<string, string> | undefined;
+        if (o.values !== undefined) {
+          if (!isObject(o.values) || Object.keys(o.values).length > 500)
+            throw new Invalid('values must be an object of at most 500 fields');
+          values = {};
+          for (const [k, v] of Object.entries(o.values)) {
+            if (typeof v !== 'string' || v.length > 10_000 || k.length > 300)
+              throw new Invalid('each value must be a string of at most 10,000 characters');
+            values[k] = v;
+          }
+        }
+        return ok({ type, tabId: uuid(o, 'tabId'), requestId: uuid(o, 'requestId'), action, ...(values ? { values } : {}) });
       }
       case 'set-mode':
         return ok({ type, tabId: uuid(o, 'tabId'), modeId: str(o, 'modeId', 200) });

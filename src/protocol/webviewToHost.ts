@@ -35,6 +35,11 @@ export interface WithdrawQueued {
   type: 'withdraw-queued';
   tabId: TabId;
 }
+/** The queued prompts' card: give the waiting prompts to the agent now, in its running turn (steering). */
+export interface SteerQueued {
+  type: 'steer-queued';
+  tabId: TabId;
+}
 export interface CloseTab {
   type: 'close-tab';
   tabId: TabId;
@@ -81,6 +86,8 @@ export interface Rendered {
   requestId: string;
   items: RenderedItem[];
 }
+/** The longest feedback a rejection carries (a short message, not a prompt). */
+export const MAX_FEEDBACK_CHARS = 2_000;
 /** The user's answer on a permission card: one of the agent's options, or "Bypass Permissions". */
 export interface PermissionAnswer {
   type: 'permission-answer';
@@ -88,6 +95,20 @@ export interface PermissionAnswer {
   requestId: string;
   optionId?: string;
   bypass?: true;
+  /** A few words for the agent with a reject option (never with an allow option or bypass). */
+  feedback?: string;
+}
+/**
+ * The user's answer on an elicitation card: Submit (`accept`, with the form's values as the card
+ * holds them: strings; the host checks them against the form), Decline or Cancel; `open` for a URL
+ * card's button (the host opens the URL it was given, never one from the webview).
+ */
+export interface ElicitationAnswer {
+  type: 'elicitation-answer';
+  tabId: TabId;
+  requestId: string;
+  action: 'accept' | 'decline' | 'cancel' | 'open';
+  values?: Record<string, string>;
 }
 export interface SetMode {
   type: 'set-mode';
@@ -159,6 +180,8 @@ export type WebviewToHost =
   | Prompt
   | Cancel
   | WithdrawQueued
+  | SteerQueued
+  | ElicitationAnswer
   | CloseTab
   | RestartAgent
   | ContinueInNewSession

@@ -20,6 +20,9 @@ import { silentLog } from '../log/logEvent';
 import { confine } from '../node/confinement';
 import { readLines, writeTextNoFollow } from '../node/textFiles';
 import { PermissionBroker } from '../permissions/permissionBroker';
+import { RejectFeedback } from '../chat/rejectFeedback';
+import { Elicitations } from '../chat/elicitations';
+import type { FeedbackDelivery } from '../protocol/webview';
 import type { HostToWebview, TabId, WebviewToHost } from '../protocol/webview';
 import { ChatInspector } from '../testing/chatInspector';
 import { ChatController } from '../chat/chatController';
@@ -172,8 +175,16 @@ export function setupChat(opts: ChatSetup) {
     record: () => {},
     tabFor: (actorKey, sessionId) => sessions.turnFor(actorKey, sessionId),
     post: (p) => messages.send(p),
+    deliverFeedback: (actorKey, sessionId, title, text): Promise<FeedbackDelivery> => feedback.deliver(actorKey, sessionId, title, text),
   });
   const editorRequests: EditorRequestLog = [];
+  const elicitations = new Elicitations({
+    log: silentLog,
+    tabFor: (actorKey, sessionId) => sessions.turnFor(actorKey, sessionId),
+    post: (p) => messages.send(p),
+    openExternal: async (url) => void opened.push(url),
+  });
+  const opened: string[] = [];
   const hands = opts.editor ? editorHands(sessions, permissions, editorRequests, (m) => messages.send(m)) : undefined;
   const pool = new AgentPool({
     runtime: opts.runtime,
@@ -182,14 +193,17 @@ export function setupChat(opts: ChatSetup) {
     idleStopMs: opts.idleStopMs,
     onPermissionRequest: (actor, params, signal) =>
       permissions.request({ actorKey: actor.key, agentName: actor.agentName, params, signal }),
-    ...(hands ? { client: { files: hands.files, terminals: hands.terminals } } : {}),
+    client: { ...(hands ? { files: hands.files, terminals: hands.terminals } : {}), elicitation: elicitations },
   });
+  const feedback: RejectFeedback = new RejectFeedback({ log: silentLog, pool });
   let checkpoints: ChatControllerDeps['checkpoints'];
   const controller = new ChatController({
     log: silentLog,
     sessions,
     messages,
     permissions,
+    feedback,
+    elicitations,
     pool,
     configure: opts.configure,
     ...(opts.checkpoints
@@ -212,6 +226,8 @@ export function setupChat(opts: ChatSetup) {
     messages,
     pool,
     editorRequests,
+    /** URLs an elicitation card opened. */
+    opened,
     get webview() {
       return webview;
     },

@@ -51,6 +51,7 @@ export interface RenderedTabStore {
   meter?: { text?: string; valueText?: string; value?: number; status?: string };
   attached: string[];
   contextGroups: string[];
+  queuedButtons: string[];
 }
 /** The tab's UI state in the webview: slash commands in the `/` menu, pickers, info line. */
 export async function renderedTabStore(tabId: string): Promise<RenderedTabStore | undefined> {

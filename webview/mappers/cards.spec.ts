@@ -330,6 +330,15 @@ describe('tab controls: slash commands and pickers', () => {
     const two = forMynahSafe(tabStoreFor(c)).promptInputStickyCard;
     assert.match(String(two?.body), /^\*\*2 prompts queued/);
     assert.ok(String(two?.body).includes('> a &lt;b>bold&lt;/b> move'), "the user's text is made safe like any other");
+    // Where the agent takes input into its running turn, the card also offers to send them now.
+    c.queued = [{ messageId: 'q3', text: 'make it shorter', steerable: true }];
+    assert.deepEqual(
+      tabStoreFor(c).promptInputStickyCard?.buttons?.map((b) => [b.id, b.text]),
+      [
+        ['withdraw-queued', 'Edit'],
+        ['steer-queued', 'Send now (steer)'],
+      ],
+    );
   });
 
   it("a running turn that waits on a permission card says so, not 'Working…'", () => {

@@ -26,6 +26,15 @@ describe('ACP → mynah-ui ChatItem mapping: text, thoughts, stop reasons, notic
     ]);
   });
 
+  it("the user's input steered into the running turn is a prompt card where the agent took it, between the answer's parts", () => {
+    const steered: SessionUpdate = { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'make it *shorter*' } };
+    assert.deepEqual(turnToChatItems(turn({ updates: [chunk('Once'), steered, chunk('The end.')] })).slice(1), [
+      { type: 'answer', messageId: 'm:0', body: 'Once' },
+      { type: 'prompt', messageId: 'm:1', body: 'make it \\*shorter\\*' },
+      { type: 'answer-stream', messageId: 'm:2', body: 'The end.' },
+    ]);
+  });
+
   it('a finished answer is a plain answer; a cancelled one says Stopped', () => {
     assert.equal(turnToChatItems(turn({ updates: [chunk('Hi')], status: 'done', stopReason: 'end_turn' }))[1]?.type, 'answer');
     const cancelled = turnToChatItems(turn({ updates: [chunk('Hi')], status: 'done', stopReason: 'cancelled' }));

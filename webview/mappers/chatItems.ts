@@ -11,6 +11,7 @@ import { blockId, type Block, type Conversation, type Notice, type Turn } from '
 import { embodimentToChatItem } from './embodiment';
 import { escapeInline, escapeMarkdown } from './markdown';
 import { permissionToChatItem } from './permission';
+import { elicitationToChatItem } from './elicitation';
 import { planToChatItem } from './plan';
 import { changesToChatItem, editAndResendButton, restoreCheckpointButton } from './changes';
 import { signInToChatItem } from './signIn';
@@ -70,10 +71,13 @@ export function turnToChatItems(t: Turn, terminals: Conversation['terminals'] = 
       if (p.position === position)
         items.push(permissionToChatItem(p, `${t.messageId}:perm:${p.requestId}`, toolState(p.toolCall.toolCallId)));
     }
+    for (const e of t.elicitations ?? [])
+      if (e.position === position) items.push(elicitationToChatItem(e, `${t.messageId}:ask:${e.requestId}`));
   };
   // Text streams only while it is the turn's last item (mynah has one stream per tab).
   const lastIndex = t.updates.length - 1;
-  const streamsAt = (i: number): boolean => running && i === lastIndex && !permissions.some((p) => p.position > i);
+  const streamsAt = (i: number): boolean =>
+    running && i === lastIndex && !permissions.some((p) => p.position > i) && !(t.elicitations ?? []).some((e) => e.position > i);
   t.updates.forEach((u, i) => {
     approvalsAt(i);
     const itemId = `${t.messageId}:${i}`;
@@ -103,6 +107,12 @@ export function turnToChatItems(t: Turn, terminals: Conversation['terminals'] = 
       case 'plan':
         items.push(planToChatItem(u.entries, `${t.messageId}:plan`));
         return;
+      case 'user_message_chunk': {
+        // The user's input steered into the running turn: shown where the agent took it.
+        const text = u.content.type === 'text' ? u.content.text : undefined;
+        if (text !== undefined) items.push({ type: ItemType.PROMPT, messageId: itemId, body: escapeMarkdown(text) });
+        return;
+      }
       default:
         return; // session-level state (commands, modes, config) and usage: not cards
     }
@@ -111,6 +121,8 @@ export function turnToChatItems(t: Turn, terminals: Conversation['terminals'] = 
   for (const p of permissions)
     if (p.position > t.updates.length)
       items.push(permissionToChatItem(p, `${t.messageId}:perm:${p.requestId}`, toolState(p.toolCall.toolCallId)));
+  for (const e of t.elicitations ?? [])
+    if (e.position > t.updates.length) items.push(elicitationToChatItem(e, `${t.messageId}:ask:${e.requestId}`));
   if (t.status === 'done' && t.stopReason && t.stopReason !== 'end_turn') {
     const why = STOP_TEXT[t.stopReason] ?? `Stopped: ${t.stopReason.replace(/_/g, ' ')}.`;
     items.push({

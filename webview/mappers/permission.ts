@@ -3,7 +3,7 @@
 // "Bypass Permissions". Once decided, the card shows the decision instead of its buttons. Pure.
 import type { ChatItem, ChatItemButton } from '@aws/mynah-ui';
 import type { PermissionOption } from '@agentclientprotocol/sdk';
-import type { PermissionDecision } from '../../src/protocol/webview';
+import { MAX_FEEDBACK_CHARS, type PermissionDecision } from '../../src/protocol/webview';
 import type { PermissionCard } from '../conversation';
 import { fenced } from '../../src/protocol/markdown';
 import { escapeInline, prettyJson } from './markdown';
@@ -12,6 +12,8 @@ import { kindLabel, type ToolCallState } from './toolCall';
 /** Button ids: `perm:<requestId>:<option index>` or `perm:<requestId>:bypass`. */
 export const PERMISSION_PREFIX = 'perm:';
 export const BYPASS = 'bypass';
+/** The card's text field whose words go to the agent with a reject option. */
+export const FEEDBACK_FIELD = 'feedback';
 
 const OPTION_STATUS: Record<PermissionOption['kind'], ChatItemButton['status']> = {
   allow_once: 'primary',
@@ -37,7 +39,12 @@ export function describeDecision(d: PermissionDecision): string {
   const allowed = d.optionKind.startsWith('allow');
   const by =
     d.by === 'user' ? 'by you' : d.by === 'bypass' ? 'automatically (Bypass Permissions)' : 'automatically (auto-approved tool kind)';
-  return `${allowed ? 'Allowed' : 'Rejected'}: ${d.optionName}, ${by}.`;
+  const said = d.feedback
+    ? d.feedback.delivery === 'steered'
+      ? ` Your feedback went to the agent as your next message in this turn: "${d.feedback.text}".`
+      : ` The agent does not take messages during a turn: your feedback goes before your next prompt: "${d.feedback.text}".`
+    : '';
+  return `${allowed ? 'Allowed' : 'Rejected'}: ${d.optionName}, ${by}.${said}`;
 }
 
 /** `known` is the tool card's state for the same toolCallId, if the agent sent one first. */
@@ -69,6 +76,8 @@ export function permissionToChatItem(card: PermissionCard, itemId: string, known
     body: lines.join('\n'),
     status: d ? undefined : 'warning',
     buttons: [],
+    // null, not absent: an update of a decided card must drop the field it showed while waiting.
+    formItems: null,
   };
   if (!d) {
     const buttons: ChatItemButton[] = card.options.map((o, i) => ({
@@ -78,6 +87,18 @@ export function permissionToChatItem(card: PermissionCard, itemId: string, known
       keepCardAfterClick: true,
       icon: o.kind.startsWith('allow') ? 'ok' : 'cancel',
     }));
+    // Words for the agent with a rejection ("use the test database instead"); the Reject buttons send them.
+    if (card.options.some((o) => o.kind.startsWith('reject'))) {
+      item.formItems = [
+        {
+          id: FEEDBACK_FIELD,
+          type: 'textinput',
+          title: 'Tell the agent why (optional, sent with Reject)',
+          placeholder: 'e.g. use the test database instead',
+          description: `At most ${MAX_FEEDBACK_CHARS} characters; never sent with an approval.`,
+        },
+      ];
+    }
     if (card.options.some((o) => o.kind.startsWith('allow'))) {
       buttons.push({
         id: `${PERMISSION_PREFIX}${card.requestId}:${BYPASS}`,

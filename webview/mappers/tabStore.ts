@@ -237,6 +237,7 @@ export function tabStoreFor(c: Conversation, contextItems?: ContextRef[], workin
 
 export const QUEUED_CARD_ID = 'queued-prompts';
 export const WITHDRAW_QUEUED_BUTTON_ID = 'withdraw-queued';
+export const STEER_QUEUED_BUTTON_ID = 'steer-queued';
 
 /**
  * Prompts sent while the agent was busy wait their turn; until it comes they are not in the
@@ -257,7 +258,20 @@ function queuedCard(c: Conversation): Partial<ChatItem> | null {
   return {
     messageId: QUEUED_CARD_ID,
     body: `**${title}**\n\n${queued.map((q) => quote(q.text)).join('\n\n')}`,
-    buttons: [{ id: WITHDRAW_QUEUED_BUTTON_ID, text: 'Edit', description: 'Take back into the input', status: 'clear' as const }],
+    buttons: [
+      { id: WITHDRAW_QUEUED_BUTTON_ID, text: 'Edit', description: 'Take back into the input', status: 'clear' as const },
+      // Queueing stays the default; where the agent takes input into its running turn, the user may choose that.
+      ...(queued.some((q) => q.steerable)
+        ? [
+            {
+              id: STEER_QUEUED_BUTTON_ID,
+              text: 'Send now (steer)',
+              description: 'Give it to the agent now, in the turn it is working on',
+              status: 'primary' as const,
+            },
+          ]
+        : []),
+    ],
   };
 }
 
@@ -286,6 +300,8 @@ export function tabStoreItem(store: MynahUIDataModel | null | undefined, attache
     ...(store?.promptInputProgress ? { meter: store.promptInputProgress } : {}),
     attached,
     contextGroups: (store?.contextCommands ?? []).flatMap((g) => g.commands.map((c) => c.command)),
+    // The queued prompts' card above the input: its buttons (Edit, Send now (steer)).
+    queuedButtons: (store?.promptInputStickyCard?.buttons ?? []).map((b) => b.text ?? b.id),
   };
   return { type: 'tab-store', messageId: 'tab-store', body: JSON.stringify(body) };
 }
