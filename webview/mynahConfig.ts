@@ -14,7 +14,7 @@ export function mynahConfig(testMode: boolean): Partial<ConfigModel> {
   return {
     // Tests open many tabs in one window; people rarely want more than 20.
     test: testMode,
-    maxTabs: testMode ? 100 : 20,
+    maxTabs: testMode ? 1000 : 20,
     texts: { mainTitle: 'Symposium', stopGenerating: 'Stop' },
     // Only Copy: inserting into the editor is not wired up (yet).
     codeBlockActions: { 'insert-to-cursor': null },
