@@ -29,10 +29,18 @@ describe('tabStoreItem: what a tab shows besides its cards, for the host test qu
       info: 'ElizACP · /ws',
       attached: ['a.ts'],
       contextGroups: ['Files'],
+      queuedButtons: [],
     });
   });
 
   it('is empty, not failing, for a tab mynah does not have', () => {
-    assert.deepEqual(JSON.parse(tabStoreItem(null, []).body), { commands: [], pickers: [], info: '', attached: [], contextGroups: [] });
+    assert.deepEqual(JSON.parse(tabStoreItem(null, []).body), {
+      commands: [],
+      pickers: [],
+      info: '',
+      attached: [],
+      contextGroups: [],
+      queuedButtons: [],
+    });
   });
 });
