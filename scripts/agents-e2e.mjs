@@ -192,12 +192,12 @@ async function runAgent(agent, first) {
           30_000,
         );
         const card = await openDetails(f, mid, 'echo hi-from-shell');
-        // The output line itself (the command's own text also holds the words).
-        await until('the output in the card', async () => /(^|\n)hi-from-shell(\n|$)/.test(await card.innerText()), 10_000).catch(
-          async (e) => {
-            throw new Error(`${e.message}: ${JSON.stringify((await card.innerText()).slice(-500))}`);
-          },
-        );
+        // The output itself: a line of its own, or the raw output's stdout (Codex reports its output
+        // sometimes as content, sometimes only as raw output); the command's own text also holds the words.
+        const shown = /(^|\n)hi-from-shell(\n|$)|"stdout": "hi-from-shell\\n"/;
+        await until('the output in the card', async () => shown.test(await card.innerText()), 10_000).catch(async (e) => {
+          throw new Error(`${e.message}: ${JSON.stringify((await card.innerText()).slice(-500))}`);
+        });
       }
       await shot(`${agent.id}-shell-output`);
     },
