@@ -290,9 +290,13 @@ try {
     await wrapperOf(f, tab1).locator('button', { hasText: 'Open diff: eliza-demo.ts' }).last().click();
     await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 15_000 });
     await page.locator('.tab', { hasText: 'eliza-demo.ts' }).first().waitFor();
-    const modified = await page.locator('.monaco-diff-editor .editor.modified .view-lines').first().innerText();
-    if (!/hello, world/.test(modified.replace(/\u00a0/g, ' ')))
-      throw new Error(`the diff's new side lacks the edit: ${modified.slice(0, 200)}`);
+    // The diff editor draws its sides after it appears: wait for the new side's text.
+    let modified = '';
+    for (let i = 0; i < 50 && !/hello, world/.test(modified); i++) {
+      modified = (await page.locator('.monaco-diff-editor .editor.modified .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+      if (!/hello, world/.test(modified)) await sleep(200);
+    }
+    if (!/hello, world/.test(modified)) throw new Error(`the diff's new side lacks the edit: ${modified.slice(0, 200)}`);
     await shot('diff');
     await sleep(300);
     if (!(await wrapperOf(f, tab1).locator('button', { hasText: 'Open diff: eliza-demo.ts' }).last().isEnabled()))
