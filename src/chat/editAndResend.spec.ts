@@ -14,7 +14,7 @@ import { recallStep } from '../../conductor/test/realAgents/steps';
 import { tempDir } from '../../conductor/test/harness';
 import { builtinAgent, type AgentDefinition } from '../agents/agentConfiguration';
 import type { TabId } from '../protocol/webview';
-import { setupChat, testCheckpoints, until } from '../test/chatHarness';
+import { confirmingEditor, setupChat, testCheckpoints, until } from '../test/chatHarness';
 import { RESEND_FORK_NOTICE, RESEND_NOTICE } from './editAndResend';
 import '../../conductor/test/testEnv.setup.cjs';
 
@@ -28,13 +28,7 @@ function openChat(agent: AgentDefinition, ws: string) {
     runtime,
     editor: true,
     configure: async () => ({ agent, components: null, workspaceFolder: ws }),
-    checkpoints: (parts) =>
-      testCheckpoints(parts, {
-        unsavedFiles: () => [],
-        openDiff: async () => {},
-        review: async () => {},
-        confirmRestore: async () => 'restore',
-      }),
+    checkpoints: (parts) => testCheckpoints(parts, confirmingEditor),
   });
   const tabId = ctx.webview.newTab();
   ctx.controller.handle(ctx.webview.ready());

@@ -12,7 +12,7 @@ import { writeStep } from '../../conductor/test/realAgents/steps';
 import { tempDir } from '../../conductor/test/harness';
 import type { AgentConfiguration } from '../agents/agentConfiguration';
 import type { FilesChanged } from '../protocol/checkpoints';
-import { setupChat, testCheckpoints, until } from '../test/chatHarness';
+import { confirmingEditor, setupChat, testCheckpoints, until } from '../test/chatHarness';
 import '../../conductor/test/testEnv.setup.cjs';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -41,13 +41,7 @@ describe('checkpoints with a real agent writing by itself (Codex)', function () 
       runtime,
       editor: true,
       configure: async () => config,
-      checkpoints: (parts) =>
-        testCheckpoints(parts, {
-          unsavedFiles: () => [],
-          openDiff: async () => {},
-          review: async () => {},
-          confirmRestore: async () => 'restore',
-        }),
+      checkpoints: (parts) => testCheckpoints(parts, confirmingEditor),
     });
     try {
       const tabId = ctx.webview.newTab();

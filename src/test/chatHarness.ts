@@ -135,6 +135,14 @@ export function editorHands(sessions: SessionDirectory, permissions: PermissionB
 }
 
 /** Real checkpoints for a harness chat (storage in a temp folder); `editor` answers the restore confirmation. */
+/** An editor for checkpoints in node tests: no unsaved files, and every restore confirmed. */
+export const confirmingEditor: CheckpointEditor = {
+  unsavedFiles: () => [],
+  openDiff: async () => {},
+  review: async () => {},
+  confirmRestore: async () => 'restore',
+};
+
 export function testCheckpoints(
   { controller, messages }: { controller: ChatController; messages: TabMessages },
   editor?: CheckpointEditor,
