@@ -37,9 +37,9 @@ describe('ChatController (real conductor + ElizACP)', function () {
   it('a fresh webview tab gets a session and the exact reply', async () => {
     ctx = setup();
     const tabId = ctx.webview.newTab();
-    ctx.controller.handle(ctx.webview.ready());
+    ctx.handle(ctx.webview.ready());
     const messageId = randomUUID();
-    ctx.controller.handle({ type: 'prompt', tabId, messageId, text: 'I remember my first computer' });
+    ctx.handle({ type: 'prompt', tabId, messageId, text: 'I remember my first computer' });
     await ctx.inspector.whenIdle(tabId);
     assert.equal(ctx.webview.answer(tabId, messageId), respond('I remember my first computer', { deterministic: true }));
     const indices = ctx.webview.received.flatMap((m) => ('tabId' in m && m.tabId === tabId ? [m.index] : []));
@@ -53,10 +53,10 @@ describe('ChatController (real conductor + ElizACP)', function () {
   it('a prompt is echoed once and at once; one sent while an answer streams is shown when it starts, below that answer', async () => {
     ctx = setup();
     const tabId = ctx.webview.newTab();
-    ctx.controller.handle(ctx.webview.ready());
+    ctx.handle(ctx.webview.ready());
     const first = randomUUID(),
       second = randomUUID();
-    ctx.controller.handle({ type: 'prompt', tabId, messageId: first, text: 'tell me a long story' });
+    ctx.handle({ type: 'prompt', tabId, messageId: first, text: 'tell me a long story' });
     await ctx.messages.whenPosted(); // the outbox posts at the end of this turn of the host
     assert.deepEqual(
       ctx.webview.turns(tabId).map((t) => [t.messageId, t.prompt]),
@@ -65,7 +65,7 @@ describe('ChatController (real conductor + ElizACP)', function () {
     );
     assert.deepEqual(ctx.webview.indicesOf(tabId, 'session-ready'), [], '(even before the session is ready)');
     await until(() => ctx!.webview.answer(tabId, first).length > 0);
-    ctx.controller.handle({ type: 'prompt', tabId, messageId: second, text: 'Are you there?' });
+    ctx.handle({ type: 'prompt', tabId, messageId: second, text: 'Are you there?' });
     assert.deepEqual(ctx.webview.indicesOf(tabId, 'prompt-started', second), [], 'not yet: it waits for the story');
     await ctx.inspector.whenIdle(tabId);
     assert.deepEqual(
@@ -87,7 +87,7 @@ describe('ChatController (real conductor + ElizACP)', function () {
   it('prompts sent while a turn runs wait in the queue the webview shows; Edit withdraws those not started, and the agent never gets them', async () => {
     ctx = setup();
     const tabId = ctx.webview.newTab();
-    ctx.controller.handle(ctx.webview.ready());
+    ctx.handle(ctx.webview.ready());
     const [before, story1, second, third, fourth, info] = [
       randomUUID(),
       randomUUID(),
@@ -97,13 +97,13 @@ describe('ChatController (real conductor + ElizACP)', function () {
       randomUUID(),
     ];
     // How many prompts the agent has seen so far (Sparkle's embodiment is one).
-    ctx.controller.handle({ type: 'prompt', tabId, messageId: before, text: 'session info' });
+    ctx.handle({ type: 'prompt', tabId, messageId: before, text: 'session info' });
     await ctx.inspector.whenIdle(tabId);
     const seen = Number(/, prompt (\d+)\./.exec(ctx.webview.answer(tabId, before))?.[1]);
-    ctx.controller.handle({ type: 'prompt', tabId, messageId: story1, text: 'tell me a long story' });
+    ctx.handle({ type: 'prompt', tabId, messageId: story1, text: 'tell me a long story' });
     await until(() => ctx!.webview.answer(tabId, story1).length > 0);
-    ctx.controller.handle({ type: 'prompt', tabId, messageId: second, text: 'Are you there?' });
-    ctx.controller.handle({ type: 'prompt', tabId, messageId: third, text: 'Hello?\nAnyone?' });
+    ctx.handle({ type: 'prompt', tabId, messageId: second, text: 'Are you there?' });
+    ctx.handle({ type: 'prompt', tabId, messageId: third, text: 'Hello?\nAnyone?' });
     await ctx.messages.whenPosted();
     assert.deepEqual(ctx.webview.conversation(tabId).queued, [
       { messageId: second, text: 'Are you there?' },
@@ -114,17 +114,17 @@ describe('ChatController (real conductor + ElizACP)', function () {
       [before, story1],
       'not in the conversation while they wait',
     );
-    ctx.controller.handle({ type: 'withdraw-queued', tabId });
+    ctx.handle({ type: 'withdraw-queued', tabId });
     await ctx.messages.whenPosted();
     assert.equal(ctx.webview.conversation(tabId).queued, undefined, 'the card goes');
-    ctx.controller.handle({ type: 'prompt', tabId, messageId: fourth, text: 'Only this one' });
+    ctx.handle({ type: 'prompt', tabId, messageId: fourth, text: 'Only this one' });
     await ctx.messages.whenPosted();
     assert.deepEqual(ctx.webview.conversation(tabId).queued, [{ messageId: fourth, text: 'Only this one' }]);
     await ctx.inspector.whenIdle(tabId);
     assert.equal(ctx.webview.conversation(tabId).queued, undefined, 'it left the queue when it started');
     assert.equal(ctx.webview.answer(tabId, story1), story);
     assert.equal(ctx.webview.answer(tabId, fourth), respond('Only this one', { deterministic: true }));
-    ctx.controller.handle({ type: 'prompt', tabId, messageId: info, text: 'session info' });
+    ctx.handle({ type: 'prompt', tabId, messageId: info, text: 'session info' });
     await ctx.inspector.whenIdle(tabId);
     assert.deepEqual(
       ctx.webview.turns(tabId).map((t) => t.messageId),
@@ -139,18 +139,18 @@ describe('ChatController (real conductor + ElizACP)', function () {
   it('past the buffer limit while hidden, the tab is resynchronized and nothing is lost', async () => {
     ctx = setup({ maxEntries: 50, maxChars: 300 });
     const tabId = ctx.webview.newTab();
-    ctx.controller.handle(ctx.webview.ready());
+    ctx.handle(ctx.webview.ready());
     await ctx.inspector.whenIdle(tabId);
     const messageId = randomUUID();
-    ctx.controller.handle({ type: 'prompt', tabId, messageId, text: 'tell me a long story' });
+    ctx.handle({ type: 'prompt', tabId, messageId, text: 'tell me a long story' });
     await sleep(400);
     const saved = ctx.webview.save();
-    ctx.controller.handle({ type: 'ack', lastSeenIndex: saved.lastSeenIndex });
+    ctx.handle({ type: 'ack', lastSeenIndex: saved.lastSeenIndex });
     ctx.messages.webviewUnavailable('hidden');
     await sleep(1_500);
     assert.equal(ctx.inspector.outboxStats().tabs[tabId]?.resyncPending, true, 'the buffer overflowed');
     ctx.recreate(saved);
-    ctx.controller.handle(ctx.webview.ready());
+    ctx.handle(ctx.webview.ready());
     assert.deepEqual(ctx.webview.received.map((m) => m.type).slice(0, 1), ['resync']);
     await ctx.inspector.whenIdle(tabId);
     assert.equal(ctx.webview.answer(tabId, messageId), story);
@@ -159,17 +159,17 @@ describe('ChatController (real conductor + ElizACP)', function () {
   it('a webview re-created from older saved state gets exactly the messages it lacks', async () => {
     ctx = setup();
     const tabId = ctx.webview.newTab();
-    ctx.controller.handle(ctx.webview.ready());
+    ctx.handle(ctx.webview.ready());
     const messageId = randomUUID();
-    ctx.controller.handle({ type: 'prompt', tabId, messageId, text: 'tell me a long story' });
+    ctx.handle({ type: 'prompt', tabId, messageId, text: 'tell me a long story' });
     await sleep(700);
     const saved = ctx.webview.save(); // its last setState; what it applied afterwards is lost
-    ctx.controller.handle({ type: 'ack', lastSeenIndex: saved.lastSeenIndex });
+    ctx.handle({ type: 'ack', lastSeenIndex: saved.lastSeenIndex });
     await sleep(500);
     ctx.messages.webviewUnavailable('disposed');
     await sleep(500);
     ctx.recreate(saved);
-    ctx.controller.handle(ctx.webview.ready());
+    ctx.handle(ctx.webview.ready());
     await ctx.inspector.whenIdle(tabId);
     assert.equal(ctx.webview.answer(tabId, messageId), story);
     assert.ok(
@@ -181,14 +181,14 @@ describe('ChatController (real conductor + ElizACP)', function () {
   it('a prompt sent while the agent restarts waits for the new session and is answered', async () => {
     ctx = setup();
     const tabId = ctx.webview.newTab();
-    ctx.controller.handle(ctx.webview.ready());
+    ctx.handle(ctx.webview.ready());
     const first = randomUUID();
-    ctx.controller.handle({ type: 'prompt', tabId, messageId: first, text: 'I remember my first computer' });
+    ctx.handle({ type: 'prompt', tabId, messageId: first, text: 'I remember my first computer' });
     await ctx.inspector.whenIdle(tabId);
     // As after signing in from a terminal: the restart begins, and the user sends at once.
     const restarted = ctx.controller.restartTabConfiguration(tabId);
     const second = randomUUID();
-    ctx.controller.handle({ type: 'prompt', tabId, messageId: second, text: 'I dream about computers' });
+    ctx.handle({ type: 'prompt', tabId, messageId: second, text: 'I dream about computers' });
     await restarted;
     await until(() => ctx!.webview.received.some((m) => m.type === 'prompt-ended' && m.messageId === second));
     assert.equal(ctx.webview.answer(tabId, second), respond('I dream about computers', { deterministic: true }));
@@ -198,11 +198,11 @@ describe('ChatController (real conductor + ElizACP)', function () {
   it('closing a tab cancels its prompt and nothing more is sent for it', async () => {
     ctx = setup();
     const tabId = ctx.webview.newTab();
-    ctx.controller.handle(ctx.webview.ready());
-    ctx.controller.handle({ type: 'prompt', tabId, messageId: randomUUID(), text: 'tell me a long story' });
+    ctx.handle(ctx.webview.ready());
+    ctx.handle({ type: 'prompt', tabId, messageId: randomUUID(), text: 'tell me a long story' });
     await sleep(500);
     ctx.webview.model.closeTab(tabId);
-    ctx.controller.handle({ type: 'close-tab', tabId });
+    ctx.handle({ type: 'close-tab', tabId });
     const count = ctx.webview.received.length;
     await sleep(500);
     assert.equal(ctx.webview.received.length, count);

@@ -19,7 +19,7 @@ import { randomUUID } from 'node:crypto';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
 import { readUsage } from '../protocol/usage';
-import type { AgentFailure, ContextRef, MessageId, SessionControls, TabId, TabPayload, WebviewToHost } from '../protocol/webview';
+import type { AgentFailure, ContextRef, MessageId, SessionControls, TabId, TabPayload } from '../protocol/webview';
 import type { PermissionBroker } from '../permissions/permissionBroker';
 import type { AgentActor } from '../agents/agentActor';
 import type { AgentConfiguration } from '../agents/agentConfiguration';
@@ -39,7 +39,7 @@ import { isAuthRequired, SignInFlow, type SignInAgent } from './signIn';
 import { newSettingNotices, noFolderFailure, sessionStartFailure } from './tabFailures';
 import type { TabMessages } from './tabMessages';
 import { type TabRequestContext } from './tabRequests';
-import { routeWebviewMessage } from './webviewInbox';
+import type { ChatInbox } from './webviewInbox';
 import { promptQueue, steerQueued } from './steerQueued';
 
 export class ChatController {
@@ -95,22 +95,17 @@ export class ChatController {
     });
   }
 
-  /** A validated message from the webview (webviewInbox.ts says where each goes). */
-  handle(m: WebviewToHost): void {
-    if (this.disposed) return;
-    routeWebviewMessage(m, {
+  /** The controller's half of the webview inbox (webviewInbox.ts routes each message). */
+  inbox(): ChatInbox {
+    return {
+      open: () => !this.disposed,
       log: this.log,
       messages: this.messages,
       tabs: this,
       knowsTab: (tabId) => this.tabs.has(tabId),
       signIn: this.signIn,
       tabRequests: this.tabRequests,
-      exportTab: (tabId) => this.deps.history?.exportTab(tabId),
-      openSettings: (target) => this.deps.openSettings?.(target),
-      attachImage: (msg) => this.deps.attachImage?.(msg),
-      contextQuery: (query) => this.deps.onContextQuery?.(query),
-      checkpointAction: (msg) => void this.deps.checkpoints?.action(msg),
-    });
+    };
   }
 
   /**

@@ -3,8 +3,7 @@
 // (context, history, checkpoints, sign-in terminals), each absent in a setup that has none.
 import type { ContentBlock, NewSessionRequest, PromptCapabilities } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
-import type { CheckpointAction } from '../protocol/checkpoints';
-import type { AttachImage, ContextRef, ConversationEntry, MessageId, SettingsTarget, TabId } from '../protocol/webview';
+import type { ContextRef, ConversationEntry, MessageId, TabId } from '../protocol/webview';
 import type { PermissionBroker } from '../permissions/permissionBroker';
 import type { AgentConfiguration } from '../agents/agentConfiguration';
 import type { AgentPool } from '../agents/agentPool';
@@ -37,22 +36,15 @@ export interface ChatControllerDeps {
   resolveContext?: (refs: ContextRef[], caps: PromptCapabilities, folder: string, message: string) => Promise<ContentBlock[]>;
   /** Adds to a new session's params what the conductor's components need (OpenCtx providers), given the chain. */
   decorateSession?: (params: NewSessionRequest, conductorComponents: string[]) => NewSessionRequest;
-  /** What the user typed after `@` (OpenCtx providers are asked for mentions matching it). */
-  onContextQuery?: (query: string) => void;
-  /** An image pasted or dropped onto a tab's prompt (src/context/pastedImages.ts). */
-  attachImage?: (m: AttachImage) => void;
   /** A tab was opened (its `@` menu needs filling). */
   onTabOpened?: (tabId: TabId) => void;
   editor?: EditorActions;
   /** symposium.allowedFolders: besides a tab's folder, where tool-call locations may be opened. */
   allowedFolders?: () => string[];
-  /** A setting notice's button: open the User or Remote settings file, or the workspace trust editor. */
-  openSettings?: (target: SettingsTarget) => void;
   /** Runs an agent's terminal sign-in in an editor terminal (signIn.ts); absent: terminal methods are not offered. */
   runSignInTerminal?: SignInDeps['runInTerminal'];
-  /** Checkpoints (src/checkpoints/): one per prompt, and the actions of the "files changed" card. */
+  /** Checkpoints (src/checkpoints/): one per prompt (the card's actions go to them directly). */
   checkpoints?: TurnCheckpointHooks & {
-    action(m: CheckpointAction): unknown;
     /** "Edit and resend": restores the turn's checkpoint (after a confirmation); false: the user said no. */
     restoreForResend?(tabId: TabId, messageId: MessageId): Promise<boolean>;
   };
@@ -64,7 +56,5 @@ export interface ChatControllerDeps {
     fork(tabId: TabId, conversation: PastConversation): void;
     replaced(tabId: TabId, entries: ConversationEntry[]): void;
     close(tabId: TabId): void;
-    /** The tab's menu: Export to Markdown. */
-    exportTab(tabId: TabId): void;
   };
 }

@@ -31,11 +31,11 @@ function openChat(agent: AgentDefinition, ws: string) {
     checkpoints: (parts) => testCheckpoints(parts, confirmingEditor),
   });
   const tabId = ctx.webview.newTab();
-  ctx.controller.handle(ctx.webview.ready());
+  ctx.handle(ctx.webview.ready());
   /** Sends a prompt (an edit of `resendOf`, if given) and waits for its answer. */
   const ask = async (text: string, resendOf?: string, timeoutMs = 30_000): Promise<string> => {
     const messageId = randomUUID();
-    ctx.controller.handle({ type: 'prompt', tabId, messageId, text, ...(resendOf ? { resendOf } : {}) });
+    ctx.handle({ type: 'prompt', tabId, messageId, text, ...(resendOf ? { resendOf } : {}) });
     await until(() => ctx.webview.indicesOf(tabId, 'prompt-ended', messageId).length > 0, timeoutMs, `the answer to "${text}"`);
     return ctx.webview.answer(tabId, messageId);
   };
@@ -136,7 +136,7 @@ describe('Edit and resend: a fork of the session where the agent offers one, els
     };
     try {
       await until(() => modeNow() === 'auto', 60_000, 'the session in its default mode');
-      chat.ctx.controller.handle({ type: 'set-config-option', tabId: chat.tabId, configId: 'mode', value: 'default' });
+      chat.ctx.handle({ type: 'set-config-option', tabId: chat.tabId, configId: 'mode', value: 'default' });
       await until(() => modeNow() === 'default', 20_000, 'Manual chosen');
       await chat.ask(`please remember the codeword ${CODEWORD}`, undefined, 90_000);
       await chat.ask('what colour is the sky?', undefined, 90_000);

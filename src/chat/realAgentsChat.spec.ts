@@ -57,7 +57,7 @@ async function openChat(id: AgentId, opts: { idleStopMs?: number; signedOut?: bo
   };
   const ctx = setupChat({ runtime, editor: true, configure: async () => config, idleStopMs: opts.idleStopMs });
   const tabId = ctx.webview.newTab();
-  ctx.controller.handle(ctx.webview.ready());
+  ctx.handle(ctx.webview.ready());
   await until(
     () =>
       ctx.webview.conversation(tabId).agentName !== undefined ||
@@ -74,7 +74,7 @@ async function openChat(id: AgentId, opts: { idleStopMs?: number; signedOut?: bo
         if (!p.decision && !answered.has(p.requestId)) {
           answered.add(p.requestId);
           const allow = p.options.find((o) => o.kind === 'allow_once') ?? p.options.find((o) => o.kind.startsWith('allow'))!;
-          ctx.controller.handle({ type: 'permission-answer', tabId, requestId: p.requestId, optionId: allow.optionId });
+          ctx.handle({ type: 'permission-answer', tabId, requestId: p.requestId, optionId: allow.optionId });
         }
   }, 25);
   timer.unref();
@@ -83,7 +83,7 @@ async function openChat(id: AgentId, opts: { idleStopMs?: number; signedOut?: bo
 
 async function ask(chat: Chat, text: string): Promise<Turn> {
   const messageId = randomUUID();
-  chat.ctx.controller.handle({ type: 'prompt', tabId: chat.tabId, messageId, text });
+  chat.ctx.handle({ type: 'prompt', tabId: chat.tabId, messageId, text });
   await until(
     () => chat.ctx.webview.received.some((m) => (m.type === 'prompt-ended' || m.type === 'prompt-failed') && m.messageId === messageId),
     90_000,
@@ -144,7 +144,7 @@ async function openSteeringChat(): Promise<Chat> {
     { when: 'tell a slow story', text: 'Once upon a time '.repeat(60), chunkDelayMs: 100 },
     { when: 'make it shorter', text: 'The short version: the end.' },
   );
-  chat.ctx.controller.handle({ type: 'set-config-option', tabId: chat.tabId, configId: 'mode', value: 'default' });
+  chat.ctx.handle({ type: 'set-config-option', tabId: chat.tabId, configId: 'mode', value: 'default' });
   await until(() => pickersFor(chat.ctx.webview.conversation(chat.tabId).controls).some((p) => p.value === 'default'));
   assert.ok(chat.ctx.pool.all()[0]?.canSteer, 'it advertises _meta.steering.supported');
   return chat;
@@ -215,7 +215,7 @@ describe('the chat with real agents (conductor, scripted model server)', functio
       pickers.filter(([id]) => id === 'mode' || id === 'config:mode'),
       [['config:mode', 'auto', ['plan', 'default', 'auto-edit', 'auto', 'yolo']]],
     );
-    chat.ctx.controller.handle({ type: 'set-config-option', tabId: chat.tabId, configId: 'mode', value: 'default' });
+    chat.ctx.handle({ type: 'set-config-option', tabId: chat.tabId, configId: 'mode', value: 'default' });
     await until(() =>
       pickersFor(chat!.ctx.webview.conversation(chat!.tabId).controls).some((p) => p.id === 'config:mode' && p.value === 'default'),
     );
@@ -230,7 +230,7 @@ describe('the chat with real agents (conductor, scripted model server)', functio
     const controls = chat.ctx.webview.conversation(chat.tabId).controls;
     const mode = pickersFor(controls).find((p) => p.type === 'select' && (p.id === 'mode' || p.id === 'config:mode'));
     assert.ok(mode?.type === 'select' && (mode.options ?? []).some((o) => o.value === 'default'), JSON.stringify(pickersFor(controls)));
-    chat.ctx.controller.handle({
+    chat.ctx.handle({
       type: mode.id === 'mode' ? 'set-mode' : 'set-config-option',
       tabId: chat.tabId,
       modeId: 'default',
@@ -253,7 +253,7 @@ describe('the chat with real agents (conductor, scripted model server)', functio
     const [toggle] = switches();
     assert.ok(toggle, `a boolean option is a switch: ${JSON.stringify(pickersFor(chat.ctx.webview.conversation(chat.tabId).controls))}`);
     const flipped = toggle.value === 'true' ? false : true;
-    chat.ctx.controller.handle({
+    chat.ctx.handle({
       type: 'set-config-option',
       tabId: chat.tabId,
       configId: toggle.id.slice('config:'.length),
@@ -268,7 +268,7 @@ describe('the chat with real agents (conductor, scripted model server)', functio
   it('signed out: an agent that lists no sign-in method (claude-agent-acp) says what to do; one whose session waits for a sign-in (Qwen Code) says to sign in first', async () => {
     chat = await openChat('claude-agent-acp', { signedOut: true });
     const messageId = randomUUID();
-    chat.ctx.controller.handle({ type: 'prompt', tabId: chat.tabId, messageId, text: 'say hello' });
+    chat.ctx.handle({ type: 'prompt', tabId: chat.tabId, messageId, text: 'say hello' });
     await until(
       () => chat!.ctx.webview.received.some((m) => m.type === 'prompt-failed' && m.messageId === messageId),
       60_000,
@@ -282,7 +282,7 @@ describe('the chat with real agents (conductor, scripted model server)', functio
     const card = chat.ctx.webview.received.find((m) => m.type === 'sign-in-required');
     assert.ok(card && card.type === 'sign-in-required' && !card.optional && card.methods.length > 0, 'the sign-in card with its methods');
     const second = randomUUID();
-    chat.ctx.controller.handle({ type: 'prompt', tabId: chat.tabId, messageId: second, text: 'say hello' });
+    chat.ctx.handle({ type: 'prompt', tabId: chat.tabId, messageId: second, text: 'say hello' });
     await until(() => chat!.ctx.webview.received.some((m) => m.type === 'prompt-failed' && m.messageId === second), 30_000, 'the failure');
     assert.match(
       JSON.stringify(chat.ctx.webview.received.find((m) => m.type === 'prompt-failed' && m.messageId === second)),
@@ -297,11 +297,11 @@ describe('the chat with real agents (conductor, scripted model server)', functio
 
     // A prompt sent while a turn runs is queued, steerable; "Send now (steer)" puts it into the turn.
     const story = randomUUID();
-    chat.ctx.controller.handle({ type: 'prompt', tabId, messageId: story, text: 'tell a slow story' });
+    chat.ctx.handle({ type: 'prompt', tabId, messageId: story, text: 'tell a slow story' });
     await until(() => chat!.ctx.webview.answer(tabId, story).includes('Once upon'), 60_000, 'the story');
-    chat.ctx.controller.handle({ type: 'prompt', tabId, messageId: randomUUID(), text: 'make it shorter' });
+    chat.ctx.handle({ type: 'prompt', tabId, messageId: randomUUID(), text: 'make it shorter' });
     await until(() => chat!.ctx.webview.conversation(tabId).queued?.[0]?.steerable === true, 10_000, 'the steerable queue');
-    chat.ctx.controller.handle({ type: 'steer-queued', tabId });
+    chat.ctx.handle({ type: 'steer-queued', tabId });
     await until(() => chat!.ctx.webview.received.some((m) => m.type === 'prompt-ended' && m.messageId === story), 90_000, 'the story turn');
     const storyTurn = chat.ctx.webview.turns(tabId).find((t) => t.messageId === story)!;
     const steeredAt = storyTurn.updates.findIndex((u) => u.sessionUpdate === 'user_message_chunk');
@@ -321,7 +321,7 @@ describe('the chat with real agents (conductor, scripted model server)', functio
 
     // Reject with feedback: the reject option first, then the words steered into the turn.
     const messageId = randomUUID();
-    chat.ctx.controller.handle({ type: 'prompt', tabId, messageId, text: 'now write a greeting file' });
+    chat.ctx.handle({ type: 'prompt', tabId, messageId, text: 'now write a greeting file' });
     const waiting = () =>
       chat!.ctx.webview
         .turns(tabId)
@@ -330,7 +330,7 @@ describe('the chat with real agents (conductor, scripted model server)', functio
     await until(() => waiting() !== undefined, 60_000, 'the approval card');
     const card = waiting()!;
     const reject = card.options.find((o) => o.kind.startsWith('reject'))!;
-    chat.ctx.controller.handle({
+    chat.ctx.handle({
       type: 'permission-answer',
       tabId,
       requestId: card.requestId,
@@ -374,7 +374,7 @@ describe('the chat with real agents (conductor, scripted model server)', functio
       },
     });
     const messageId = randomUUID();
-    chat.ctx.controller.handle({ type: 'prompt', tabId, messageId, text: 'ask me which database' });
+    chat.ctx.handle({ type: 'prompt', tabId, messageId, text: 'ask me which database' });
     const card = () =>
       chat!.ctx.webview
         .turns(tabId)
@@ -386,7 +386,7 @@ describe('the chat with real agents (conductor, scripted model server)', functio
     assert.equal(prompt.message, 'Which database should the tests use?');
     const field = prompt.mode === 'form' ? prompt.form.fields[0] : undefined;
     assert.deepEqual(field?.kind === 'choice' ? field.options.map((o) => o.label) : field, ['Postgres', 'SQLite']);
-    chat.ctx.controller.handle({ type: 'elicitation-answer', tabId, requestId, action: 'accept', values: { question_0: 'SQLite' } });
+    chat.ctx.handle({ type: 'elicitation-answer', tabId, requestId, action: 'accept', values: { question_0: 'SQLite' } });
     await until(() => chat!.ctx.webview.received.some((m) => m.type === 'prompt-ended' && m.messageId === messageId), 90_000, 'the turn');
     const result = chat.model.script.log.find((r) => r.toolResult)?.toolResult?.text ?? '';
     assert.match(result, /SQLite/, `the tool's result carries the choice: ${result}`);
@@ -407,7 +407,7 @@ describe('the chat with real agents (conductor, scripted model server)', functio
 
   it('Codex does everything itself and reports usage: the cards show what it read, wrote and ran; closing its tab leaves no process', async () => {
     chat = await openChat('codex', { idleStopMs: 500 });
-    chat.ctx.controller.handle({ type: 'set-mode', tabId: chat.tabId, modeId: 'auto' });
+    chat.ctx.handle({ type: 'set-mode', tabId: chat.tabId, modeId: 'auto' });
     const read = await ask(chat, 'please read the notes');
     const shell = await ask(chat, 'please run the echo command');
     for (const t of [read, shell]) assertOneCardPerCall(t);
@@ -419,7 +419,7 @@ describe('the chat with real agents (conductor, scripted model server)', functio
     // Closing the only tab of the agent: after the pool's idle time, the process (which ignores a
     // closed stdin) and everything under it end, with VS Code still running.
     const all = processesOf(chat);
-    chat.ctx.controller.handle({ type: 'close-tab', tabId: chat.tabId });
+    chat.ctx.handle({ type: 'close-tab', tabId: chat.tabId });
     await assertAllEnd(all, 'after its tab closed, the conductor, codex-acp and codex');
   });
 
@@ -446,7 +446,7 @@ describe('the chat with real agents (conductor, scripted model server)', functio
       }),
     });
     chat = { ctx, tabId: ctx.webview.newTab(), ws, model: await startScriptedModelServer(), approving: false };
-    ctx.controller.handle(ctx.webview.ready());
+    ctx.handle(ctx.webview.ready());
     const turn = await ask(chat, 'anything');
     const text = ctx.webview.answer(chat.tabId, turn.messageId);
     const ms = Number(/error -32601 after (\d+) ms/.exec(text)?.[1]);

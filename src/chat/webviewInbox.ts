@@ -1,7 +1,9 @@
-// Where each validated webview → host message goes: the tab lifecycle (the chat controller), the
-// per-tab message channel (ready, acks), sign-in, the tab's own requests (permissions, pickers,
-// diffs, locations: tabRequests.ts), and the editor-side features (history export, pasted images,
-// OpenCtx @-queries). Only routing: no message is interpreted here. vscode-free.
+// Where each validated webview → host message goes. Built once at activation from two halves: what
+// the chat controller answers (the tab lifecycle, the per-tab message channel's ready and acks,
+// sign-in, the tab's own requests: permissions, pickers, diffs, locations in tabRequests.ts) and the
+// features beside the chat (history export, settings, pasted images, OpenCtx @-queries, checkpoint
+// cards), which never pass through the controller. Only routing: no message is interpreted here.
+// vscode-free.
 import type { Log } from '../log/logEvent';
 import type { CheckpointAction } from '../protocol/checkpoints';
 import type { AttachImage, MessageId, SettingsTarget, TabId, WebviewToHost, ContextRef } from '../protocol/webview';
@@ -21,13 +23,20 @@ export interface TabLifecycle {
   continueInNewSession(tabId: TabId): void;
 }
 
-export interface WebviewInbox {
+/** The chat controller's half. */
+export interface ChatInbox {
+  /** False once the chat is disposed: nothing is routed after that. */
+  open(): boolean;
   log: Log;
   messages: TabMessages;
   tabs: TabLifecycle;
   knowsTab(tabId: TabId): boolean;
   signIn: SignInFlow;
   tabRequests: TabRequestContext;
+}
+
+/** The half of the features beside the chat; a setup without one of them ignores its messages. */
+export interface FeatureInbox {
   exportTab(tabId: TabId): void;
   openSettings(target: SettingsTarget): void;
   attachImage(m: AttachImage): void;
@@ -35,7 +44,19 @@ export interface WebviewInbox {
   checkpointAction(m: CheckpointAction): void;
 }
 
+export type WebviewInbox = ChatInbox & FeatureInbox;
+
+/** For a setup that has none of the features beside the chat (node tests of the chat alone). */
+export const NO_FEATURES: FeatureInbox = {
+  exportTab: () => {},
+  openSettings: () => {},
+  attachImage: () => {},
+  contextQuery: () => {},
+  checkpointAction: () => {},
+};
+
 export function routeWebviewMessage(m: WebviewToHost, to: WebviewInbox): void {
+  if (!to.open()) return;
   switch (m.type) {
     case 'webview-ready': {
       to.log.info('webview', 'ready', { lastSeenIndex: m.lastSeenIndex, openTabs: m.openTabs });

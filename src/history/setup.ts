@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { ExtensionCore } from '../activation/core';
 import type { AgentPool } from '../agents/agentPool';
 import type { AgentConfiguration } from '../agents/agentConfiguration';
 import type { ChatController } from '../chat/chatController';
@@ -144,4 +145,12 @@ export function registerHistoryCommands(ui: HistoryUi, recorder: HistoryRecorder
       vscode.commands.registerCommand(`symposium.test.${name}`, fn as (...args: unknown[]) => unknown),
     ),
   ];
+}
+
+/** After the chat: the history quick pick, its commands, and symposium.restoreTabs (the chats open when the window last closed). */
+export function registerHistoryUi(core: ExtensionCore, history: ReturnType<typeof createHistory>, more: UiDeps): HistoryUi {
+  const ui = history.ui(more);
+  core.context.subscriptions.push(...registerHistoryCommands(ui, history.recorder, more, core.testMode));
+  void ui.restore().catch((e: unknown) => core.log.error('history', 'could not restore tabs', e));
+  return ui;
 }

@@ -26,7 +26,7 @@ import type { FeedbackDelivery } from '../protocol/webview';
 import type { HostToWebview, TabId, WebviewToHost } from '../protocol/webview';
 import { ChatInspector } from '../testing/chatInspector';
 import { ChatController } from '../chat/chatController';
-import type { ChatControllerDeps } from '../chat/chatControllerDeps';
+import { NO_FEATURES, routeWebviewMessage, type WebviewInbox } from '../chat/webviewInbox';
 import type { OutboxLimits } from '../chat/outbox';
 import { SessionDirectory } from '../chat/sessionDirectory';
 import { TabMessages } from '../chat/tabMessages';
@@ -169,7 +169,7 @@ export interface ChatSetup {
   /** How long an agent no tab uses keeps running (AgentPool's default otherwise). */
   idleStopMs?: number;
   /** Checkpoints per turn (src/checkpoints/), made once the controller and the channel exist. */
-  checkpoints?: (parts: { controller: ChatController; messages: TabMessages }) => ChatControllerDeps['checkpoints'];
+  checkpoints?: (parts: { controller: ChatController; messages: TabMessages }) => TurnCheckpoints;
 }
 
 export function setupChat(opts: ChatSetup) {
@@ -204,7 +204,7 @@ export function setupChat(opts: ChatSetup) {
     client: { ...(hands ? { files: hands.files, terminals: hands.terminals } : {}), elicitation: elicitations },
   });
   const feedback: RejectFeedback = new RejectFeedback({ log: silentLog, pool });
-  let checkpoints: ChatControllerDeps['checkpoints'];
+  let checkpoints: TurnCheckpoints | undefined;
   const controller = new ChatController({
     log: silentLog,
     sessions,
@@ -219,17 +219,20 @@ export function setupChat(opts: ChatSetup) {
           checkpoints: {
             turnStarted: (tabId, messageId) => checkpoints?.turnStarted(tabId, messageId),
             turnEnded: (tabId, messageId) => checkpoints?.turnEnded(tabId, messageId),
-            action: (m) => checkpoints?.action(m),
             restoreForResend: async (tabId, messageId) => (await checkpoints?.restoreForResend?.(tabId, messageId)) ?? false,
           },
         }
       : {}),
   });
   checkpoints = opts.checkpoints?.({ controller, messages });
+  // The webview inbox as activation builds it, with the features a harness chat has.
+  const inbox: WebviewInbox = { ...controller.inbox(), ...NO_FEATURES, checkpointAction: (m) => void checkpoints?.action(m) };
   const inspector = new ChatInspector({ chat: controller, sessions, pool, messages, permissions });
   messages.setPost((m) => webview.receive(m));
   return {
     controller,
+    /** A message from the webview, routed as in the extension. */
+    handle: (m: WebviewToHost) => routeWebviewMessage(m, inbox),
     inspector,
     messages,
     pool,
