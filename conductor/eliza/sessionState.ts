@@ -3,11 +3,12 @@
 // folder, picks, prompt count and every session/update it sent (the prompts as
 // user_message_chunk). In memory per process; with `--state-dir D` also one JSON file per session
 // in D, rewritten after every change, so a restarted ElizACP finds the session again.
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import { isObject } from '../../src/protocol/guards';
 import { logError } from './log';
+import { writeFileAtomicSync } from '../../src/node/atomicWrite';
 
 export interface SavedSession {
   id: string;
@@ -28,10 +29,7 @@ export class SessionStateDir {
 
   save(s: SavedSession): void {
     try {
-      mkdirSync(this.dir, { recursive: true });
-      const tmp = path.join(this.dir, `${s.id}.${process.pid}.tmp`);
-      writeFileSync(tmp, JSON.stringify(s));
-      renameSync(tmp, path.join(this.dir, `${s.id}.json`));
+      writeFileAtomicSync(path.join(this.dir, `${s.id}.json`), JSON.stringify(s));
     } catch (e) {
       logError(`could not save session ${s.id}: ${String(e)}`);
     }

@@ -16,6 +16,7 @@ import type { Log } from '../log/logEvent';
 import { isObject } from '../protocol/guards';
 import type { ConversationEntry } from '../protocol/webview';
 import { scrubEntry } from './scrub';
+import { writeFileAtomicSync } from '../node/atomicWrite';
 
 /** One conversation in the history list. */
 export interface ConversationMeta {
@@ -198,10 +199,7 @@ export class HistoryStore {
   }
 
   private writeMeta(meta: ConversationMeta): void {
-    fs.mkdirSync(this.dir, { recursive: true });
-    const tmp = this.file(`${meta.id}.${process.pid}.${randomUUID()}`, '.tmp');
-    fs.writeFileSync(tmp, JSON.stringify(meta), { mode: 0o600 });
-    fs.renameSync(tmp, this.file(meta.id, META_SUFFIX));
+    writeFileAtomicSync(this.file(meta.id, META_SUFFIX), JSON.stringify(meta));
   }
 
   private file(id: string, suffix: string): string {

@@ -15,6 +15,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { isObject } from '../protocol/guards';
+import { writeFileAtomicSync } from '../node/atomicWrite';
 
 export const HEARTBEAT_MS = 10_000;
 export const STALE_MS = 60_000;
@@ -107,9 +108,7 @@ export class OwnershipLocks {
         continue;
       }
       try {
-        const tmp = path.join(this.dir, `${id}.lock.${this.instance}.tmp`);
-        fs.writeFileSync(tmp, JSON.stringify(this.me()), { mode: 0o600 });
-        fs.renameSync(tmp, this.file(id));
+        writeFileAtomicSync(this.file(id), JSON.stringify(this.me()));
       } catch {
         // The folder went away (history cleared by hand): nothing to keep alive.
       }

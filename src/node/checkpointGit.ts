@@ -16,6 +16,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isInside } from './confinement';
+import { writeFileAtomicSync } from './atomicWrite';
 
 /** The one config a checkpoint repository has; written over whatever is there at every open. */
 const OUR_CONFIG = `[core]
@@ -157,9 +158,7 @@ export class CheckpointGit {
 
 /** Replaces a file of our git directory, never through a link someone left in its place. */
 function writeOurs(file: string, content: string): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, content, { mode: 0o600 });
-  fs.renameSync(tmp, file);
+  writeFileAtomicSync(file, content);
 }
 
 /** Splits NUL-separated git output into its fields (without the empty tail). */

@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type Checkpoint, CheckpointRepo, type FileChange, nulJoin } from './checkpointRepo';
 import { randomHex } from './randomHex';
+import { writeFileAtomicSync } from './atomicWrite';
 
 export interface RestoreOptions {
   /** Only these paths (Revert one file); all changed paths when absent. */
@@ -155,13 +156,5 @@ export function planRestore(
 }
 
 function writeJournal(file: string, journal: Journal): void {
-  const tmp = `${file}.tmp`;
-  const fd = fs.openSync(tmp, 'w', 0o600);
-  try {
-    fs.writeSync(fd, JSON.stringify(journal));
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(tmp, file);
+  writeFileAtomicSync(file, JSON.stringify(journal));
 }

@@ -12,9 +12,9 @@
 // - reads take regular files only, and at most STORE_FILE_MAX_BYTES (src/node/containedFile.ts):
 //   a FIFO, a device or a huge file in a store is an error, not a hang or the conductor's memory.
 import { promises as fs } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { createFileExclusive as createOwnFileExclusive, writeFileAtomic as writeOwnFileAtomic } from '../../../src/node/atomicWrite';
 import { readRegularFile } from '../../../src/node/containedFile';
-import { randomHex } from '../../../src/node/randomHex';
+import { withFileLock } from '../../../src/node/fileLock';
 import { errorText } from '../../../src/protocol/errorText';
 
 /** The largest store file read whole (to append to it, parse it, back it up). */
@@ -27,114 +27,22 @@ export const STORE_FILE_MAX_BYTES = 8 * 1024 * 1024;
  */
 export type StoreReader = (path: string) => Promise<Buffer | undefined>;
 
-const queues = new Map<string, Promise<void>>();
-
-/** Runs `fn` after every earlier `serialize` call with the same key has settled. */
-export function serialize<T>(key: string, fn: () => Promise<T>): Promise<T> {
-  const previous = queues.get(key) ?? Promise.resolve();
-  const run = previous.then(fn);
-  const tail = run.then(
-    () => undefined,
-    () => undefined,
-  );
-  queues.set(key, tail);
-  void tail.then(() => {
-    if (queues.get(key) === tail) queues.delete(key);
-  });
-  return run;
-}
-
 const errnoCode = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | null)?.code;
 
-async function writeTemp(target: string, data: string | Buffer): Promise<string> {
-  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomHex(4)}.tmp`);
-  const handle = await fs.open(tmp, 'wx');
-  try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } catch (err) {
-    await handle.close().catch(() => undefined);
-    await fs.rm(tmp, { force: true });
-    throw err;
-  }
-  await handle.close();
-  return tmp;
+// Store files are the user's notes, readable as their other files are (umask), not 0o600.
+const STORE_FILE_MODE = { mode: 0o666 };
+
+/** Replaces a store file atomically (src/node/atomicWrite.ts). */
+export function writeFileAtomic(path: string, data: string | Buffer): Promise<void> {
+  return writeOwnFileAtomic(path, data, STORE_FILE_MODE);
 }
 
-/** Replaces (or creates) `path` with `data` atomically; creates the folder if needed. */
-export async function writeFileAtomic(path: string, data: string | Buffer): Promise<void> {
-  await fs.mkdir(dirname(path), { recursive: true });
-  const tmp = await writeTemp(path, data);
-  try {
-    await fs.rename(tmp, path);
-  } catch (err) {
-    await fs.rm(tmp, { force: true });
-    throw err;
-  }
+/** Creates a store file unless it exists (src/node/atomicWrite.ts); false if it does. */
+export function createFileExclusive(path: string, data: string | Buffer): Promise<boolean> {
+  return createOwnFileExclusive(path, data, STORE_FILE_MODE);
 }
 
-/** Creates `path` with `data` unless it exists; false (and nothing written) if it does. */
-export async function createFileExclusive(path: string, data: string | Buffer): Promise<boolean> {
-  await fs.mkdir(dirname(path), { recursive: true });
-  const tmp = await writeTemp(path, data);
-  try {
-    await fs.link(tmp, path);
-    return true;
-  } catch (err) {
-    if (errnoCode(err) === 'EEXIST') return false;
-    // Filesystems without hard links: exclusive create, then the data (not atomic, still no clobber).
-    if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'].includes(errnoCode(err) ?? '')) throw err;
-    try {
-      await fs.writeFile(path, data, { flag: 'wx' });
-      return true;
-    } catch (inner) {
-      if (errnoCode(inner) === 'EEXIST') return false;
-      throw inner;
-    }
-  } finally {
-    await fs.rm(tmp, { force: true });
-  }
-}
-
-export interface LockOptions {
-  /** A lock file older than this is taken to belong to a crashed process and is taken over. */
-  staleMs?: number;
-  /** Give up waiting for another process after this long. */
-  timeoutMs?: number;
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** Runs `fn` holding `path`'s lock: one caller at a time in this process and across processes. */
-export function withFileLock<T>(path: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
-  const { staleMs = 30_000, timeoutMs = 15_000 } = options;
-  return serialize(path, async () => {
-    const lock = `${path}.lock`;
-    await fs.mkdir(dirname(path), { recursive: true });
-    const started = Date.now();
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await fs.writeFile(lock, `${process.pid}\n`, { flag: 'wx' });
-        break;
-      } catch (err) {
-        if (errnoCode(err) !== 'EEXIST') throw err;
-        const stat = await fs.stat(lock).catch(() => undefined);
-        if (stat && Date.now() - stat.mtimeMs > staleMs) {
-          await fs.rm(lock, { force: true });
-          continue;
-        }
-        if (Date.now() - started > timeoutMs)
-          throw new Error(`${path} stayed locked by another process for ${timeoutMs} ms (${lock}); try again`);
-        await sleep(Math.min(50, 5 + attempt * 2) + Math.random() * 10);
-      }
-    }
-    try {
-      return await fn();
-    } finally {
-      await fs.rm(lock, { force: true });
-    }
-  });
-}
+export { withFileLock };
 
 /** Appends `text` to `path` (created if missing) under its lock, by atomic replace. */
 export async function appendAtomic(path: string, text: string, read: StoreReader = readIfExists): Promise<{ bytes: number }> {

@@ -1,0 +1,66 @@
+// A lock on a file for read-modify-write across callers and processes: a per-key queue in this
+// process, and `<file>.lock` created exclusively across processes (a lock older than `staleMs` is
+// taken to belong to a crashed process and taken over). Sparkle's stores append under it; anything
+// shared by several conductors or windows can. (The history's ownership of a conversation is a
+// different thing, a lease renewed by a heartbeat: src/history/ownership.ts.)
+import { promises as fs } from 'node:fs';
+import { dirname } from 'node:path';
+
+const errnoCode = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | null)?.code;
+
+const queues = new Map<string, Promise<void>>();
+
+/** Runs `fn` after every earlier `serialize` call with the same key has settled. */
+export function serialize<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const previous = queues.get(key) ?? Promise.resolve();
+  const run = previous.then(fn);
+  const tail = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  queues.set(key, tail);
+  void tail.then(() => {
+    if (queues.get(key) === tail) queues.delete(key);
+  });
+  return run;
+}
+
+export interface LockOptions {
+  /** A lock file older than this is taken to belong to a crashed process and is taken over. */
+  staleMs?: number;
+  /** Give up waiting for another process after this long. */
+  timeoutMs?: number;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Runs `fn` holding `path`'s lock: one caller at a time in this process and across processes. */
+export function withFileLock<T>(path: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
+  const { staleMs = 30_000, timeoutMs = 15_000 } = options;
+  return serialize(path, async () => {
+    const lock = `${path}.lock`;
+    await fs.mkdir(dirname(path), { recursive: true });
+    const started = Date.now();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await fs.writeFile(lock, `${process.pid}\n`, { flag: 'wx' });
+        break;
+      } catch (err) {
+        if (errnoCode(err) !== 'EEXIST') throw err;
+        const stat = await fs.stat(lock).catch(() => undefined);
+        if (stat && Date.now() - stat.mtimeMs > staleMs) {
+          await fs.rm(lock, { force: true });
+          continue;
+        }
+        if (Date.now() - started > timeoutMs)
+          throw new Error(`${path} stayed locked by another process for ${timeoutMs} ms (${lock}); try again`);
+        await sleep(Math.min(50, 5 + attempt * 2) + Math.random() * 10);
+      }
+    }
+    try {
+      return await fn();
+    } finally {
+      await fs.rm(lock, { force: true });
+    }
+  });
+}
