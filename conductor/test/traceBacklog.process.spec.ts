@@ -4,11 +4,11 @@
 // (one line that the traffic viewer counts), and the protocol is not affected.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { traceGapSize } from '../../src/protocol/traffic';
 import { tempDir } from './harness';
+import { builtBundle } from './builtBundle';
 
 const CONDUCTOR = resolve(__dirname, '../../out/conductor.js');
 
@@ -16,7 +16,7 @@ describe('the editor’s trace pipe when the editor stops reading it (real proce
   this.timeout(60_000);
 
   it('drops trace lines past the backlog and says so; every protocol message still arrives', async function () {
-    if (!existsSync(CONDUCTOR)) this.skip();
+    builtBundle('conductor.js');
     const child = spawn(
       process.execPath,
       [CONDUCTOR, '--log', 'warn', '--components', '', '--', process.execPath, CONDUCTOR, 'eliza', '--deterministic'],

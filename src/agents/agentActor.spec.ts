@@ -16,6 +16,7 @@ import { builtinAgent, conductorSpawnSpec, type Runtime } from './agentConfigura
 import { sparkleMarkOf } from '../protocol/symposium-ext';
 // A temp Sparkle home for the conductors these tests start (also when run alone, without .mocharc).
 import '../../conductor/test/testEnv.setup.cjs';
+import { builtBundle } from '../../conductor/test/builtBundle';
 
 const ROOT = path.resolve(__dirname, '../..');
 const rt: Runtime = { execPath: process.execPath, extensionPath: ROOT };
@@ -41,9 +42,7 @@ const textOf = (u: SessionUpdate): string =>
 
 describe('AgentActor (conductor + ElizACP processes)', function () {
   this.timeout(30_000);
-  before(function () {
-    if (!fs.existsSync(path.join(ROOT, 'out/conductor.js'))) this.skip();
-  });
+  before(() => builtBundle('conductor.js'));
   let actor: AgentActor | undefined;
   afterEach(async () => {
     await actor?.stop();

@@ -4,8 +4,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { builtinAgent, conductorSpawnSpec, vscodelmSpawnSpec, type AgentConfiguration } from './agentConfiguration';
+import { builtBundle } from '../../conductor/test/builtBundle';
 
-const ROOT = path.resolve(__dirname, '../..');
 const rt = { execPath: '/bin/node', extensionPath: '/ext', compileCacheDir: '/storage/compile-cache' };
 const config = (agent: AgentConfiguration['agent']): AgentConfiguration => ({ agent, components: null, workspaceFolder: '/w' });
 
@@ -27,8 +27,7 @@ describe("our own bundle's start-up environment: the compile cache (NODE_COMPILE
   });
 
   it('the conductor keeps both from the processes it starts (a real conductor and agent)', async function () {
-    const bundle = path.join(ROOT, 'out/conductor.js');
-    if (!fs.existsSync(bundle)) this.skip();
+    const bundle = builtBundle('conductor.js');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'compile-cache-'));
     const seen = path.join(dir, 'agent-env.txt');
     // The "agent" writes what it got, then waits for the conductor to end it.

@@ -4,7 +4,6 @@
 // its model (webview/model.ts) applies what the host sends. Build first: `node esbuild.mjs`.
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { STORY } from '../../conductor/eliza/demos';
 import { respond } from '../../conductor/eliza/engine';
@@ -13,6 +12,7 @@ import type { OutboxLimits } from './outbox';
 import { setupChat, sleep, until } from '../test/chatHarness';
 // A temp Sparkle home for the conductors these tests start (also when run alone, without .mocharc).
 import '../../conductor/test/testEnv.setup.cjs';
+import { builtBundle } from '../../conductor/test/builtBundle';
 
 const ROOT = path.resolve(__dirname, '../..');
 const rt = { execPath: process.execPath, extensionPath: ROOT };
@@ -25,9 +25,7 @@ const story = STORY.join('');
 
 describe('ChatController (real conductor + ElizACP)', function () {
   this.timeout(30_000);
-  before(function () {
-    if (!fs.existsSync(path.join(ROOT, 'out/conductor.js'))) this.skip();
-  });
+  before(() => builtBundle('conductor.js'));
   let ctx: ReturnType<typeof setup> | undefined;
   afterEach(async () => {
     await ctx?.controller.dispose();
