@@ -87,7 +87,12 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     conversationOf: (tabId) => conversationOf(tabId),
     send: (payload) => messages.send(payload),
   });
-  const editor = registerEditor(core, { sessions, permissions, send: (p) => messages.send(p), beforeWrite: (f) => checkpoints.beforeWrite(f) });
+  const editor = registerEditor(core, {
+    sessions,
+    permissions,
+    send: (p) => messages.send(p),
+    beforeWrite: (f) => checkpoints.beforeWrite(f),
+  });
   // Every conductor's protocol trace, streamed live (the traffic viewer, src/traffic/).
   const traffic = new TrafficStore(log);
   const pool = new AgentPool({
@@ -97,7 +102,8 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     graceMs: 1_500,
     client: { ...editor.handlers, elicitation: elicitations },
     authTerminal: true,
-    onPermissionRequest: (actor, params, signal) => permissions.request({ actorKey: actor.key, agentName: actor.agentName, params, signal }),
+    onPermissionRequest: (actor, params, signal) =>
+      permissions.request({ actorKey: actor.key, agentName: actor.agentName, params, signal }),
     onStderrLine: (agentName, line) => logConductorLine(core.agentChannel, agentName, line),
     onTraceLine: (key, line) => traffic.addLine(key, line),
   });
@@ -128,7 +134,12 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     elicitations,
     pool,
     checkpoints,
-    recorder: history.recorder,
+    history: {
+      adopt: (tabId, id) => history.recorder.adopt(tabId, id),
+      fork: (tabId, conversation) => void history.recorder.fork(tabId, conversation),
+      replaced: (tabId, entries) => history.recorder.replaced(tabId, entries),
+      close: (tabId) => history.recorder.close(tabId),
+    },
     context: contextFeature,
     diffView: editor.diffView,
   });
@@ -140,7 +151,9 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     configure: (folder: string) => resolveConfiguration(core.runtime, log, settings, folder),
   });
   const agentPicker = registerAgentRegistry(core);
-  context.subscriptions.push(...registerTraffic({ extensionUri: context.extensionUri, store: traffic, log, chat, sessions, testMode: core.testMode }));
+  context.subscriptions.push(
+    ...registerTraffic({ extensionUri: context.extensionUri, store: traffic, log, chat, sessions, testMode: core.testMode }),
+  );
   const lm = registerLm(core, pool);
 
   // The one inbox for the webview's messages: the chat's half and the features beside it.

@@ -13,10 +13,10 @@ import type { ContextFeature } from '../context/registerContext';
 import type { DiffView } from '../editor/diffView';
 import { discussSelection } from '../editor/discussSelection';
 import { runSignInTerminal } from '../editor/signInTerminal';
-import type { HistoryRecorder } from '../history/recorder';
 import type { PermissionBroker } from '../permissions/permissionBroker';
 import { AgentStatusBar } from './agentStatusBar';
 import { ChatController } from './chatController';
+import type { ChatControllerDeps } from './chatControllerDeps';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
 import type { Elicitations } from './elicitations';
 import type { RejectFeedback } from './rejectFeedback';
@@ -32,7 +32,8 @@ export interface ChatFeatureDeps {
   elicitations: Elicitations;
   pool: AgentPool;
   checkpoints: TurnCheckpoints;
-  recorder: HistoryRecorder;
+  /** The conversation history: which stored conversation a reopened tab continues. */
+  history: ChatControllerDeps['history'];
   context: ContextFeature;
   diffView: DiffView;
 }
@@ -55,12 +56,7 @@ export function registerChat(core: ExtensionCore, deps: ChatFeatureDeps): ChatFe
     elicitations: deps.elicitations,
     pool,
     checkpoints: deps.checkpoints,
-    history: {
-      adopt: (tabId, id) => deps.recorder.adopt(tabId, id),
-      fork: (tabId, conversation) => void deps.recorder.fork(tabId, conversation),
-      replaced: (tabId, entries) => deps.recorder.replaced(tabId, entries),
-      close: (tabId) => deps.recorder.close(tabId),
-    },
+    history: deps.history,
     configure: (previousFolder, agentName) => resolveConfiguration(runtime, log, settings, previousFolder, agentName),
     resolveContext: (refs, caps, folder, message) => deps.context.menu.resolve(refs, caps, folder, message),
     decorateSession: (params, components) => deps.context.openctx.decorateSession(params, components),
@@ -76,7 +72,9 @@ export function registerChat(core: ExtensionCore, deps: ChatFeatureDeps): ChatFe
     () => vscode.commands.executeCommand(CHOOSE_AGENT_COMMAND),
     () => settings.settingProblems(runtime),
   );
-  const provider = new ChatViewProvider(core.context.extensionUri, core.sessionId, messages, log, core.testMode, () => settings.maxImageBytes());
+  const provider = new ChatViewProvider(core.context.extensionUri, core.sessionId, messages, log, core.testMode, () =>
+    settings.maxImageBytes(),
+  );
   // The chat's title bar names the agent new chats talk to.
   const showAgentName = (): void => provider.setAgentName(settings.agentSettings(runtime).current.name);
   showAgentName();

@@ -7,19 +7,20 @@ import * as vscode from 'vscode';
 import type { ExtensionCore } from '../activation/core';
 import type { AgentPool } from '../agents/agentPool';
 import type { AgentConfiguration } from '../agents/agentConfiguration';
-import type { ChatController } from '../chat/chatController';
-import type { TabMessages } from '../chat/tabMessages';
+import type { Event } from '../util/emitter';
 import type { Log } from '../log/logEvent';
-import type { TabId } from '../protocol/webview';
+import type { TabId, TabPayload } from '../protocol/webview';
 import { HistoryStore } from './historyStore';
 import { HistoryUi } from './historyUi';
+import type { PastConversation } from './reopen';
 import { OwnershipLocks } from './ownership';
 import { HistoryRecorder } from './recorder';
 
 export interface HistorySetupDeps {
   context: vscode.ExtensionContext;
   log: Log;
-  messages: TabMessages;
+  /** Every message sent to a tab (the recorder keeps the conversation from them). */
+  messages: { onDidSend: Event<TabPayload> };
   sessionIdOf: (tabId: TabId) => string | undefined;
   maxConversations: () => number;
   maxImageBytes: () => number;
@@ -91,7 +92,13 @@ export function createHistory(deps: HistorySetupDeps): { store: HistoryStore; re
 }
 
 export interface UiDeps {
-  chat: ChatController;
+  /** What the history asks of the chat (history does not depend on the chat's code; the chat uses reopen.ts). */
+  chat: {
+    reopenTab(tabId: TabId, conversation: PastConversation, announce: boolean): void;
+    openTabs(): readonly { tabId: TabId }[];
+    closeTab(tabId: TabId): void;
+    usesProcess(actorKey: string): boolean;
+  };
   pool: AgentPool;
   showChat: () => Promise<void>;
   configure: (folder: string) => Promise<AgentConfiguration | undefined>;
