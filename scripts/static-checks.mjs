@@ -42,11 +42,12 @@ run(
 const misnamed = ['conductor', 'src', 'webview']
   .flatMap((d) => [...tsFiles(join(root, d))])
   .filter((f) => f.endsWith('.test.ts') && !/^src\/test\/[\w-]+\/[^/]+\.test\.ts$/.test(f));
-if (misnamed.length === 0) passes.push('test names: *.spec.ts (plain Node) and src/test/<suite>/*.test.ts (host) only');
+if (misnamed.length === 0)
+  passes.push('test names: *.spec.ts (unit tier), *.process.spec.ts (process tier) and src/test/<suite>/*.test.ts (host) only');
 else
   failures.push({
     title: 'test names',
-    err: `these *.test.ts files are not host suites and would not run (name plain-Node tests *.spec.ts): ${misnamed.join(', ')}`,
+    err: `these *.test.ts files are not host suites and would not run (name plain-Node tests *.spec.ts, or *.process.spec.ts when they start processes): ${misnamed.join(', ')}`,
   });
 
 mkdirSync(join(root, 'test-results'), { recursive: true });

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The one command that runs every test (README: `npm test`).
 #  1. build all bundles, 2. typecheck, 3. static checks (ESLint layer zones, Prettier, test names),
-#  4. plain-Node mocha suites (`*.spec.ts`: unit + real-process conductor and ElizACP tests; among
-#     them conductor/test/package.process.spec.ts builds the npm package's tarball, once, installs it
-#     offline and drives it with acpx),
+#  4. plain-Node mocha, in two tiers: the unit tier (`*.spec.ts`, no process started:
+#     .mocharc.json), then the process tier (`*.process.spec.ts`: real conductors, agents, language
+#     servers, git; .mocharc.process.json; among them conductor/test/package.process.spec.ts builds the
+#     npm package's tarball, installs it offline and drives it with acpx),
 #  5. extension-host suites in a real VS Code host (code-server): the single-folder suites, then the
 #  multi-root suite on a two-folder workspace, 6. real-browser webview tests (Playwright + chromium),
 #  then the history's real-reload and two-window test, then the real chat with Claude Code, Codex and
@@ -39,7 +40,8 @@ stage 'install: test tools' bash scripts/test-tools-install.sh  # acpx and the p
 # code-server and its Node 24: the host stages run in it, and Qwen Code (a real agent of the node
 # stage) needs Node 22 or later, so it is installed before the node stage.
 stage 'install: code-server' bash scripts/vscode-host-install.sh
-stage 'node (unit + real processes)' env TEST_STAGE=node npx mocha --config .mocharc.json --reporter ./scripts/mocha-json-reporter.cjs
+stage 'node: unit' env TEST_STAGE=node-unit npx mocha --config .mocharc.json --reporter ./scripts/mocha-json-reporter.cjs
+stage 'node: processes' env TEST_STAGE=node-process npx mocha --config .mocharc.process.json --reporter ./scripts/mocha-json-reporter.cjs
 stage 'host (code-server)' bash scripts/vscode-host-run.sh scripts/run-ext-tests.mjs
 # A second host, on a two-folder workspace: only the multi-root suite (workspace-folder pick).
 stage 'host, multi-root' bash scripts/vscode-host-run.sh scripts/run-ext-tests.mjs --suite multiroot \

@@ -45,11 +45,11 @@ describe('checkpoints with a real agent writing by itself (Codex)', function () 
     });
     try {
       const tabId = ctx.webview.newTab();
-      ctx.controller.handle(ctx.webview.ready());
+      ctx.handle(ctx.webview.ready());
       await until(() => ctx.webview.conversation(tabId).agentName !== undefined, 60_000, "codex's session");
-      ctx.controller.handle({ type: 'set-mode', tabId, modeId: 'auto' });
+      ctx.handle({ type: 'set-mode', tabId, modeId: 'auto' });
       const messageId = randomUUID();
-      ctx.controller.handle({ type: 'prompt', tabId, messageId, text: 'now write a greeting file' });
+      ctx.handle({ type: 'prompt', tabId, messageId, text: 'now write a greeting file' });
       const card = (): FilesChanged | undefined =>
         ctx.webview.received.find((m): m is FilesChanged & { index: number } => m.type === 'files-changed' && m.messageId === messageId);
       await until(() => !!card(), 90_000, 'the files-changed card');
@@ -59,7 +59,7 @@ describe('checkpoints with a real agent writing by itself (Codex)', function () 
         card()!.files.map((f) => `${f.kind} ${f.path}`),
         ['added greeting.txt'],
       );
-      ctx.controller.handle({
+      ctx.handle({
         type: 'checkpoint-action',
         tabId,
         messageId,
@@ -72,10 +72,10 @@ describe('checkpoints with a real agent writing by itself (Codex)', function () 
 
       // Again, then Restore checkpoint on that prompt: the file Codex wrote by itself goes.
       const again = randomUUID();
-      ctx.controller.handle({ type: 'prompt', tabId, messageId: again, text: 'now write a greeting file' });
+      ctx.handle({ type: 'prompt', tabId, messageId: again, text: 'now write a greeting file' });
       await until(() => ctx.webview.received.some((m) => m.type === 'files-changed' && m.messageId === again), 90_000, 'the second card');
       assert.ok(fs.existsSync(path.join(ws, 'greeting.txt')));
-      ctx.controller.handle({ type: 'checkpoint-action', tabId, messageId: again, action: 'restore' });
+      ctx.handle({ type: 'checkpoint-action', tabId, messageId: again, action: 'restore' });
       await until(() => !fs.existsSync(path.join(ws, 'greeting.txt')), 20_000, 'the restore');
       assert.equal(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8'), 'notes\n');
     } finally {
