@@ -2,17 +2,13 @@
 // our file with this render's nonce, the one <style> element with the same nonce, nothing else.
 // Colours come from VS Code's theme variables, so light, dark and high-contrast themes work. Pure.
 
+import { escapeAttr, webviewHtml } from '../util/webviewHtml';
+
 export interface TrafficHtmlOptions {
   nonce: string;
   scriptUri: string;
   /** The viewer reports what it shows (`rendered`) for the host tests. */
   testMode: boolean;
-}
-
-const escapeAttr = (s: string): string => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
-export function trafficContentSecurityPolicy(nonce: string): string {
-  return ["default-src 'none'", `script-src 'nonce-${nonce}'`, `style-src 'nonce-${nonce}'`].join('; ');
 }
 
 const STYLE = `
@@ -38,24 +34,19 @@ td.payload code { font-family: var(--vscode-editor-font-family); word-break: bre
 `;
 
 export function trafficHtml(o: TrafficHtmlOptions): string {
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeAttr(trafficContentSecurityPolicy(o.nonce))}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<style nonce="${escapeAttr(o.nonce)}">${STYLE}</style>
-<title>Protocol Traffic</title>
-</head>
-<body data-test-mode="${o.testMode ? '1' : '0'}">
-<header>
+  return webviewHtml({
+    title: 'Protocol Traffic',
+    nonce: o.nonce,
+    scriptUri: o.scriptUri,
+    policy: [`style-src 'nonce-${o.nonce}'`],
+    head: `<style nonce="${escapeAttr(o.nonce)}">${STYLE}</style>`,
+    bodyData: { 'data-test-mode': o.testMode ? '1' : '0' },
+    body: `<header>
 <h1 id="title">Protocol traffic</h1>
 <input id="filter" type="search" placeholder="Filter: words in hop, method, kind or id (e.g. prompt agent)" aria-label="Filter">
 <button id="save" type="button">Save trace…</button>
 <span id="count" class="notice"></span>
 </header>
-<table><tbody id="rows"></tbody></table>
-<script nonce="${escapeAttr(o.nonce)}" src="${escapeAttr(o.scriptUri)}"></script>
-</body>
-</html>`;
+<table><tbody id="rows"></tbody></table>`,
+  });
 }
