@@ -1,13 +1,13 @@
 // The chat webview's mynah-ui wiring: builds mynah-ui (restoring saved tabs when the activation
 // session ID matches), turns UI events into protocol messages, hands host messages to the model
 // (model.ts: applied once per index) and puts what they changed on screen, and saves its state
-// soon after every change so hide/show or re-creation loses nothing, drafts included.
+// soon after every change so hide/show or re-creation loses nothing, drafts included (stateSaver.ts).
 // The pure parts live beside it: model.ts, mappers/, mynahConfig.ts, cardActions.ts (what a click sends),
 // imagePaste.ts, openContextMenu.ts and pageLifecycle.ts.
 import { MynahUI, type ChatPrompt } from '@aws/mynah-ui';
 import type { RenderedItem, TabId } from '../src/protocol/webview';
 import { blockId, isBusy } from './conversation';
-import { DelayedCall, realTimers, SpacedByCost, type Timers } from './delayedCall';
+import { realTimers, type Timers } from './delayedCall';
 import { Host, isHostMessage } from './host';
 import { listenForImages } from './imagePaste';
 import { listenToPage } from './pageLifecycle';
@@ -30,15 +30,8 @@ import { OpenContextMenus } from './openContextMenu';
 import { TabRenderer } from './renderer';
 import { startupTabs } from './startupTabs';
 import { liveMynahTabs, persistedState } from './state';
+import { StateSaver } from './stateSaver';
 import { newUuid, TabIdMap } from './tabIds';
-
-/**
- * Host messages come in bursts (a streamed answer): one save per burst, 50 ms after its start, or
- * later when saves have become costly (SpacedByCost: at most 1/20 of the page's time, 1 s apart at most).
- */
-const SAVE_SPACING = { minMs: 50, maxMs: 1000, factor: 20 };
-/** Typing: one save once the keys pause, not one per keystroke (a save copies every tab). */
-const DRAFT_SAVE_DELAY_MS = 300;
 
 export interface ChatAppOptions {
   /** The page's channel to the extension (default: acquireVsCodeApi()). */
@@ -59,14 +52,11 @@ export class ChatApp {
   private mynah!: MynahUI;
   /** Set while we create a tab for the host, so onTabAdd takes the host's tab ID. */
   private adopting: TabId | undefined;
-  private readonly saveSoon: DelayedCall;
-  private readonly saveSpacing = new SpacedByCost(SAVE_SPACING);
-  private readonly saveDraft: DelayedCall;
+  private readonly saver: StateSaver;
   /** The last `@` query sent to the host (OpenCtx mentions). */
   private lastContextQuery = '';
   /** Puts new `@` menu entries (a typed query's OpenCtx answers) into a menu that is open. */
   private readonly openMenus: OpenContextMenus;
-  private lastAck = '';
   private readonly maxImageBytes: number;
   /** Tabs with a running turn, and since when (for "Working… 12 s"). */
   private readonly busySince = new Map<TabId, number>();
@@ -82,13 +72,14 @@ export class ChatApp {
     this.host = options.host ?? new Host();
     this.maxImageBytes = options.maxImageBytes ?? 5 * 1024 * 1024;
     this.timers = options.timers ?? realTimers;
-    this.saveSoon = new DelayedCall(
-      () => this.persistNow(),
-      () => this.saveSpacing.ms,
-      false,
+    this.saver = new StateSaver(
+      this.host,
+      () => {
+        const ids = this.ids.toJSON();
+        return persistedState(this.sessionId, this.model.toState(), liveMynahTabs(this.mynah, Object.keys(ids)), ids);
+      },
       this.timers,
     );
-    this.saveDraft = new DelayedCall(() => this.persistNow(), DRAFT_SAVE_DELAY_MS, true, this.timers);
     this.openMenus = new OpenContextMenus((message) => this.host.log('warn', message));
   }
 
@@ -104,7 +95,7 @@ export class ChatApp {
       onTabAdd: (mid) => this.onTabAdd(mid),
       onTabRemove: (mid) => this.onTabRemove(mid),
       // The selected tab is part of the saved tabs.
-      onTabChange: () => this.saveSoon.schedule(),
+      onTabChange: () => this.saver.soon(),
       onChatPrompt: (mid, prompt) => this.onChatPrompt(mid, prompt),
       onStopChatResponse: (mid) => this.withTab(mid, (tabId) => this.host.post({ type: 'cancel', tabId })),
       onInBodyButtonClicked: (mid, messageId, action) =>
@@ -147,20 +138,19 @@ export class ChatApp {
     listenToPage(signal, {
       onInput: (e) => this.onInput(e),
       onVisible: () => this.sendReady(),
-      onHidden: () => this.persistNow(),
-      onBlur: () => this.saveDraft.flush(),
-      onPageHide: () => this.persistNow(),
+      onHidden: () => this.saver.now(),
+      onBlur: () => this.saver.flushDraft(),
+      onPageHide: () => this.saver.now(),
       log: (message) => this.host.log('error', message),
     });
-    this.persistNow();
+    this.saver.now();
     this.sendReady();
   }
 
   /** Stops listening and takes mynah-ui down (a page hosts one app; tests build several in turn). */
   dispose(): void {
     this.listeners.abort();
-    this.saveSoon.cancel();
-    this.saveDraft.cancel();
+    this.saver.cancel();
     for (const r of this.renderers.values()) r.dispose();
     this.mynah.destroy();
   }
@@ -187,7 +177,7 @@ export class ChatApp {
     this.updateTabStore(tabId);
     // Saved at once, as a closed tab is: a page re-created right after (the view hidden within
     // the save spacing) must come back with this tab, not have the host reopen it.
-    this.persistNow();
+    this.saver.now();
   }
 
   private onTabRemove(mid: string): void {
@@ -198,7 +188,7 @@ export class ChatApp {
     this.dropRenderer(tabId);
     this.storeShown.delete(tabId);
     this.host.post({ type: 'close-tab', tabId });
-    this.persistNow();
+    this.saver.now();
   }
 
   private onButton(tabId: TabId, messageId: string | undefined, id: string, form?: Record<string, string>): void {
@@ -212,7 +202,7 @@ export class ChatApp {
       this.model.setDraft(tabId, action.editResend.text);
       const mid = this.ids.mynahId(tabId);
       if (mid) this.mynah.updateStore(mid, { promptInputText: action.editResend.text });
-      this.persistNow();
+      this.saver.now();
     }
   }
 
@@ -224,7 +214,7 @@ export class ChatApp {
     const mid = this.ids.mynahId(tabId);
     if (mid) this.mynah.updateStore(mid, { promptInputText: input });
     this.updateTabStore(tabId);
-    this.persistNow();
+    this.saver.now();
   }
 
   /** A link in an answer (`linkClickAction`): VS Code opens web links itself; files open through the host. */
@@ -257,7 +247,7 @@ export class ChatApp {
     const resendOf = this.resendOf.get(tabId);
     this.resendOf.delete(tabId);
     this.host.post({ type: 'prompt', tabId, messageId, text, ...(context.length ? { context } : {}), ...(resendOf ? { resendOf } : {}) });
-    this.persistNow();
+    this.saver.now();
   }
 
   private onInput(e: Event): void {
@@ -268,7 +258,7 @@ export class ChatApp {
     if (!tabId) return;
     this.model.setDraft(tabId, target.innerText);
     // Saved once typing pauses; flushed when the page hides or loses focus (see start()).
-    this.saveDraft.schedule();
+    this.saver.draftChanged();
     // What follows an `@` goes to OpenCtx providers as a mentions query (the host debounces).
     const text = (target.innerText ?? target.textContent ?? '').replace(/\u00a0/g, ' ');
     const query = /(?:^|\s)@([^\s@]{0,200})$/.exec(text)?.[1] ?? '';
@@ -298,7 +288,7 @@ export class ChatApp {
       this.host.log('error', `webview: failed to apply ${data.type}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     }
     // The @ menu is not saved, and a replayed message changed nothing.
-    if (change?.kind !== 'none' && change?.kind !== 'context-items') this.saveSoon.schedule();
+    if (change?.kind !== 'none' && change?.kind !== 'context-items') this.saver.soon();
   }
 
   /** Puts what a host message changed in the model on screen. */
@@ -397,32 +387,5 @@ export class ChatApp {
     this.storeShown.set(tabId, json);
     this.mynah.updateStore(mid, store);
     this.openMenus.updated(this.mynah, mid, store.contextCommands ?? []);
-  }
-
-  // ---- persistence ----------------------------------------------------------------------------
-
-  /**
-   * Saves a consistent snapshot (tabs, conversations and lastSeenIndex of the same moment), then
-   * tells the host which indices are saved, so it can forget those messages.
-   */
-  private persistNow(): void {
-    this.saveSoon.cancel();
-    this.saveDraft.cancel();
-    const started = performance.now();
-    const ids = this.ids.toJSON();
-    const state = persistedState(this.sessionId, this.model.toState(), liveMynahTabs(this.mynah, Object.keys(ids)), ids);
-    try {
-      // A copy, and plain data: round-trip through JSON so nothing uncloneable slips in.
-      this.host.setState(JSON.parse(JSON.stringify(state)));
-      this.saveSpacing.record(performance.now() - started);
-    } catch (e) {
-      this.host.log('error', `webview: could not save state: ${String(e)}`);
-      return;
-    }
-    const ack = JSON.stringify(state.lastSeenIndex);
-    if (ack !== this.lastAck) {
-      this.lastAck = ack;
-      this.host.post({ type: 'ack', lastSeenIndex: state.lastSeenIndex });
-    }
   }
 }
