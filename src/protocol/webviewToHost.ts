@@ -201,3 +201,40 @@ export type WebviewToHost =
   | SignInChoice
   | SignInDismiss
   | CheckpointAction;
+
+/**
+ * Every webview→host message type, listed once (docs/extension.md's table is checked against it).
+ * The compiler keeps the list and the union in step, as HOST_TO_WEBVIEW_TYPES does.
+ */
+export const WEBVIEW_TO_HOST_TYPES = [
+  'webview-ready',
+  'new-tab',
+  'prompt',
+  'cancel',
+  'withdraw-queued',
+  'steer-queued',
+  'close-tab',
+  'restart-agent',
+  'continue-in-new-session',
+  'export-conversation',
+  'open-settings',
+  'ack',
+  'rendered',
+  'log',
+  'permission-answer',
+  'elicitation-answer',
+  'set-mode',
+  'set-model',
+  'set-config-option',
+  'open-diff',
+  'open-location',
+  'context-query',
+  'attach-image',
+  'sign-in',
+  'sign-in-dismiss',
+  'checkpoint-action',
+] as const satisfies readonly WebviewToHost['type'][];
+type UnlistedWebviewType = Exclude<WebviewToHost['type'], (typeof WEBVIEW_TO_HOST_TYPES)[number]>;
+type ListedAll<T extends true> = T;
+/** Fails to compile (naming the missing types) when a webview→host type is not in the list. */
+export type ListsEveryWebviewType = ListedAll<[UnlistedWebviewType] extends [never] ? true : { missing: UnlistedWebviewType }>;
