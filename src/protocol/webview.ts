@@ -18,6 +18,7 @@ import type {
 import type { FilesChanged, TurnCheckpoint } from './checkpoints';
 import type { SignInRequired, SignInUpdate } from './signIn';
 import type { ElicitationPrompt } from './elicitation';
+import type { ListsEvery, MustBeTrue } from './webviewToHost';
 
 /** UUID v4, made by the webview (or by a test command standing in for it). */
 export type TabId = string;
@@ -325,10 +326,8 @@ export const HOST_TO_WEBVIEW_TYPES = [
   'prompt-queue',
   'context-items',
 ] as const satisfies readonly HostToWebview['type'][];
-type Unlisted = Exclude<HostToWebview['type'], (typeof HOST_TO_WEBVIEW_TYPES)[number]>;
-type MustBeTrue<T extends true> = T;
 /** Fails to compile (naming the missing types) when a host→webview type is not in the list. */
-export type ListsEveryHostType = MustBeTrue<[Unlisted] extends [never] ? true : { missing: Unlisted }>;
+export type ListsEveryHostType = MustBeTrue<ListsEvery<HostToWebview['type'], typeof HOST_TO_WEBVIEW_TYPES>>;
 
 // prompt-queue: what waits is the tab's state, not its conversation (not recorded, not in the history).
 const NOT_CONVERSATION = new Set<TabPayload['type']>(['open-tab', 'resync', 'query-rendered', 'attach-context', 'prompt-queue']);

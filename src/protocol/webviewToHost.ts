@@ -234,7 +234,10 @@ export const WEBVIEW_TO_HOST_TYPES = [
   'sign-in-dismiss',
   'checkpoint-action',
 ] as const satisfies readonly WebviewToHost['type'][];
-type UnlistedWebviewType = Exclude<WebviewToHost['type'], (typeof WEBVIEW_TO_HOST_TYPES)[number]>;
-type ListedAll<T extends true> = T;
+/** `true` when `List` names every member of `Union`; otherwise the missing ones, which fail MustBeTrue. */
+export type ListsEvery<Union extends string, List extends readonly string[]> = [Exclude<Union, List[number]>] extends [never]
+  ? true
+  : { missing: Exclude<Union, List[number]> };
+export type MustBeTrue<T extends true> = T;
 /** Fails to compile (naming the missing types) when a webview→host type is not in the list. */
-export type ListsEveryWebviewType = ListedAll<[UnlistedWebviewType] extends [never] ? true : { missing: UnlistedWebviewType }>;
+export type ListsEveryWebviewType = MustBeTrue<ListsEvery<WebviewToHost['type'], typeof WEBVIEW_TO_HOST_TYPES>>;
