@@ -25,6 +25,7 @@ import {
 } from '../jsonrpc/message';
 import type { Component, ComponentContext, Direction, IncomingNotification, IncomingRequest, RequestOptions } from './component';
 import { errorText } from '../../src/protocol/errorText';
+import { DisposableBase } from '../../src/node/disposable';
 
 /** A peer outside the chain: the editor (above position 0) or the agent (below position N+1). */
 export interface ExternalPeer {
@@ -100,9 +101,8 @@ export interface ChainOptions {
   contextFor(component: Component, chain: Chain): ComponentContext;
 }
 
-export class Chain {
+export class Chain extends DisposableBase {
   private readonly nodes: Node[];
-  private disposed = false;
   /** between()'s answers, by pair of positions. */
   private readonly viaByPair = new Map<number, readonly string[] | undefined>();
 
@@ -111,6 +111,7 @@ export class Chain {
     components: readonly Component[],
     private readonly options: ChainOptions,
   ) {
+    super();
     // Each node's context is made lazily, once, so contexts can refer to the finished chain.
     this.nodes = components.map((component, position) => {
       let context: ComponentContext | undefined;
@@ -170,9 +171,9 @@ export class Chain {
     this.sendNotification(this.nodeOf(component), direction, { jsonrpc: '2.0', method, params });
   }
 
-  async dispose(): Promise<void> {
-    if (this.disposed) return;
-    this.disposed = true;
+  override async dispose(): Promise<void> {
+    if (this.isDisposed) return;
+    super.dispose();
     for (const node of this.nodes) {
       for (const incoming of node.incoming.values()) cancel(incoming);
       node.incoming.clear();

@@ -9,7 +9,9 @@ import type { Log } from '../log/logEvent';
 import type { ClientHandlers } from './clientHandlers';
 import { Emitter } from '../util/emitter';
 import { AgentActor } from './agentActor';
-import { conductorSpawnSpec, configurationKey, type AgentConfiguration, type Runtime } from './agentConfiguration';
+import { conductorSpawnSpec, configurationKey, type AgentConfiguration } from './agentConfiguration';
+import { type Runtime } from '../settings/agentDefinition';
+import { DisposableBase } from '../node/disposable';
 
 export interface AgentPoolOptions {
   runtime: Runtime;
@@ -32,10 +34,9 @@ export interface AgentPoolOptions {
 /** Long enough for "close this tab, open a new one" to reuse the process; short enough that nothing lingers. */
 export const IDLE_STOP_MS = 10_000;
 
-export class AgentPool {
+export class AgentPool extends DisposableBase {
   private readonly actors = new Map<string, AgentActor>();
   private readonly idleTimers = new Map<string, NodeJS.Timeout>();
-  private disposed = false;
   private readonly created = new Emitter<AgentActor>();
   private readonly changed = new Emitter<AgentActor>();
 
@@ -44,11 +45,13 @@ export class AgentPool {
   /** An actor's state or running-prompt count changed (starting, running, working, exited). */
   readonly onDidChangeActorState = this.changed.event;
 
-  constructor(private readonly options: AgentPoolOptions) {}
+  constructor(private readonly options: AgentPoolOptions) {
+    super();
+  }
 
   /** The actor serving `config`, created (not yet started) if there is none usable. */
   acquire(config: AgentConfiguration): AgentActor {
-    if (this.disposed) throw new Error('the extension is shutting down');
+    if (this.isDisposed) throw new Error('the extension is shutting down');
     const key = configurationKey(config);
     this.keep(key);
     const existing = this.actors.get(key);
@@ -85,7 +88,7 @@ export class AgentPool {
   release(key: string): void {
     this.keep(key);
     const actor = this.actors.get(key);
-    if (!actor || this.disposed) return;
+    if (!actor || this.isDisposed) return;
     const timer = setTimeout(() => {
       this.idleTimers.delete(key);
       if (this.actors.get(key) !== actor) return;
@@ -118,7 +121,7 @@ export class AgentPool {
 
   /** Stops every process; used at deactivation. */
   async stopAll(reason: string): Promise<void> {
-    this.disposed = true;
+    super.dispose();
     for (const key of [...this.idleTimers.keys()]) this.keep(key);
     const actors = this.all();
     this.actors.clear();

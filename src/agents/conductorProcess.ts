@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { Log } from '../log/logEvent';
-import { DisposableStore, Emitter, type Disposable } from '../util/emitter';
+import { DisposableBase, DisposableStore } from '../node/disposable';
+import { Emitter } from '../util/emitter';
 import { spawnEnv, type SpawnSpec } from './agentConfiguration';
 import { StderrTail } from '../node/stderrTail';
 import { endLedgerGroups, signalGroup, spawnInGroup, spawnWithLedger, untrackGroup } from '../node/processGroup';
@@ -69,16 +70,17 @@ interface Run {
   stopping?: Promise<void>;
 }
 
-export class ConductorProcess implements Disposable {
+export class ConductorProcess extends DisposableBase {
   private run: Run | undefined;
   private scope = new DisposableStore();
   private readonly exits = new Emitter<ProcessExit>();
-  private disposed = false;
 
   /** The current process ended, by stop() or on its own. Fires once per process. */
   readonly onDidExit = this.exits.event;
 
-  constructor(private readonly options: ConductorProcessOptions) {}
+  constructor(private readonly options: ConductorProcessOptions) {
+    super();
+  }
 
   /** Disposed when the current (or, before the first spawn, the next) process ends. */
   get processScope(): DisposableStore {
@@ -108,7 +110,7 @@ export class ConductorProcess implements Disposable {
 
   /** Spawns the process and returns its stdio; after an exit, spawns a new one (a restart). */
   spawn(): { stdin: Writable; stdout: Readable } {
-    if (this.disposed) throw new Error('the conductor process owner is disposed');
+    if (this.isDisposed) throw new Error('the conductor process owner is disposed');
     if (this.running) throw new Error('the conductor process is already running');
     if (this.scope.isDisposed) this.scope = new DisposableStore();
     const { spec, log } = this.options;
@@ -227,9 +229,9 @@ export class ConductorProcess implements Disposable {
   }
 
   /** The end of the owner's lifetime: stops the process and drops every listener. */
-  async dispose(): Promise<void> {
-    if (this.disposed) return;
-    this.disposed = true;
+  override async dispose(): Promise<void> {
+    if (this.isDisposed) return;
+    super.dispose();
     await this.stop('disposed');
     this.exits.dispose();
   }

@@ -41,8 +41,9 @@ import type { TabMessages } from './tabMessages';
 import { type TabRequestContext } from './tabRequests';
 import type { ChatInbox } from './webviewInbox';
 import { promptQueue, steerQueued } from './steerQueued';
+import { DisposableBase } from '../node/disposable';
 
-export class ChatController {
+export class ChatController extends DisposableBase {
   private readonly tabs = new Map<TabId, ChatTab>();
   private readonly diffs = new DiffStore();
   private readonly early = new EarlyUpdates();
@@ -55,9 +56,9 @@ export class ChatController {
   private readonly signIn: SignInFlow;
   private readonly pastTabs: PastConversationTabs;
   private readonly promptTurnDeps: PromptTurnDeps;
-  private disposed = false;
 
   constructor(private readonly deps: ChatControllerDeps) {
+    super();
     ({ log: this.log, sessions: this.sessions, messages: this.messages, permissions: this.permissions, pool: this.pool } = deps);
     this.tabRequests = {
       log: deps.log,
@@ -98,7 +99,7 @@ export class ChatController {
   /** The controller's half of the webview inbox (webviewInbox.ts routes each message). */
   inbox(): ChatInbox {
     return {
-      open: () => !this.disposed,
+      open: () => !this.isDisposed,
       log: this.log,
       messages: this.messages,
       tabs: this,
@@ -113,7 +114,7 @@ export class ChatController {
    * host, not the webview, opened it). Idempotent.
    */
   openTab(tabId: TabId, title: string, announce: boolean): void {
-    if (this.disposed || this.tabs.has(tabId)) return;
+    if (this.isDisposed || this.tabs.has(tabId)) return;
     const tab = newChatTab(tabId, title);
     this.tabs.set(tabId, tab);
     this.messages.openTab(tabId, title);
@@ -128,7 +129,7 @@ export class ChatController {
    * to continue the session (pastConversationTabs.ts). Idempotent.
    */
   reopenTab(tabId: TabId, conversation: PastConversation, announce: boolean): void {
-    if (this.disposed || this.tabs.has(tabId)) return;
+    if (this.isDisposed || this.tabs.has(tabId)) return;
     const tab = newChatTab(tabId, conversation.meta.title);
     this.tabs.set(tabId, tab);
     this.messages.openTab(tabId, tab.title);
@@ -138,7 +139,7 @@ export class ChatController {
     this.enqueue(tab, () =>
       this.pastTabs.continueSession(tab, {
         bind: (actor, sessionId, controls, config) => this.bindSession(tab, actor, sessionId, controls, config),
-        gone: () => tab.closed || this.disposed,
+        gone: () => tab.closed || this.isDisposed,
       }),
     );
   }
@@ -193,7 +194,7 @@ export class ChatController {
         send: (p) => this.send(p),
         startSession: (t) => this.startSession(t),
         bindSession: (t, actor, sessionId, controls, config) => this.bindSession(t, actor, sessionId, controls, config),
-        gone: (t) => t.closed || this.disposed,
+        gone: (t) => t.closed || this.isDisposed,
       },
       tab,
       resendOf,
@@ -269,7 +270,7 @@ export class ChatController {
     return restartTabs(tabs, this.deps, (t, stopped) =>
       this.enqueue(t, async () => {
         await stopped;
-        if (!t.closed && !this.disposed) await this.startSession(t, { restart: true });
+        if (!t.closed && !this.isDisposed) await this.startSession(t, { restart: true });
       }),
     );
   }
@@ -280,7 +281,7 @@ export class ChatController {
 
   private async startSession(tab: ChatTab, opts: { restart?: boolean } = {}): Promise<void> {
     const config = await this.deps.configure(tab.config?.workspaceFolder, tab.past?.conversation.meta.agentName);
-    if (tab.closed || this.disposed) return;
+    if (tab.closed || this.isDisposed) return;
     if (!config) {
       this.failTab(tab, noFolderFailure());
       return;
@@ -291,7 +292,7 @@ export class ChatController {
     try {
       actor = this.pool.acquire(config);
       const { sessionId, controls } = await actor.newSession(config.workspaceFolder, this.deps.decorateSession);
-      if (tab.closed || this.disposed) {
+      if (tab.closed || this.isDisposed) {
         void actor.closeSession(sessionId);
         return;
       }
@@ -301,7 +302,7 @@ export class ChatController {
         tab.failureNotice = undefined;
       }
     } catch (e) {
-      if (tab.closed || this.disposed) return;
+      if (tab.closed || this.isDisposed) return;
       // The agent wants the user signed in: the tab shows its methods instead of a failure.
       if (actor && isAuthRequired(e, actor) && this.signIn.offer(tab.tabId, actor, config.agent, e)) return;
       const failure = sessionStartFailure(e, config.agent.name, actor !== undefined && isAuthRequired(e, actor));
@@ -385,9 +386,9 @@ export class ChatController {
   }
 
   /** Deactivation: stop every process (cancel → terminate → kill); nothing is sent afterwards. */
-  async dispose(): Promise<void> {
-    if (this.disposed) return;
-    this.disposed = true;
+  override async dispose(): Promise<void> {
+    if (this.isDisposed) return;
+    super.dispose();
     this.permissions.dispose();
     await this.pool.stopAll('the extension is deactivating');
   }

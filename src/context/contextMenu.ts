@@ -5,7 +5,7 @@
 import type { ContentBlock, PromptCapabilities } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
 import type { ContextRef } from '../protocol/webview';
-import { DisposableStore, type Disposable } from '../util/emitter';
+import { DisposableStore, type Disposable } from '../node/disposable';
 import type { ContextSource } from './contextSource';
 
 export class ContextMenu implements Disposable {

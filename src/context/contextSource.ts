@@ -4,7 +4,8 @@
 // changed, and turns the items the user chose into ACP content blocks for the prompt.
 import type { ContentBlock, PromptCapabilities } from '@agentclientprotocol/sdk';
 import type { ContextRef } from '../protocol/webview';
-import type { Disposable, Event } from '../util/emitter';
+import type { Disposable } from '../node/disposable';
+import type { Event } from '../util/emitter';
 
 export interface ContextSource extends Disposable {
   /** For the log. */

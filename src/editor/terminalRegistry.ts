@@ -17,7 +17,7 @@ import type {
   WaitForTerminalExitResponse,
 } from '@agentclientprotocol/sdk';
 import type { ClientRequestContext, TerminalHandlers } from '../agents/clientHandlers';
-import type { SessionInfo } from '../chat/sessionDirectory';
+import type { SessionInfo } from '../agents/clientHandlers';
 import type { Log } from '../log/logEvent';
 import { sessionKey } from '../protocol/sessionKey';
 import type { TerminalOutput } from '../protocol/webview';
@@ -33,6 +33,7 @@ import {
   type MirrorInfo,
 } from './terminalProcess';
 import { errorText } from '../protocol/errorText';
+import { DisposableBase } from '../node/disposable';
 
 /** An absolute path to an existing regular file: a program path with spaces is still a program. */
 const isProgramFile = (p: string): boolean => {
@@ -97,9 +98,8 @@ function envOf(env: CreateTerminalRequest['env']): Record<string, string> {
   return out;
 }
 
-export class TerminalRegistry implements TerminalHandlers {
+export class TerminalRegistry extends DisposableBase implements TerminalHandlers {
   private readonly terminals = new Map<string, RunningCommand>();
-  private disposed = false;
   private readonly commandOptions: CommandOptions;
   private readonly defaultOutputBytes: number;
 
@@ -108,11 +108,12 @@ export class TerminalRegistry implements TerminalHandlers {
     makeMirror: (info: MirrorInfo) => TerminalMirror,
     tuning: TerminalTuning = {},
   ) {
+    super();
     this.defaultOutputBytes = tuning.defaultOutputBytes ?? DEFAULT_OUTPUT_BYTES;
     this.commandOptions = {
       log: deps.log,
       onOutput: (p) => {
-        if (!this.disposed) deps.onOutput(p);
+        if (!this.isDisposed) deps.onOutput(p);
       },
       makeMirror,
       killGraceMs: tuning.killGraceMs ?? 2_000,
@@ -123,7 +124,7 @@ export class TerminalRegistry implements TerminalHandlers {
 
   async create(params: CreateTerminalRequest, ctx: ClientRequestContext): Promise<CreateTerminalResponse> {
     const { sessionId } = params;
-    if (this.disposed) throw acpRequestError().internalError(undefined, 'The editor is shutting down.');
+    if (this.isDisposed) throw acpRequestError().internalError(undefined, 'The editor is shutting down.');
     const session = this.deps.lookupSession(ctx.actorKey, sessionId);
     if (!session) throw acpRequestError().invalidParams(undefined, `No chat tab has session ${sessionId}.`);
     if (typeof params.command !== 'string' || !params.command.trim())
@@ -155,7 +156,7 @@ export class TerminalRegistry implements TerminalHandlers {
       throw acpRequestError().internalError(undefined, `The user declined to run "${commandLine}".`);
     }
     // The session may have ended (tab closed) while the user was deciding.
-    if (this.disposed || this.deps.lookupSession(ctx.actorKey, sessionId)?.tabId !== session.tabId) {
+    if (this.isDisposed || this.deps.lookupSession(ctx.actorKey, sessionId)?.tabId !== session.tabId) {
       throw acpRequestError().invalidParams(undefined, `Session ${sessionId} ended before "${commandLine}" could run.`);
     }
 
@@ -182,7 +183,7 @@ export class TerminalRegistry implements TerminalHandlers {
       this.deps.log.warn('terminal', 'could not start', { commandLine, cwd, error: message });
       throw acpRequestError().internalError(undefined, `Could not start "${commandLine}": ${message}`);
     }
-    if (this.disposed || !this.deps.lookupSession(ctx.actorKey, sessionId)) {
+    if (this.isDisposed || !this.deps.lookupSession(ctx.actorKey, sessionId)) {
       running.release();
       throw acpRequestError().invalidParams(undefined, `Session ${sessionId} ended before "${commandLine}" could run.`);
     }
@@ -222,9 +223,9 @@ export class TerminalRegistry implements TerminalHandlers {
     }
   }
 
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
+  override dispose(): void {
+    if (this.isDisposed) return;
+    super.dispose();
     for (const t of this.terminals.values()) t.release();
     this.terminals.clear();
   }

@@ -4,6 +4,7 @@
 // output, created without taking focus. Closing that terminal kills the command; Ctrl+C in it
 // interrupts the command's process group. Released terminals are disposed.
 import * as vscode from 'vscode';
+import { DisposableBase } from '../node/disposable';
 import { TerminalRegistry, type TerminalRegistryDeps, type TerminalTuning } from './terminalRegistry';
 import type { ExitStatus, TerminalMirror, MirrorInfo } from './terminalProcess';
 
@@ -23,15 +24,14 @@ function describeExit(s: ExitStatus): string {
 }
 
 /** A command mirrored in a VS Code terminal (a Pseudoterminal). */
-class PseudoterminalMirror implements TerminalMirror {
-  private readonly writes = new vscode.EventEmitter<string>();
+class PseudoterminalMirror extends DisposableBase implements TerminalMirror {
+  private readonly writes = this.register(new vscode.EventEmitter<string>());
   private readonly terminal: vscode.Terminal;
-  private readonly closeSub: vscode.Disposable;
   private opened = false;
   private pending = '';
-  private disposed = false;
 
   constructor(info: MirrorInfo) {
+    super();
     const pty: vscode.Pseudoterminal = {
       onDidWrite: this.writes.event,
       open: () => {
@@ -52,22 +52,23 @@ class PseudoterminalMirror implements TerminalMirror {
       isTransient: true,
     });
     // A terminal never opened (its panel not shown yet) gets no pty.close() when it goes away.
-    this.closeSub = vscode.window.onDidCloseTerminal((t) => {
-      if (t === this.terminal) this.closedByUser(info);
-    });
+    this.register(
+      vscode.window.onDidCloseTerminal((t) => {
+        if (t === this.terminal) this.closedByUser(info);
+      }),
+    );
     this.emit(dim(`${info.cwd}$ ${info.commandLine}`) + '\r\n');
   }
 
   private closedByUser(info: MirrorInfo): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    this.closeSub.dispose();
-    this.writes.dispose();
+    if (this.isDisposed) return;
+    // The user closed it: the terminal is gone already, only our listeners go.
+    super.dispose();
     info.onUserClose();
   }
 
   private emit(data: string): void {
-    if (this.disposed) return;
+    if (this.isDisposed) return;
     if (this.opened) {
       this.writes.fire(data);
       return;
@@ -84,12 +85,10 @@ class PseudoterminalMirror implements TerminalMirror {
     this.emit(`\r\n${dim(`[${describeExit(status)}]`)}\r\n`);
   }
 
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    this.closeSub.dispose();
+  override dispose(): void {
+    if (this.isDisposed) return;
+    super.dispose();
     this.terminal.dispose();
-    this.writes.dispose();
   }
 }
 

@@ -13,7 +13,8 @@ import type { OutboxStats } from '../chat/outbox';
 import type { PendingPermission, PermissionBroker } from '../permissions/permissionBroker';
 import type { RenderedItem, SessionControls, TabId, WebviewToHost } from '../protocol/webview';
 import { sparkleMarkOf } from '../protocol/symposium-ext';
-import { DisposableStore, type Disposable, type Event } from '../util/emitter';
+import { DisposableStore, type Disposable } from '../node/disposable';
+import type { Event } from '../util/emitter';
 
 /** One tab as a test sees it. */
 export interface TabInfo {

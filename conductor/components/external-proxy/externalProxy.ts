@@ -32,10 +32,11 @@ import type { Logger } from '../../log';
 import { isProxyInitializeMethod, isSuccessorMethod, PROXY_DIALECTS, unwrap, wrap, type ProxyDialect } from './dialect';
 import type { ProxySpec } from './proxySpec';
 import { errorText } from '../../../src/protocol/errorText';
+import { DisposableBase } from '../../../src/node/disposable';
 
 const CANCEL_REQUEST = '$/cancel_request';
 
-export class ExternalProxy implements Component {
+export class ExternalProxy extends DisposableBase implements Component {
   readonly name: string;
   readonly exited: Promise<RpcError>;
   private resolveExited!: (error: RpcError) => void;
@@ -50,7 +51,6 @@ export class ExternalProxy implements Component {
   private exitError: RpcError | undefined;
   /** Notifications that reached the proxy after it ended (logged once, then counted). */
   private droppedNotifications = 0;
-  private disposed = false;
   /** Why the proxy's stdout is not being read just now (an output it feeds is full). */
   private readonly output = new Holds((held) => this.process.pauseOutput(held));
 
@@ -58,6 +58,7 @@ export class ExternalProxy implements Component {
     spec: ProxySpec,
     private readonly log: Logger,
   ) {
+    super();
     this.name = spec.name;
     this.exited = new Promise((resolve) => (this.resolveExited = resolve));
     this.process = new AgentProcess(
@@ -129,8 +130,8 @@ export class ExternalProxy implements Component {
     this.output.set(reason, held);
   }
 
-  async dispose(): Promise<void> {
-    this.disposed = true;
+  override async dispose(): Promise<void> {
+    super.dispose();
     for (const abort of this.running.values()) abort.abort();
     this.running.clear();
     await this.process.stop();
@@ -254,7 +255,7 @@ export class ExternalProxy implements Component {
     const waiting = [...this.pending.values()];
     this.pending.clear();
     for (const done of waiting) done({ error });
-    if (!this.disposed) {
+    if (!this.isDisposed) {
       this.log.error(error.message);
       this.resolveExited(error);
     }

@@ -10,6 +10,7 @@ import { DEFAULT_TIMEOUTS, LanguageServerError, type LspTimeouts } from './lspEr
 import { resolveServer, type LanguageServerSpec } from './servers';
 import { WorkspaceWatcher } from './workspaceWatcher';
 import { errorText } from '../../../src/protocol/errorText';
+import { DisposableBase } from '../../../src/node/disposable';
 
 export interface SupervisorOptions {
   timeouts: LspTimeouts;
@@ -35,11 +36,10 @@ interface Crash {
   reason: string;
 }
 
-export class ServerSupervisor {
+export class ServerSupervisor extends DisposableBase {
   private current: LanguageServerClient | undefined;
   private starting: Promise<LanguageServerClient> | undefined;
   private readonly crashes: Crash[] = [];
-  private disposed = false;
 
   constructor(
     readonly spec: LanguageServerSpec,
@@ -48,7 +48,9 @@ export class ServerSupervisor {
     private readonly options: SupervisorOptions,
     /** Where the server's start and `$/progress` are told (the pool, for waiting tool calls). */
     private readonly report: (activity: ServerActivity) => void = () => undefined,
-  ) {}
+  ) {
+    super();
+  }
 
   /** What the server is doing now: starting, or its latest `$/progress` in flight. */
   get activity(): ServerActivity | undefined {
@@ -63,14 +65,14 @@ export class ServerSupervisor {
 
   /** The server, started (or restarted after a crash) if need be. */
   client(): Promise<LanguageServerClient> {
-    if (this.disposed) return Promise.reject(new LanguageServerError(`the ${this.spec.language} language server is shutting down`));
+    if (this.isDisposed) return Promise.reject(new LanguageServerError(`the ${this.spec.language} language server is shutting down`));
     if (this.current?.alive) return Promise.resolve(this.current);
     this.starting ??= this.startNew().finally(() => (this.starting = undefined));
     return this.starting;
   }
 
-  async dispose(): Promise<void> {
-    this.disposed = true;
+  override async dispose(): Promise<void> {
+    super.dispose();
     await this.starting?.catch(() => undefined);
     await this.current?.stop();
   }
@@ -111,7 +113,7 @@ export class ServerSupervisor {
       this.crashes.push({ at: Date.now(), reason });
       throw new LanguageServerError(`${client.name} ${reason}`);
     }
-    if (this.disposed) {
+    if (this.isDisposed) {
       await client.stop();
       throw new LanguageServerError(`the ${this.spec.language} language server is shutting down`);
     }

@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import type { Logger } from '../../log';
 import { FileChangeType, type FileChange } from './watchedFiles';
 import { errorText } from '../../../src/protocol/errorText';
+import { DisposableBase } from '../../../src/node/disposable';
 
 /** Folders not descended into: build output and caches (node_modules is watched, shallowly). */
 const SKIPPED = new Set(['__pycache__', 'target', 'dist', 'build', 'out', 'venv', 'vendor']);
@@ -21,14 +22,13 @@ const SHALLOW = new Set(['node_modules']);
 const MAX_FOLDERS = 2000;
 const MAX_FILES = 100_000;
 
-export class WorkspaceWatcher {
+export class WorkspaceWatcher extends DisposableBase {
   private readonly folders = new Map<string, FSWatcher>();
   private readonly files = new Set<string>();
   private readonly pending = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private queue: Promise<void> = Promise.resolve();
   private warned = false;
-  private disposed = false;
   /** Settles when the first walk is done. */
   readonly ready: Promise<void>;
 
@@ -38,6 +38,7 @@ export class WorkspaceWatcher {
     private readonly onChanges: (changes: FileChange[]) => void,
     private readonly debounceMs = 50,
   ) {
+    super();
     this.ready = this.enqueue(() => this.walk(root, []));
   }
 
@@ -53,8 +54,8 @@ export class WorkspaceWatcher {
     return this.enqueue(() => this.process());
   }
 
-  dispose(): void {
-    this.disposed = true;
+  override dispose(): void {
+    super.dispose();
     clearTimeout(this.timer);
     for (const w of this.folders.values()) w.close();
     this.folders.clear();
@@ -77,7 +78,7 @@ export class WorkspaceWatcher {
 
   /** Watches `dir` and the folders below it; files found go to `created` (unless known already). */
   private async walk(dir: string, created: FileChange[], shallow = false): Promise<void> {
-    if (this.disposed || this.folders.has(dir)) return;
+    if (this.isDisposed || this.folders.has(dir)) return;
     if (this.folders.size >= MAX_FOLDERS) {
       if (!this.warned) this.log.warn(`file watcher: watching the first ${MAX_FOLDERS} folders of ${this.root} only`);
       this.warned = true;
@@ -105,7 +106,7 @@ export class WorkspaceWatcher {
   }
 
   private seen(file: string): void {
-    if (this.disposed) return;
+    if (this.isDisposed) return;
     this.pending.add(file);
     this.timer ??= setTimeout(() => void this.flush(), this.debounceMs);
   }
@@ -130,7 +131,7 @@ export class WorkspaceWatcher {
     this.pending.clear();
     const changes: FileChange[] = [];
     for (const p of touched) {
-      if (this.disposed) return;
+      if (this.isDisposed) return;
       const info = await lstat(p).catch(() => undefined);
       const parent = path.dirname(p);
       if (info?.isDirectory()) {
@@ -153,7 +154,7 @@ export class WorkspaceWatcher {
         changes.push({ file: p, type: FileChangeType.Deleted });
       }
     }
-    if (changes.length > 0 && !this.disposed) {
+    if (changes.length > 0 && !this.isDisposed) {
       this.log.debug(`file watcher: ${changes.length} change(s)`, { first: changes.slice(0, 5) });
       this.onChanges(changes);
     }

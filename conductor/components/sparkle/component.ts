@@ -39,6 +39,7 @@ import { defaultSparkleOptions, type SparkleOptions } from './options';
 import { checkpointNudge } from './templates';
 import { SparkleSpace } from './workspaceStore';
 import { errorText } from '../../../src/protocol/errorText';
+import { DisposableBase } from '../../../src/node/disposable';
 
 interface HeldPrompt {
   request: IncomingRequest;
@@ -62,7 +63,7 @@ function onResponse(request: IncomingRequest, hook: (o: RpcOutcome) => RpcOutcom
   };
 }
 
-export class Sparkle implements Component {
+export class Sparkle extends DisposableBase implements Component {
   readonly name = 'sparkle';
   private readonly options: SparkleOptions;
   private readonly home: SparkleHome;
@@ -79,10 +80,10 @@ export class Sparkle implements Component {
   private readonly untitled = new Map<string, string>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly mcp = new SessionMcpServers([{ name: 'sparkle', create: (s) => this.createServer(s) }]);
-  private disposed = false;
   private log: Logger | undefined;
 
   constructor(options: Partial<SparkleOptions> = {}) {
+    super();
     this.options = { ...defaultSparkleOptions(), ...options };
     this.home = new SparkleHome(this.options.homeDir ?? sparkleHomeDir());
   }
@@ -158,8 +159,8 @@ export class Sparkle implements Component {
     notification.forward();
   }
 
-  async dispose(): Promise<void> {
-    this.disposed = true;
+  override async dispose(): Promise<void> {
+    super.dispose();
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     for (const h of this.gate.drain()) h.request.fail({ code: ErrorCodes.requestCancelled, message: 'the conductor is shutting down' });
@@ -208,7 +209,7 @@ export class Sparkle implements Component {
       cx.log.error(`could not prepare the embodiment of session ${sessionId}`, err);
       return this.release(sessionId, cx, `Sparkle could not read its profile: ${errorText(err)}`);
     }
-    if (this.disposed || !this.gate.isClosed(sessionId)) return; // closed meanwhile
+    if (this.isDisposed || !this.gate.isClosed(sessionId)) return; // closed meanwhile
     this.embodying.add(sessionId);
     if (this.untitled.has(sessionId)) this.untitled.set(sessionId, normalised(text));
     const timer = setTimeout(() => {
@@ -242,7 +243,7 @@ export class Sparkle implements Component {
 
   /** Ends the embodiment: says why in the chat if it failed, then forwards the held prompts in order. */
   private release(sessionId: string, cx: ComponentContext, problem?: string): void {
-    if (problem && !this.disposed) {
+    if (problem && !this.isDisposed) {
       const update = withSparkleMark(
         { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `_${problem}_` } },
         'embodiment',
