@@ -140,7 +140,11 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
       replaced: (tabId, entries) => history.recorder.replaced(tabId, entries),
       close: (tabId) => history.recorder.close(tabId),
     },
-    context: contextFeature,
+    context: {
+      resolveContext: (refs, caps, folder, message) => contextFeature.menu.resolve(refs, caps, folder, message),
+      decorateSession: (params, components) => contextFeature.openctx.decorateSession(params, components),
+      onTabOpened: () => contextFeature.menu.refresh(),
+    },
     diffView: editor.diffView,
   });
   controller = chat;

@@ -2,7 +2,7 @@
 // channels, the settings, the record of permission decisions, and where the extension runs.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { Runtime } from '../agents/agentConfiguration';
+import type { Runtime } from '../settings/agentDefinition';
 import { Logger } from '../log/logger';
 import { DecisionLog } from '../permissions/decisionLog';
 import { Settings } from '../settings/settings';

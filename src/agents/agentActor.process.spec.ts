@@ -12,7 +12,8 @@ import { silentLog } from '../log/logEvent';
 import type { AgentFailure } from '../protocol/webview';
 import { groupMembers, groupsUnder } from '../test/processGroup';
 import { AgentActor, AgentExitedError } from './agentActor';
-import { builtinAgent, conductorSpawnSpec, type Runtime } from './agentConfiguration';
+import { conductorSpawnSpec } from './agentConfiguration';
+import { builtinAgent, type Runtime } from '../settings/agentDefinition';
 import { sparkleMarkOf } from '../protocol/symposium-ext';
 // A temp Sparkle home for the conductors these tests start (also when run alone, without .mocharc).
 import '../../conductor/test/testEnv.setup.cjs';

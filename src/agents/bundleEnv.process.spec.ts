@@ -3,7 +3,8 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { builtinAgent, conductorSpawnSpec, vscodelmSpawnSpec, type AgentConfiguration } from './agentConfiguration';
+import { conductorSpawnSpec, vscodelmSpawnSpec, type AgentConfiguration } from './agentConfiguration';
+import { builtinAgent } from '../settings/agentDefinition';
 import { builtBundle } from '../../conductor/test/builtBundle';
 
 const rt = { execPath: '/bin/node', extensionPath: '/ext', compileCacheDir: '/storage/compile-cache' };

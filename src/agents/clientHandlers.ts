@@ -16,7 +16,8 @@ import type {
   WriteTextFileRequest,
 } from '@agentclientprotocol/sdk';
 import type { CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse } from '@agentclientprotocol/sdk';
-import type { IdeHandlers } from '../ide/ideHandlers';
+import type { IdeOperation, IdeResult } from '../protocol/ideOperations';
+import type { TabId } from '../protocol/webview';
 
 /** Where a request comes from: the actor (one conductor process) and the agent's name. */
 export interface ClientRequestContext {
@@ -37,6 +38,23 @@ export interface TerminalHandlers {
   waitForExit(params: WaitForTerminalExitRequest, ctx: ClientRequestContext): Promise<WaitForTerminalExitResponse>;
   kill(params: KillTerminalRequest, ctx: ClientRequestContext): Promise<Record<string, never>>;
   release(params: ReleaseTerminalRequest, ctx: ClientRequestContext): Promise<Record<string, never>>;
+}
+
+/**
+ * The editor's answer to the conductor's `_symposium/ide/*` requests: one call per operation,
+ * tagged with where the request came from like fs/* and terminal/*. The implementation
+ * (src/ide/editorIde.ts) answers from VS Code's language features.
+ */
+export interface IdeHandlers {
+  /** Checks `params` (unvalidated JSON from the conductor) and answers `operation`. */
+  answer<O extends IdeOperation>(operation: O, params: unknown, ctx: ClientRequestContext): Promise<IdeResult<O>>;
+}
+
+/** What the editor's handlers know of the session a request came from. */
+export interface SessionInfo {
+  tabId: TabId;
+  cwd: string;
+  agentName: string;
 }
 
 export interface ClientHandlers {

@@ -6,7 +6,8 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { Log } from '../log/logEvent';
-import { BUILTIN_AGENT_NAME, type AgentConfiguration, type Runtime } from './agentConfiguration';
+import { type AgentConfiguration } from './agentConfiguration';
+import { BUILTIN_AGENT_NAME, type Runtime } from '../settings/agentDefinition';
 import type { Settings } from '../settings/settings';
 import { settingProblems } from '../settings/settingProblems';
 import { agentForTrust } from '../settings/settingsScope';

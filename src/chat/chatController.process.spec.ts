@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { STORY } from '../../conductor/eliza/demos';
 import { respond } from '../../conductor/eliza/engine';
-import { builtinAgent } from '../agents/agentConfiguration';
+import { builtinAgent } from '../settings/agentDefinition';
 import type { OutboxLimits } from './outbox';
 import { setupChat, sleep, until } from '../test/chatHarness';
 // A temp Sparkle home for the conductors these tests start (also when run alone, without .mocharc).

@@ -12,7 +12,7 @@ import { agentLaunch, agentsInstalled } from '../../conductor/test/realAgents/ag
 import { startScriptedModelServer } from '../../conductor/test/realAgents/server';
 import { recallStep } from '../../conductor/test/realAgents/steps';
 import { tempDir } from '../../conductor/test/harness';
-import { builtinAgent, type AgentDefinition } from '../agents/agentConfiguration';
+import { builtinAgent, type AgentDefinition } from '../settings/agentDefinition';
 import type { TabId } from '../protocol/webview';
 import { confirmingEditor, setupChat, testCheckpoints, until } from '../test/chatHarness';
 import { RESEND_FORK_NOTICE, RESEND_NOTICE } from './editAndResend';

@@ -9,10 +9,9 @@ import type { AgentPool } from '../agents/agentPool';
 import { CHOOSE_AGENT_COMMAND } from '../agents/registry/lazyPicker';
 import { resolveConfiguration } from '../agents/resolveConfiguration';
 import type { TurnCheckpoints } from '../checkpoints/turnCheckpoints';
-import type { ContextFeature } from '../context/registerContext';
 import type { DiffView } from '../editor/diffView';
 import { discussSelection } from '../editor/discussSelection';
-import { runSignInTerminal } from '../editor/signInTerminal';
+import { runSignInTerminal } from './signInTerminal';
 import type { PermissionBroker } from '../permissions/permissionBroker';
 import { AgentStatusBar } from './agentStatusBar';
 import { ChatController } from './chatController';
@@ -34,7 +33,8 @@ export interface ChatFeatureDeps {
   checkpoints: TurnCheckpoints;
   /** The conversation history: which stored conversation a reopened tab continues. */
   history: ChatControllerDeps['history'];
-  context: ContextFeature;
+  /** The `@` menu (src/context/): mentions resolved into a prompt, OpenCtx providers for new sessions. */
+  context: Pick<ChatControllerDeps, 'resolveContext' | 'decorateSession' | 'onTabOpened'>;
   diffView: DiffView;
 }
 
@@ -58,9 +58,7 @@ export function registerChat(core: ExtensionCore, deps: ChatFeatureDeps): ChatFe
     checkpoints: deps.checkpoints,
     history: deps.history,
     configure: (previousFolder, agentName) => resolveConfiguration(runtime, log, settings, previousFolder, agentName),
-    resolveContext: (refs, caps, folder, message) => deps.context.menu.resolve(refs, caps, folder, message),
-    decorateSession: (params, components) => deps.context.openctx.decorateSession(params, components),
-    onTabOpened: () => deps.context.menu.refresh(),
+    ...deps.context,
     editor: deps.diffView,
     allowedFolders: core.allowedFolders,
     runSignInTerminal,

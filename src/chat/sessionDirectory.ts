@@ -7,16 +7,11 @@
 import type { MessageId, TabId } from '../protocol/webview';
 import { Emitter } from '../util/emitter';
 import { Router, type SessionRef } from './router';
+import type { SessionInfo } from '../agents/clientHandlers';
 
 export type { SessionRef } from './router';
 
 /** A session as the editor's handlers see it: its tab, its workspace folder and its agent. */
-export interface SessionInfo {
-  tabId: TabId;
-  cwd: string;
-  agentName: string;
-}
-
 export class SessionDirectory {
   private readonly router = new Router();
   private readonly where = new Map<TabId, { cwd: string; agentName: string }>();

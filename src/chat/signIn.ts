@@ -11,7 +11,7 @@
 // Nothing here logs an env value: only names. vscode-free (the terminal runs through `runInTerminal`).
 import { randomUUID } from 'node:crypto';
 import type { Log } from '../log/logEvent';
-import type { AgentDefinition } from '../agents/agentConfiguration';
+import type { AgentDefinition } from '../settings/agentDefinition';
 import { ErrorCodes } from '../protocol/errorCodes';
 import { signInMethods, type SignInChoice, type SignInDismiss, type SignInMethod, type SignInUpdate } from '../protocol/signIn';
 import type { TabId, TabPayload } from '../protocol/webview';

@@ -4,7 +4,7 @@
 // program failed open until a key is pressed, so the exit status is also polled), or undefined if
 // the user closed the terminal first.
 import * as vscode from 'vscode';
-import type { TerminalSignIn } from '../chat/signIn';
+import type { TerminalSignIn } from './signIn';
 
 export function runSignInTerminal(t: TerminalSignIn): Promise<number | undefined> {
   const terminal = vscode.window.createTerminal({

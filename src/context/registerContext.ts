@@ -3,9 +3,7 @@
 // OpenCtx providers' mentions, whose annotations also show in editors (docs/openctx.md).
 import type { ExtensionCore } from '../activation/core';
 import type { AgentPool } from '../agents/agentPool';
-import type { SessionDirectory } from '../chat/sessionDirectory';
-import type { TabMessages } from '../chat/tabMessages';
-import type { AttachImage } from '../protocol/webview';
+import type { AttachImage, ContextRef, TabPayload } from '../protocol/webview';
 import { ContextMenu } from './contextMenu';
 import { registerOpenCtx, type OpenCtxRegistration } from './openctx';
 import { PastedImages } from './pastedImages';
@@ -18,11 +16,22 @@ export interface ContextFeature {
   attachImage(m: AttachImage): void;
 }
 
-export function registerContext(core: ExtensionCore, deps: { sessions: SessionDirectory; pool: AgentPool; messages: TabMessages }): ContextFeature {
+export interface ContextFeatureDeps {
+  /** Which agent process shows a tab's session (whether it takes images). */
+  sessions: { sessionFor(tabId: string): { actorKey: string } | undefined };
+  pool: AgentPool;
+  messages: { broadcastContext(items: ContextRef[]): void; send(payload: TabPayload): void };
+}
+
+export function registerContext(core: ExtensionCore, deps: ContextFeatureDeps): ContextFeature {
   const { log, settings } = core;
   const pasted = new PastedImages();
   const openctx = registerOpenCtx(log);
-  const menu = new ContextMenu([pasted, new WorkspaceSource(core.allowedFolders), openctx.source], (items) => deps.messages.broadcastContext(items), log);
+  const menu = new ContextMenu(
+    [pasted, new WorkspaceSource(core.allowedFolders), openctx.source],
+    (items) => deps.messages.broadcastContext(items),
+    log,
+  );
   core.context.subscriptions.push(openctx, menu);
   return {
     menu,

@@ -3,11 +3,10 @@
 // (or made differently) and the file on disk is not the "before" any more after a write.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { EditorActions } from '../chat/tabRequests';
 
 const DIFF_SCHEME = 'symposium-diff';
 
-export class DiffView implements EditorActions, vscode.TextDocumentContentProvider, vscode.Disposable {
+export class DiffView implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly docs = new Map<string, string>();
   private readonly registration = vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, this);
   private counter = 0;

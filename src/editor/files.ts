@@ -9,7 +9,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { acpRequestError } from '../agents/acpSdk';
 import * as vscode from 'vscode';
 import type { ClientRequestContext, FileHandlers } from '../agents/clientHandlers';
-import type { SessionInfo } from '../chat/sessionDirectory';
+import type { SessionInfo } from '../agents/clientHandlers';
 import type { Log } from '../log/logEvent';
 import { sliceLines } from '../protocol/acpText';
 import { confine, OutsideWorkspaceError } from '../node/confinement';

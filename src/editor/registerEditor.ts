@@ -2,11 +2,11 @@
 // IDE operations (definitions, references, symbols), and the commands and code actions around them.
 // Owns their disposables; a session that ends takes its terminals with it.
 import * as vscode from 'vscode';
-import type { ClientHandlers } from '../agents/clientHandlers';
+import type { ClientHandlers, SessionInfo } from '../agents/clientHandlers';
 import type { ExtensionCore } from '../activation/core';
-import type { SessionDirectory } from '../chat/sessionDirectory';
 import type { PermissionBroker } from '../permissions/permissionBroker';
 import type { TabPayload } from '../protocol/webview';
+import type { Event } from '../util/emitter';
 import { EditorIde } from '../ide/editorIde';
 import { DiffView } from './diffView';
 import { DiscussCodeActions } from './discussSelection';
@@ -15,7 +15,11 @@ import { EditorFiles } from './files';
 import { createEditorTerminals } from './terminals';
 
 export interface EditorSideDeps {
-  sessions: SessionDirectory;
+  /** Which tab and folder a request's session belongs to, and when a session ends. */
+  sessions: {
+    lookupSession(actorKey: string, sessionId: string): SessionInfo | undefined;
+    onDidEndSession: Event<{ actorKey: string; sessionId: string }>;
+  };
   permissions: PermissionBroker;
   send: (payload: TabPayload) => void;
   /** Before the agent writes a file: the turn's checkpoint keeps what it was. */

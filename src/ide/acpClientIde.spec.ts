@@ -8,7 +8,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { AcpClient } from '../agents/acpClient';
 import type { ClientRequestContext } from '../agents/clientHandlers';
 import { IDE_OPERATIONS, ideCapabilityOf, ideMethod } from '../protocol/ideOperations';
-import type { IdeHandlers } from './ideHandlers';
+import type { IdeHandlers } from '../agents/clientHandlers';
 import { loadAcpSdk } from '../agents/acpSdk';
 
 const quiet = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -27,7 +27,7 @@ import {
   type IdeSeverity,
 } from '../protocol/ideOperations';
 import { DocumentTexts, hoverText, symbolKindName } from './documentText';
-import type { IdeHandlers } from './ideHandlers';
+import type { IdeHandlers } from '../agents/clientHandlers';
 import { TypeScriptProjects } from './projectLoading';
 import { errorText } from '../protocol/errorText';
 

@@ -4,8 +4,8 @@
 // part objects. All history, session and tool logic lives in conductor/lm/.
 // VS Code's part classes are minified in the host, so parts are told apart with `instanceof`.
 import * as vscode from 'vscode';
-import type { AgentDefinition as SettingsAgent } from '../agents/agentConfiguration';
-import { BUILTIN_AGENT_NAME } from '../agents/agentConfiguration';
+import type { AgentDefinition as SettingsAgent } from '../settings/agentDefinition';
+import { BUILTIN_AGENT_NAME } from '../settings/agentDefinition';
 import type { AgentDefinition, LmMessage, LmPart, LmTool } from '../protocol/lm';
 import type { LmProcess } from './lmProcess';
 

@@ -3,7 +3,7 @@
 // from the user's agents; an agent that starts in the chat tells what it accepts (images).
 import * as vscode from 'vscode';
 import type { ExtensionCore } from '../activation/core';
-import { BUILTIN_AGENT_NAME } from '../agents/agentConfiguration';
+import { BUILTIN_AGENT_NAME } from '../settings/agentDefinition';
 import type { AgentPool } from '../agents/agentPool';
 import { DEFAULT_MAX_INPUT_TOKENS, DEFAULT_MAX_OUTPUT_TOKENS } from './provider';
 import { LmRegistration } from './registration';

@@ -6,7 +6,8 @@
 import * as vscode from 'vscode';
 import { AGENT_ACTION_APPROVED, AGENT_ACTION_TOOL, type AgentActionInput } from '../protocol/lm';
 import { agentActionConfirmation } from './agentActionConfirmation';
-import { vscodelmSpawnSpec, type Runtime } from '../agents/agentConfiguration';
+import { vscodelmSpawnSpec } from '../agents/agentConfiguration';
+import { type Runtime } from '../settings/agentDefinition';
 import type { Log } from '../log/logEvent';
 import type { LmProcess } from './lmProcess';
 import { SymposiumLmProvider, type LmAgents } from './provider';

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { RequestPermissionRequest } from '@agentclientprotocol/sdk';
 import { silentLog } from '../log/logEvent';
-import type { PermissionPolicy } from '../agents/agentSettings';
-import { parsePermissionPolicy } from '../agents/agentSettings';
+import type { PermissionPolicy } from '../settings/agentSettings';
+import { parsePermissionPolicy } from '../settings/agentSettings';
 import { PermissionBroker, type DecisionRecord } from './permissionBroker';
 
 const TAB = '11111111-1111-4111-8111-111111111111';

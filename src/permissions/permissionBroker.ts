@@ -9,7 +9,7 @@ import type { PermissionOption, RequestPermissionRequest, RequestPermissionRespo
 import type { Log } from '../log/logEvent';
 import { sessionKey } from '../protocol/sessionKey';
 import type { FeedbackDelivery, MessageId, PermissionDecision, PermissionRequested, PermissionResolved, TabId } from '../protocol/webview';
-import type { PermissionPolicy } from '../agents/agentSettings';
+import type { PermissionPolicy } from '../settings/agentSettings';
 import { CommandApprovals } from './commandApprovals';
 import { KnownToolCalls } from './knownToolCalls';
 import { preferredOption } from '../protocol/permissionOptions';

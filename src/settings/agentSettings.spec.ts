@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { STARTUP_FD_VAR as CONDUCTOR_STARTUP_FD_VAR, takeAgentEnv } from '../../conductor/startupEnv';
-import { STARTUP_FD_VAR } from './conductorProcess';
-import { builtinAgent, conductorSpawnSpec, configurationKey, spawnEnv, agentEnvOf, type AgentConfiguration } from './agentConfiguration';
+import { STARTUP_FD_VAR } from '../agents/conductorProcess';
+import { conductorSpawnSpec, configurationKey, spawnEnv, agentEnvOf, type AgentConfiguration } from '../agents/agentConfiguration';
+import { builtinAgent } from './agentDefinition';
 import { parseAgentSettings } from './agentSettings';
 
 const rt = { execPath: '/bin/node', extensionPath: '/ext' };

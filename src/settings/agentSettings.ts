@@ -1,6 +1,6 @@
 // Parsing of the `symposium.*` settings into typed values. Settings are user-edited JSON, so every
 // shape is checked and problems are reported instead of thrown. Pure.
-import { BUILTIN_AGENT_NAME, builtinAgent, type AgentDefinition, type Runtime } from './agentConfiguration';
+import { BUILTIN_AGENT_NAME, builtinAgent, type AgentDefinition, type Runtime } from './agentDefinition';
 import { isObject } from '../protocol/guards';
 
 export interface RawSettings {

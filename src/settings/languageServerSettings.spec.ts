@@ -5,9 +5,10 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseProxyArgs } from '../../conductor/cli';
-import { changesNeedingRestart } from '../settings/restartOffer';
-import { USER_ONLY_SETTINGS } from '../settings/settingsScope';
-import { builtinAgent, conductorSpawnSpec, configurationKey } from './agentConfiguration';
+import { changesNeedingRestart } from './restartOffer';
+import { USER_ONLY_SETTINGS } from './settingsScope';
+import { conductorSpawnSpec, configurationKey } from '../agents/agentConfiguration';
+import { builtinAgent } from './agentDefinition';
 import { languageServerFlags } from './languageServerSettings';
 
 const rt = { execPath: '/bin/node', extensionPath: '/ext' };

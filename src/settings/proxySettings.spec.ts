@@ -2,8 +2,9 @@
 // never on the command line) and part of the process key; bad ones are reported and left out; a
 // change offers Restart Agent.
 import * as assert from 'node:assert/strict';
-import { changesNeedingRestart } from '../settings/restartOffer';
-import { builtinAgent, conductorSpawnSpec, configurationKey } from './agentConfiguration';
+import { changesNeedingRestart } from './restartOffer';
+import { conductorSpawnSpec, configurationKey } from '../agents/agentConfiguration';
+import { builtinAgent } from './agentDefinition';
 import { parseProxySettings } from './proxySettings';
 
 const rt = { execPath: '/bin/node', extensionPath: '/ext' };

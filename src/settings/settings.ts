@@ -9,11 +9,11 @@
 import * as os from 'node:os';
 import { readRegularFileText } from '../node/containedFile';
 import * as vscode from 'vscode';
-import { BUILTIN_AGENT_NAME, type Runtime } from '../agents/agentConfiguration';
-import { parseAgentSettings, parsePermissionPolicy, type AgentSettings, type PermissionPolicy } from '../agents/agentSettings';
-import { sparkleFlags, type RawSparkleSettings, type SparkleFlags } from '../agents/sparkleSettings';
-import { parseProxySettings, type ProxySettings } from '../agents/proxySettings';
-import { languageServerFlags, type LanguageServerFlags } from '../agents/languageServerSettings';
+import { BUILTIN_AGENT_NAME, type Runtime } from './agentDefinition';
+import { parseAgentSettings, parsePermissionPolicy, type AgentSettings, type PermissionPolicy } from './agentSettings';
+import { sparkleFlags, type RawSparkleSettings, type SparkleFlags } from './sparkleSettings';
+import { parseProxySettings, type ProxySettings } from './proxySettings';
+import { languageServerFlags, type LanguageServerFlags } from './languageServerSettings';
 import type { Log } from '../log/logEvent';
 import { LIMITS } from '../protocol/webviewMessages';
 import { changesNeedingRestart, offerRestart, type LaunchSettings } from './restartOffer';

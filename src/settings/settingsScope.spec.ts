@@ -1,7 +1,7 @@
 // Which symposium.* values count: user-level ones only for the security-relevant settings, absolute
 // allowed folders, workspace settings files that try to set them, the built-in agent when untrusted.
 import * as assert from 'node:assert/strict';
-import { builtinAgent } from '../agents/agentConfiguration';
+import { builtinAgent } from './agentDefinition';
 import {
   actsWithoutAsking,
   agentForTrust,

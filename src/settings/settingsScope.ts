@@ -5,7 +5,7 @@
 // package.json and read here from user/remote settings only. A workspace may still *name* one of
 // the user's agents (currentAgent). Untrusted workspaces get only the built-in agent. Pure.
 import * as path from 'node:path';
-import { BUILTIN_AGENT_NAME, type AgentDefinition } from '../agents/agentConfiguration';
+import { BUILTIN_AGENT_NAME, type AgentDefinition } from './agentDefinition';
 import { isObject } from '../protocol/guards';
 
 /** Settings (under `symposium.`) only user or remote/machine settings may set. */

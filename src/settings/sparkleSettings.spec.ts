@@ -1,8 +1,9 @@
 // symposium.sparkle.* → conductor flags: good values become flags (and part of the process key),
 // bad ones are reported and left out; a change offers Restart Agent.
 import * as assert from 'node:assert/strict';
-import { changesNeedingRestart } from '../settings/restartOffer';
-import { builtinAgent, conductorSpawnSpec, configurationKey } from './agentConfiguration';
+import { changesNeedingRestart } from './restartOffer';
+import { conductorSpawnSpec, configurationKey } from '../agents/agentConfiguration';
+import { builtinAgent } from './agentDefinition';
 import { sparkleFlags } from './sparkleSettings';
 
 const rt = { execPath: '/bin/node', extensionPath: '/ext' };

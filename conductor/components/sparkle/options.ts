@@ -1,5 +1,5 @@
 // Sparkle's settings as the conductor receives them: command-line flags that the extension builds
-// from `symposium.sparkle.*` (src/agents/sparkleSettings.ts), parsed by conductor/cli.ts with the
+// from `symposium.sparkle.*` (src/settings/sparkleSettings.ts), parsed by conductor/cli.ts with the
 // function below. Bad values are refused at start-up, with the flag's name, rather than ignored.
 import { checkName, SparkleError } from './names';
 

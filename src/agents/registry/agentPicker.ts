@@ -11,7 +11,7 @@
 import * as vscode from 'vscode';
 import type { Log } from '../../log/logEvent';
 import type { Settings } from '../../settings/settings';
-import type { Runtime } from '../agentConfiguration';
+import type { Runtime } from '../../settings/agentDefinition';
 import { installBinary } from './binaryInstall';
 import { missingChecksumWarning, refusedVariables, shownVariables } from './installRisks';
 import bundledRegistry from './bundledRegistry.json';
