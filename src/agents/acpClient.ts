@@ -310,6 +310,21 @@ export class AcpClient {
     return all;
   }
 
+  /** Whether the agent offers `session/delete` (`sessionCapabilities.delete`); known after initialize. */
+  get canDeleteSession(): boolean {
+    const del = this.capabilities?.sessionCapabilities?.delete;
+    return del !== undefined && del !== null;
+  }
+
+  /**
+   * `session/delete`: the agent forgets one of its own sessions (the ones session/list shows). A
+   * session it does not know (`-32002`) counts as deleted already (the SDK resolves it so).
+   */
+  async deleteSession(sessionId: string): Promise<void> {
+    await this.options.guard(this.conn.agent.request('session/delete', { sessionId }));
+    this.options.log.info('session', 'deleted', { agent: this.options.agentName, sessionId });
+  }
+
   async setMode(sessionId: string, modeId: string): Promise<void> {
     await this.options.guard(this.conn.agent.request('session/set_mode', { sessionId, modeId }));
   }

@@ -262,6 +262,18 @@ export class AgentActor {
     return this.connection().listSessions(cwd);
   }
 
+  /** Whether the agent offers `session/delete`; starts the process. */
+  async canDeleteSession(): Promise<boolean> {
+    await this.start();
+    return this.connection().canDeleteSession;
+  }
+
+  /** `session/delete` of one of the agent's own sessions (see AcpClient.deleteSession). */
+  async deleteSession(sessionId: string): Promise<void> {
+    await this.start();
+    await this.connection().deleteSession(sessionId);
+  }
+
   async setMode(sessionId: string, modeId: string): Promise<void> {
     await this.connection().setMode(sessionId, modeId);
   }
