@@ -81,13 +81,21 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     enabled: () => settings.checkpointsEnabled(),
     maxBytes: () => settings.checkpointsMaxBytes(),
     foldersOf: (tabId) => {
+      // Every folder the agent may write in: the session's folders and symposium.allowedFolders.
+      const bound = sessions.foldersOf(tabId);
       const cwd = controller?.tab(tabId)?.config?.workspaceFolder;
-      return cwd ? [cwd, ...core.allowedFolders()] : [];
+      const folders = bound.length ? bound : cwd ? [cwd] : [];
+      return folders.length ? [...folders, ...core.allowedFolders()] : [];
     },
     conversationOf: (tabId) => conversationOf(tabId),
     send: (payload) => messages.send(payload),
   });
-  const editor = registerEditor(core, { sessions, permissions, send: (p) => messages.send(p), beforeWrite: (f) => checkpoints.beforeWrite(f) });
+  const editor = registerEditor(core, {
+    sessions,
+    permissions,
+    send: (p) => messages.send(p),
+    beforeWrite: (f) => checkpoints.beforeWrite(f),
+  });
   // Every conductor's protocol trace, streamed live (the traffic viewer, src/traffic/).
   const traffic = new TrafficStore(log);
   const pool = new AgentPool({
@@ -97,7 +105,8 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     graceMs: 1_500,
     client: { ...editor.handlers, elicitation: elicitations },
     authTerminal: true,
-    onPermissionRequest: (actor, params, signal) => permissions.request({ actorKey: actor.key, agentName: actor.agentName, params, signal }),
+    onPermissionRequest: (actor, params, signal) =>
+      permissions.request({ actorKey: actor.key, agentName: actor.agentName, params, signal }),
     onStderrLine: (agentName, line) => logConductorLine(core.agentChannel, agentName, line),
     onTraceLine: (key, line) => traffic.addLine(key, line),
   });
@@ -140,7 +149,9 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     configure: (folder: string) => resolveConfiguration(core.runtime, log, settings, folder),
   });
   const agentPicker = registerAgentRegistry(core);
-  context.subscriptions.push(...registerTraffic({ extensionUri: context.extensionUri, store: traffic, log, chat, sessions, testMode: core.testMode }));
+  context.subscriptions.push(
+    ...registerTraffic({ extensionUri: context.extensionUri, store: traffic, log, chat, sessions, testMode: core.testMode }),
+  );
   const lm = registerLm(core, pool);
 
   // The one inbox for the webview's messages: the chat's half and the features beside it.

@@ -14,22 +14,37 @@ export type { SessionRef } from './router';
 export interface SessionInfo {
   tabId: TabId;
   cwd: string;
+  /** The other folders the agent was given with the session (ACP `additionalDirectories`). */
+  additionalDirectories?: readonly string[];
   agentName: string;
 }
 
+/** Where a session works: its cwd first (relative paths resolve there), then its additional directories. */
+export function sessionFolders(session: Pick<SessionInfo, 'cwd' | 'additionalDirectories'>): string[] {
+  return [session.cwd, ...(session.additionalDirectories ?? [])];
+}
+
+type Where = Omit<SessionInfo, 'tabId'>;
+
 export class SessionDirectory {
   private readonly router = new Router();
-  private readonly where = new Map<TabId, { cwd: string; agentName: string }>();
+  private readonly where = new Map<TabId, Where>();
   private readonly turns = new Map<TabId, MessageId>();
   private readonly ended = new Emitter<SessionRef>();
 
   /** A tab's session ended (tab closed, restart, the agent process died). */
   readonly onDidEndSession = this.ended.event;
 
-  /** The tab now shows this session, which works in `cwd` for `agentName`. */
-  bind(tabId: TabId, ref: SessionRef, where: { cwd: string; agentName: string }): void {
+  /** The tab now shows this session, which works in `cwd` (and its additional directories) for `agentName`. */
+  bind(tabId: TabId, ref: SessionRef, where: Where): void {
     this.router.bind(tabId, ref);
-    this.where.set(tabId, { ...where });
+    this.where.set(tabId, { ...where, additionalDirectories: [...(where.additionalDirectories ?? [])] });
+  }
+
+  /** The folders of the session a tab shows (empty: no session). */
+  foldersOf(tabId: TabId): string[] {
+    const where = this.where.get(tabId);
+    return where ? sessionFolders(where) : [];
   }
 
   sessionFor(tabId: TabId): SessionRef | undefined {
