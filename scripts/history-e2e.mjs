@@ -155,6 +155,13 @@ async function chooseAgent(p, name) {
 }
 const historyRow = (p, text) => p.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
 const historyRows = (p, text) => p.locator('.quick-input-list .monaco-list-row', { hasText: text }).count();
+/** Shows the history, presses the button `tooltip` of the row with `text`, and waits for the confirmation dialog. */
+async function pressRowButton(p, text, tooltip) {
+  const row = await showHistory(p, text);
+  await row.hover();
+  await row.locator(`.action-label[aria-label^="${tooltip}"], .action-label[title^="${tooltip}"]`).first().click();
+  await dialogButton(p, 'Cancel').waitFor();
+}
 const dialogButton = (p, label) => p.locator('.monaco-dialog-box .monaco-button', { hasText: label }).first();
 
 const kept = 'My notebook remembers everything';
@@ -201,15 +208,7 @@ try {
     await closeTab(f, tab);
     const count = () => conversationFiles().length;
     const files = count();
-    const trash = async () => {
-      const row = await showHistory(page, doomed);
-      await row.hover();
-      await row
-        .locator('.action-label[aria-label^="Delete this conversation"], .action-label[title^="Delete this conversation"]')
-        .first()
-        .click();
-      await dialogButton(page, 'Cancel').waitFor();
-    };
+    const trash = () => pressRowButton(page, doomed, 'Delete this conversation');
     await trash();
     await page.screenshot({ path: path.join(RESULTS_DIR, 'e2e-history-delete-confirm.png') });
     await dialogButton(page, 'Cancel').click();
@@ -262,17 +261,7 @@ try {
     // The agent is switched as a user does (a runtime change of the user settings file is not seen here).
     await chooseAgent(page, 'Eliza lists');
     try {
-      const trash = async () => {
-        const row = await showHistory(page, title);
-        await row.hover();
-        await row
-          .locator(
-            '.action-label[aria-label^="Delete this session from the agent"], .action-label[title^="Delete this session from the agent"]',
-          )
-          .first()
-          .click();
-        await dialogButton(page, 'Cancel').waitFor();
-      };
+      const trash = () => pressRowButton(page, title, 'Delete this session from the agent');
       await trash();
       await page.screenshot({ path: path.join(RESULTS_DIR, 'e2e-history-agent-session-delete-confirm.png') });
       await dialogButton(page, 'Cancel').click();
