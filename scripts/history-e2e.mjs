@@ -7,9 +7,13 @@
 //    storage) reopening that live conversation gets it read-only ("open in another window") and
 //    continues it as a new conversation (a new file), never appending to the first window's file;
 //  - Delete and Clear all in the history quick pick ask first: Cancel keeps everything, the
-//    confirming button deletes (the real dialog's buttons are clicked).
+//    confirming button deletes (the real dialog's buttons are clicked);
+//  - an agent's own session (ElizACP --resume with a state folder) has its own Delete button, which
+//    asks first and then has the agent forget it (session/delete: its state file goes).
 // Writes test-results/e2e-history.json and screenshots test-results/e2e-history-*.png.
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { tsImport } from 'tsx/esm/api';
 import { openWorkbench, writeResults, RESULTS_DIR, sleep } from './browser.mjs';
@@ -23,6 +27,24 @@ if (!runDir) throw new Error('run me through scripts/vscode-host-run.sh');
 // The user's settings (written by vscode-host-run.sh): restore the open chats after a restart.
 const settingsFile = path.join(runDir, 'ud', 'User', 'settings.json');
 fs.writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(fs.readFileSync(settingsFile, 'utf8')), 'symposium.restoreTabs': 'always' }));
+// An agent that lists its sessions (ElizACP --resume, sessions kept in a state folder), chosen later
+// with Choose Agent…. `symposium.agents` is a machine setting, which a remote window (code-server
+// is one) reads from the Remote settings, `<user data>/Machine/settings.json`, before it opens.
+const elizaStateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'symposium-e2e-eliza-state-'));
+const machineSettings = path.join(runDir, 'ud', 'Machine', 'settings.json');
+fs.mkdirSync(path.dirname(machineSettings), { recursive: true });
+const elizaArgs = [
+  path.resolve(import.meta.dirname, '../out/conductor.js'),
+  'eliza',
+  '--deterministic',
+  '--resume',
+  '--state-dir',
+  elizaStateDir,
+];
+fs.writeFileSync(
+  machineSettings,
+  JSON.stringify({ 'symposium.agents': { 'Eliza lists': { command: process.execPath, args: elizaArgs } } }),
+);
 // The conversations' files: the extension's workspace storage (one folder per workspace).
 const historyDirs = () => {
   const root = path.join(runDir, 'ud', 'User', 'workspaceStorage');
@@ -119,8 +141,27 @@ async function showHistory(p, text) {
   await row.waitFor({ timeout: 20_000 });
   return row;
 }
+/** Symposium: Choose Agent… from the command palette, then the agent's entry. */
+async function chooseAgent(p, name) {
+  await p.keyboard.press('F1');
+  await p.locator('.quick-input-widget input').fill('>Symposium: Choose Agent');
+  await p.locator('.quick-input-list .monaco-list-row', { hasText: 'Choose Agent' }).first().click();
+  await p.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().click();
+  // Chosen once the status bar names it (the setting is written meanwhile).
+  await p
+    .locator('.statusbar-item', { hasText: `${name}:` })
+    .first()
+    .waitFor();
+}
 const historyRow = (p, text) => p.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
 const historyRows = (p, text) => p.locator('.quick-input-list .monaco-list-row', { hasText: text }).count();
+/** Shows the history, presses the button `tooltip` of the row with `text`, and waits for the confirmation dialog. */
+async function pressRowButton(p, text, tooltip) {
+  const row = await showHistory(p, text);
+  await row.hover();
+  await row.locator(`.action-label[aria-label^="${tooltip}"], .action-label[title^="${tooltip}"]`).first().click();
+  await dialogButton(p, 'Cancel').waitFor();
+}
 const dialogButton = (p, label) => p.locator('.monaco-dialog-box .monaco-button', { hasText: label }).first();
 
 const kept = 'My notebook remembers everything';
@@ -167,15 +208,7 @@ try {
     await closeTab(f, tab);
     const count = () => conversationFiles().length;
     const files = count();
-    const trash = async () => {
-      const row = await showHistory(page, doomed);
-      await row.hover();
-      await row
-        .locator('.action-label[aria-label^="Delete this conversation"], .action-label[title^="Delete this conversation"]')
-        .first()
-        .click();
-      await dialogButton(page, 'Cancel').waitFor();
-    };
+    const trash = () => pressRowButton(page, doomed, 'Delete this conversation');
     await trash();
     await page.screenshot({ path: path.join(RESULTS_DIR, 'e2e-history-delete-confirm.png') });
     await dialogButton(page, 'Cancel').click();
@@ -217,6 +250,36 @@ try {
     if (!fs.readFileSync(conversationFiles()[0], 'utf8').includes(kept))
       throw new Error('Clear All removed the conversation open in a tab');
     await page.keyboard.press('Escape');
+  });
+
+  await step("an agent's own session: its Delete button asks first; Delete has the agent forget it (session/delete)", async () => {
+    // A session ElizACP saved earlier in its state folder, which this window has no transcript of.
+    const title = 'An agent session to delete';
+    const saved = path.join(elizaStateDir, `${randomUUID()}.json`);
+    const session = { id: path.basename(saved, '.json'), cwd: path.join(runDir, 'ws'), modeId: 'ask', model: 'eliza-classic' };
+    fs.writeFileSync(saved, JSON.stringify({ ...session, prompts: 1, updatedAt: new Date().toISOString(), title, history: [] }));
+    // The agent is switched as a user does (a runtime change of the user settings file is not seen here).
+    await chooseAgent(page, 'Eliza lists');
+    try {
+      const trash = () => pressRowButton(page, title, 'Delete this session from the agent');
+      await trash();
+      await page.screenshot({ path: path.join(RESULTS_DIR, 'e2e-history-agent-session-delete-confirm.png') });
+      await dialogButton(page, 'Cancel').click();
+      await sleep(500);
+      if (!fs.existsSync(saved)) throw new Error('Cancel deleted the agent’s session');
+      await page.keyboard.press('Escape');
+      await trash();
+      await dialogButton(page, 'Delete').click();
+      await waitUntil('ElizACP to delete its saved session', () => !fs.existsSync(saved));
+      await page.keyboard.press('Escape');
+      // The agent no longer lists it: the history shows the conversation still open, and not the session.
+      await showHistory(page, kept);
+      await waitUntil('the session to leave the list', async () => (await historyRows(page, title)) === 0, 10_000);
+      await page.keyboard.press('Escape');
+    } finally {
+      await chooseAgent(page, 'ElizACP');
+      fs.rmSync(elizaStateDir, { recursive: true, force: true });
+    }
   });
 
   // VS Code gives a second window on the same folder its own workspace storage (`<id>-1`), so two

@@ -81,8 +81,11 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     enabled: () => settings.checkpointsEnabled(),
     maxBytes: () => settings.checkpointsMaxBytes(),
     foldersOf: (tabId) => {
+      // Every folder the agent may write in: the session's folders and symposium.allowedFolders.
+      const bound = sessions.foldersOf(tabId);
       const cwd = controller?.tab(tabId)?.config?.workspaceFolder;
-      return cwd ? [cwd, ...core.allowedFolders()] : [];
+      const folders = bound.length ? bound : cwd ? [cwd] : [];
+      return folders.length ? [...folders, ...core.allowedFolders()] : [];
     },
     conversationOf: (tabId) => conversationOf(tabId),
     send: (payload) => messages.send(payload),

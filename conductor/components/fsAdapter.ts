@@ -2,9 +2,9 @@
 // read and write through the client when `clientCapabilities.fs` says they may; editors that do
 // not offer it leave agents blind. When the editor lacks `fs.readTextFile`/`fs.writeTextFile`,
 // this adapter advertises them downstream and serves `fs/*` itself, confined to the session's
-// working directory. When the editor offers them, the conductor leaves the adapter out.
+// working directory and its additional directories (when the agent takes them). When the editor offers them, the conductor leaves the adapter out.
 import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, isAbsolute } from 'node:path';
 import { ErrorCodes } from '../../src/protocol/errorCodes';
 import {
   asInitialize,
@@ -33,12 +33,23 @@ function editorFs(caps: JsonObject): { read: boolean; write: boolean } {
 /** The agent's requests this adapter serves when the editor does not. */
 const FS_METHODS = new Set(['fs/read_text_file', 'fs/write_text_file']);
 
-/** The one confinement rule (src/node/confinement.ts), worded for this adapter's single root. */
-const confineToSession = (root: string, path: string): string => confine(path, [root], { scope: "the session's working directory" });
+/** The one confinement rule (src/node/confinement.ts), worded for this adapter's roots. */
+const confineToSession = (roots: readonly string[], path: string): string =>
+  confine(path, roots, { scope: roots.length > 1 ? "the session's folders" : "the session's working directory" });
+
+/**
+ * A session's folders: its cwd, and the `additionalDirectories` the client gave it when the agent
+ * takes them (an agent that does not was never told of them, so they are not its to reach).
+ */
+function sessionRoots(params: { cwd: string; additionalDirectories?: unknown }, agentCapabilities: JsonObject | undefined): string[] {
+  const caps = isObject(agentCapabilities?.sessionCapabilities) ? agentCapabilities.sessionCapabilities : {};
+  const extra = isObject(caps.additionalDirectories) && Array.isArray(params.additionalDirectories) ? params.additionalDirectories : [];
+  return [params.cwd, ...extra.filter((d): d is string => typeof d === 'string' && isAbsolute(d))];
+}
 
 class FsAdapter implements Component {
   readonly name = 'fs-adapter';
-  private readonly cwdBySession = new Map<string, string>();
+  private readonly rootsBySession = new Map<string, string[]>();
   /** Sessions opened for a crate researcher (`_meta.symposium.research`): not served here. */
   private readonly researchSessions = new Set<string>();
 
@@ -48,7 +59,7 @@ class FsAdapter implements Component {
   }
 
   onRequest(request: IncomingRequest, cx: ComponentContext): void {
-    if (request.direction === 'toAgent') return this.towardAgent(request);
+    if (request.direction === 'toAgent') return this.towardAgent(request, cx);
     const sessionId = sessionIdOf(request.params);
     if (sessionId !== undefined && this.researchSessions.has(sessionId)) return request.forward();
     const upstream = editorFs(cx.info.clientCapabilities);
@@ -58,7 +69,7 @@ class FsAdapter implements Component {
   }
 
   /** Advertises fs/* to the agent and learns each session's folder. */
-  private towardAgent(request: IncomingRequest): void {
+  private towardAgent(request: IncomingRequest, cx: ComponentContext): void {
     const { method, params } = request;
     const init = method === 'initialize' ? asInitialize(params) : undefined;
     if (init) {
@@ -74,7 +85,7 @@ class FsAdapter implements Component {
       return request.forwardThen(undefined, (outcome) => {
         const id = 'result' in outcome ? sessionIdOf(outcome.result) : undefined;
         if (id !== undefined && research) this.researchSessions.add(id);
-        else if (id !== undefined) this.cwdBySession.set(id, created.cwd);
+        else if (id !== undefined) this.rootsBySession.set(id, sessionRoots(created, cx.info.agentCapabilities));
         return outcome;
       });
     }
@@ -85,12 +96,12 @@ class FsAdapter implements Component {
       return request.forwardThen(undefined, (outcome) => {
         const id = 'result' in outcome ? sessionIdOf(outcome.result) : undefined;
         if (id !== undefined && research) this.researchSessions.add(id);
-        else if (id !== undefined) this.cwdBySession.set(id, forked.cwd);
+        else if (id !== undefined) this.rootsBySession.set(id, sessionRoots(forked, cx.info.agentCapabilities));
         return outcome;
       });
     }
     const reopened = method === 'session/load' ? asSessionLoad(params) : method === 'session/resume' ? asSessionResume(params) : undefined;
-    if (reopened) this.cwdBySession.set(reopened.sessionId, reopened.cwd);
+    if (reopened) this.rootsBySession.set(reopened.sessionId, sessionRoots(reopened, cx.info.agentCapabilities));
     request.forward();
   }
 
@@ -103,16 +114,16 @@ class FsAdapter implements Component {
     }
   }
 
-  private root(sessionId: string): string {
-    const cwd = this.cwdBySession.get(sessionId);
-    if (!cwd) throw new Error(`unknown session ${sessionId}`);
-    return cwd;
+  private roots(sessionId: string): string[] {
+    const roots = this.rootsBySession.get(sessionId);
+    if (!roots) throw new Error(`unknown session ${sessionId}`);
+    return roots;
   }
 
   private async read(params: unknown): Promise<{ content: string }> {
     const p = asReadTextFile(params);
     if (!p) throw new Error(paramsProblem('fs/read_text_file', params));
-    const file = confineToSession(this.root(p.sessionId), p.path);
+    const file = confineToSession(this.roots(p.sessionId), p.path);
     // Streamed: line 1 of a 200 MiB file reads one chunk, not the whole file.
     return { content: await readLines(file, p.line, p.limit) };
   }
@@ -120,12 +131,12 @@ class FsAdapter implements Component {
   private async write(params: unknown): Promise<Record<string, never>> {
     const p = asWriteTextFile(params);
     if (!p) throw new Error(paramsProblem('fs/write_text_file', params));
-    const root = this.root(p.sessionId);
-    const file = confineToSession(root, p.path);
+    const roots = this.roots(p.sessionId);
+    const file = confineToSession(roots, p.path);
     await mkdir(dirname(file), { recursive: true });
     // Check again after creating the folders (a link may have appeared meanwhile), then open
     // without following a link in the last component: what is written is what was checked.
-    if (confineToSession(root, p.path) !== file) throw new Error(`${p.path} changed while it was being written; refused`);
+    if (confineToSession(roots, p.path) !== file) throw new Error(`${p.path} changed while it was being written; refused`);
     await writeTextNoFollow(file, p.content);
     return {};
   }

@@ -1,5 +1,6 @@
 // The ACP surface of ElizACP: which methods it answers and with what. One app instance serves one
 // connection (it remembers the client's capabilities from initialize).
+import * as path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { BRIEF_CONFIG_ID, COMMANDS, MODEL_CONFIG_ID, MODELS, MODES, SessionStore } from './session';
 import type { LegacyModelState, Session } from './session';
@@ -16,6 +17,9 @@ import { STEERING_METHOD } from '../../src/protocol/steering';
 import { parseSteering } from './steering';
 
 export type { AgentOptions } from './turn-context';
+
+/** What `--fail-delete` makes session/delete answer (in the error's data.details). */
+export const FAIL_DELETE_REASON = 'ElizACP keeps its sessions as asked (--fail-delete)';
 
 export interface ElizaAgent {
   app: acp.AgentApp;
@@ -35,13 +39,27 @@ function setModelParams(params: unknown): { sessionId: string; modelId: string }
 }
 
 /** `session/fork` is unstable (not in the SDK's stable agent methods): its params are checked here. */
-function forkParams(params: unknown): { sessionId: string; cwd: string; mcpServers: acp.McpServer[] } {
-  const p = params as { sessionId?: unknown; cwd?: unknown; mcpServers?: unknown } | null;
+function forkParams(params: unknown): { sessionId: string; cwd: string; mcpServers: acp.McpServer[]; additionalDirectories?: unknown } {
+  const p = params as { sessionId?: unknown; cwd?: unknown; mcpServers?: unknown; additionalDirectories?: unknown } | null;
   if (!p || typeof p.sessionId !== 'string' || typeof p.cwd !== 'string') {
     throw acp.RequestError.invalidParams(undefined, 'session/fork needs sessionId and cwd');
   }
   const mcpServers = Array.isArray(p.mcpServers) ? (p.mcpServers as acp.McpServer[]) : [];
-  return { sessionId: p.sessionId, cwd: p.cwd, mcpServers };
+  return { sessionId: p.sessionId, cwd: p.cwd, mcpServers, additionalDirectories: p.additionalDirectories };
+}
+
+/**
+ * The session's folders besides cwd from a new/load/resume/fork request: each must be absolute
+ * (the schema says so, and a relative one would be resolved against whatever folder the agent runs
+ * in). Withheld (`--no-additional-directories`), the field is ignored, as by an agent that never
+ * heard of it.
+ */
+function additionalDirectoriesOf(raw: unknown, withheld: boolean | undefined): string[] {
+  if (withheld || raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw) || raw.some((d) => typeof d !== 'string' || !path.isAbsolute(d))) {
+    throw acp.RequestError.invalidParams({ additionalDirectories: raw }, '"additionalDirectories" must be a list of absolute paths');
+  }
+  return [...(raw as string[])];
 }
 
 export function createElizaAgent(options: AgentOptions): ElizaAgent {
@@ -50,21 +68,31 @@ export function createElizaAgent(options: AgentOptions): ElizaAgent {
   const persist = (s: Session): void => stateDir?.save(s.saved());
   let clientCapabilities: acp.ClientCapabilities | undefined;
   const canContinue = !!(options.loadSession || options.resume);
+  // session/delete forgets sessions that session/list shows: offered with it unless withheld.
+  const canDelete = canContinue && !options.noDelete;
   const auth = new ElizaAuth(
     options.requireAuth ? 'required' : options.offerAuth ? 'offered' : 'none',
     options.authFile ?? defaultAuthFile(),
   );
 
   /** A session to continue: this process's, else one a previous ElizACP saved in --state-dir. */
-  const reopen = async (params: { sessionId: string; cwd: string; mcpServers?: acp.McpServer[] | null }): Promise<Session> => {
-    const live = sessions.get(params.sessionId);
-    if (live) {
-      await live.attach(params.mcpServers ?? []);
-      return live;
+  const reopen = async (params: {
+    sessionId: string;
+    cwd: string;
+    mcpServers?: acp.McpServer[] | null;
+    additionalDirectories?: string[] | null;
+  }): Promise<Session> => {
+    const additionalDirectories = additionalDirectoriesOf(params.additionalDirectories, options.noAdditionalDirectories);
+    let s = sessions.get(params.sessionId);
+    if (s) await s.attach(params.mcpServers ?? []);
+    else {
+      const saved = stateDir?.load(params.sessionId);
+      if (!saved) throw acp.RequestError.sessionNotFound(params.sessionId);
+      s = sessions.create(saved.cwd, params.mcpServers ?? [], saved);
     }
-    const saved = stateDir?.load(params.sessionId);
-    if (!saved) throw acp.RequestError.sessionNotFound(params.sessionId);
-    return sessions.create(saved.cwd, params.mcpServers ?? [], saved);
+    // The request's list is the session's whole list from now on (none given: none).
+    s.additionalDirectories = additionalDirectories;
+    return s;
   };
   const announceCommands = (client: acp.AgentContext, s: Session): void => {
     // The commands belong to the session, so announce them only once the client knows its id:
@@ -118,6 +146,8 @@ export function createElizaAgent(options: AgentOptions): ElizaAgent {
             ...(options.resume ? { resume: {} } : {}),
             ...(options.fork ? { fork: {} } : {}),
             ...(canContinue ? { list: {} } : {}),
+            ...(canDelete ? { delete: {} } : {}),
+            ...(options.noAdditionalDirectories ? {} : { additionalDirectories: {} }),
           },
           // Sign-out is offered wherever sign-in is (`--require-auth`, `--offer-auth`).
           ...(auth.offersSignIn ? { auth: { logout: {} } } : {}),
@@ -137,7 +167,9 @@ export function createElizaAgent(options: AgentOptions): ElizaAgent {
     })
     .onRequest('session/new', ({ params, client }) => {
       auth.requireSignedIn();
+      const additionalDirectories = additionalDirectoriesOf(params.additionalDirectories, options.noAdditionalDirectories);
       const s = sessions.create(params.cwd, params.mcpServers);
+      s.additionalDirectories = additionalDirectories;
       logDebug(`session ${s.id} in ${params.cwd} with ${params.mcpServers.length} MCP server(s)`);
       persist(s);
       announceCommands(client, s);
@@ -164,7 +196,9 @@ export function createElizaAgent(options: AgentOptions): ElizaAgent {
     })
     .onRequest('session/fork', forkParams, ({ params, client }) => {
       if (!options.fork) throw acp.RequestError.methodNotFound('session/fork');
+      const additionalDirectories = additionalDirectoriesOf(params.additionalDirectories, options.noAdditionalDirectories);
       const s = sessions.fork(session(params.sessionId), params.cwd, params.mcpServers);
+      s.additionalDirectories = additionalDirectories;
       logDebug(`session ${params.sessionId} forked as ${s.id} (${s.history.length} update(s) copied)`);
       persist(s);
       announceCommands(client, s);
@@ -172,15 +206,33 @@ export function createElizaAgent(options: AgentOptions): ElizaAgent {
     })
     .onRequest('session/list', ({ params }) => {
       if (!canContinue) throw acp.RequestError.methodNotFound('session/list');
-      const byId = new Map<string, { sessionId: string; cwd: string; title: string | null; updatedAt: string }>();
-      for (const saved of stateDir?.list() ?? [])
-        byId.set(saved.id, { sessionId: saved.id, cwd: saved.cwd, title: saved.title ?? null, updatedAt: saved.updatedAt });
-      for (const live of sessions.all())
-        byId.set(live.id, { sessionId: live.id, cwd: live.cwd, title: live.title ?? null, updatedAt: live.updatedAt });
+      const byId = new Map<string, acp.SessionInfo & { updatedAt: string }>();
+      const info = (s: { id: string; cwd: string; title?: string; updatedAt: string; additionalDirectories?: string[] }) => ({
+        sessionId: s.id,
+        cwd: s.cwd,
+        title: s.title ?? null,
+        updatedAt: s.updatedAt,
+        ...(s.additionalDirectories?.length ? { additionalDirectories: [...s.additionalDirectories] } : {}),
+      });
+      for (const saved of stateDir?.list() ?? []) byId.set(saved.id, info(saved));
+      for (const live of sessions.all()) byId.set(live.id, info(live));
       const list = [...byId.values()]
         .filter((x) => !params.cwd || x.cwd === params.cwd)
         .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
       return { sessions: list };
+    })
+    .onRequest('session/delete', async ({ params }) => {
+      if (!canDelete) throw acp.RequestError.methodNotFound('session/delete');
+      // As agents report their failures: "Internal error", the reason in data.details.
+      if (options.failDelete) throw acp.RequestError.internalError({ details: FAIL_DELETE_REASON });
+      // A live session stops first (its running prompt is cancelled), then its saved copy goes.
+      const live = await sessions.close(params.sessionId);
+      const saved = stateDir?.delete(params.sessionId) ?? false;
+      // -32002 (clients take it as "already gone"), with the id in the message for whoever reads it.
+      if (!live && !saved)
+        throw new acp.RequestError(-32002, `Resource not found: no session ${params.sessionId} to delete`, { sessionId: params.sessionId });
+      logDebug(`session ${params.sessionId} deleted`);
+      return {};
     })
     .onRequest('session/set_mode', async ({ params, client }) => {
       const s = session(params.sessionId);

@@ -21,7 +21,10 @@ export type Hook =
   | { kind: 'recall'; word: string }
   | { kind: 'sign-in-status' }
   | { kind: 'permission'; title: string; toolKind: ToolKind }
-  | { kind: 'read-file'; path: string; line?: number; limit?: number }
+  /** `additionalFolder`: the path is relative to the session's n-th additional directory (1-based). */
+  | { kind: 'read-file'; path: string; line?: number; limit?: number; additionalFolder?: number }
+  /** The session's folders: cwd and `additionalDirectories`. */
+  | { kind: 'folders' }
   | { kind: 'write-file'; path: string; content: string }
   | { kind: 'disk-edit'; edit: DiskEdit }
   | { kind: 'run-command'; commandLine: string }
@@ -159,6 +162,10 @@ const HOOKS: ReadonlyArray<readonly [RegExp, Matcher]> = [
     }),
   ],
   [
+    new RegExp(String.raw`^read file\s+${PATH}\s+in additional folder\s+(\d+)\s*$`, 'is'),
+    (m) => ({ kind: 'read-file', path: unquote(m[1] ?? ''), additionalFolder: Number(m[2]) }),
+  ],
+  [
     new RegExp(String.raw`^read file\s+${PATH}(?:\s+lines\s+(\d+)\s+(\d+))?\s*$`, 'is'),
     (m) => ({
       kind: 'read-file',
@@ -215,6 +222,7 @@ const HOOKS: ReadonlyArray<readonly [RegExp, Matcher]> = [
   ],
   [/^what mode\b/i, () => ({ kind: 'what-mode' })],
   [/^session info\b/i, () => ({ kind: 'session-info' })],
+  [/^what folders do you see\b/i, () => ({ kind: 'folders' })],
   [/^did i say\s+(.+?)[?.!]?\s*$/is, (m) => ({ kind: 'recall', word: unquote((m[1] ?? '').trim()) })],
   [/^sign-?in status\b/i, () => ({ kind: 'sign-in-status' })],
   [

@@ -65,6 +65,11 @@ export class Session {
   /** Every session/update sent for this session, in order (what session/load replays). */
   readonly history: acp.SessionUpdate[] = [];
   title: string | undefined;
+  /**
+   * The folders besides cwd the client opened the session with (`additionalDirectories`): each
+   * new, load, resume or fork sets the whole list (none given: none).
+   */
+  additionalDirectories: string[] = [];
   updatedAt = new Date().toISOString();
   // One controller per prompt that has arrived and not finished (running or queued): session/cancel
   // aborts all of them, so a queued prompt does not start work the user already cancelled.
@@ -83,6 +88,7 @@ export class Session {
       this.model = saved.model;
       this.prompts = saved.prompts;
       this.title = saved.title;
+      this.additionalDirectories = [...(saved.additionalDirectories ?? [])];
       this.updatedAt = saved.updatedAt;
       this.history.push(...saved.history);
     }
@@ -110,6 +116,7 @@ export class Session {
       prompts: this.prompts,
       updatedAt: this.updatedAt,
       ...(this.title !== undefined ? { title: this.title } : {}),
+      ...(this.additionalDirectories.length ? { additionalDirectories: [...this.additionalDirectories] } : {}),
       history: [...this.history],
     };
   }

@@ -3,7 +3,7 @@
 // folder, picks, prompt count and every session/update it sent (the prompts as
 // user_message_chunk). In memory per process; with `--state-dir D` also one JSON file per session
 // in D, rewritten after every change, so a restarted ElizACP finds the session again.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import { isObject } from '../../src/protocol/guards';
@@ -17,6 +17,8 @@ export interface SavedSession {
   model: string;
   prompts: number;
   updatedAt: string;
+  /** The session's other folders besides cwd (`additionalDirectories`), as last set up. */
+  additionalDirectories?: string[];
   /** The first prompt's text (session/list's title). */
   title?: string;
   history: acp.SessionUpdate[];
@@ -44,6 +46,15 @@ export class SessionStateDir {
     }
   }
 
+  /** Forgets a saved session (session/delete); false when there was none. */
+  delete(id: string): boolean {
+    if (!ID.test(id)) return false;
+    const file = path.join(this.dir, `${id}.json`);
+    if (!existsSync(file)) return false;
+    rmSync(file, { force: true });
+    return true;
+  }
+
   list(): SavedSession[] {
     let names: string[] = [];
     try {
@@ -57,7 +68,7 @@ export class SessionStateDir {
 
 function parseSaved(v: unknown): SavedSession | undefined {
   if (!isObject(v)) return undefined;
-  const { id, cwd, modeId, model, prompts, updatedAt, title, history } = v;
+  const { id, cwd, modeId, model, prompts, updatedAt, title, history, additionalDirectories } = v;
   if (typeof id !== 'string' || typeof cwd !== 'string' || typeof modeId !== 'string' || typeof model !== 'string') return undefined;
   if (typeof prompts !== 'number' || typeof updatedAt !== 'string' || !Array.isArray(history)) return undefined;
   return {
@@ -68,6 +79,9 @@ function parseSaved(v: unknown): SavedSession | undefined {
     prompts,
     updatedAt,
     ...(typeof title === 'string' ? { title } : {}),
+    ...(Array.isArray(additionalDirectories)
+      ? { additionalDirectories: additionalDirectories.filter((d): d is string => typeof d === 'string') }
+      : {}),
     history: history.filter((u): u is acp.SessionUpdate => isObject(u) && typeof u.sessionUpdate === 'string'),
   };
 }

@@ -24,6 +24,15 @@ export interface AgentOptions {
    * is now (history, picks, prompt count) into a new one with the MCP servers of the request.
    */
   fork?: boolean;
+  /** `--no-delete`: withhold `sessionCapabilities.delete` (otherwise offered with `list`) and refuse session/delete. */
+  noDelete?: boolean;
+  /** `--fail-delete`: session/delete answers an internal error with a reason (a client's failure path). */
+  failDelete?: boolean;
+  /**
+   * `--no-additional-directories`: withhold `sessionCapabilities.additionalDirectories` and ignore
+   * the field, as an agent that does not know it would.
+   */
+  noAdditionalDirectories?: boolean;
   /** `--state-dir D`: sessions are also kept on disk in D, so a restarted ElizACP can load them. */
   stateDir?: string;
   /** `--require-auth`: advertise auth methods and refuse session/new until signed in (auth.ts). */

@@ -2,6 +2,7 @@
 // Whatever happens, the turn ends with a stop reason — 'cancelled' once cancelled, the one
 // `stop with <reason>` asked for, 'end_turn' otherwise; unexpected failures are reported as reply
 // text so tests can see them. Only `fail this prompt` makes session/prompt answer with an error.
+import * as path from 'node:path';
 import { diskEditHook } from './diskEdits';
 import * as acp from '@agentclientprotocol/sdk';
 import { nextToolCallId, requestPermissionHook, readFileHook, runCommandHook, writeFileHook } from './client-calls';
@@ -112,8 +113,15 @@ async function runHook(turn: Turn, hook: Hook): Promise<HookOutcome> {
     }
     case 'permission':
       return requestPermissionHook(turn, hook.title, hook.toolKind);
-    case 'read-file':
-      return readFileHook(turn, hook.path, hook.line, hook.limit);
+    case 'read-file': {
+      if (hook.additionalFolder === undefined) return readFileHook(turn, hook.path, hook.line, hook.limit);
+      const folder = turn.session.additionalDirectories[hook.additionalFolder - 1];
+      if (folder === undefined) return `This session has no additional folder ${hook.additionalFolder}.`;
+      return readFileHook(turn, path.resolve(folder, hook.path));
+    }
+    case 'folders':
+      // Lets a client test prove which folders the session was set up with (additionalDirectories).
+      return foldersReply(turn.session.cwd, turn.session.additionalDirectories);
     case 'write-file':
       return writeFileHook(turn, hook.path, hook.content);
     case 'disk-edit':
@@ -224,4 +232,10 @@ function recallHook(turn: Turn, word: string): string {
   return earlier.some((text) => text.toLowerCase().includes(needle))
     ? `Yes: you said "${word}" earlier in this session.`
     : `No: you did not say "${word}" earlier in this session.`;
+}
+
+/** `what folders do you see`: the session's cwd, then its additional directories, one per line. */
+function foldersReply(cwd: string, additional: readonly string[]): string {
+  const lines = [`- ${cwd} (working directory)`, ...additional.map((d) => `- ${d}`)];
+  return `I see ${lines.length === 1 ? '1 folder' : `${lines.length} folders`}:\n${lines.join('\n')}`;
 }

@@ -231,12 +231,32 @@ export class AcpClient {
     return Array.isArray(ours?.components) ? ours.components.filter((c): c is string => typeof c === 'string') : [];
   }
 
-  /** Creates a session (`decorate` may add to its params, e.g. `_meta` for the conductor's components). */
+  /**
+   * The folders besides cwd a session gets of `offered`: all of them when the agent takes
+   * `additionalDirectories` (`sessionCapabilities.additionalDirectories`), else none. The editor's
+   * fs/* and terminals are confined to exactly cwd plus these.
+   */
+  sessionDirectories(offered: readonly string[] | undefined): string[] {
+    const takes = this.capabilities?.sessionCapabilities?.additionalDirectories;
+    return takes !== undefined && takes !== null ? [...(offered ?? [])] : [];
+  }
+
+  /** `cwd` and what sessionDirectories() lets through, as a session/new|load|resume|fork carries them. */
+  private sessionFolders(cwd: string, offered: readonly string[] | undefined): { cwd: string; additionalDirectories?: string[] } {
+    const additionalDirectories = this.sessionDirectories(offered);
+    return { cwd, ...(additionalDirectories.length ? { additionalDirectories } : {}) };
+  }
+
+  /**
+   * Creates a session in `cwd`, with `additionalDirectories` when the agent takes them (`decorate`
+   * may add to its params, e.g. `_meta` for the conductor's components).
+   */
   async newSession(
     cwd: string,
     decorate?: (params: acp.NewSessionRequest) => acp.NewSessionRequest,
+    additionalDirectories?: readonly string[],
   ): Promise<{ sessionId: string; controls: SessionControls }> {
-    const params: acp.NewSessionRequest = { cwd, mcpServers: [] };
+    const params: acp.NewSessionRequest = { ...this.sessionFolders(cwd, additionalDirectories), mcpServers: [] };
     const res = await this.options.guard(this.conn.agent.request('session/new', decorate ? decorate(params) : params));
     this.options.log.info('session', 'created', { agent: this.options.agentName, sessionId: res.sessionId, cwd });
     // `models` predates configOptions and is not in the v1 schema; agents still send it.
@@ -259,8 +279,9 @@ export class AcpClient {
     sessionId: string,
     cwd: string,
     decorate?: (params: acp.NewSessionRequest) => acp.NewSessionRequest,
+    additionalDirectories?: readonly string[],
   ): Promise<{ sessionId: string; controls: SessionControls }> {
-    const base: acp.NewSessionRequest = { cwd, mcpServers: [] };
+    const base: acp.NewSessionRequest = { ...this.sessionFolders(cwd, additionalDirectories), mcpServers: [] };
     const params = { ...(decorate ? decorate(base) : base), sessionId };
     const res = await this.options.guard(this.conn.agent.request<unknown>('session/fork', params));
     // Unstable, so the SDK does not check the answer: the fields the tab uses are checked here.
@@ -284,11 +305,18 @@ export class AcpClient {
    * Continues an earlier session: `session/resume` (the agent keeps its context, no replay) or
    * `session/load` (the agent replays the conversation as session/update before it answers).
    */
-  async reopenSession(how: 'resume' | 'load', sessionId: string, cwd: string): Promise<{ controls: SessionControls }> {
+  async reopenSession(
+    how: 'resume' | 'load',
+    sessionId: string,
+    cwd: string,
+    additionalDirectories?: readonly string[],
+  ): Promise<{ controls: SessionControls }> {
+    // The list sent is the session's whole list from now on (ACP), so it is sent again in full.
+    const params: acp.LoadSessionRequest = { sessionId, ...this.sessionFolders(cwd, additionalDirectories), mcpServers: [] };
     const res =
       how === 'resume'
-        ? await this.options.guard(this.conn.agent.request('session/resume', { sessionId, cwd, mcpServers: [] }))
-        : await this.options.guard(this.conn.agent.request('session/load', { sessionId, cwd, mcpServers: [] }));
+        ? await this.options.guard(this.conn.agent.request('session/resume', params))
+        : await this.options.guard(this.conn.agent.request('session/load', params));
     this.options.log.info('session', how === 'resume' ? 'resumed' : 'loaded', { agent: this.options.agentName, sessionId, cwd });
     // Notification handlers may still be queued behind the response (a load's replay): let them run.
     await new Promise((r) => setImmediate(r));
@@ -308,6 +336,21 @@ export class AcpClient {
       cursor = res.nextCursor;
     }
     return all;
+  }
+
+  /** Whether the agent offers `session/delete` (`sessionCapabilities.delete`); known after initialize. */
+  get canDeleteSession(): boolean {
+    const del = this.capabilities?.sessionCapabilities?.delete;
+    return del !== undefined && del !== null;
+  }
+
+  /**
+   * `session/delete`: the agent forgets one of its own sessions (the ones session/list shows). A
+   * session it does not know (`-32002`) counts as deleted already (the SDK resolves it so).
+   */
+  async deleteSession(sessionId: string): Promise<void> {
+    await this.options.guard(this.conn.agent.request('session/delete', { sessionId }));
+    this.options.log.info('session', 'deleted', { agent: this.options.agentName, sessionId });
   }
 
   async setMode(sessionId: string, modeId: string): Promise<void> {

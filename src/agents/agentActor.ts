@@ -221,10 +221,16 @@ export class AgentActor {
   async newSession(
     cwd: string,
     decorate?: (params: NewSessionRequest, conductorComponents: string[]) => NewSessionRequest,
+    additionalDirectories?: readonly string[],
   ): Promise<{ sessionId: string; controls: SessionControls }> {
     await this.start();
     const connection = this.connection();
-    return connection.newSession(cwd, decorate && ((params) => decorate(params, connection.conductorComponents)));
+    return connection.newSession(cwd, decorate && ((params) => decorate(params, connection.conductorComponents)), additionalDirectories);
+  }
+
+  /** Of `offered`, the folders besides cwd a session of this agent gets (see AcpClient.sessionDirectories). */
+  sessionDirectories(offered: readonly string[] | undefined): string[] {
+    return this.acp?.sessionDirectories(offered) ?? [];
   }
 
   /** `session/fork` of a session of this process, set up like newSession (see AcpClient.forkSession). */
@@ -232,10 +238,16 @@ export class AgentActor {
     sessionId: string,
     cwd: string,
     decorate?: (params: NewSessionRequest, conductorComponents: string[]) => NewSessionRequest,
+    additionalDirectories?: readonly string[],
   ): Promise<{ sessionId: string; controls: SessionControls }> {
     await this.start();
     const connection = this.connection();
-    return connection.forkSession(sessionId, cwd, decorate && ((params) => decorate(params, connection.conductorComponents)));
+    return connection.forkSession(
+      sessionId,
+      cwd,
+      decorate && ((params) => decorate(params, connection.conductorComponents)),
+      additionalDirectories,
+    );
   }
 
   /** Whether the agent offers `session/fork`; starts the process. */
@@ -251,15 +263,32 @@ export class AgentActor {
   }
 
   /** `session/resume` or `session/load` of an earlier session (see AcpClient.reopenSession). */
-  async reopenSession(how: 'resume' | 'load', sessionId: string, cwd: string): Promise<{ controls: SessionControls }> {
+  async reopenSession(
+    how: 'resume' | 'load',
+    sessionId: string,
+    cwd: string,
+    additionalDirectories?: readonly string[],
+  ): Promise<{ controls: SessionControls }> {
     await this.start();
-    return this.connection().reopenSession(how, sessionId, cwd);
+    return this.connection().reopenSession(how, sessionId, cwd, additionalDirectories);
   }
 
   /** The agent's own sessions in `cwd` (empty when it cannot list them). */
   async listSessions(cwd: string): Promise<SessionInfo[]> {
     await this.start();
     return this.connection().listSessions(cwd);
+  }
+
+  /** Whether the agent offers `session/delete`; starts the process. */
+  async canDeleteSession(): Promise<boolean> {
+    await this.start();
+    return this.connection().canDeleteSession;
+  }
+
+  /** `session/delete` of one of the agent's own sessions (see AcpClient.deleteSession). */
+  async deleteSession(sessionId: string): Promise<void> {
+    await this.start();
+    await this.connection().deleteSession(sessionId);
   }
 
   async setMode(sessionId: string, modeId: string): Promise<void> {

@@ -11,6 +11,12 @@ export interface AgentConfiguration {
   components: string[] | null;
   /** Absolute path: the conductor's working directory and every session's `cwd`. */
   workspaceFolder: string;
+  /**
+   * The workspace's other folders (absolute), offered to the agent as the session's
+   * `additionalDirectories` (symposium.allFoldersInSession); absent: only workspaceFolder. Not part
+   * of the configuration key: it is per session, and the agent says whether it takes them.
+   */
+  additionalDirectories?: string[];
   /** `--sparkle-*` flags from `symposium.sparkle.*` (sparkleSettings.ts); absent: the conductor's defaults. */
   sparkle?: string[];
   /** External proxy processes from `symposium.proxies` (proxySettings.ts); absent: none. */

@@ -54,7 +54,14 @@ export interface IdeHandlers {
 export interface SessionInfo {
   tabId: TabId;
   cwd: string;
+  /** The other folders the agent was given with the session (ACP `additionalDirectories`). */
+  additionalDirectories?: readonly string[];
   agentName: string;
+}
+
+/** Where a session works: its cwd first (relative paths resolve there), then its additional directories. */
+export function sessionFolders(session: Pick<SessionInfo, 'cwd' | 'additionalDirectories'>): string[] {
+  return [session.cwd, ...(session.additionalDirectories ?? [])];
 }
 
 export interface ClientHandlers {

@@ -1,6 +1,7 @@
 // Builds the agent configuration for a new session from the current `symposium.*` settings and a
 // workspace folder: the only folder, or the one the user picks in a quick pick when there are
-// several. On restart the tab keeps its folder. Agents and components come from user settings
+// several; with symposium.allFoldersInSession the others go with the session as its additional
+// directories. On restart the tab keeps its folder. Agents and components come from user settings
 // only (a workspace may only name the agent), and an untrusted workspace gets the built-in agent
 // (settingsScope.ts).
 import * as os from 'node:os';
@@ -16,7 +17,7 @@ export async function resolveConfiguration(
   rt: Runtime,
   log: Log,
   user: Pick<Settings, 'agentSettings' | 'heldBack'> &
-    Partial<Pick<Settings, 'sparkleSettings' | 'proxySettings' | 'languageServerSettings'>>,
+    Partial<Pick<Settings, 'sparkleSettings' | 'proxySettings' | 'languageServerSettings' | 'allFoldersInSession'>>,
   previousFolder?: string,
   /** A conversation reopened from the history asks for the agent it had (if still configured). */
   agentName?: string,
@@ -46,11 +47,16 @@ export async function resolveConfiguration(
   const languageServers = user.languageServerSettings?.();
   for (const p of languageServers?.problems ?? []) log.warn('settings', p);
   const lsFlags = vscode.workspace.isTrusted ? (languageServers?.flags ?? []) : [];
+  // The other folders of a multi-root workspace go with the session (the agent may take them).
+  const additionalDirectories = user.allFoldersInSession?.()
+    ? (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath).filter((f) => f !== workspaceFolder)
+    : [];
   return {
     agent,
     workspaceTrusted: vscode.workspace.isTrusted,
     components: settings.components,
     workspaceFolder,
+    ...(additionalDirectories.length ? { additionalDirectories } : {}),
     ...(sparkle?.flags.length ? { sparkle: sparkle.flags } : {}),
     ...(proxies.length ? { proxies } : {}),
     ...(lsFlags.length ? { languageServers: lsFlags } : {}),

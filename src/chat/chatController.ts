@@ -74,8 +74,11 @@ export class ChatController extends DisposableBase {
         return tab && ref && actor ? { actor, sessionId: ref.sessionId, controls: tab.controls } : undefined;
       },
       roots: (tabId) => {
+        // The session's folders (its cwd and the additional directories the agent was given), else the tab's folder.
+        const bound = this.sessions.foldersOf(tabId);
         const folder = this.tabs.get(tabId)?.config?.workspaceFolder;
-        return folder ? [folder, ...(deps.allowedFolders?.() ?? [])] : [];
+        const folders = bound.length ? bound : folder ? [folder] : [];
+        return folders.length ? [...folders, ...(deps.allowedFolders?.() ?? [])] : [];
       },
     };
     this.signIn = new SignInFlow({
@@ -291,7 +294,11 @@ export class ChatController extends DisposableBase {
     let actor: AgentActor | undefined;
     try {
       actor = this.pool.acquire(config);
-      const { sessionId, controls } = await actor.newSession(config.workspaceFolder, this.deps.decorateSession);
+      const { sessionId, controls } = await actor.newSession(
+        config.workspaceFolder,
+        this.deps.decorateSession,
+        config.additionalDirectories,
+      );
       if (tab.closed || this.isDisposed) {
         void actor.closeSession(sessionId);
         return;
@@ -313,7 +320,16 @@ export class ChatController extends DisposableBase {
 
   private bindSession(tab: ChatTab, actor: AgentActor, sessionId: string, controls: SessionControls, config: AgentConfiguration): void {
     tab.config = config;
-    this.sessions.bind(tab.tabId, { actorKey: actor.key, sessionId }, { cwd: config.workspaceFolder, agentName: config.agent.name });
+    // The folders the agent was given are exactly the ones the editor serves it (fs/*, terminals).
+    this.sessions.bind(
+      tab.tabId,
+      { actorKey: actor.key, sessionId },
+      {
+        cwd: config.workspaceFolder,
+        additionalDirectories: actor.sessionDirectories(config.additionalDirectories),
+        agentName: config.agent.name,
+      },
+    );
     tab.controls = controls;
     this.send({ type: 'session-ready', tabId: tab.tabId, agentName: actor.agentName, cwd: config.workspaceFolder, controls });
     this.signIn.sessionStarted(tab.tabId, actor);

@@ -13,15 +13,19 @@ function setup() {
   d.onDidEndSession((r) => ended.push(r));
   d.bind(T1, { actorKey: 'a', sessionId: 's1' }, { cwd: '/ws/one', agentName: 'A' });
   d.bind(T2, { actorKey: 'a', sessionId: 's2' }, { cwd: '/ws/one', agentName: 'A' });
-  d.bind(T3, { actorKey: 'b', sessionId: 's1' }, { cwd: '/ws/two', agentName: 'B' });
+  d.bind(T3, { actorKey: 'b', sessionId: 's1' }, { cwd: '/ws/two', additionalDirectories: ['/ws/three'], agentName: 'B' });
   return { d, ended };
 }
 
 describe('SessionDirectory', () => {
   it('looks a session up: its tab, folder and agent; equal session IDs of two processes stay apart', () => {
     const { d } = setup();
-    assert.deepEqual(d.lookupSession('a', 's1'), { tabId: T1, cwd: '/ws/one', agentName: 'A' });
-    assert.deepEqual(d.lookupSession('b', 's1'), { tabId: T3, cwd: '/ws/two', agentName: 'B' });
+    assert.deepEqual(d.lookupSession('a', 's1'), { tabId: T1, cwd: '/ws/one', additionalDirectories: [], agentName: 'A' });
+    assert.deepEqual(d.lookupSession('b', 's1'), { tabId: T3, cwd: '/ws/two', additionalDirectories: ['/ws/three'], agentName: 'B' });
+    // The folders the editor serves a session: its cwd first, then the additional directories the agent was given.
+    assert.deepEqual(d.foldersOf(T1), ['/ws/one']);
+    assert.deepEqual(d.foldersOf(T3), ['/ws/two', '/ws/three']);
+    assert.deepEqual(d.foldersOf('no-such-tab'), []);
     assert.equal(d.lookupSession('a', 's3'), undefined);
     assert.deepEqual(d.sessionFor(T2), { actorKey: 'a', sessionId: 's2' });
   });

@@ -7,24 +7,32 @@
 import type { MessageId, TabId } from '../protocol/webview';
 import { Emitter } from '../util/emitter';
 import { Router, type SessionRef } from './router';
-import type { SessionInfo } from '../agents/clientHandlers';
+import { sessionFolders, type SessionInfo } from '../agents/clientHandlers';
 
 export type { SessionRef } from './router';
 
 /** A session as the editor's handlers see it: its tab, its workspace folder and its agent. */
+type Where = Omit<SessionInfo, 'tabId'>;
+
 export class SessionDirectory {
   private readonly router = new Router();
-  private readonly where = new Map<TabId, { cwd: string; agentName: string }>();
+  private readonly where = new Map<TabId, Where>();
   private readonly turns = new Map<TabId, MessageId>();
   private readonly ended = new Emitter<SessionRef>();
 
   /** A tab's session ended (tab closed, restart, the agent process died). */
   readonly onDidEndSession = this.ended.event;
 
-  /** The tab now shows this session, which works in `cwd` for `agentName`. */
-  bind(tabId: TabId, ref: SessionRef, where: { cwd: string; agentName: string }): void {
+  /** The tab now shows this session, which works in `cwd` (and its additional directories) for `agentName`. */
+  bind(tabId: TabId, ref: SessionRef, where: Where): void {
     this.router.bind(tabId, ref);
-    this.where.set(tabId, { ...where });
+    this.where.set(tabId, { ...where, additionalDirectories: [...(where.additionalDirectories ?? [])] });
+  }
+
+  /** The folders of the session a tab shows (empty: no session). */
+  foldersOf(tabId: TabId): string[] {
+    const where = this.where.get(tabId);
+    return where ? sessionFolders(where) : [];
   }
 
   sessionFor(tabId: TabId): SessionRef | undefined {

@@ -1,7 +1,7 @@
 // ACP fs/read_text_file and fs/write_text_file through VS Code's workspace API: reads see unsaved
 // editor changes and honour line/limit; writes to an open document go through a WorkspaceEdit
 // (so undo works) and are saved; other writes create the file and its folders. Every path is
-// confined to the session's workspace folder (plus symposium.allowedFolders). With
+// confined to the session's folders (its cwd and additional directories) plus symposium.allowedFolders. With
 // `symposium.reviewAgentEdits` on, a write first shows VS Code's diff view with Accept / Reject
 // and the agent gets the outcome.
 import * as path from 'node:path';
@@ -9,7 +9,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { acpRequestError } from '../agents/acpSdk';
 import * as vscode from 'vscode';
 import type { ClientRequestContext, FileHandlers } from '../agents/clientHandlers';
-import type { SessionInfo } from '../agents/clientHandlers';
+import { sessionFolders, type SessionInfo } from '../agents/clientHandlers';
 import type { Log } from '../log/logEvent';
 import { sliceLines } from '../protocol/acpText';
 import { confine, OutsideWorkspaceError } from '../node/confinement';
@@ -21,7 +21,7 @@ import type { EditReview } from './editReview';
 const CURRENT_TEXT_BYTES = 64 * 1024 * 1024;
 
 const ALLOWED_FOLDERS = {
-  hint: "Only the session's workspace folder and the folders in the symposium.allowedFolders setting are allowed.",
+  hint: "Only the session's workspace folders (its folder and, with symposium.allFoldersInSession, the workspace's other folders the agent was given) and the folders in the symposium.allowedFolders setting are allowed.",
 };
 
 export interface EditorFilesDeps {
@@ -41,7 +41,7 @@ export class EditorFiles implements FileHandlers {
     const session = this.deps.lookupSession(ctx.actorKey, sessionId);
     if (!session) throw acpRequestError().invalidParams(undefined, `No chat tab has session ${sessionId}.`);
     try {
-      return confine(requested, [session.cwd, ...this.deps.allowedFolders()], ALLOWED_FOLDERS);
+      return confine(requested, [...sessionFolders(session), ...this.deps.allowedFolders()], ALLOWED_FOLDERS);
     } catch (e) {
       if (e instanceof OutsideWorkspaceError) {
         this.deps.log.warn('files', 'refused a path outside the workspace', { requested, resolved: e.resolved, agent: ctx.agentName });

@@ -17,7 +17,7 @@ import type {
   WaitForTerminalExitResponse,
 } from '@agentclientprotocol/sdk';
 import type { ClientRequestContext, TerminalHandlers } from '../agents/clientHandlers';
-import type { SessionInfo } from '../agents/clientHandlers';
+import { sessionFolders, type SessionInfo } from '../agents/clientHandlers';
 import type { Log } from '../log/logEvent';
 import { sessionKey } from '../protocol/sessionKey';
 import type { TerminalOutput } from '../protocol/webview';
@@ -74,7 +74,7 @@ const MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
 
 /** The rule stated when a cwd is refused (the same words as fs/*, src/editor/files.ts). */
 const ALLOWED_FOLDERS = {
-  hint: "Only the session's workspace folder and the folders in the symposium.allowedFolders setting are allowed.",
+  hint: "Only the session's workspace folders (its folder and, with symposium.allFoldersInSession, the workspace's other folders the agent was given) and the folders in the symposium.allowedFolders setting are allowed.",
 };
 
 /** Rejects as soon as `signal` aborts (the agent withdrew the request). */
@@ -135,7 +135,7 @@ export class TerminalRegistry extends DisposableBase implements TerminalHandlers
     const run = invocationOf(params.command, args, process.env.SHELL, isProgramFile);
     // A shell line is shown as the agent wrote it; a program and its arguments, quoted as a shell would need.
     const commandLine = run.shellLine ?? formatCommandLine(params.command, args);
-    const cwd = this.resolveCwd(params.cwd ?? session.cwd, session.cwd, ctx, commandLine);
+    const cwd = this.resolveCwd(params.cwd ?? session.cwd, sessionFolders(session), ctx, commandLine);
     const env = envOf(params.env);
     const limit = params.outputByteLimit ?? this.defaultOutputBytes;
     if (typeof limit !== 'number' || !Number.isFinite(limit) || limit < 0)
@@ -250,10 +250,10 @@ export class TerminalRegistry extends DisposableBase implements TerminalHandlers
     return t;
   }
 
-  private resolveCwd(requested: string, sessionCwd: string, ctx: ClientRequestContext, commandLine: string): string {
+  private resolveCwd(requested: string, folders: readonly string[], ctx: ClientRequestContext, commandLine: string): string {
     let cwd: string;
     try {
-      cwd = confine(requested, [sessionCwd, ...this.deps.allowedFolders()], ALLOWED_FOLDERS);
+      cwd = confine(requested, [...folders, ...this.deps.allowedFolders()], ALLOWED_FOLDERS);
     } catch (e) {
       if (e instanceof OutsideWorkspaceError) {
         this.deps.log.warn('terminal', 'refused a cwd outside the workspace', {

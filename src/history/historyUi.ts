@@ -23,6 +23,8 @@ export interface AgentSession {
   sessionId: string;
   title: string;
   updatedAt?: string;
+  /** The agent offers `session/delete`: the item has a Delete button. */
+  canDelete: boolean;
 }
 
 export interface HistoryUiDeps {
@@ -32,7 +34,11 @@ export interface HistoryUiDeps {
   /** Shows the chat view and opens a tab on the conversation; returns the tab. */
   reopen: (conversation: PastConversation) => Promise<TabId>;
   /** The current agent's own sessions per workspace folder (session/list; empty if it cannot). */
-  agentSessions: () => Promise<{ agentName: string; folder: string; sessions: SessionInfo[] }[]>;
+  agentSessions: () => Promise<{ agentName: string; folder: string; sessions: SessionInfo[]; canDelete: boolean }[]>;
+  /** `session/delete` of one of the agent's own sessions, by the agent that listed it. */
+  deleteAgentSession: (s: AgentSession) => Promise<void>;
+  /** A chat tab of this window shows the agent session. */
+  isSessionOpen: (sessionId: string) => boolean;
   /** Open live in another window (it holds the conversation's lock): not deleted from here. */
   isLiveElsewhere: (id: string) => boolean;
   restoreTabs: () => 'never' | 'ask' | 'always';
@@ -42,6 +48,7 @@ export interface HistoryUiDeps {
 const OPEN_TABS_KEY = 'symposium.history.openConversations';
 const EXPORT = { iconPath: new vscode.ThemeIcon('markdown'), tooltip: 'Export to Markdown' };
 const DELETE = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Delete this conversation' };
+const DELETE_AGENT_SESSION = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Delete this session from the agent' };
 const CLEAR = { iconPath: new vscode.ThemeIcon('clear-all'), tooltip: 'Clear all history…' };
 
 type Item = vscode.QuickPickItem & { meta?: ConversationMeta; agentSession?: AgentSession };
@@ -55,7 +62,7 @@ export class HistoryUi {
     const known = new Set(conversations.flatMap((c) => (c.sessionId ? [c.sessionId] : [])));
     let agentOnly: AgentSession[] = [];
     try {
-      agentOnly = (await this.deps.agentSessions()).flatMap(({ agentName, folder, sessions }) =>
+      agentOnly = (await this.deps.agentSessions()).flatMap(({ agentName, folder, sessions, canDelete }) =>
         sessions
           .filter((s) => !known.has(s.sessionId))
           .map((s) => ({
@@ -64,6 +71,7 @@ export class HistoryUi {
             sessionId: s.sessionId,
             title: s.title ?? `Session ${s.sessionId.slice(0, 8)}`,
             ...(s.updatedAt ? { updatedAt: s.updatedAt } : {}),
+            canDelete,
           })),
       );
     } catch (e) {
@@ -145,6 +153,32 @@ export class HistoryUi {
     return true;
   }
 
+  /**
+   * Deletes one of the agent's own sessions from the agent (`session/delete`) after a modal
+   * confirmation. A session a chat tab shows is not deleted from under it: the user is told to
+   * close the tab first, as for a conversation open in another window. A refusal shows the agent's
+   * reason. Resolves whether the agent deleted it.
+   */
+  async deleteAgentSession(s: AgentSession, confirm = true): Promise<boolean> {
+    if (!s.canDelete) return false;
+    if (this.deps.isSessionOpen(s.sessionId)) {
+      this.deps.log.info('history', 'agent session open in a tab: not deleted', { sessionId: s.sessionId });
+      void vscode.window.showInformationMessage(`“${s.title}” is open in a chat tab; close the tab to delete the session.`);
+      return false;
+    }
+    if (confirm && !(await this.confirm(`Delete the session “${s.title}” from ${s.agentName}? The agent forgets it for good.`, 'Delete')))
+      return false;
+    try {
+      await this.deps.deleteAgentSession(s);
+      return true;
+    } catch (e) {
+      const reason = errorText(e);
+      this.deps.log.warn('history', 'the agent did not delete its session', { sessionId: s.sessionId, reason });
+      void vscode.window.showErrorMessage(`${s.agentName} could not delete the session “${s.title}”: ${reason}`);
+      return false;
+    }
+  }
+
   async clearAll(confirm = true): Promise<boolean> {
     if (
       confirm &&
@@ -179,6 +213,10 @@ export class HistoryUi {
       qp.items = base.map((i) => (i.meta && hits.has(i.meta.id) ? { ...i, alwaysShow: true } : i));
     });
     qp.onDidTriggerItemButton(async ({ item, button }) => {
+      if (item.agentSession) {
+        if (button === DELETE_AGENT_SESSION && (await this.deleteAgentSession(item.agentSession))) await refresh();
+        return;
+      }
       if (!item.meta) return;
       if (button === EXPORT) await this.exportToEditor(item.meta.id);
       else if (button === DELETE && (await this.deleteOne(item.meta.id))) await refresh();
@@ -259,6 +297,7 @@ function agentItem(s: AgentSession): Item {
     description: `${s.agentName} · ${path.basename(s.folder)}`,
     detail: `${s.updatedAt ? `${new Date(s.updatedAt).toLocaleString()} · ` : ''}the agent's own session: no transcript here`,
     agentSession: s,
+    ...(s.canDelete ? { buttons: [DELETE_AGENT_SESSION] } : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionCore } from '../activation/core';
+import type { AgentActor } from '../agents/agentActor';
 import type { AgentPool } from '../agents/agentPool';
 import type { AgentConfiguration } from '../agents/agentConfiguration';
 import type { Event } from '../util/emitter';
@@ -75,20 +76,45 @@ export function createHistory(deps: HistorySetupDeps): { store: HistoryStore; re
           const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
           const out = [];
           for (const folder of folders) {
-            const config = await more.configure(folder);
-            if (!config) continue;
-            const actor = more.pool.acquire(config);
-            const sessions = await actor.listSessions(folder).finally(() => {
-              if (!more.chat.usesProcess(actor.key)) more.pool.release(actor.key);
-            });
-            out.push({ agentName: config.agent.name, folder, sessions });
+            const listed = await withAgentOf(more, folder, async (actor) => ({
+              sessions: await actor.listSessions(folder),
+              canDelete: await actor.canDeleteSession(),
+            }));
+            if (listed) out.push({ agentName: listed.agentName, folder, ...listed.result });
           }
           return out;
         },
+        deleteAgentSession: async (s) => {
+          // Only the agent that listed the session may be asked to delete it (the current agent may have changed since).
+          const done = await withAgentOf(more, s.folder, async (actor) => {
+            if (actor.agentName !== s.agentName) throw new Error(`the current agent is ${actor.agentName}, not ${s.agentName}`);
+            await actor.deleteSession(s.sessionId);
+          });
+          if (!done) throw new Error(`no agent is configured for ${s.folder}`);
+        },
+        isSessionOpen: (sessionId) => more.chat.openTabs().some((t) => deps.sessionIdOf(t.tabId) === sessionId),
       });
       return ui;
     },
   };
+}
+
+/**
+ * Runs `work` with the agent process the folder's chats use (started if none runs, and released
+ * again when no tab uses it); undefined when the folder has no agent configuration.
+ */
+async function withAgentOf<T>(
+  more: UiDeps,
+  folder: string,
+  work: (actor: AgentActor) => Promise<T>,
+): Promise<{ agentName: string; result: T } | undefined> {
+  const config = await more.configure(folder);
+  if (!config) return undefined;
+  const actor = more.pool.acquire(config);
+  const result = await work(actor).finally(() => {
+    if (!more.chat.usesProcess(actor.key)) more.pool.release(actor.key);
+  });
+  return { agentName: config.agent.name, result };
 }
 
 export interface UiDeps {
@@ -130,6 +156,11 @@ export function registerHistoryCommands(ui: HistoryUi, recorder: HistoryRecorder
       return ui.exportText(idOf(tabOrId));
     },
     deleteConversation: (id: string) => ui.deleteOne(id, false),
+    /** The agent session's Delete without its confirmation: whether the agent deleted it. */
+    deleteAgentSession: async (sessionId: string) => {
+      const s = (await ui.listAll()).agentOnly.find((a) => a.sessionId === sessionId);
+      return s ? ui.deleteAgentSession(s, false) : false;
+    },
     clearHistory: () => ui.clearAll(false),
     /**
      * Stands in for closing and reopening the window: every tab closes (the list of open tabs is

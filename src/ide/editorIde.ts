@@ -7,7 +7,7 @@
 // MAX_WIRE_ITEMS with the total kept.
 import { acpRequestError } from '../agents/acpSdk';
 import * as vscode from 'vscode';
-import type { ClientRequestContext } from '../agents/clientHandlers';
+import { sessionFolders, type ClientRequestContext, type IdeHandlers, type SessionInfo } from '../agents/clientHandlers';
 import type { Log } from '../log/logEvent';
 import { confine, OutsideWorkspaceError } from '../node/confinement';
 import { readLines } from '../node/textFiles';
@@ -27,7 +27,6 @@ import {
   type IdeSeverity,
 } from '../protocol/ideOperations';
 import { DocumentTexts, hoverText, symbolKindName } from './documentText';
-import type { IdeHandlers } from '../agents/clientHandlers';
 import { TypeScriptProjects } from './projectLoading';
 import { errorText } from '../protocol/errorText';
 
@@ -44,13 +43,13 @@ const PROJECT_LOAD_WAIT_MS = 15_000;
 const EMPTY_RETRY_MS = 3000;
 const EMPTY_RETRY_INTERVALS_MS = [250, 500, 1000];
 const ALLOWED_FOLDERS = {
-  hint: "Only the session's workspace folder and the folders in the symposium.allowedFolders setting are allowed.",
+  hint: "Only the session's workspace folders (its folder and, with symposium.allFoldersInSession, the workspace's other folders the agent was given) and the folders in the symposium.allowedFolders setting are allowed.",
 };
 const SEVERITY: Record<vscode.DiagnosticSeverity, IdeSeverity> = { 0: 'error', 1: 'warning', 2: 'information', 3: 'hint' };
 
 export interface EditorIdeDeps {
   log: Log;
-  lookupSession(actorKey: string, sessionId: string): { cwd: string } | undefined;
+  lookupSession(actorKey: string, sessionId: string): Pick<SessionInfo, 'cwd' | 'additionalDirectories'> | undefined;
   allowedFolders(): string[];
 }
 
@@ -107,7 +106,7 @@ export class EditorIde implements IdeHandlers {
     }
     const session = this.deps.lookupSession(ctx.actorKey, params.sessionId);
     if (!session) throw acpRequestError().invalidParams(undefined, `No chat tab has session ${params.sessionId}.`);
-    const scope = new RequestScope([session.cwd, ...this.deps.allowedFolders()]);
+    const scope = new RequestScope([...sessionFolders(session), ...this.deps.allowedFolders()]);
     const started = Date.now();
     try {
       const result = (await this.run(operation, params, scope, ctx.signal)) as IdeResult<O>;

@@ -56,6 +56,7 @@ describe('settings changes that need Restart Agent', () => {
       contributes: { configuration: { properties: Record<string, unknown> } };
     };
     const perUse = [
+      'allFoldersInSession',
       'allowedFolders',
       'checkpoints.enabled',
       'checkpoints.maxMegabytes',

@@ -163,6 +163,17 @@ export class Settings implements vscode.Disposable {
     return (typeof v === 'number' && Number.isFinite(v) && v >= 10 ? Math.min(v, 100_000) : 500) * 1024 * 1024;
   }
 
+  /**
+   * symposium.allFoldersInSession (default on): in a multi-root workspace a session also gets the
+   * other workspace folders (ACP `additionalDirectories`), and the agent may read and write there.
+   * A workspace may turn it off for itself, never on against the user's setting: it widens what an
+   * agent may touch.
+   */
+  allFoldersInSession(): boolean {
+    const i = config().inspect<unknown>('allFoldersInSession');
+    return (i?.globalValue ?? i?.defaultValue) !== false && i?.workspaceValue !== false && i?.workspaceFolderValue !== false;
+  }
+
   /** symposium.restoreTabs: reopen the chats that were open when the window closed (never, ask, always). */
   restoreTabs(): 'never' | 'ask' | 'always' {
     const v = config().get<unknown>('restoreTabs');

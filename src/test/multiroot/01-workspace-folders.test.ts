@@ -169,4 +169,28 @@ suite('several workspace folders', () => {
     assert.equal(asked(), asks, 'no quick pick on restart');
     assert.equal(await reply(tabId, 'Hello there'), expectedReply('Hello there'));
   });
+  test('all folders in one session: a tab in the first folder is given the second, and the editor serves a read there', async () => {
+    const tabId = await newTabPicking('first');
+    const [a, b] = folders();
+    assert.equal(await reply(tabId, 'what folders do you see'), `I see 2 folders:\n- ${a} (working directory)\n- ${b}`);
+    // ElizACP reads through the editor's fs/read_text_file, confined to the session's folders.
+    const read = await reply(tabId, 'read file notes.txt in additional folder 1');
+    assert.ok(read.startsWith(`Contents of ${path.join(b!, 'notes.txt')}:`), read);
+    assert.match(read, /Only the second workspace folder has this file\./);
+  });
+
+  test('symposium.allFoldersInSession off: a session gets one folder, and a read in the other is refused', async () => {
+    const config = vscode.workspace.getConfiguration('symposium');
+    await config.update('allFoldersInSession', false, vscode.ConfigurationTarget.Global);
+    try {
+      const tabId = await newTabPicking('first');
+      const [a, b] = folders();
+      assert.equal(await reply(tabId, 'what folders do you see'), `I see 1 folder:\n- ${a} (working directory)`);
+      const refused = await reply(tabId, `read file ${path.join(b!, 'notes.txt')}`);
+      assert.match(refused, /^Error reading .*notes\.txt: .*Only the session's workspace folders/s);
+      assert.doesNotMatch(refused, /Only the second workspace folder has this file/);
+    } finally {
+      await config.update('allFoldersInSession', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
 });

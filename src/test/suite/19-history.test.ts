@@ -36,7 +36,7 @@ interface Meta {
 }
 interface Listed {
   conversations: Meta[];
-  agentOnly: { sessionId: string; title: string; agentName: string }[];
+  agentOnly: { sessionId: string; title: string; agentName: string; canDelete: boolean }[];
 }
 
 const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'symposium-eliza-state-'));
@@ -226,6 +226,56 @@ suite('conversation history', () => {
     const tabId = await cmd<string>('openAgentSession', sessionId);
     await waitForIdle(tabId);
     assert.equal(await ask(tabId, 'session info'), `Session ${sessionId}, prompt ${Number(count) + 1}.`);
+  });
+
+  test('session/delete: the agent forgets one of its own sessions', async function () {
+    this.timeout(90_000);
+    await useAgent('Eliza resume', ['--resume', '--state-dir', stateDir]);
+    const { id, replies } = await converse(['session info']);
+    const [, sessionId] = sessionInfo.exec(replies[0] ?? '') ?? [];
+    await cmd('simulateWindowReload');
+    assert.equal(await cmd('deleteConversation', id), true);
+    const before = (await cmd<Listed>('listHistory')).agentOnly.find((s) => s.sessionId === sessionId);
+    assert.ok(before, 'the agent lists the session');
+    assert.equal(before.canDelete, true, 'ElizACP offers session/delete: the item has a Delete button');
+    assert.equal(await cmd('deleteAgentSession', sessionId), true);
+    assert.ok(!(await cmd<Listed>('listHistory')).agentOnly.some((s) => s.sessionId === sessionId), 'the agent no longer lists it');
+    assert.ok(!fs.existsSync(path.join(stateDir, `${sessionId}.json`)), 'ElizACP deleted its saved session');
+  });
+
+  test('session/delete is not asked of a session a chat tab shows; without the capability no button; a refusal shows the reason', async function () {
+    this.timeout(120_000);
+    type Event = { category: string; message: string; data?: Record<string, unknown> };
+    const events = async (message: string): Promise<Event[]> =>
+      (await cmd<Event[]>('getLogEvents')).filter((e) => e.category === 'history' && e.message === message);
+    await useAgent('Eliza resume', ['--resume', '--state-dir', stateDir]);
+    // A new tab's session is saved by ElizACP at once, but the history records a tab only after its first prompt.
+    const tabId = await newTab();
+    await waitForIdle(tabId);
+    const sessionId = (await cmd<{ tabId: string; sessionId?: string }[]>('getTabs')).find((t) => t.tabId === tabId)?.sessionId;
+    assert.ok(sessionId);
+    const listed = (await cmd<Listed>('listHistory')).agentOnly.find((s) => s.sessionId === sessionId);
+    assert.ok(listed, 'the agent lists the open tab’s session, which has no transcript yet');
+    assert.equal(await cmd('deleteAgentSession', sessionId), false);
+    assert.ok(fs.existsSync(path.join(stateDir, `${sessionId}.json`)), 'the agent was not asked');
+    assert.ok((await cmd<Listed>('listHistory')).agentOnly.some((s) => s.sessionId === sessionId));
+    await cmd('simulateWindowReload'); // the tab closes
+
+    await useAgent('Eliza no delete', ['--resume', '--no-delete', '--state-dir', stateDir]);
+    const withheld = (await cmd<Listed>('listHistory')).agentOnly.find((s) => s.sessionId === sessionId);
+    assert.equal(withheld?.canDelete, false, 'no session/delete: no Delete button');
+    assert.equal(await cmd('deleteAgentSession', sessionId), false);
+
+    await useAgent('Eliza failing delete', ['--resume', '--fail-delete', '--state-dir', stateDir]);
+    const refusedBefore = (await events('the agent did not delete its session')).length;
+    assert.equal(await cmd('deleteAgentSession', sessionId), false);
+    const refused = (await events('the agent did not delete its session')).slice(refusedBefore);
+    assert.equal(refused.length, 1);
+    assert.match(String(refused[0]!.data?.reason), /Internal error: ElizACP keeps its sessions as asked \(--fail-delete\)/);
+    assert.ok(
+      (await cmd<Listed>('listHistory')).agentOnly.some((s) => s.sessionId === sessionId),
+      'still listed',
+    );
   });
 
   test('restoreTabs: always brings the two open tabs back after a reload, each continuing its session', async function () {
