@@ -4,7 +4,7 @@
 // (this repo's CI), `npm test` runs the same suites in code-server instead (scripts/run-ext-tests.mjs).
 // src/vscodeTestConfig.unit.test.ts checks this file without downloading anything.
 //
-// Two runs per version, as in `npm test`: the single-folder suites (src/test/suite/) on test-workspace/,
+// Two runs per version, as in `npm test`: the single-folder suites (src/test/suite/) on test-fixtures/workspace/,
 // and the multi-root suite (src/test/multiroot/) on the two-folder workspace it needs.
 import { readFileSync, readdirSync } from 'node:fs';
 import { defineConfig } from '@vscode/test-cli';
@@ -25,8 +25,12 @@ const suiteFiles = (dir) =>
     .map((f) => `out/test/${dir}/${f.replace(/\.ts$/, '.js')}`);
 
 const runs = [
-  { suffix: '', files: suiteFiles('suite'), workspaceFolder: './test-workspace' },
-  { suffix: '-multiroot', files: suiteFiles('multiroot'), workspaceFolder: './test-workspace-multi/symposium-multi.code-workspace' },
+  { suffix: '', files: suiteFiles('suite'), workspaceFolder: './test-fixtures/workspace' },
+  {
+    suffix: '-multiroot',
+    files: suiteFiles('multiroot'),
+    workspaceFolder: './test-fixtures/workspace-multi/symposium-multi.code-workspace',
+  },
 ];
 
 export default defineConfig(

@@ -58,7 +58,7 @@ export default tseslint.config(
       '**/*.cjs',
       // The drivers in scripts/ are linted (and type-checked: tsconfig.scripts.json); other .mjs are config.
       '*.mjs',
-      'test-workspace*/**',
+      'test-fixtures/**',
     ],
   },
   // typescript-eslint's recommended rules (they include ESLint's own recommended set, adjusted for TS).

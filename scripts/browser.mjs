@@ -34,7 +34,7 @@ function copyWorkspace(runDir, workspace) {
 /**
  * Opens the workbench. `testsPath` (absolute, on the server) runs a mocha suite in the extension
  * host; `env` becomes the host's extensionEnvironment. `workspace` (a `.code-workspace` file relative
- * to the repo) opens a copy of that multi-root workspace instead of the copy of test-workspace/.
+ * to the repo) opens a copy of that multi-root workspace instead of the copy of test-fixtures/workspace/.
  * Resolves to { ctx, page, exited } where `exited` resolves with the code passed to
  * window.codeAutomationExit (the test runner's verdict).
  */

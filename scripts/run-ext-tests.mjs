@@ -4,8 +4,8 @@
 // screenshots a test asks for (helpers.ts `screenshot`) land in test-results/<name>-<shot>.png.
 // Exit code 0 when every test passed.
 //
-//   run-ext-tests.mjs                      the single-folder suites (out/test/suite/) on test-workspace/ → host.json
-//   run-ext-tests.mjs --suite multiroot --workspace test-workspace-multi/symposium-multi.code-workspace --name host-multiroot
+//   run-ext-tests.mjs                      the single-folder suites (out/test/suite/) on test-fixtures/workspace/ → host.json
+//   run-ext-tests.mjs --suite multiroot --workspace test-fixtures/workspace-multi/symposium-multi.code-workspace --name host-multiroot
 //                                          only out/test/multiroot/, on that multi-root workspace
 import fs from 'node:fs';
 import path from 'node:path';

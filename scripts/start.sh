@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm start`: builds the extension, installs the code-server VS Code host if needed, and serves
-# VS Code on 127.0.0.1 with Symposium loaded (as extensionDevelopmentPath) and test-workspace/
+# VS Code on 127.0.0.1 with Symposium loaded (as extensionDevelopmentPath) and test-fixtures/workspace/
 # open. Prints the URL to open in a browser and keeps running until Ctrl+C.
 # PORT=<n> picks the port (default: a free one).
 set -euo pipefail
@@ -29,7 +29,7 @@ URL="$(node -e '
   const auth = `127.0.0.1:${port}`;
   const payload = [["extensionDevelopmentPath", `vscode-remote://${auth}${root}`]];
   console.log(`http://${auth}/?folder=${encodeURIComponent(ws)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
-' "$PORT" "$ROOT" "$ROOT/test-workspace")"
+' "$PORT" "$ROOT" "$ROOT/test-fixtures/workspace")"
 echo
 echo "Symposium is running in VS Code (code-server). Open:"
 echo "  $URL"

@@ -45,7 +45,7 @@ stage 'node: processes' env TEST_STAGE=node-process npx mocha --config .mocharc.
 stage 'host (code-server)' bash scripts/vscode-host-run.sh scripts/run-ext-tests.mjs
 # A second host, on a two-folder workspace: only the multi-root suite (workspace-folder pick).
 stage 'host, multi-root' bash scripts/vscode-host-run.sh scripts/run-ext-tests.mjs --suite multiroot \
-  --workspace test-workspace-multi/symposium-multi.code-workspace --name host-multiroot
+  --workspace test-fixtures/workspace-multi/symposium-multi.code-workspace --name host-multiroot
 stage 'browser: chat' bash scripts/vscode-host-run.sh scripts/webview-e2e.mjs
 # The history across real window reloads and two windows (its own code-server: reloads end its windows).
 stage 'browser: history' bash scripts/vscode-host-run.sh scripts/history-e2e.mjs

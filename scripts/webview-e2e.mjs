@@ -335,7 +335,7 @@ try {
   });
 
   await step("an OpenCtx provider's mentions are in the @ menu; a picked one reaches the agent as a resource", async () => {
-    // The sample provider of test-workspace/openctx, configured as a user would (docs/openctx.md).
+    // The sample provider of test-fixtures/workspace/openctx, configured as a user would (docs/openctx.md).
     fs.mkdirSync(path.join(runDir, 'ws', '.vscode'), { recursive: true });
     fs.writeFileSync(
       path.join(runDir, 'ws', '.vscode', 'settings.json'),

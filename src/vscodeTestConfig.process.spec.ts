@@ -78,15 +78,16 @@ describe('.vscode-test.mjs (@vscode/test-cli, desktop VS Code)', () => {
     }
   });
 
-  it('opens test-workspace/ for the single-folder runs and the two-folder .code-workspace for the multi-root runs', () => {
-    for (const label of ['min', 'stable']) assert.equal(byLabel(label).config.launchArgs.at(-1), path.join(ROOT, 'test-workspace'));
+  it('opens test-fixtures/workspace/ for the single-folder runs and the two-folder .code-workspace for the multi-root runs', () => {
+    for (const label of ['min', 'stable'])
+      assert.equal(byLabel(label).config.launchArgs.at(-1), path.join(ROOT, 'test-fixtures/workspace'));
     for (const label of ['min-multiroot', 'stable-multiroot']) {
       const file = byLabel(label).config.launchArgs.at(-1)!;
       assert.equal(path.extname(file), '.code-workspace');
       const folders = (JSON.parse(fs.readFileSync(file, 'utf8')) as { folders: { path: string }[] }).folders.map((f) =>
         path.resolve(path.dirname(file), f.path),
       );
-      assert.deepEqual(folders, [path.join(ROOT, 'test-workspace'), path.join(ROOT, 'test-workspace-b')]);
+      assert.deepEqual(folders, [path.join(ROOT, 'test-fixtures/workspace'), path.join(ROOT, 'test-fixtures/workspace-b')]);
       for (const f of folders) assert.ok(fs.statSync(f).isDirectory(), f);
     }
     for (const r of runs) assert.ok(r.config.launchArgs.includes('--disable-extensions'));

@@ -1,5 +1,5 @@
 // npm run bench, part 2: what the chain costs an IDE operation. `findReferences` on the class
-// Parser of test-workspace/ts-project, answered by a real TypeScript language service — the engine
+// Parser of test-fixtures/workspace/ts-project, answered by a real TypeScript language service — the engine
 // behind VS Code's reference provider — two ways, interleaved round by round:
 //   direct  the language service call (and the conversion to 1-based results) in this process;
 //   chain   an agent's `find_references` MCP call, timed by the agent (ideBenchAgent.ts): agent →
@@ -21,7 +21,7 @@ import { quantile } from './stats';
 
 const ts = createRequire(__filename)('typescript') as typeof TS;
 const ROOT = resolve(__dirname, '../..');
-const PROJECT = join(ROOT, 'test-workspace/ts-project');
+const PROJECT = join(ROOT, 'test-fixtures/workspace/ts-project');
 const CONDUCTOR = resolve(__dirname, '../conductor.js');
 const AGENT = resolve(__dirname, 'ideBenchAgent.js');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);

@@ -1,5 +1,5 @@
 // npm run bench, part 3: what the language-server fallback costs. `findReferences` on the class
-// Parser of test-workspace/ts-project (8 locations), each path against its own warm
+// Parser of test-fixtures/workspace/ts-project (8 locations), each path against its own warm
 // typescript-language-server (same version, same initialization options), interleaved round by
 // round (docs/benchmarks.md):
 //   direct        `textDocument/references` sent straight to a bare typescript-language-server
@@ -33,7 +33,7 @@ import { createLogger } from '../log';
 import { quantile } from './stats';
 
 const ROOT = resolve(__dirname, '../..');
-const PROJECT = join(ROOT, 'test-workspace/ts-project');
+const PROJECT = join(ROOT, 'test-fixtures/workspace/ts-project');
 const PARSER = join(PROJECT, 'src/parser.ts');
 const CONDUCTOR = resolve(__dirname, '../conductor.js');
 const AGENT = resolve(__dirname, 'ideBenchAgent.js');

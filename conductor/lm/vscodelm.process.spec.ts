@@ -192,7 +192,7 @@ describe('conductor vscodelm inside VS Code: no language-server fallback (proces
     let stderr = '';
     // A workspace with TypeScript, and a language server on PATH that the fallback would start.
     const lm = startLm({
-      cwd: resolve(__dirname, '../../test-workspace'),
+      cwd: resolve(__dirname, '../../test-fixtures/workspace'),
       env: { PATH: [resolve(__dirname, '../../node_modules/.bin'), process.env.PATH ?? ''].join(delimiter) },
       stderr: (t) => (stderr += t),
     });

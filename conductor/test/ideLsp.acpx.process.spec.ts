@@ -11,7 +11,7 @@ import { runAcpx, shellWord } from './acpx';
 import { CONDUCTOR_JS, tempDir } from './harness';
 import { toolReplyJson } from '../../src/test/ideExpectations';
 
-const WORKSPACE = resolve(__dirname, '../../test-workspace');
+const WORKSPACE = resolve(__dirname, '../../test-fixtures/workspace');
 
 interface Line {
   method?: string;

@@ -1,6 +1,6 @@
 // Many IDE requests at once: the ide-lsp adapter, driven directly at its chain position (the
 // requests ide-operations would send upstream), with the real typescript-language-server and
-// pyright on test-workspace. Three sessions of the same folder send 20 requests together; every
+// pyright on test-fixtures/workspace. Three sessions of the same folder send 20 requests together; every
 // answer equals the one asked alone, and one server process per language serves them all. Then a
 // file is changed on disk: the next question sees the change (didChange, a new version) and the
 // diagnostics wait until the server has published for it.
@@ -16,7 +16,7 @@ import { createLogger } from '../log';
 import { serverPids, testWorkspaceServers } from './languageServerLog';
 import { tempDir } from './harness';
 
-const WORKSPACE = resolve(__dirname, '../../test-workspace');
+const WORKSPACE = resolve(__dirname, '../../test-fixtures/workspace');
 
 function harness(): { adapter: Component; cx: ComponentContext; log: string[] } {
   const log: string[] = [];

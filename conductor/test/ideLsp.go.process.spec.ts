@@ -10,7 +10,7 @@ import { GO_EXPECTATIONS, mismatches } from '../../src/test/ideExpectations';
 import { goplsInstalled, serverPids } from './languageServerLog';
 import { conductorArgs, initialize, newSession, prompt, startProcess, waitFor, type Harness } from './harness';
 
-const WORKSPACE = resolve(__dirname, '../../test-workspace');
+const WORKSPACE = resolve(__dirname, '../../test-fixtures/workspace');
 
 describe('ide-lsp: Go through the real gopls', function () {
   this.timeout(120_000);

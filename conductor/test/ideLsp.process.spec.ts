@@ -2,7 +2,7 @@
 // front of an editor that does not answer IDE operations (no `_meta.symposium.ide`, as acpx or
 // Zed), so assembly places the ide-lsp adapter, which starts the real typescript-language-server
 // and pyright (devDependencies, found in the repository's node_modules/.bin above
-// test-workspace/). ElizACP calls the `ide` tools; every answer must equal the shared table the
+// test-fixtures/workspace/). ElizACP calls the `ide` tools; every answer must equal the shared table the
 // host suite asks VS Code (src/test/ideExpectations.ts). When the conductor exits, no server
 // process (nor anything it started) is left.
 import * as assert from 'node:assert/strict';
@@ -14,7 +14,7 @@ import { mismatches, PYTHON_EXPECTATIONS, toolReplyJson, TYPESCRIPT_EXPECTATIONS
 import { serverPids, testWorkspaceServers } from './languageServerLog';
 import { conductorArgs, initialize, newSession, prompt, startProcess, waitFor, type Harness } from './harness';
 
-const WORKSPACE = resolve(__dirname, '../../test-workspace');
+const WORKSPACE = resolve(__dirname, '../../test-fixtures/workspace');
 /** Workspace-wide questions start the server of every language present (gopls too, for go-module/). */
 const SERVERS = testWorkspaceServers();
 

@@ -12,7 +12,7 @@ import { serverPids } from './languageServerLog';
 import { toolReplyJson } from '../../src/test/ideExpectations';
 
 const FAKE = resolve(__dirname, 'fixtures/fakeLanguageServer.mjs');
-const WORKSPACE = resolve(__dirname, '../../test-workspace');
+const WORKSPACE = resolve(__dirname, '../../test-fixtures/workspace');
 const TIMEOUT_MS = 1500;
 
 function conductor(languageServers: Record<string, unknown>, env: Record<string, string> = {}): Harness {

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { brief, toolReplyJson, type Located } from '../../src/test/ideExpectations';
 import { conductorArgs, initialize, newSession, prompt, startProcess, tempDir, type Harness } from './harness';
 
-const TS_PROJECT = resolve(__dirname, '../../test-workspace/ts-project');
+const TS_PROJECT = resolve(__dirname, '../../test-fixtures/workspace/ts-project');
 
 const located = (text: string): string[] => {
   try {

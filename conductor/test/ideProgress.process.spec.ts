@@ -23,7 +23,7 @@ import {
 } from '../../src/protocol/symposium-ext';
 import { conductorArgs, sleep } from './harness';
 
-const WORKSPACE = resolve(__dirname, '../../test-workspace');
+const WORKSPACE = resolve(__dirname, '../../test-fixtures/workspace');
 
 interface Editor {
   conn: acp.ClientConnection;

@@ -17,7 +17,7 @@ export function goplsInstalled(): boolean {
   }
 }
 
-/** The servers a workspace-wide question starts for test-workspace/ (one per language present), sorted. */
+/** The servers a workspace-wide question starts for test-fixtures/workspace/ (one per language present), sorted. */
 export function testWorkspaceServers(): string[] {
   return [...(goplsInstalled() ? ['gopls'] : []), 'pyright-langserver', 'typescript-language-server'];
 }

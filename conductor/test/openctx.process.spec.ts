@@ -13,7 +13,7 @@ import { startHttpProviders, type HttpProviders, type ProviderModule } from '../
 import { conductorArgs, initialize, prompt, startProcess, tempDir, type Harness } from './harness';
 import { toolReplyJson } from '../../src/test/ideExpectations';
 
-const FIXTURES = join(__dirname, '..', '..', 'test-workspace', 'openctx');
+const FIXTURES = join(__dirname, '..', '..', 'test-fixtures/workspace', 'openctx');
 const moduleUri = (name: string): string => pathToFileURL(join(FIXTURES, name)).href;
 
 const tickets: ProviderModule = {

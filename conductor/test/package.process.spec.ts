@@ -23,7 +23,7 @@ import { startScriptedModelServer } from './realAgents/server';
 import { mcpStep } from './realAgents/steps';
 
 const ROOT = resolve(__dirname, '../..');
-const WORKSPACE = join(ROOT, 'test-workspace');
+const WORKSPACE = join(ROOT, 'test-fixtures/workspace');
 const MARKER = 'SYMPOSIUM_PACKAGE_TEST_RUN';
 const MB = 1_000_000;
 

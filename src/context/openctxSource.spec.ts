@@ -9,8 +9,8 @@ import { Emitter } from '../util/emitter';
 import { OpenCtxSource } from './openctxSource';
 import { silentLog } from '../log/logEvent';
 
-const SAMPLE = pathToFileURL(path.join(__dirname, '..', '..', 'test-workspace', 'openctx', 'sample-provider.mjs')).href;
-const HANGING = pathToFileURL(path.join(__dirname, '..', '..', 'test-workspace', 'openctx', 'hanging-provider.mjs')).href;
+const SAMPLE = pathToFileURL(path.join(__dirname, '..', '..', 'test-fixtures/workspace', 'openctx', 'sample-provider.mjs')).href;
+const HANGING = pathToFileURL(path.join(__dirname, '..', '..', 'test-fixtures/workspace', 'openctx', 'hanging-provider.mjs')).href;
 
 function until(what: string, check: () => Promise<boolean>, ms = 5_000): Promise<void> {
   const end = Date.now() + ms;

@@ -1,4 +1,4 @@
-// The OpenCtx client against real providers: the sample module of test-workspace/openctx (as a
+// The OpenCtx client against real providers: the sample module of test-fixtures/workspace/openctx (as a
 // `file://` module and served over loopback HTTP), a protocol-0.1 CommonJS module, and broken
 // providers (throwing, hanging, malformed answers, malformed JSON, protocol errors). One broken
 // provider costs only its own results and a problem report naming its URI.
@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { startHttpProviders, type HttpProviders, type ProviderModule } from '../test/openctxHttpProvider';
 import { OpenCtxClient, parseProviderSettings, type OpenCtxProviderConfig } from './openctxClient';
 
-const FIXTURES = path.join(__dirname, '..', '..', 'test-workspace', 'openctx');
+const FIXTURES = path.join(__dirname, '..', '..', 'test-fixtures/workspace', 'openctx');
 const moduleUri = (name: string): string => pathToFileURL(path.join(FIXTURES, name)).href;
 const SAMPLE = moduleUri('sample-provider.mjs');
 

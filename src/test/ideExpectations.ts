@@ -1,4 +1,4 @@
-// One table of IDE questions and their exact answers on test-workspace, shared by the two paths
+// One table of IDE questions and their exact answers on test-fixtures/workspace, shared by the two paths
 // that answer them: the editor (host suite 14-ide-operations, VS Code's TypeScript features) and
 // the conductor's language-server fallback (conductor/test/ideLsp.process.spec.ts, real
 // typescript-language-server and pyright). The same question must get the same answer from both:
@@ -46,7 +46,7 @@ const PARSER_REFERENCES = [
   `${ts('report.ts')}:5:25-5:31`,
 ];
 
-/** TypeScript (test-workspace/ts-project): asked of VS Code and of typescript-language-server. */
+/** TypeScript (test-fixtures/workspace/ts-project): asked of VS Code and of typescript-language-server. */
 export const TYPESCRIPT_EXPECTATIONS: readonly IdeExpectation[] = [
   {
     title: 'findDefinitions by name: the class, with kind and snippet',
@@ -132,7 +132,7 @@ export const TYPESCRIPT_EXPECTATIONS: readonly IdeExpectation[] = [
 const py = (name: string): string => `py-package/geometry/${name}`;
 
 /**
- * Python (test-workspace/py-package): pyright in the fallback. code-server has no Python
+ * Python (test-fixtures/workspace/py-package): pyright in the fallback. code-server has no Python
  * language extension, so the host suite cannot ask VS Code these.
  */
 export const PYTHON_EXPECTATIONS: readonly IdeExpectation[] = [
@@ -181,7 +181,7 @@ export const PYTHON_EXPECTATIONS: readonly IdeExpectation[] = [
 const go = (name: string): string => `go-module/${name}`;
 
 /**
- * Go (test-workspace/go-module, no dependencies): gopls in the fallback (Debian's gopls package;
+ * Go (test-fixtures/workspace/go-module, no dependencies): gopls in the fallback (Debian's gopls package;
  * .ci/run installs it). code-server has no Go extension, so the host suite cannot ask VS Code these.
  */
 export const GO_EXPECTATIONS: readonly IdeExpectation[] = [

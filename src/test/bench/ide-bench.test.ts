@@ -1,5 +1,5 @@
 // The host half of the IDE-operations bench (npm run bench:ide-host; npm run bench runs it too when
-// the VS Code host is installed): findReferences on the class Parser of test-workspace/ts-project,
+// the VS Code host is installed): findReferences on the class Parser of test-fixtures/workspace/ts-project,
 // (1) directly, VS Code's own `vscode.executeReferenceProvider`, and (2) through the whole chain as
 // an agent sees it — the bench agent (out/bench/ideBenchAgent.js) calls the `ide` server's
 // find_references and times each call: agent → MCP → ide-operations → conductor → this

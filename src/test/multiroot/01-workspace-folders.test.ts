@@ -1,5 +1,5 @@
 // Runs only in the multi-root host run (`run-ext-tests.mjs --suite multiroot --workspace
-// test-workspace-multi/symposium-multi.code-workspace`): two workspace folders, so every new chat tab
+// test-fixtures/workspace-multi/symposium-multi.code-workspace`): two workspace folders, so every new chat tab
 // asks which one its session works in (resolveConfiguration → vscode.window.showWorkspaceFolderPick).
 // The tests answer that real quick pick with the quick-input commands a keyboard user triggers.
 import * as assert from 'node:assert/strict';
@@ -79,7 +79,7 @@ suite('several workspace folders', () => {
   test("the chat's first tab asks which folder to use; its session runs in the one picked", async () => {
     assert.deepEqual(
       folders().map((f) => path.basename(f)),
-      ['test-workspace', 'test-workspace-b'],
+      ['workspace', 'workspace-b'],
     );
     await vscode.commands.executeCommand('symposium.openChat');
     await waitFor('the chat webview to be ready', async () => (await viewState()).live);

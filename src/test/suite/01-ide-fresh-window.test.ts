@@ -1,6 +1,6 @@
 // An agent's first IDE question in a window where no TypeScript file was opened yet: VS Code's
 // TypeScript has not started, and its workspace symbols cover only loaded projects. Runs right
-// after activation (file order), on test-workspace/ts-fresh, a project no other suite opens: the
+// after activation (file order), on test-fixtures/workspace/ts-fresh, a project no other suite opens: the
 // definition and the references of its class, asked by name, must be found on the very first
 // question, without a tab being opened.
 import * as assert from 'node:assert/strict';

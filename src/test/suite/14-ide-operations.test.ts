@@ -1,6 +1,6 @@
 // In the real host: ElizACP calls the `ide` MCP tools (the conductor's ide-operations
 // component), the component asks the extension `_symposium/ide/*`, and the extension answers from
-// VS Code's TypeScript language features on test-workspace/ts-project. Positions are asserted
+// VS Code's TypeScript language features on test-fixtures/workspace/ts-project. Positions are asserted
 // exactly (1-based, columns in characters: main.ts line 4 has two emoji before `Parser`, line 8
 // two tabs) and compared with what VS Code's own Go to Definition / Find All References return.
 import * as assert from 'node:assert/strict';

@@ -3,7 +3,7 @@
 // extension would. Off: nothing registered, nothing spawned. On: ElizACP as a model, a plain
 // prompt, a follow-up on the same ACP session, an edited history on a new one, three tools (two
 // called in one turn, one in the next), and the symposium-agent-action approve / reject paths.
-// A second extension (test-extensions/lm-consumer) converses with its own tools; token limits and
+// A second extension (test-fixtures/extensions/lm-consumer) converses with its own tools; token limits and
 // the model list follow the settings; a killed LM process is replaced. Also measures time to first
 // part and parts per second (test-results/bench/lm.json).
 import * as assert from 'node:assert/strict';
@@ -142,7 +142,7 @@ suite('language model provider (experimental)', () => {
   });
 
   test('another extension picks the model and runs its own tool loop over several turns on one ACP session', async () => {
-    // test-extensions/lm-consumer: loaded beside Symposium, it knows only the vendor name.
+    // test-fixtures/extensions/lm-consumer: loaded beside Symposium, it knows only the vendor name.
     const consumer = vscode.extensions.getExtension('symposium-tests.symposium-lm-consumer');
     assert.ok(consumer, 'the consumer extension is loaded');
     type Round = { text: string; calls: { name: string; input: unknown }[] };

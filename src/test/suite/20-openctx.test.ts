@@ -1,5 +1,5 @@
 // OpenCtx providers in the real host (docs/openctx.md). `openctx.providers` names the sample
-// module of test-workspace/openctx (relative to the workspace), an HTTP provider on loopback
+// module of test-fixtures/workspace/openctx (relative to the workspace), an HTTP provider on loopback
 // started here, and broken ones (throwing, hanging, malformed answers, malformed JSON). Their
 // mentions join the `@` menu under one entry per provider; a chosen mention reaches ElizACP as an
 // embedded resource (`what did i attach`); the sample's annotations show as a hover and a code
