@@ -40,8 +40,9 @@ stage 'install: test tools' bash scripts/test-tools-install.sh  # acpx and the p
 # code-server and its Node 24: the host stages run in it, and Qwen Code (a real agent of the node
 # stage) needs Node 22 or later, so it is installed before the node stage.
 stage 'install: code-server' bash scripts/vscode-host-install.sh
-stage 'node: unit' env TEST_STAGE=node-unit npx mocha --config .mocharc.json --reporter ./scripts/mocha-json-reporter.cjs
-stage 'node: processes' env TEST_STAGE=node-process npx mocha --config .mocharc.process.json --reporter ./scripts/mocha-json-reporter.cjs
+stage 'node: unit' env TEST_STAGE=node-unit bash scripts/mocha-tier.sh .mocharc.json --reporter ./scripts/mocha-json-reporter.cjs
+# Two spec files at a time (they share no state: each starts its own processes in its own folders).
+stage 'node: processes' env TEST_STAGE=node-process bash scripts/mocha-tier.sh .mocharc.process.json --reporter ./scripts/mocha-json-reporter.cjs
 stage 'host (code-server)' bash scripts/vscode-host-run.sh scripts/run-ext-tests.mjs
 # A second host, on a two-folder workspace: only the multi-root suite (workspace-folder pick).
 stage 'host, multi-root' bash scripts/vscode-host-run.sh scripts/run-ext-tests.mjs --suite multiroot \
