@@ -14,11 +14,11 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
-import { openWorkbench, writeResults, RESULTS_DIR, ROOT, sleep } from './browser.mjs';
+import { openWorkbench, writeResults, RESULTS_DIR, ROOT, sleep, requiredEnv, newResults } from './browser.mjs';
 import { answersOf, inputOf, openChat, selectedTab, stepsInto, waitForText, wrapperOf } from './chatPage.mjs';
 import { AGENTS, agentProcesses, approvalCards, choosePickerOption, openDetails, pickers, until, waitingApprovals } from './agentsPage.mjs';
 
-const runDir = process.env.VSCODE_HOST_RUN_DIR;
+const runDir = requiredEnv('VSCODE_HOST_RUN_DIR');
 if (!runDir) throw new Error('run me through scripts/vscode-host-run.sh');
 const ws = path.join(runDir, 'ws');
 fs.writeFileSync(path.join(ws, 'notes.txt'), 'the secret word is pelican\n');
@@ -55,9 +55,9 @@ fs.writeFileSync(machineSettings, JSON.stringify({ 'symposium.agents': agentEntr
 const settingsFile = path.join(runDir, 'ud', 'User', 'settings.json');
 const baseSettings = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
 const chooseAgent = (name) => fs.writeFileSync(settingsFile, JSON.stringify({ ...baseSettings, 'symposium.currentAgent': name }, null, 2));
-chooseAgent(agents[0].name);
+chooseAgent(agents[0]?.name ?? '');
 
-const results = { passes: [], failures: [] };
+const results = newResults();
 const { ctx, page } = await openWorkbench({ log: false });
 page.setDefaultTimeout(20_000);
 const shot = (name) => page.screenshot({ path: path.join(RESULTS_DIR, `e2e-agents-${name}.png`) });

@@ -30,7 +30,7 @@ export async function bareStreamMs(prompt, chunks, runs = 3) {
       seen++;
       last = performance.now();
     })
-    .connect(acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout)));
+    .connect(acp.ndJsonStream(Writable.toWeb(child.stdin), /** @type {ReadableStream<Uint8Array>} */ (Readable.toWeb(child.stdout))));
   try {
     await conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
     const { sessionId } = await conn.agent.request('session/new', { cwd: home, mcpServers: [] });
@@ -42,7 +42,7 @@ export async function bareStreamMs(prompt, chunks, runs = 3) {
       if (seen < chunks) throw new Error(`bare client: ${seen} of ${chunks} chunks`);
       if (i > 0) times.push(last - t0); // the first run warms up
     }
-    return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+    return times.sort((a, b) => a - b)[Math.floor(times.length / 2)] ?? NaN;
   } finally {
     child.stdin.end();
   }

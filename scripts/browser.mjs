@@ -11,6 +11,18 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const RESULTS_DIR = path.join(ROOT, 'test-results');
 
+/** @typedef {{ passes: string[]; failures: { title: string; err: string }[] }} Results What a stage leaves in test-results/<stage>.json. */
+
+/** @returns {Results} */
+export const newResults = () => ({ passes: [], failures: [] });
+
+/** An environment variable the driver cannot run without (scripts/vscode-host-run.sh sets them). */
+export function requiredEnv(/** @type {string} */ name) {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run this driver through scripts/vscode-host-run.sh`);
+  return value;
+}
+
 /**
  * Copies a `.code-workspace` file (path relative to the repo) and every folder it lists into
  * `<runDir>/multi/`, keeping their layout relative to the repo, so the relative folder paths still
@@ -38,9 +50,12 @@ function copyWorkspace(runDir, workspace) {
  * Resolves to { ctx, page, exited } where `exited` resolves with the code passed to
  * window.codeAutomationExit (the test runner's verdict).
  */
+/**
+ * @param {{ testsPath?: string; env?: Record<string, string>; workspace?: string; viewport?: { width: number; height: number }; log?: boolean }} [options]
+ */
 export async function openWorkbench({ testsPath, env = {}, workspace, viewport = { width: 1400, height: 900 }, log = true } = {}) {
-  const url = process.env.VSCODE_HOST_URL;
-  const runDir = process.env.VSCODE_HOST_RUN_DIR;
+  const url = requiredEnv('VSCODE_HOST_URL');
+  const runDir = requiredEnv('VSCODE_HOST_RUN_DIR');
   if (!url || !runDir) throw new Error('run me through scripts/vscode-host-run.sh');
   const ctx = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(os.tmpdir(), 'chromium-')), {
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',

@@ -5,7 +5,7 @@
 // log, prints the figures against the goals as a table, and writes test-results/bench/chat-bench.json.
 import fs from 'node:fs';
 import path from 'node:path';
-import { openWorkbench, RESULTS_DIR } from './browser.mjs';
+import { openWorkbench, requiredEnv, RESULTS_DIR } from './browser.mjs';
 import { answersOf, inputOf, openChat, selectedTab, waitForText } from './chatPage.mjs';
 import { measureChatPace } from './chatPace.mjs';
 
@@ -23,7 +23,7 @@ function loggedActivationMs(dir) {
   for (const log of logs) {
     // The log line's data: {"ms": …, "withTestCommandsMs": …} (src/extension.ts).
     const match = /activate\(\) done (\{.*\})/.exec(fs.readFileSync(log, 'utf8'));
-    if (match) return JSON.parse(match[1]);
+    if (match?.[1]) return JSON.parse(match[1]);
   }
   return undefined;
 }
@@ -41,7 +41,7 @@ try {
   await page.keyboard.press('Enter');
   await waitForText(answersOf(f, mid), 'chunk 2', 60_000);
   const ui = await measureChatPace(page, f, mid);
-  const activation = loggedActivationMs(path.join(process.env.VSCODE_HOST_RUN_DIR, 'ud', 'logs'));
+  const activation = loggedActivationMs(path.join(requiredEnv('VSCODE_HOST_RUN_DIR'), 'ud', 'logs'));
   // What a user's activation costs; this development-mode host also registers the test commands.
   const activationMs = activation?.ms;
   const r = ui.reply5000;

@@ -16,7 +16,7 @@ export async function measureChatPace(page, f, mid) {
   const watchReply = (mid, until) =>
     f.evaluate(
       ({ mid, until }) => {
-        const w = document.querySelector(`.mynah-chat-wrapper[mynah-tab-id="${mid}"]`);
+        const w = /** @type {HTMLElement} */ (document.querySelector(`.mynah-chat-wrapper[mynah-tab-id="${mid}"]`));
         const cards = () =>
           [...w.querySelectorAll('[data-testid="chat-item-answer"], [data-testid="chat-item-answer-stream"]')].filter(
             (e) => !e.parentElement?.closest('[data-testid^="chat-item-answer"]'),
@@ -38,7 +38,7 @@ export async function measureChatPace(page, f, mid) {
         window.__reply = new Promise((resolve) => {
           let t0 = 0;
           let first = 0;
-          const input = w.querySelector('[data-testid="prompt-input-textarea"]');
+          const input = /** @type {HTMLElement} */ (w.querySelector('[data-testid="prompt-input-textarea"]'));
           const onKey = (e) => {
             if (e.key !== 'Enter') return;
             t0 = performance.now();
@@ -47,7 +47,7 @@ export async function measureChatPace(page, f, mid) {
           input.addEventListener('keydown', onKey, true);
           const check = () => {
             const list = cards();
-            const last = list.length > before ? list[list.length - 1].textContent : '';
+            const last = list.length > before ? (list[list.length - 1]?.textContent ?? '') : '';
             window.__seen = { before, now: list.length, last: last.replace(/\s+/g, ' ').slice(-300), ms: performance.now() - t0 };
             if (t0 && !first && /chunk/.test(last)) first = performance.now();
             if (last.includes(until)) {

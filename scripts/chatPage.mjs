@@ -52,6 +52,7 @@ export async function waitForText(locator, text, timeout = 30_000) {
 }
 
 /** A step runner: each step's outcome goes into `results`; a failure calls `onFailure` (screenshots) and rethrows. */
+/** @param {import('./browser.mjs').Results} results */
 export function stepsInto(results, onFailure) {
   return async function step(title, fn) {
     const t0 = Date.now();
@@ -59,7 +60,7 @@ export function stepsInto(results, onFailure) {
       await fn();
       results.passes.push(title);
       console.log(`  ✔ ${title} (${Date.now() - t0} ms)`);
-    } catch (e) {
+    } catch (/** @type {any} */ e) {
       results.failures.push({ title, err: e?.stack ?? String(e) });
       console.log(
         `  ✘ ${title}\n    ${String(e?.message ?? e)

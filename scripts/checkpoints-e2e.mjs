@@ -7,10 +7,10 @@
 // test-results/e2e-checkpoints-*.png.
 import fs from 'node:fs';
 import path from 'node:path';
-import { openWorkbench, writeResults, RESULTS_DIR, sleep } from './browser.mjs';
+import { openWorkbench, writeResults, RESULTS_DIR, sleep, requiredEnv, newResults } from './browser.mjs';
 import { inputOf, openChat, selectedTab, stepsInto, waitForText, wrapperOf } from './chatPage.mjs';
 
-const runDir = process.env.VSCODE_HOST_RUN_DIR;
+const runDir = requiredEnv('VSCODE_HOST_RUN_DIR');
 if (!runDir) throw new Error('run me through scripts/vscode-host-run.sh');
 const dir = path.join(runDir, 'ws', 'ckpt-e2e');
 fs.mkdirSync(dir, { recursive: true });
@@ -20,7 +20,7 @@ const past = new Date(Date.now() - 60_000);
 fs.utimesSync(path.join(dir, 'edit.txt'), past, past);
 
 fs.mkdirSync(RESULTS_DIR, { recursive: true });
-const results = { passes: [], failures: [] };
+const results = newResults();
 const { ctx, page } = await openWorkbench({ log: false });
 page.setDefaultTimeout(20_000);
 const step = stepsInto(results, () => page.screenshot({ path: path.join(RESULTS_DIR, 'e2e-checkpoints-failure.png') }));

@@ -16,13 +16,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { tsImport } from 'tsx/esm/api';
-import { openWorkbench, writeResults, RESULTS_DIR, sleep } from './browser.mjs';
+import { openWorkbench, writeResults, RESULTS_DIR, sleep, requiredEnv, newResults } from './browser.mjs';
 import { answersOf, inputOf, openChat, selectedTab, stepsInto, waitForText, wrapperOf } from './chatPage.mjs';
 
 const { respond } = await tsImport('../conductor/eliza/engine.ts', import.meta.url);
 const expected = (prompt) => respond(prompt, { deterministic: true });
 
-const runDir = process.env.VSCODE_HOST_RUN_DIR;
+const runDir = requiredEnv('VSCODE_HOST_RUN_DIR');
 if (!runDir) throw new Error('run me through scripts/vscode-host-run.sh');
 // The user's settings (written by vscode-host-run.sh): restore the open chats after a restart.
 const settingsFile = path.join(runDir, 'ud', 'User', 'settings.json');
@@ -75,7 +75,7 @@ const globalConversationFiles = () => {
 const lockFiles = () => historyDirs().flatMap((d) => fs.readdirSync(d).filter((f) => f.endsWith('.lock')));
 
 fs.mkdirSync(RESULTS_DIR, { recursive: true });
-const results = { passes: [], failures: [] };
+const results = newResults();
 const { ctx, page } = await openWorkbench({ log: false });
 page.setDefaultTimeout(20_000);
 
@@ -247,7 +247,7 @@ try {
     await dialogButton(page, 'Clear All').click();
     // Left: the conversation open in a tab.
     await waitUntil('the closed conversations to go', () => count() === 1);
-    if (!fs.readFileSync(conversationFiles()[0], 'utf8').includes(kept))
+    if (!fs.readFileSync(conversationFiles()[0] ?? '', 'utf8').includes(kept))
       throw new Error('Clear All removed the conversation open in a tab');
     await page.keyboard.press('Escape');
   });
@@ -298,10 +298,10 @@ try {
       const tab = await selectedTab(f);
       await inputOf(f, tab).waitFor();
       await ask(page, f, tab, shared);
-      let original;
+      let original = '';
       await waitUntil(
         'the conversation file',
-        () => (original = globalConversationFiles().find((file) => fs.readFileSync(file, 'utf8').includes(shared))),
+        () => (original = globalConversationFiles().find((file) => fs.readFileSync(file, 'utf8').includes(shared)) ?? ''),
       );
       const originalText = fs.readFileSync(original, 'utf8');
       const before = globalConversationFiles();
@@ -323,9 +323,9 @@ try {
       await ask(page2, f2, mid, forked);
       // The first window goes on in its own file meanwhile.
       await ask(page, f, tab, 'And the first window goes on');
-      let fork;
+      let fork = '';
       await waitUntil('the fork’s own file', () => {
-        fork = globalConversationFiles().find((file) => !before.includes(file) && fs.readFileSync(file, 'utf8').includes(forked));
+        fork = globalConversationFiles().find((file) => !before.includes(file) && fs.readFileSync(file, 'utf8').includes(forked)) ?? '';
         return fork;
       });
       if (!fs.readFileSync(fork, 'utf8').includes(shared)) throw new Error('the fork does not start with the transcript');

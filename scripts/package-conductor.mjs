@@ -11,7 +11,9 @@ import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 const outArg = process.argv.indexOf('--out');
-const outDir = resolve(outArg >= 0 ? process.argv[outArg + 1] : join(root, 'out'));
+const outValue = outArg >= 0 ? process.argv[outArg + 1] : join(root, 'out');
+if (!outValue) throw new Error('--out needs a folder');
+const outDir = resolve(outValue);
 const stage = join(outDir, 'symposium-acp');
 const dist = join(stage, 'dist');
 

@@ -10,14 +10,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { openWorkbench, writeResults, RESULTS_DIR, ROOT, sleep } from './browser.mjs';
+import { openWorkbench, writeResults, RESULTS_DIR, ROOT, sleep, requiredEnv, newResults } from './browser.mjs';
 
 const { values: opts } = parseArgs({
   options: { suite: { type: 'string', default: 'suite' }, workspace: { type: 'string' }, name: { type: 'string', default: 'host' } },
 });
 // The whole run's limit (24 suites take about 5 minutes here); each test has its own mocha timeout.
 const TIMEOUT_MS = Number(process.env.HOST_TESTS_TIMEOUT_MS ?? 900_000);
-const runDir = process.env.VSCODE_HOST_RUN_DIR;
+const runDir = requiredEnv('VSCODE_HOST_RUN_DIR');
 const resultsFile = path.join(runDir, `${opts.name}-results.json`);
 const { ctx, page, exited } = await openWorkbench({
   testsPath: path.join(ROOT, 'out/test/index.js'),
@@ -42,7 +42,7 @@ const shotPoll = setInterval(() => {
 }, 100);
 const code = await Promise.race([exited, sleep(TIMEOUT_MS).then(() => 'timeout')]);
 clearInterval(shotPoll);
-let results = { passes: [], failures: [] };
+let results = newResults();
 if (fs.existsSync(resultsFile)) results = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
 if (code === 'timeout') results.failures.push({ title: `${opts.name} test run`, err: `no result after ${TIMEOUT_MS} ms` });
 else if (code !== 0 && results.failures.length === 0) results.failures.push({ title: `${opts.name} test run`, err: `exit code ${code}` });

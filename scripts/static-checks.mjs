@@ -33,6 +33,7 @@ function* tsFiles(dir) {
 
 run('eslint: layer zones and recommended rules', 'npx', ['eslint', '.']);
 run('prettier: every file formatted', 'npx', ['prettier', '--check', '--log-level', 'warn', '.']);
+run('tsc: the drivers in scripts/*.mjs type-check from their JSDoc (tsconfig.scripts.json)', 'npx', ['tsc', '-p', 'tsconfig.scripts.json']);
 run(
   'bundle sizes within budget (extension 300 KB, lm 100 KB, conductor 1.5 MiB, webview 2.6 MiB; minified), ASCII, all in the .vsix',
   'node',

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { tsImport } from 'tsx/esm/api';
-import { openWorkbench, writeResults, RESULTS_DIR, sleep } from './browser.mjs';
+import { openWorkbench, writeResults, RESULTS_DIR, sleep, requiredEnv, newResults } from './browser.mjs';
 import { answersOf, chatFrame as frameOf, inputOf, selectedTab, stepsInto, waitForText, wrapperOf } from './chatPage.mjs';
 
 const { respond } = await tsImport('../conductor/eliza/engine.ts', import.meta.url);
@@ -21,8 +21,8 @@ const expected = (prompt) => respond(prompt, { deterministic: true });
 const story = STORY.join('');
 
 fs.mkdirSync(RESULTS_DIR, { recursive: true });
-const runDir = process.env.VSCODE_HOST_RUN_DIR;
-const results = { passes: [], failures: [] };
+const runDir = requiredEnv('VSCODE_HOST_RUN_DIR');
+const results = newResults();
 defineSteeringAgent(runDir);
 const { ctx, page } = await openWorkbench({ log: false });
 page.setDefaultTimeout(20_000);
@@ -136,9 +136,9 @@ try {
     await activityItem().click(); // active container's icon: collapses the sidebar
     await page.waitForFunction(
       () =>
-        !document.querySelector('.part.sidebar') ||
-        getComputedStyle(document.querySelector('.part.sidebar')).display === 'none' ||
-        document.querySelector('.part.sidebar').offsetWidth === 0,
+        ((sidebar) => !sidebar || getComputedStyle(sidebar).display === 'none' || sidebar.offsetWidth === 0)(
+          /** @type {HTMLElement | null} */ (document.querySelector('.part.sidebar')),
+        ),
       undefined,
       { timeout: 10_000 },
     );
@@ -517,7 +517,10 @@ try {
       document
         .getAnimations()
         .filter((a) => a.playState === 'running')
-        .map((a) => `${a.animationName ?? a.constructor.name} on ${a.effect?.target?.className ?? '?'}`),
+        .map(
+          (a) =>
+            `${a instanceof CSSAnimation ? a.animationName : a.constructor.name} on ${(a.effect instanceof KeyframeEffect && a.effect.target?.className) || '?'}`,
+        ),
     );
     if (running.length) throw new Error(`animations still running: ${JSON.stringify([...new Set(running)])}`);
   });
