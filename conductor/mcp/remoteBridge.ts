@@ -8,7 +8,8 @@
 import { isObject } from '../../src/protocol/guards';
 import type { SelfCommand } from './injector';
 
-export const MCP_HEADERS_ENV = 'SYMPOSIUM_MCP_HEADERS';
+// "SECRET" in the name: traces mask the value by its name (src/protocol/secretMask.ts).
+export const MCP_HEADERS_ENV = 'SYMPOSIUM_MCP_SECRET_HEADERS';
 export const MCP_REMOTE_URL_ENV = 'SYMPOSIUM_MCP_REMOTE_URL';
 
 /** Which remote transports the agent takes itself (its `agentCapabilities.mcpCapabilities`). */

@@ -5,7 +5,7 @@
 //   from $SYMPOSIUM_MCP_TOKEN, never the command line, so it does not show in process listings.
 // - `--remote --transport http|sse`: the user's own HTTP (Streamable HTTP) or SSE server, named in
 //   `session/new` for an agent that does not take that transport (remoteBridge.ts); its URL comes
-//   from $SYMPOSIUM_MCP_REMOTE_URL and its headers (often an API key) from $SYMPOSIUM_MCP_HEADERS as
+//   from $SYMPOSIUM_MCP_REMOTE_URL and its headers (often an API key) from $SYMPOSIUM_MCP_SECRET_HEADERS as
 //   JSON `[{name, value}]`, for the same reason.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -24,7 +24,7 @@ const flag = (argv: string[], name: string): string | undefined => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 
-/** The headers of $SYMPOSIUM_MCP_HEADERS (a list of `{name, value}` strings; anything else is refused). */
+/** The headers of $SYMPOSIUM_MCP_SECRET_HEADERS (a list of `{name, value}` strings; anything else is refused). */
 function headersFromEnv(): Record<string, string> {
   const raw = process.env[MCP_HEADERS_ENV];
   if (!raw) return {};

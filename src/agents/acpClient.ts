@@ -35,6 +35,7 @@ import { IDE_OPERATIONS, ideMethod, withIdeCapability } from '../protocol/ideOpe
 import { advertisesSteering, STEERING_METHOD, steeringOutcome, steeringParams, type SteeringOutcome } from '../protocol/steering';
 import type { ClientHandlers, ClientRequestContext } from './clientHandlers';
 import { acpSdk } from './acpSdk';
+import type { AgentMcpTransports } from '../mcp/mcpSummary';
 import { TextChunkMerger } from './textChunkMerge';
 
 export interface SessionUpdateEvent {
@@ -235,13 +236,26 @@ export class AcpClient {
   async newSession(
     cwd: string,
     decorate?: (params: acp.NewSessionRequest) => acp.NewSessionRequest,
+    /** The user's own MCP servers; the conductor adds its components' beside them. */
+    mcpServers: acp.McpServer[] = [],
   ): Promise<{ sessionId: string; controls: SessionControls }> {
-    const params: acp.NewSessionRequest = { cwd, mcpServers: [] };
+    const params: acp.NewSessionRequest = { cwd, mcpServers };
     const res = await this.options.guard(this.conn.agent.request('session/new', decorate ? decorate(params) : params));
     this.options.log.info('session', 'created', { agent: this.options.agentName, sessionId: res.sessionId, cwd });
     // `models` predates configOptions and is not in the v1 schema; agents still send it.
     const models = parseLegacyModels((res as { models?: unknown }).models);
     return { sessionId: res.sessionId, controls: { modes: res.modes ?? null, configOptions: res.configOptions ?? null, models } };
+  }
+
+  /**
+   * The MCP transports the agent behind the conductor takes itself (`_meta.symposium.agentMcpCapabilities`):
+   * the conductor takes HTTP and SSE servers for every agent and bridges them to stdio for one that
+   * does not. undefined: no conductor said so.
+   */
+  get agentMcpTransports(): AgentMcpTransports | undefined {
+    const ours = (this.capabilities?._meta as Record<string, unknown> | undefined)?.[SYMPOSIUM_META_KEY];
+    const mcp = isObject(ours) ? ours.agentMcpCapabilities : undefined;
+    return isObject(mcp) ? { http: mcp.http === true, sse: mcp.sse === true } : undefined;
   }
 
   /** Whether the agent offers `session/fork` (`sessionCapabilities.fork`, unstable in the schema). */
@@ -259,8 +273,9 @@ export class AcpClient {
     sessionId: string,
     cwd: string,
     decorate?: (params: acp.NewSessionRequest) => acp.NewSessionRequest,
+    mcpServers: acp.McpServer[] = [],
   ): Promise<{ sessionId: string; controls: SessionControls }> {
-    const base: acp.NewSessionRequest = { cwd, mcpServers: [] };
+    const base: acp.NewSessionRequest = { cwd, mcpServers };
     const params = { ...(decorate ? decorate(base) : base), sessionId };
     const res = await this.options.guard(this.conn.agent.request<unknown>('session/fork', params));
     // Unstable, so the SDK does not check the answer: the fields the tab uses are checked here.
@@ -284,11 +299,16 @@ export class AcpClient {
    * Continues an earlier session: `session/resume` (the agent keeps its context, no replay) or
    * `session/load` (the agent replays the conversation as session/update before it answers).
    */
-  async reopenSession(how: 'resume' | 'load', sessionId: string, cwd: string): Promise<{ controls: SessionControls }> {
+  async reopenSession(
+    how: 'resume' | 'load',
+    sessionId: string,
+    cwd: string,
+    mcpServers: acp.McpServer[] = [],
+  ): Promise<{ controls: SessionControls }> {
     const res =
       how === 'resume'
-        ? await this.options.guard(this.conn.agent.request('session/resume', { sessionId, cwd, mcpServers: [] }))
-        : await this.options.guard(this.conn.agent.request('session/load', { sessionId, cwd, mcpServers: [] }));
+        ? await this.options.guard(this.conn.agent.request('session/resume', { sessionId, cwd, mcpServers }))
+        : await this.options.guard(this.conn.agent.request('session/load', { sessionId, cwd, mcpServers }));
     this.options.log.info('session', how === 'resume' ? 'resumed' : 'loaded', { agent: this.options.agentName, sessionId, cwd });
     // Notification handlers may still be queued behind the response (a load's replay): let them run.
     await new Promise((r) => setImmediate(r));

@@ -8,6 +8,7 @@
 import type {
   AgentCapabilities,
   ContentBlock,
+  McpServer,
   NewSessionRequest,
   SessionInfo,
   PromptCapabilities,
@@ -23,6 +24,7 @@ import { Emitter } from '../util/emitter';
 import { AcpClient, type SessionUpdateEvent } from './acpClient';
 import { loadAcpSdk } from './acpSdk';
 import type { SpawnSpec } from './agentConfiguration';
+import type { AgentMcpTransports } from '../mcp/mcpSummary';
 import type { ClientHandlers } from './clientHandlers';
 import { ConductorProcess, type ProcessExit } from './conductorProcess';
 import { ToolProgressMapper } from '../protocol/toolProgressMapper';
@@ -187,6 +189,11 @@ export class AgentActor {
     if (this.state !== 'starting') throw new AgentExitedError(this.makeFailure('the agent was stopped while starting'));
   }
 
+  /** The MCP transports the agent behind the conductor takes itself (undefined: not known, or no conductor). */
+  get agentMcpTransports(): AgentMcpTransports | undefined {
+    return this.acp?.agentMcpTransports;
+  }
+
   /** The agent's `authMethods` from initialize (unchecked; empty before it). */
   get authMethods(): readonly unknown[] {
     return this.acp?.authMethods ?? [];
@@ -221,10 +228,12 @@ export class AgentActor {
   async newSession(
     cwd: string,
     decorate?: (params: NewSessionRequest, conductorComponents: string[]) => NewSessionRequest,
+    /** The user's own MCP servers (src/mcp/). */
+    mcpServers: McpServer[] = [],
   ): Promise<{ sessionId: string; controls: SessionControls }> {
     await this.start();
     const connection = this.connection();
-    return connection.newSession(cwd, decorate && ((params) => decorate(params, connection.conductorComponents)));
+    return connection.newSession(cwd, decorate && ((params) => decorate(params, connection.conductorComponents)), mcpServers);
   }
 
   /** `session/fork` of a session of this process, set up like newSession (see AcpClient.forkSession). */
@@ -232,10 +241,11 @@ export class AgentActor {
     sessionId: string,
     cwd: string,
     decorate?: (params: NewSessionRequest, conductorComponents: string[]) => NewSessionRequest,
+    mcpServers: McpServer[] = [],
   ): Promise<{ sessionId: string; controls: SessionControls }> {
     await this.start();
     const connection = this.connection();
-    return connection.forkSession(sessionId, cwd, decorate && ((params) => decorate(params, connection.conductorComponents)));
+    return connection.forkSession(sessionId, cwd, decorate && ((params) => decorate(params, connection.conductorComponents)), mcpServers);
   }
 
   /** Whether the agent offers `session/fork`; starts the process. */
@@ -251,9 +261,14 @@ export class AgentActor {
   }
 
   /** `session/resume` or `session/load` of an earlier session (see AcpClient.reopenSession). */
-  async reopenSession(how: 'resume' | 'load', sessionId: string, cwd: string): Promise<{ controls: SessionControls }> {
+  async reopenSession(
+    how: 'resume' | 'load',
+    sessionId: string,
+    cwd: string,
+    mcpServers: McpServer[] = [],
+  ): Promise<{ controls: SessionControls }> {
     await this.start();
-    return this.connection().reopenSession(how, sessionId, cwd);
+    return this.connection().reopenSession(how, sessionId, cwd, mcpServers);
   }
 
   /** The agent's own sessions in `cwd` (empty when it cannot list them). */

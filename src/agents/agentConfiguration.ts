@@ -2,6 +2,7 @@
 // agent, the enabled conductor components and the workspace folder. Tabs with equal configurations
 // share one process, each with its own session. Also: how that process is spawned. Pure.
 import type { SettingsTarget } from '../protocol/webview';
+import type { SessionMcpServers } from '../mcp/mcpSummary';
 import { proxyLaunch, type ProxyDefinition } from './proxySettings';
 
 /** An agent from the `symposium.agents` setting (or the built-in ElizACP). */
@@ -28,6 +29,8 @@ export interface AgentConfiguration {
   settingProblems?: { text: string; target: SettingsTarget }[];
   /** VS Code trusts the workspace (agentEnvOf tells the agent). */
   workspaceTrusted?: boolean;
+  /** The user's own MCP servers for this folder's sessions (src/mcp/); not part of the process's key. */
+  userMcp?: SessionMcpServers;
 }
 
 export interface SpawnSpec {

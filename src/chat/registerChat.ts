@@ -11,6 +11,7 @@ import { resolveConfiguration } from '../agents/resolveConfiguration';
 import type { TurnCheckpoints } from '../checkpoints/turnCheckpoints';
 import type { ContextFeature } from '../context/registerContext';
 import type { DiffView } from '../editor/diffView';
+import { UserMcpServers } from '../mcp/userMcpServers';
 import { discussSelection } from '../editor/discussSelection';
 import { runSignInTerminal } from '../editor/signInTerminal';
 import type { PermissionBroker } from '../permissions/permissionBroker';
@@ -42,11 +43,20 @@ export interface ChatFeature {
   chat: ChatController;
   provider: ChatViewProvider;
   statusBar: AgentStatusBar;
+  /** The user's MCP servers for each new session (src/mcp/). */
+  userMcp: UserMcpServers;
 }
 
 export function registerChat(core: ExtensionCore, deps: ChatFeatureDeps): ChatFeature {
   const { log, settings, runtime } = core;
   const { sessions, messages, pool } = deps;
+  const userMcp = new UserMcpServers({
+    log,
+    secrets: core.context.secrets,
+    workspaceState: core.context.workspaceState,
+    globalStorageUri: core.context.globalStorageUri,
+    enabled: () => settings.mcpServersEnabled(),
+  });
   const chat = new ChatController({
     log,
     sessions,
@@ -57,7 +67,11 @@ export function registerChat(core: ExtensionCore, deps: ChatFeatureDeps): ChatFe
     pool,
     checkpoints: deps.checkpoints,
     history: deps.history,
-    configure: (previousFolder, agentName) => resolveConfiguration(runtime, log, settings, previousFolder, agentName),
+    // Every session the chat starts (new, restart, reopened, forked) gets the user's MCP servers.
+    configure: async (previousFolder, agentName) => {
+      const config = await resolveConfiguration(runtime, log, settings, previousFolder, agentName);
+      return config && { ...config, userMcp: await userMcp.forSession(config.workspaceFolder) };
+    },
     resolveContext: (refs, caps, folder, message) => deps.context.menu.resolve(refs, caps, folder, message),
     decorateSession: (params, components) => deps.context.openctx.decorateSession(params, components),
     onTabOpened: () => deps.context.menu.refresh(),
@@ -119,5 +133,5 @@ export function registerChat(core: ExtensionCore, deps: ChatFeatureDeps): ChatFe
       }),
     ),
   );
-  return { chat, provider, statusBar };
+  return { chat, provider, statusBar, userMcp };
 }

@@ -98,7 +98,7 @@ export async function continuePastSession(cx: ReopenContext, tabId: TabId, past:
   }
   const replay = how === 'load' ? cx.captureUpdates(actor.key, meta.sessionId) : undefined;
   try {
-    const { controls } = await actor.reopenSession(how, meta.sessionId, config.workspaceFolder);
+    const { controls } = await actor.reopenSession(how, meta.sessionId, config.workspaceFolder, config.userMcp?.servers);
     const replayed = replay?.take() ?? [];
     if (cx.gone()) return config;
     if (how === 'load') {
