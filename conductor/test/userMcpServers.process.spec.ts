@@ -4,9 +4,12 @@
 // line. Real processes over stdio pipes; the HTTP server is served from this test process.
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { z } from 'zod';
 import { SYMPOSIUM_META_KEY } from '../../src/protocol/symposium-ext';
 import { startHttpMcp, type HttpMcp } from '../eliza/fixtures/httpMcpServer';
@@ -28,6 +31,34 @@ function commandLinesWith(text: string): string[] {
     }
   }
   return found;
+}
+
+/** An MCP server over the older SSE transport (GET /sse opens the stream, POST /messages carries requests). */
+async function startSseMcp(): Promise<{ url: string; close(): Promise<void> }> {
+  const transports = new Map<string, SSEServerTransport>();
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (req.method === 'GET' && url.pathname === '/sse') {
+      const transport = new SSEServerTransport('/messages', res);
+      transports.set(transport.sessionId, transport);
+      const mcp = new McpServer({ name: 'user-old-sse', version: '1.0.0' });
+      mcp.registerTool('motto', { description: 'The server motto' }, async () => ({ content: [{ type: 'text', text: 'old but served' }] }));
+      void mcp.connect(transport);
+      return;
+    }
+    const transport = transports.get(url.searchParams.get('sessionId') ?? '');
+    if (req.method === 'POST' && transport) return void transport.handlePostMessage(req, res);
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/sse`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 describe("the user's MCP servers through the conductor", function () {
@@ -94,5 +125,22 @@ describe("the user's MCP servers through the conductor", function () {
     assert.equal(await ask(sessionId, 'which mcp servers do you have'), 'MCP servers: mine (stdio), docs (http), symposium (http).');
     assert.equal(await ask(sessionId, 'use tool docs::lookup with {"word": "crab"}'), 'docs say: crab is a word');
     assert.doesNotMatch(h.stderr(), /bridged/);
+  });
+
+  it('an SSE server reaches an agent that takes no SSE through the bridge', async () => {
+    const old = await startSseMcp();
+    try {
+      h = startProcess(conductorArgs({ components: [], agent: elizaCommand() }));
+      await initialize(h);
+      const mcpServers: acp.McpServer[] = [{ type: 'sse', name: 'old', url: old.url, headers: [] }];
+      const { sessionId } = await h.conn.agent.request('session/new', { cwd, mcpServers });
+      h.takeText(sessionId);
+      assert.equal(await ask(sessionId, 'which mcp servers do you have'), 'MCP servers: old (stdio).');
+      assert.equal(await ask(sessionId, 'use tool old::motto'), 'old but served');
+    } finally {
+      await h?.close();
+      h = undefined;
+      await old.close();
+    }
   });
 });
