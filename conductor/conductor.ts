@@ -30,6 +30,7 @@ import {
 } from './jsonrpc/message';
 import type { Logger } from './log';
 import { injectMcpServers, agentSupportsHttpMcp, type SelfCommand } from './mcp/injector';
+import { agentMcpTransports, bridgeRemoteServers } from './mcp/remoteBridge';
 import { AgentProcess, agentExitError, type AgentExit } from './agentProcess';
 import { Holds } from './holds';
 import { assembleChain } from './chain/assembly';
@@ -157,7 +158,17 @@ export class Conductor {
   }
 
   private makeAgentEdge(): AgentEdge {
-    return new AgentEdge(this.cancelGraceMs, this.options.log.child('agent-edge'), () => this.agent.outputPaused);
+    const log = this.options.log.child('agent-edge');
+    return new AgentEdge(
+      this.cancelGraceMs,
+      log,
+      () => this.agent.outputPaused,
+      (servers, caps) => {
+        const { mcpServers, bridged } = bridgeRemoteServers(servers, agentMcpTransports(caps), this.options.self);
+        if (bridged.length) log.info(`MCP servers the agent takes only over stdio, bridged: ${bridged.join(', ')}`);
+        return mcpServers;
+      },
+    );
   }
 
   async stop(reason: string, code: number): Promise<void> {
@@ -267,6 +278,7 @@ export class Conductor {
       conductorVersion: CONDUCTOR_VERSION,
       components: components.map((c) => c.name),
       skipped: this.skipped,
+      agentMcpCapabilities: agentMcpTransports(this.agentEdge.agentCapabilities),
     });
     const onInitialize = (accepted: boolean): void => {
       if (this.chain === chain && this.initialize !== 'accepted') this.initialize = accepted ? 'accepted' : 'none';

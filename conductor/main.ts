@@ -2,7 +2,7 @@
 // command (out/conductor.js: launcher.ts, which calls runConductor below):
 //   conductor [--trace-dir D] [--log LEVEL] [--components a,b] -- <agent command> [args…]   (proxy, default)
 //   conductor eliza [--deterministic]                                                      (ElizACP test agent)
-//   conductor mcp-bridge --url U                                                           (stdio ⇄ loopback MCP shim)
+//   conductor mcp-bridge --url U | --remote --transport http|sse                             (stdio ⇄ HTTP MCP shim)
 //   conductor vscodelm [--log LEVEL]                                                       (LM provider backend, lm/*)
 //   conductor --help | --version
 // Every role is a dynamic import, and esbuild.mjs builds each into a bundle of its own

@@ -129,7 +129,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   conversationOf = (tabId) => history.recorder.conversationOf(tabId);
   context.subscriptions.push(messages.onDidSend((p) => p.type === 'session-ready' && checkpoints.sessionStarted(p.tabId)));
 
-  const { chat, provider, statusBar } = registerChat(core, {
+  const { chat, provider, statusBar, userMcp } = registerChat(core, {
     sessions,
     messages,
     permissions,
@@ -191,6 +191,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
         context: contextFeature.menu,
         statusBar,
         agentPicker,
+        userMcp,
         deactivate,
       }),
     );

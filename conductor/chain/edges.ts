@@ -6,13 +6,15 @@
 // cancelled prompt from hanging forever on an agent that ignores `session/cancel`, and drops the
 // `_symposium/*` notifications an agent sends (only the conductor speaks that protocol). The
 // editor edge also gives a plain ACP client the tool progress Symposium's editor would show
-// (plainClientProgress.ts).
+// (plainClientProgress.ts). The conductor takes HTTP and SSE MCP servers in `session/new` for every
+// agent: the editor edge says so (`mcpCapabilities`, the agent's own in `_meta.symposium`), and the
+// agent edge has the ones the agent cannot take bridged to stdio (mcp/remoteBridge.ts).
 import { SYMPOSIUM_META_KEY, SYMPOSIUM_METHOD_PREFIX, type SymposiumCapabilitiesMeta } from '../../src/protocol/symposium-ext';
 import { ErrorCodes } from '../../src/protocol/errorCodes';
 import { isObject, type JsonObject } from '../../src/protocol/guards';
 import type { RpcOutcome } from '../jsonrpc/message';
 import type { Logger } from '../log';
-import { asCancel, asPrompt, paramsProblem } from './acpGuards';
+import { asCancel, asPrompt, isSessionSetup, paramsProblem } from './acpGuards';
 import type { Component, ComponentContext, Direction, IncomingNotification, IncomingRequest } from './component';
 import { PlainClientProgress } from './plainClientProgress';
 
@@ -69,11 +71,14 @@ export class EditorEdge implements Component {
     // does not support it. Without this an editor would never close sessions on such agents, and
     // their MCP routes would stay for the conductor's lifetime.
     const sessions = isObject(caps.sessionCapabilities) ? caps.sessionCapabilities : {};
+    // HTTP and SSE servers reach an agent that takes neither through the agent edge's bridge.
+    const mcp = isObject(caps.mcpCapabilities) ? caps.mcpCapabilities : {};
     return {
       result: {
         ...result,
         agentCapabilities: {
           ...caps,
+          mcpCapabilities: { ...mcp, http: true, sse: true },
           sessionCapabilities: { ...sessions, close: isObject(sessions.close) ? sessions.close : {} },
           _meta: { ...meta, [SYMPOSIUM_META_KEY]: this.describe() },
         },
@@ -105,6 +110,11 @@ export class AgentEdge implements Component {
     private readonly log?: Logger,
     /** True while the agent's stdout is not being read (backpressure): its answer may be there. */
     private readonly agentBacklogged: () => boolean = () => false,
+    /**
+     * A session's `mcpServers` as the agent can take them (HTTP/SSE servers it does not support
+     * bridged to stdio), given the agent's capabilities; absent: passed unchanged.
+     */
+    private readonly adaptMcpServers?: (mcpServers: unknown[], agentCapabilities: JsonObject | undefined) => unknown[],
   ) {}
 
   onRequest(request: IncomingRequest): void {
@@ -113,6 +123,8 @@ export class AgentEdge implements Component {
     // Advertised by the editor edge for every agent: one that does not support it gets nothing to
     // answer (the components upstream have already closed their part of the session).
     if (request.method === 'session/close' && !this.agentCloses()) return request.respond({});
+    if (isSessionSetup(request.method) && this.adaptMcpServers && isObject(request.params) && Array.isArray(request.params.mcpServers))
+      return request.forward({ ...request.params, mcpServers: this.adaptMcpServers(request.params.mcpServers, this.agentCapabilities) });
     if (request.method !== 'initialize') return request.forward();
     request.forwardThen(undefined, (outcome) => {
       if ('result' in outcome && isObject(outcome.result) && isObject(outcome.result.agentCapabilities)) {

@@ -2,69 +2,16 @@
 // HTTP (served from this test process), plus the crate-research flow.
 import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
 import { respond } from './engine';
 import { ElizaHarness, TSX_IMPORT, waitFor } from './test-harness';
+import { startHttpMcp, type HttpMcp } from './fixtures/httpMcpServer';
 
 const FIXTURE = path.join(__dirname, 'fixtures', 'mcp-stdio-server.ts');
-
-interface HttpMcp {
-  url: string;
-  requests: number;
-  unauthorized: number;
-  close(): Promise<void>;
-}
-
-/** A stateless Streamable HTTP MCP server on 127.0.0.1 that demands `Authorization: Bearer <token>`. */
-async function startHttpMcp(token: string, build: () => McpServer): Promise<HttpMcp> {
-  const state = { requests: 0, unauthorized: 0 };
-  const server: Server = createServer((req, res) => {
-    state.requests++;
-    if (req.headers.authorization !== `Bearer ${token}`) {
-      state.unauthorized++;
-      res.writeHead(401).end('unauthorized');
-      return;
-    }
-    if (req.method !== 'POST') {
-      res.writeHead(405).end(); // stateless: no GET stream, no DELETE
-      return;
-    }
-    const mcp = build();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => {
-      void transport.close();
-      void mcp.close();
-    });
-    mcp
-      .connect(transport)
-      .then(() => transport.handleRequest(req, res))
-      .catch(() => res.writeHead(500).end());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    get requests() {
-      return state.requests;
-    },
-    get unauthorized() {
-      return state.unauthorized;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 function alive(pid: number): boolean {
   try {

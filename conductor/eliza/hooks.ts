@@ -47,6 +47,8 @@ export type Hook =
   | { kind: 'offer-toggle' }
   /** The text blocks of the session's previous prompt, as JSON (what a client put before the typed text). */
   | { kind: 'previous-prompt' }
+  /** The session's MCP servers as `session/new` (or load, resume, fork) declared them. */
+  | { kind: 'mcp-servers' }
   /** elicitation/create in form mode: the demo form, or (`schemaJson`) the schema as written. */
   | { kind: 'form'; schemaJson?: string }
   | { kind: 'url'; url: string };
@@ -139,6 +141,7 @@ type Matcher = (m: RegExpExecArray) => Hook;
 const HOOKS: ReadonlyArray<readonly [RegExp, Matcher]> = [
   [/^\/help\b/i, () => ({ kind: 'help' })],
   [/^what was my previous prompt\??$/i, () => ({ kind: 'previous-prompt' })],
+  [/^which mcp servers do you have\??$/i, () => ({ kind: 'mcp-servers' })],
   [/^ask me a form$/i, () => ({ kind: 'form' })],
   [/^ask me a raw form\s+(.+)$/is, (m) => ({ kind: 'form', schemaJson: (m[1] ?? '').trim() })],
   [/^ask me to open a url\s+(\S+)$/i, (m) => ({ kind: 'url', url: m[1] ?? '' })],

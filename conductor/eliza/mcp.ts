@@ -97,6 +97,12 @@ export class McpPool {
     return this.servers.map((s) => s.name);
   }
 
+  /** `MCP servers: a (stdio), b (http)` in the order declared, or `MCP servers: (none).` */
+  describe(): string {
+    const kind = (s: acp.McpServer): string => ('type' in s && typeof s.type === 'string' ? s.type : 'stdio');
+    return `MCP servers: ${this.servers.length ? this.servers.map((s) => `${s.name} (${kind(s)})`).join(', ') : '(none)'}.`;
+  }
+
   private config(name: string): acp.McpServer {
     const server = this.servers.find((s) => s.name === name);
     if (!server) {

@@ -152,6 +152,9 @@ async function runHook(turn: Turn, hook: Hook): Promise<HookOutcome> {
       return formHook(turn, hook.schemaJson);
     case 'url':
       return urlHook(turn, hook.url);
+    case 'mcp-servers':
+      // Lets tests prove which MCP servers (and of which transport) reached the agent.
+      return turn.session.mcp.describe();
     case 'previous-prompt':
       return JSON.stringify(turn.session.previousPromptTexts ?? null);
     case 'attachments': {

@@ -35,6 +35,7 @@ import { IDE_OPERATIONS, ideMethod, withIdeCapability } from '../protocol/ideOpe
 import { advertisesSteering, STEERING_METHOD, steeringOutcome, steeringParams, type SteeringOutcome } from '../protocol/steering';
 import type { ClientHandlers, ClientRequestContext } from './clientHandlers';
 import { acpSdk } from './acpSdk';
+import type { AgentMcpTransports } from '../mcp/mcpSummary';
 import { TextChunkMerger } from './textChunkMerge';
 
 export interface SessionUpdateEvent {
@@ -255,13 +256,26 @@ export class AcpClient {
     cwd: string,
     decorate?: (params: acp.NewSessionRequest) => acp.NewSessionRequest,
     additionalDirectories?: readonly string[],
+    /** The user's own MCP servers; the conductor adds its components' beside them. */
+    mcpServers: acp.McpServer[] = [],
   ): Promise<{ sessionId: string; controls: SessionControls }> {
-    const params: acp.NewSessionRequest = { ...this.sessionFolders(cwd, additionalDirectories), mcpServers: [] };
+    const params: acp.NewSessionRequest = { ...this.sessionFolders(cwd, additionalDirectories), mcpServers };
     const res = await this.options.guard(this.conn.agent.request('session/new', decorate ? decorate(params) : params));
     this.options.log.info('session', 'created', { agent: this.options.agentName, sessionId: res.sessionId, cwd });
     // `models` predates configOptions and is not in the v1 schema; agents still send it.
     const models = parseLegacyModels((res as { models?: unknown }).models);
     return { sessionId: res.sessionId, controls: { modes: res.modes ?? null, configOptions: res.configOptions ?? null, models } };
+  }
+
+  /**
+   * The MCP transports the agent behind the conductor takes itself (`_meta.symposium.agentMcpCapabilities`):
+   * the conductor takes HTTP and SSE servers for every agent and bridges them to stdio for one that
+   * does not. undefined: no conductor said so.
+   */
+  get agentMcpTransports(): AgentMcpTransports | undefined {
+    const ours = (this.capabilities?._meta as Record<string, unknown> | undefined)?.[SYMPOSIUM_META_KEY];
+    const mcp = isObject(ours) ? ours.agentMcpCapabilities : undefined;
+    return isObject(mcp) ? { http: mcp.http === true, sse: mcp.sse === true } : undefined;
   }
 
   /** Whether the agent offers `session/fork` (`sessionCapabilities.fork`, unstable in the schema). */
@@ -280,8 +294,9 @@ export class AcpClient {
     cwd: string,
     decorate?: (params: acp.NewSessionRequest) => acp.NewSessionRequest,
     additionalDirectories?: readonly string[],
+    mcpServers: acp.McpServer[] = [],
   ): Promise<{ sessionId: string; controls: SessionControls }> {
-    const base: acp.NewSessionRequest = { ...this.sessionFolders(cwd, additionalDirectories), mcpServers: [] };
+    const base: acp.NewSessionRequest = { ...this.sessionFolders(cwd, additionalDirectories), mcpServers };
     const params = { ...(decorate ? decorate(base) : base), sessionId };
     const res = await this.options.guard(this.conn.agent.request<unknown>('session/fork', params));
     // Unstable, so the SDK does not check the answer: the fields the tab uses are checked here.
@@ -310,9 +325,10 @@ export class AcpClient {
     sessionId: string,
     cwd: string,
     additionalDirectories?: readonly string[],
+    mcpServers: acp.McpServer[] = [],
   ): Promise<{ controls: SessionControls }> {
     // The list sent is the session's whole list from now on (ACP), so it is sent again in full.
-    const params: acp.LoadSessionRequest = { sessionId, ...this.sessionFolders(cwd, additionalDirectories), mcpServers: [] };
+    const params: acp.LoadSessionRequest = { sessionId, ...this.sessionFolders(cwd, additionalDirectories), mcpServers };
     const res =
       how === 'resume'
         ? await this.options.guard(this.conn.agent.request('session/resume', params))

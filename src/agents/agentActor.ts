@@ -8,6 +8,7 @@
 import type {
   AgentCapabilities,
   ContentBlock,
+  McpServer,
   NewSessionRequest,
   SessionInfo,
   PromptCapabilities,
@@ -23,6 +24,7 @@ import { Emitter } from '../util/emitter';
 import { AcpClient, type SessionUpdateEvent } from './acpClient';
 import { loadAcpSdk } from './acpSdk';
 import type { SpawnSpec } from './agentConfiguration';
+import type { AgentMcpTransports } from '../mcp/mcpSummary';
 import type { ClientHandlers } from './clientHandlers';
 import { ConductorProcess, type ProcessExit } from './conductorProcess';
 import { ToolProgressMapper } from '../protocol/toolProgressMapper';
@@ -187,6 +189,11 @@ export class AgentActor {
     if (this.state !== 'starting') throw new AgentExitedError(this.makeFailure('the agent was stopped while starting'));
   }
 
+  /** The MCP transports the agent behind the conductor takes itself (undefined: not known, or no conductor). */
+  get agentMcpTransports(): AgentMcpTransports | undefined {
+    return this.acp?.agentMcpTransports;
+  }
+
   /** The agent's `authMethods` from initialize (unchecked; empty before it). */
   get authMethods(): readonly unknown[] {
     return this.acp?.authMethods ?? [];
@@ -222,10 +229,17 @@ export class AgentActor {
     cwd: string,
     decorate?: (params: NewSessionRequest, conductorComponents: string[]) => NewSessionRequest,
     additionalDirectories?: readonly string[],
+    /** The user's own MCP servers (src/mcp/). */
+    mcpServers: McpServer[] = [],
   ): Promise<{ sessionId: string; controls: SessionControls }> {
     await this.start();
     const connection = this.connection();
-    return connection.newSession(cwd, decorate && ((params) => decorate(params, connection.conductorComponents)), additionalDirectories);
+    return connection.newSession(
+      cwd,
+      decorate && ((params) => decorate(params, connection.conductorComponents)),
+      additionalDirectories,
+      mcpServers,
+    );
   }
 
   /** Of `offered`, the folders besides cwd a session of this agent gets (see AcpClient.sessionDirectories). */
@@ -239,6 +253,7 @@ export class AgentActor {
     cwd: string,
     decorate?: (params: NewSessionRequest, conductorComponents: string[]) => NewSessionRequest,
     additionalDirectories?: readonly string[],
+    mcpServers: McpServer[] = [],
   ): Promise<{ sessionId: string; controls: SessionControls }> {
     await this.start();
     const connection = this.connection();
@@ -247,6 +262,7 @@ export class AgentActor {
       cwd,
       decorate && ((params) => decorate(params, connection.conductorComponents)),
       additionalDirectories,
+      mcpServers,
     );
   }
 
@@ -268,9 +284,10 @@ export class AgentActor {
     sessionId: string,
     cwd: string,
     additionalDirectories?: readonly string[],
+    mcpServers: McpServer[] = [],
   ): Promise<{ controls: SessionControls }> {
     await this.start();
-    return this.connection().reopenSession(how, sessionId, cwd, additionalDirectories);
+    return this.connection().reopenSession(how, sessionId, cwd, additionalDirectories, mcpServers);
   }
 
   /** The agent's own sessions in `cwd` (empty when it cannot list them). */

@@ -2,6 +2,7 @@
 // agent, the enabled conductor components and the workspace folder. Tabs with equal configurations
 // share one process, each with its own session. Also: how that process is spawned. Pure.
 import type { SettingsTarget } from '../protocol/webview';
+import type { SessionMcpServers } from '../mcp/mcpSummary';
 import { BUILTIN_AGENT_NAME, bundleEnv, conductorScript, type AgentDefinition, type Runtime } from '../settings/agentDefinition';
 import { proxyLaunch, type ProxyDefinition } from '../settings/proxySettings';
 
@@ -27,6 +28,8 @@ export interface AgentConfiguration {
   settingProblems?: { text: string; target: SettingsTarget }[];
   /** VS Code trusts the workspace (agentEnvOf tells the agent). */
   workspaceTrusted?: boolean;
+  /** The user's own MCP servers for this folder's sessions (src/mcp/); not part of the process's key. */
+  userMcp?: SessionMcpServers;
 }
 
 export interface SpawnSpec {

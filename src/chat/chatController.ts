@@ -36,7 +36,7 @@ import type { SessionDirectory } from './sessionDirectory';
 import type { ChatControllerDeps } from './chatControllerDeps';
 import { applyControlUpdate } from './sessionControls';
 import { isAuthRequired, SignInFlow, type SignInAgent } from './signIn';
-import { newSettingNotices, noFolderFailure, sessionStartFailure } from './tabFailures';
+import { mcpServersNotice, newSettingNotices, noFolderFailure, sessionStartFailure } from './tabFailures';
 import type { TabMessages } from './tabMessages';
 import { type TabRequestContext } from './tabRequests';
 import type { ChatInbox } from './webviewInbox';
@@ -298,6 +298,7 @@ export class ChatController extends DisposableBase {
         config.workspaceFolder,
         this.deps.decorateSession,
         config.additionalDirectories,
+        config.userMcp?.servers,
       );
       if (tab.closed || this.isDisposed) {
         void actor.closeSession(sessionId);
@@ -332,6 +333,7 @@ export class ChatController extends DisposableBase {
     );
     tab.controls = controls;
     this.send({ type: 'session-ready', tabId: tab.tabId, agentName: actor.agentName, cwd: config.workspaceFolder, controls });
+    for (const notice of mcpServersNotice(tab, config, actor.agentMcpTransports)) this.send(notice);
     this.signIn.sessionStarted(tab.tabId, actor);
     // Methods the agent lists without requiring them: offered once per process, without blocking.
     this.signIn.offerOnStart(tab.tabId, actor, config.agent);

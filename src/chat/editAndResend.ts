@@ -59,7 +59,13 @@ async function forkTabSession(cx: EditAndResendContext, tab: ChatTab): Promise<b
   try {
     if (!(await actor.canForkSession())) return false;
     const before = tab.controls;
-    const fork = await actor.forkSession(ref.sessionId, config.workspaceFolder, cx.decorateSession, config.additionalDirectories);
+    const fork = await actor.forkSession(
+      ref.sessionId,
+      config.workspaceFolder,
+      cx.decorateSession,
+      config.additionalDirectories,
+      config.userMcp?.servers,
+    );
     if (cx.gone(tab)) {
       void actor.closeSession(fork.sessionId);
       return true;

@@ -10,6 +10,7 @@ import { CHOOSE_AGENT_COMMAND } from '../agents/registry/lazyPicker';
 import { resolveConfiguration } from '../agents/resolveConfiguration';
 import type { TurnCheckpoints } from '../checkpoints/turnCheckpoints';
 import type { DiffView } from '../editor/diffView';
+import { UserMcpServers } from '../mcp/userMcpServers';
 import { discussSelection } from '../editor/discussSelection';
 import { runSignInTerminal } from './signInTerminal';
 import type { PermissionBroker } from '../permissions/permissionBroker';
@@ -42,11 +43,20 @@ export interface ChatFeature {
   chat: ChatController;
   provider: ChatViewProvider;
   statusBar: AgentStatusBar;
+  /** The user's MCP servers for each new session (src/mcp/). */
+  userMcp: UserMcpServers;
 }
 
 export function registerChat(core: ExtensionCore, deps: ChatFeatureDeps): ChatFeature {
   const { log, settings, runtime } = core;
   const { sessions, messages, pool } = deps;
+  const userMcp = new UserMcpServers({
+    log,
+    secrets: core.context.secrets,
+    workspaceState: core.context.workspaceState,
+    globalStorageUri: core.context.globalStorageUri,
+    enabled: () => settings.mcpServersEnabled(),
+  });
   const chat = new ChatController({
     log,
     sessions,
@@ -57,7 +67,11 @@ export function registerChat(core: ExtensionCore, deps: ChatFeatureDeps): ChatFe
     pool,
     checkpoints: deps.checkpoints,
     history: deps.history,
-    configure: (previousFolder, agentName) => resolveConfiguration(runtime, log, settings, previousFolder, agentName),
+    // Every session the chat starts (new, restart, reopened, forked) gets the user's MCP servers.
+    configure: async (previousFolder, agentName) => {
+      const config = await resolveConfiguration(runtime, log, settings, previousFolder, agentName);
+      return config && { ...config, userMcp: await userMcp.forSession(config.workspaceFolder) };
+    },
     ...deps.context,
     editor: deps.diffView,
     allowedFolders: core.allowedFolders,
@@ -117,5 +131,5 @@ export function registerChat(core: ExtensionCore, deps: ChatFeatureDeps): ChatFe
       }),
     ),
   );
-  return { chat, provider, statusBar };
+  return { chat, provider, statusBar, userMcp };
 }

@@ -8,6 +8,7 @@ import type { AgentFailure, TabPayload } from '../protocol/webview';
 import type { ChatTab } from './chatTab';
 import { errorText } from '../protocol/errorText';
 import { noSignInMethodText } from './signIn';
+import { mcpNotice, type AgentMcpTransports } from '../mcp/mcpSummary';
 
 /** The failure card of a tab whose session could not start because no workspace folder was chosen. */
 export function noFolderFailure(): AgentFailure {
@@ -37,4 +38,20 @@ export function newSettingNotices(tab: ChatTab, config: AgentConfiguration): Tab
   const fresh = (config.settingProblems ?? []).filter((p) => !tab.settingNotices.has(p.text));
   for (const p of fresh) tab.settingNotices.add(p.text);
   return fresh.map((p) => ({ type: 'tab-notice', tabId: tab.tabId, level: 'warning', text: p.text, settings: p.target }));
+}
+
+/** Which of the user's MCP servers the session got (and which not, why): once per tab, until it changes. */
+export function mcpServersNotice(tab: ChatTab, config: AgentConfiguration, agent: AgentMcpTransports | undefined): TabPayload[] {
+  const notice = mcpNotice(config.userMcp?.report ?? [], agent);
+  if (!notice || tab.settingNotices.has(notice.text)) return [];
+  tab.settingNotices.add(notice.text);
+  return [
+    {
+      type: 'tab-notice',
+      tabId: tab.tabId,
+      level: notice.level,
+      text: notice.text,
+      ...(notice.settings ? { settings: notice.settings } : {}),
+    },
+  ];
 }

@@ -98,7 +98,13 @@ export async function continuePastSession(cx: ReopenContext, tabId: TabId, past:
   }
   const replay = how === 'load' ? cx.captureUpdates(actor.key, meta.sessionId) : undefined;
   try {
-    const { controls } = await actor.reopenSession(how, meta.sessionId, config.workspaceFolder, config.additionalDirectories);
+    const { controls } = await actor.reopenSession(
+      how,
+      meta.sessionId,
+      config.workspaceFolder,
+      config.additionalDirectories,
+      config.userMcp?.servers,
+    );
     const replayed = replay?.take() ?? [];
     if (cx.gone()) return config;
     if (how === 'load') {

@@ -17,6 +17,11 @@ export interface SymposiumCapabilitiesMeta {
   components: string[];
   /** Enabled components the conductor left out, with the reason (e.g. an adapter the editor makes unnecessary). */
   skipped: { name: string; reason: string }[];
+  /**
+   * The MCP transports the agent itself takes (its own `mcpCapabilities`). The conductor advertises
+   * `http` and `sse` for every agent and bridges those servers to stdio for one that takes neither.
+   */
+  agentMcpCapabilities?: { http: boolean; sse: boolean };
 }
 
 /** Notification conductor → editor: the downstream agent process ended. The conductor exits next. */

@@ -65,6 +65,7 @@ describe('settings changes that need Restart Agent', () => {
       'lm.maxInputTokens',
       'lm.maxOutputTokens',
       'maxImageBytes',
+      'mcpServers.enabled',
       'openctx',
       'registry.urls',
       'restoreTabs',

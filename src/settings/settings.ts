@@ -146,6 +146,15 @@ export class Settings implements vscode.Disposable {
     return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? Math.min(v, LIMITS.imageBytes) : DEFAULT_MAX_IMAGE_BYTES;
   }
 
+  /**
+   * symposium.mcpServers.enabled (default true): whether sessions get the user's MCP servers
+   * (src/mcp/). A workspace may turn it off, never on against the user's own setting.
+   */
+  mcpServersEnabled(): boolean {
+    const i = config().inspect<unknown>('mcpServers.enabled');
+    return [i?.globalValue, i?.workspaceValue, i?.workspaceFolderValue].every((v) => v !== false);
+  }
+
   /** symposium.history.maxConversations: stored conversations kept per workspace (default 200). */
   historyMaxConversations(): number {
     const v = config().get<unknown>('history.maxConversations');

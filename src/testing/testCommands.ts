@@ -25,6 +25,8 @@ export interface TestDeps {
   statusBar: { readonly shown: { text: string; tooltip: string; history: string[]; count: number } };
   /** The agent picker (the labels it last offered, in order; what its last install confirmation showed). */
   agentPicker: { readonly lastChoices: string[]; readonly lastConfirmation: string[] };
+  /** The user's MCP servers (what the last workspace confirmation listed). */
+  userMcp: { readonly lastConfirmation: string[] };
   /** Runs the deactivation path (stops every agent process). */
   deactivate: () => Promise<void>;
 }
@@ -107,6 +109,8 @@ export function registerTestCommands(deps: TestDeps): vscode.Disposable[] {
     getAgentChoices: () => deps.agentPicker.lastChoices,
     /** What the agent picker's last install confirmation showed: the command line and each NAME=value it writes. */
     getAgentConfirmation: () => deps.agentPicker.lastConfirmation,
+    /** What the last confirmation of a workspace's MCP servers listed (one line per server). */
+    getMcpConfirmation: () => deps.userMcp.lastConfirmation,
     deactivate: () => deps.deactivate(),
   };
   return Object.entries(commands).map(([name, fn]) =>

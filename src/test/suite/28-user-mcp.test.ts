@@ -1,0 +1,151 @@
+// The user's own MCP servers in the real host with ElizACP: the workspace's .vscode/mcp.json names a
+// stdio server whose env uses an `${input:…}`. A new chat first shows what the file would run and
+// asks; then the input box asks for the value; the agent gets the server (and its tool answers with
+// the value), and the chat says which servers the session got. A second chat asks nothing again. In
+// an untrusted workspace the file's servers are not passed, and the chat's line says why.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as vscode from 'vscode';
+import { silentLog } from '../../log/logEvent';
+import { UserMcpServers } from '../../mcp/userMcpServers';
+import { mcpNotice } from '../../mcp/mcpSummary';
+import type { RenderedItem } from '../../protocol/webview';
+import type { LogEvent } from '../../log/logEvent';
+import { answerText, cmd, extension, openChat, rendered, sleep, waitFor, waitForIdle } from '../helpers';
+
+/** The extension's `mcp` log messages so far. */
+const mcpLog = async (): Promise<string[]> =>
+  (await cmd<LogEvent[]>('getLogEvents')).filter((e) => e.category === 'mcp').map((e) => e.message);
+const asked = async (): Promise<number> => (await mcpLog()).filter((m) => m.startsWith('asking')).length;
+const folder = (): string => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+const mcpJson = (): string => path.join(folder(), '.vscode', 'mcp.json');
+const notices = (items: RenderedItem[]): string =>
+  items
+    .filter((i) => i.messageId.startsWith('notice:'))
+    .map((i) => i.body.replace(/\\/g, ''))
+    .join('\n');
+
+/** Accepts what the quick input shows: pick item `index`, or (none given) the input box's value. */
+async function acceptQuickInput(index?: number): Promise<void> {
+  await sleep(500); // let the workbench render it
+  if (index !== undefined) {
+    await vscode.commands.executeCommand('quickInput.first');
+    for (let i = 0; i < index; i++) await vscode.commands.executeCommand('quickInput.next');
+  }
+  await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+}
+
+async function ask(tabId: string, text: string): Promise<string> {
+  const messageId = await cmd<string>('sendPrompt', tabId, text);
+  await waitForIdle(tabId);
+  return answerText((await rendered(tabId))!, messageId);
+}
+
+suite('user MCP servers', () => {
+  // Unique per run: the answer is kept in the secret storage, which outlives a run.
+  const inputId = `fixture-key-${Date.now()}`;
+  let hadVscodeDir = true;
+
+  suiteSetup(async () => {
+    const ext = extension().extensionPath;
+    const fixture = path.join(ext, 'conductor', 'eliza', 'fixtures', 'mcp-stdio-server.ts');
+    const tsx = pathToFileURL(path.join(ext, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+    hadVscodeDir = fs.existsSync(path.dirname(mcpJson()));
+    fs.mkdirSync(path.dirname(mcpJson()), { recursive: true });
+    fs.writeFileSync(
+      mcpJson(),
+      `{
+  // a workspace's own MCP server, as VS Code reads it
+  "inputs": [{ "type": "promptString", "id": "${inputId}", "description": "The fixture's key", "password": true, "default": "k-from-the-input-box" }],
+  "servers": {
+    "fixture": {
+      "type": "stdio",
+      "command": ${JSON.stringify(process.execPath)},
+      "args": ["--import", ${JSON.stringify(tsx)}, ${JSON.stringify(fixture)}],
+      "env": { "FIXTURE_KEY": "\${input:${inputId}}", "FIXTURE_FOLDER": "\${workspaceFolder}" },
+    },
+  },
+}`,
+    );
+    await openChat();
+  });
+  suiteTeardown(() => {
+    fs.rmSync(mcpJson(), { force: true });
+    if (!hadVscodeDir) fs.rmSync(path.dirname(mcpJson()), { recursive: true, force: true });
+  });
+
+  test("a workspace's stdio server: shown and allowed, its input asked once, then the agent has it and the chat says so", async function () {
+    this.timeout(90_000);
+    const before = await asked();
+    const tabId = await cmd<string>('simulateNewTab');
+    {
+      await waitFor('the confirmation', async () => (await mcpLog()).includes('asking to allow the workspace MCP servers'), 30_000);
+      const shown = await cmd<string[]>('getMcpConfirmation');
+      assert.equal(shown.length, 1);
+      assert.match(
+        shown[0]!,
+        /^fixture: .*node.* --import .*mcp-stdio-server\.ts \(env: FIXTURE_KEY, FIXTURE_FOLDER\)$/,
+        'the command line and env names',
+      );
+      await acceptQuickInput(0); // Allow and start them
+      await waitFor('the input box', async () => (await mcpLog()).includes('asking for an MCP input'));
+      await acceptQuickInput(); // the box's value: the input's default
+      await waitForIdle(tabId, 60_000);
+
+      const items = (await rendered(tabId))!;
+      assert.match(notices(items), /MCP servers: fixture \(stdio\)\./, 'the chat names the server the session got');
+      assert.match(await ask(tabId, 'which mcp servers do you have'), /^MCP servers: fixture \(stdio\), /, "beside the conductor's own");
+      assert.equal(await ask(tabId, 'use tool fixture::env with {"name": "FIXTURE_KEY"}'), 'k-from-the-input-box');
+      assert.equal(await ask(tabId, 'use tool fixture::env with {"name": "FIXTURE_FOLDER"}'), folder());
+      const secretInLog = JSON.stringify(await cmd<LogEvent[]>('getLogEvents')).includes('k-from-the-input-box');
+      assert.ok(!secretInLog, 'the input value is never logged');
+      assert.equal(await asked(), before + 2, 'one confirmation, one input box');
+
+      // A second chat: nothing asked again (consent kept in workspace state, the value in secret storage).
+      const second = await cmd<string>('simulateNewTab');
+      await waitForIdle(second, 60_000);
+      assert.equal(await ask(second, 'use tool fixture::env with {"name": "FIXTURE_KEY"}'), 'k-from-the-input-box');
+      assert.equal(await asked(), before + 2, 'no second question');
+      await cmd('closeTab', tabId);
+      await cmd('closeTab', second);
+    }
+  });
+
+  test("untrusted: the workspace's servers are not passed, nothing is asked, and the line says why", async () => {
+    const events: string[] = [];
+    const servers = new UserMcpServers({
+      log: { ...silentLog, info: (_c, message) => void events.push(message) },
+      secrets: { get: async () => undefined, store: async () => undefined },
+      workspaceState: { get: () => undefined, update: async () => undefined },
+      globalStorageUri: vscode.Uri.file(path.join(folder(), 'no-user-dir', 'globalStorage', 'x')),
+      enabled: () => true,
+      trusted: () => false,
+    });
+    const got = await servers.forSession(folder());
+    assert.deepEqual(got.servers, []);
+    assert.deepEqual(got.report, [{ name: 'fixture', type: 'stdio', source: 'workspace', skipped: 'the workspace is not trusted' }]);
+    assert.ok(!events.some((e) => e.startsWith('asking')), 'no confirmation, no input box');
+    assert.deepEqual(mcpNotice(got.report, { http: true, sse: false }), {
+      level: 'warning',
+      text: 'Not passed to the agent: fixture (the workspace is not trusted).',
+      settings: 'trust',
+    });
+  });
+
+  test('symposium.mcpServers.enabled off: the session gets none of them', async function () {
+    this.timeout(60_000);
+    const config = vscode.workspace.getConfiguration('symposium');
+    await config.update('mcpServers.enabled', false, vscode.ConfigurationTarget.Global);
+    try {
+      const tabId = await cmd<string>('simulateNewTab');
+      await waitForIdle(tabId, 60_000);
+      assert.doesNotMatch(await ask(tabId, 'which mcp servers do you have'), /fixture/);
+      assert.doesNotMatch(notices((await rendered(tabId))!), /MCP servers/);
+      await cmd('closeTab', tabId);
+    } finally {
+      await config.update('mcpServers.enabled', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+});
