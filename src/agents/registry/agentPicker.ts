@@ -30,6 +30,9 @@ export interface AgentPickerDeps {
   bundled?: unknown;
 }
 
+/** The `extensions[]` id of Symposium's own conductor package (docs/editors.md). */
+const OWN_PACKAGE_ID = 'symposium-acp';
+
 type Choice = vscode.QuickPickItem &
   ({ agentName: string } | { registry: SourcedAgent } | { proxy: SourcedExtension; installedAs: string | undefined });
 
@@ -107,24 +110,28 @@ export class AgentPicker {
   /** The registry's proxies: the ones in symposium.proxies (same id@version) marked installed. */
   private proxyChoices(extensions: readonly SourcedExtension[]): Choice[] {
     const byTag = new Map(Object.entries(this.deps.settings.registryTags('proxies')).map(([name, tag]) => [tag, name]));
-    return extensions.map((p) => {
-      const installedAs = byTag.get(registryTag(p));
-      const from = p.source === BUNDLED_SOURCE ? 'bundled registry' : p.source;
-      return {
-        label: `${installedAs === undefined ? '$(plug)' : '$(check)'} ${p.name}`,
-        description: [
-          installedAs === undefined ? '' : `installed as "${installedAs}"`,
-          p.version,
-          Object.keys(p.distribution).join('/'),
-          from,
-        ]
-          .filter(Boolean)
-          .join(' · '),
-        detail: p.description,
-        proxy: p,
-        installedAs,
-      };
-    });
+    // Our own npm package is listed in extensions[] for other editors; here it is the conductor
+    // itself, which runs in front of the agent already and does not speak the proxy protocol.
+    return extensions
+      .filter((p) => p.id !== OWN_PACKAGE_ID)
+      .map((p) => {
+        const installedAs = byTag.get(registryTag(p));
+        const from = p.source === BUNDLED_SOURCE ? 'bundled registry' : p.source;
+        return {
+          label: `${installedAs === undefined ? '$(plug)' : '$(check)'} ${p.name}`,
+          description: [
+            installedAs === undefined ? '' : `installed as "${installedAs}"`,
+            p.version,
+            Object.keys(p.distribution).join('/'),
+            from,
+          ]
+            .filter(Boolean)
+            .join(' · '),
+          detail: p.description,
+          proxy: p,
+          installedAs,
+        };
+      });
   }
 
   private async installAndUse(agent: SourcedAgent): Promise<void> {

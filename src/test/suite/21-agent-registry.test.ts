@@ -109,7 +109,16 @@ suite('agent registry', () => {
           unchecked,
           preload,
         ],
-        extensions: [rewriterProxy()],
+        extensions: [
+          rewriterProxy(),
+          {
+            id: 'symposium-acp',
+            name: 'Symposium Conductor',
+            version: '1.0.0',
+            description: 'our own package: the conductor, not a proxy',
+            distribution: { npx: { package: 'symposium-acp@1.0.0' } },
+          },
+        ],
       });
     // A proxy (extensions[]): a tar.gz whose script runs the prompt-rewriter proxy fixture.
     const proxySrc = path.join(dir, 'proxy-src');
@@ -313,6 +322,7 @@ suite('agent registry', () => {
       choices.indexOf('$(plug) Registry Rewriter') > choices.lastIndexOf(choices.filter((c) => c.startsWith('$(cloud-download) ')).at(-1)!),
       'the proxies come after the registry agents',
     );
+    assert.ok(!choices.some((c) => c.endsWith('Symposium Conductor')), "Symposium's own package is not offered as a proxy");
     const proxies = (): Record<string, { command: string; args: string[]; env: Record<string, string>; registry: string }> =>
       config().inspect<Record<string, never>>('proxies')?.globalValue ?? {};
     await waitFor('the proxy in symposium.proxies', () => proxies()['registry-rewriter'] !== undefined, 30_000);
