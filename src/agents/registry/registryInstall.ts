@@ -65,7 +65,7 @@ export async function confirmAndInstall(entry: SourcedAgent, kind: EntryKind, cx
     title:
       kind === 'agent'
         ? `Use ${entry.name} ${entry.version} from ${from}? It will run:`
-        : `Put the proxy ${entry.name} ${entry.version} from ${from} between the editor and every agent? It will run:`,
+        : `Put the proxy ${entry.name} ${entry.version} from ${from} between the editor and every agent${placement(entry)}? It will run:`,
     ignoreFocusOut: true,
   });
   if (answer !== install) {
@@ -85,6 +85,11 @@ export async function confirmAndInstall(entry: SourcedAgent, kind: EntryKind, cx
   }
   if (plan.download && !(await download(entry, plan, log))) return undefined;
   return plan;
+}
+
+/** Where a proxy entry asks to sit, in words (empty: first, as every unplaced proxy). */
+function placement(entry: SourcedAgent & { placeBefore?: string }): string {
+  return entry.placeBefore ? ` (in front of ${entry.placeBefore} when symposium.enabledComponents lists it)` : '';
 }
 
 /** Downloads, checks and unpacks a binary entry with progress (cancellable); false if it failed (said). */
