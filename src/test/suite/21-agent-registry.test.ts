@@ -147,6 +147,7 @@ suite('agent registry', () => {
           },
         },
       },
+      _meta: { symposium: { placeBefore: 'symposium-info' } },
     });
     const npx = {
       id: 'test-npx',
@@ -165,6 +166,7 @@ suite('agent registry', () => {
     await config().update('currentAgent', undefined, vscode.ConfigurationTarget.Global);
     await config().update('agents', undefined, vscode.ConfigurationTarget.Global);
     await config().update('proxies', undefined, vscode.ConfigurationTarget.Global);
+    await config().update('enabledComponents', undefined, vscode.ConfigurationTarget.Global);
     await config().update('registry.urls', undefined, vscode.ConfigurationTarget.Global);
     server?.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -317,6 +319,12 @@ suite('agent registry', () => {
 
   test('a proxy from the registry is in its own group, installed like an agent into symposium.proxies, and runs in the chain', async function () {
     this.timeout(60_000);
+    // The user lists components: the entry's placeBefore puts the proxy in front of symposium-info there.
+    const offered = (): LogEvent[] => log.events.filter((e) => e.message === 'changed; open chats use it after a restart');
+    const listed = offered().length;
+    await config().update('enabledComponents', ['symposium-info'], vscode.ConfigurationTarget.Global);
+    await waitFor('the components setting to be seen', () => offered().length > listed);
+    const offersBefore = offered().length;
     const choices = await choose('$(plug) Registry Rewriter', 'install');
     assert.ok(
       choices.indexOf('$(plug) Registry Rewriter') > choices.lastIndexOf(choices.filter((c) => c.startsWith('$(cloud-download) ')).at(-1)!),
@@ -334,6 +342,18 @@ suite('agent registry', () => {
     assert.match(shown[0]!, /rewriter\.tar\.gz \(SHA-256 [0-9a-f]{64}\)/);
     assert.deepEqual(shown.slice(1), ['ELECTRON_RUN_AS_NODE=1']);
     assert.equal(requests.filter((r) => r === '/rewriter.tar.gz').length, 1);
+    assert.deepEqual(config().inspect('enabledComponents')?.globalValue, ['registry-rewriter', 'symposium-info']);
+    await waitFor(
+      'the restart offer',
+      () => log.events.filter((e) => e.message === 'changed; open chats use it after a restart').length > offersBefore,
+    );
+    await sleep(300);
+    const offers = log.events.filter((e) => e.message === 'changed; open chats use it after a restart').slice(offersBefore);
+    assert.deepEqual(
+      offers.map((e) => (e.data as { restartKeys: string[] }).restartKeys),
+      [['enabledComponents', 'proxies']],
+      'both settings written as one change: one Restart Agent offer',
+    );
 
     // A new chat gets a conductor with the proxy in front of the agent: the prompt arrives rewritten and signed.
     const tabId = await newTab();
