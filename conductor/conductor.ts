@@ -31,6 +31,7 @@ import {
 import type { Logger } from './log';
 import { injectMcpServers, agentSupportsHttpMcp, type SelfCommand } from './mcp/injector';
 import { agentMcpTransports, bridgeRemoteServers } from './mcp/remoteBridge';
+import type { ElicitationRoute } from './mcp/mcpElicitation';
 import { AgentProcess, agentExitError, type AgentExit } from './agentProcess';
 import { Holds } from './holds';
 import { assembleChain } from './chain/assembly';
@@ -401,6 +402,13 @@ export class Conductor {
       },
     };
     const log = this.options.log.child(component.name);
+    // The MCP servers this component injects ask the user through the editor, from its place in the chain.
+    const elicitation: ElicitationRoute = {
+      capabilities: () => info.clientCapabilities.elicitation,
+      request: (params, signal) => chain.request(component, 'toClient', 'elicitation/create', params, { signal }),
+      complete: (elicitationId) => chain.notify(component, 'toClient', 'elicitation/complete', { elicitationId }),
+      toolCallFor: (sessionId, tool) => this.agentEdge.toolCalls.runningCall(sessionId, tool),
+    };
     return {
       name: component.name,
       log,
@@ -408,7 +416,12 @@ export class Conductor {
       request: (direction, method, params, options) => chain.request(component, direction, method, params, options),
       notify: (direction, method, params) => chain.notify(component, direction, method, params),
       injectMcpServers: (sessionParams, servers) =>
-        injectMcpServers(sessionParams, servers, { useHttp: agentSupportsHttpMcp(info.agentCapabilities), self: this.options.self, log }),
+        injectMcpServers(sessionParams, servers, {
+          useHttp: agentSupportsHttpMcp(info.agentCapabilities),
+          self: this.options.self,
+          log,
+          elicitation,
+        }),
       outputFull: (full) => this.outputFull(full, component),
       traceExternal: (direction, peer, message) => {
         const trace = this.options.trace;

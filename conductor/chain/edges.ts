@@ -16,7 +16,8 @@ import type { RpcOutcome } from '../jsonrpc/message';
 import type { Logger } from '../log';
 import { asCancel, asPrompt, isSessionSetup, paramsProblem } from './acpGuards';
 import type { Component, ComponentContext, Direction, IncomingNotification, IncomingRequest } from './component';
-import { PlainClientProgress } from './plainClientProgress';
+import { isToolCallUpdate, isToolKind, PlainClientProgress } from './plainClientProgress';
+import { ToolProgressMapper } from '../../src/protocol/toolProgressMapper';
 
 /** Methods whose params the editor edge checks: the conductor and its components read them. */
 const CHECKED_FROM_EDITOR = new Set([
@@ -100,6 +101,11 @@ interface PendingPrompt {
 export class AgentEdge implements Component {
   readonly name = 'agent-edge';
   agentCapabilities: JsonObject | undefined;
+  /**
+   * The agent's tool calls still running, per session: an MCP server's elicitation during a tool
+   * call is shown on that call (mcp/mcpElicitation.ts).
+   */
+  readonly toolCalls = new ToolProgressMapper();
   /** Prompts the agent has not answered yet, by session id. */
   private readonly prompts = new Map<string, Set<PendingPrompt>>();
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -139,13 +145,18 @@ export class AgentEdge implements Component {
     return isObject(sessions) && isObject(sessions.close);
   }
 
-  wantsNotification(method: string, direction: Direction): boolean {
-    return direction === 'toAgent' ? method === 'session/cancel' : isSymposiumMethod(method);
+  wantsNotification(method: string, direction: Direction, params?: unknown): boolean {
+    if (direction === 'toAgent') return method === 'session/cancel';
+    return isSymposiumMethod(method) || (method === 'session/update' && isToolKind(params));
   }
 
   onNotification(notification: IncomingNotification): void {
     // Everything toward the editor that reaches this edge comes from the agent process itself.
     if (notification.direction === 'toClient' && isSymposiumMethod(notification.method)) return this.dropImpersonation(notification.method);
+    if (notification.direction === 'toClient' && notification.method === 'session/update') {
+      const p = notification.params;
+      if (isObject(p) && typeof p.sessionId === 'string' && isToolCallUpdate(p.update)) this.toolCalls.observe(p.sessionId, p.update);
+    }
     notification.forward();
     if (notification.direction !== 'toAgent' || notification.method !== 'session/cancel') return;
     const sessionId = asCancel(notification.params)?.sessionId;

@@ -45,13 +45,13 @@ export class PlainClientProgress {
 }
 
 /** Whether a session/update's params carry a tool call or its update (a cheap look at the kind only). */
-function isToolKind(params: unknown): boolean {
+export function isToolKind(params: unknown): boolean {
   const kind = (params as { update?: { sessionUpdate?: unknown } } | undefined)?.update?.sessionUpdate;
   return kind === 'tool_call' || kind === 'tool_call_update';
 }
 
 /** A tool call or its update with the fields the mapper reads in their ACP types. */
-function isToolCallUpdate(u: unknown): u is SessionUpdate {
+export function isToolCallUpdate(u: unknown): u is SessionUpdate {
   if (!isObject(u) || (u.sessionUpdate !== 'tool_call' && u.sessionUpdate !== 'tool_call_update')) return false;
   const title =
     u.sessionUpdate === 'tool_call'

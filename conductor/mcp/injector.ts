@@ -6,6 +6,7 @@ import { isObject } from '../../src/protocol/guards';
 import type { Logger } from '../log';
 import type { McpInjection, McpServerSpec } from '../chain/component';
 import type { LoopbackMcpHost } from './loopbackHost';
+import type { ElicitationRoute } from './mcpElicitation';
 
 /** How to run this conductor again (for the stdio shim): the Node binary and our script. */
 export interface SelfCommand {
@@ -24,7 +25,7 @@ export function agentSupportsHttpMcp(agentCapabilities: Record<string, unknown> 
 export async function injectMcpServers(
   sessionParams: Record<string, unknown>,
   servers: readonly McpServerSpec[],
-  options: { useHttp: boolean; self: SelfCommand; log: Logger },
+  options: { useHttp: boolean; self: SelfCommand; log: Logger; elicitation?: ElicitationRoute },
 ): Promise<McpInjection> {
   let bindSession!: (id: string) => void;
   let failSession!: (err: Error) => void;
@@ -40,7 +41,7 @@ export async function injectMcpServers(
   const { LoopbackMcpHost } = await import('./loopbackHost');
   const hosts: LoopbackMcpHost[] = [];
   try {
-    for (const spec of servers) hosts.push(await LoopbackMcpHost.start(spec, { sessionId, cwd }, options.log));
+    for (const spec of servers) hosts.push(await LoopbackMcpHost.start(spec, { sessionId, cwd }, options.log, options.elicitation));
   } catch (err) {
     await Promise.allSettled(hosts.map((h) => h.close()));
     throw err;

@@ -14,6 +14,7 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import { isObject } from '../../src/protocol/guards';
 import type { Logger } from '../log';
 import type { McpServerSpec, McpSessionInfo } from '../chain/component';
+import { bridgeElicitation, type ElicitationRoute } from './mcpElicitation';
 import { errorText } from '../../src/protocol/errorText';
 
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -108,12 +109,15 @@ export class LoopbackMcpHost {
     private readonly spec: McpServerSpec,
     private readonly session: McpSessionInfo,
     private readonly log: Logger,
+    private readonly elicitation: ElicitationRoute | undefined,
   ) {}
 
   /** Adds the route before returning, so the agent can connect as soon as it learns the URL. */
-  static async start(spec: McpServerSpec, session: McpSessionInfo, log: Logger): Promise<LoopbackMcpHost> {
+  /** `elicitation`: where the server's `elicitation/create` goes (the editor); absent, to the agent's MCP client. */
+  static async start(spec: McpServerSpec, session: McpSessionInfo, log: Logger, elicitation?: ElicitationRoute): Promise<LoopbackMcpHost> {
     const listener = await LoopbackListener.shared(log);
-    const host = new LoopbackMcpHost(listener, randomBytes(16).toString('hex'), randomBytes(32).toString('hex'), spec, session, log);
+    const id = randomBytes(16).toString('hex');
+    const host = new LoopbackMcpHost(listener, id, randomBytes(32).toString('hex'), spec, session, log, elicitation);
     listener.routes.set(host.id, host);
     log.debug(`MCP server "${spec.name}" served at ${host.url}`);
     return host;
@@ -162,7 +166,8 @@ export class LoopbackMcpHost {
         if (req.method !== 'POST' || !isInitialize(body))
           return jsonRpcHttpError(res, 400, -32000, 'no MCP session: send initialize first');
         transport = await this.newTransport();
-        await (await this.spec.create(this.session)).connect(transport);
+        const endpoint = await this.spec.create(this.session);
+        await endpoint.connect(this.elicitation ? bridgeElicitation(transport, this.session, this.elicitation) : transport);
         this.markConnected();
       }
       await transport.handleRequest(req, res, body);

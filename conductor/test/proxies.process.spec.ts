@@ -175,7 +175,10 @@ for (const dialect of ['proxy', '_proxy'] as const) {
         // Upstream of the bridge, the chain speaks MCP over ACP.
         assert.equal((init.agentCapabilities?.mcpCapabilities as { acp?: boolean } | undefined)?.acp, true);
         const sessionId = await newSession(h, tempDir());
-        assert.equal((await prompt(h, sessionId, 'list tools from proxy-tools')).text, 'Tools from proxy-tools: reverse, count, ask_agent');
+        assert.equal(
+          (await prompt(h, sessionId, 'list tools from proxy-tools')).text,
+          'Tools from proxy-tools: reverse, count, ask_agent, ask_user',
+        );
         assert.equal((await prompt(h, sessionId, 'use tool proxy-tools::reverse with {"text": "stressed"}')).text, 'desserts');
         assert.match(h.stderr(), /bridged MCP-over-ACP servers for the agent: proxy-tools/);
       });

@@ -6,6 +6,7 @@
 //     (`mcp/message {connectionId}` and sacp's `_mcp/message`), answered by ElizACP's model;
 // over the bridge's Streamable HTTP route and over its stdio shim.
 import * as assert from 'node:assert/strict';
+import type * as acp from '@agentclientprotocol/sdk';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { respond } from '../eliza/engine';
@@ -55,7 +56,10 @@ describe('MCP over ACP through the bridge: connectionless form, progress, sampli
       h = startProcess(conductorWithInjector(['--dialect', 'proxy', '--mcp', 'connectionless'], transport));
       await initialize(h);
       const sessionId = await newSession(h, tempDir());
-      assert.equal((await prompt(h, sessionId, 'list tools from proxy-tools')).text, 'Tools from proxy-tools: reverse, count, ask_agent');
+      assert.equal(
+        (await prompt(h, sessionId, 'list tools from proxy-tools')).text,
+        'Tools from proxy-tools: reverse, count, ask_agent, ask_user',
+      );
       assert.equal((await prompt(h, sessionId, 'use tool proxy-tools::reverse with {"text": "stressed"}')).text, 'desserts');
       // The server's notifications for the running request (mcp/message {serverId, requestId}) reach the agent's MCP client, before the answer.
       assert.equal(
@@ -99,6 +103,50 @@ describe('MCP over ACP through the bridge: connectionless form, progress, sampli
         'desserts',
         'the server goes on',
       );
+    });
+
+    // The proxy's MCP server elicits during a tool call: the user answers in the editor (ACP
+    // elicitation/create, scoped to the session and the agent's tool call), never the agent.
+    const dialect = transport === 'http' ? 'proxy' : '_proxy';
+    it(`asks the editor for the proxy server's elicitation during a tool call, answer and decline back in the tool (${dialect}/*, ${transport})`, async () => {
+      const asked: acp.CreateElicitationRequest[] = [];
+      const answers: acp.CreateElicitationResponse[] = [{ action: 'accept', content: { name: 'Ada' } }, { action: 'decline' }];
+      h = startProcess(conductorWithInjector(['--dialect', dialect], transport), {
+        elicitation: async (p) => {
+          asked.push(p);
+          return answers.shift()!;
+        },
+      });
+      await initialize(h, { elicitation: { form: {} } });
+      const sessionId = await newSession(h, tempDir());
+      const ask = 'use tool proxy-tools::ask_user with {"question": "Who are you?"}';
+      assert.equal((await prompt(h, sessionId, ask)).text, 'the user answered: accept {"name":"Ada"}');
+      const card = h.updates.find((u) => u.update.sessionUpdate === 'tool_call' && u.update.title === 'proxy-tools::ask_user');
+      assert.ok(card && card.update.sessionUpdate === 'tool_call');
+      assert.deepEqual(asked[0], {
+        mode: 'form',
+        sessionId,
+        toolCallId: card.update.toolCallId,
+        message: 'Who are you?',
+        requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' } }, required: ['name'] },
+      });
+      assert.equal((await prompt(h, sessionId, ask)).text, 'the user answered: decline');
+      assert.equal(asked.length, 2);
+    });
+
+    it(`tells the proxy's server there is no elicitation when the editor takes none (${transport})`, async () => {
+      let asked = 0;
+      h = startProcess(conductorWithInjector(['--dialect', dialect], transport), {
+        elicitation: async () => {
+          asked++;
+          return { action: 'cancel' };
+        },
+      });
+      await initialize(h);
+      const sessionId = await newSession(h, tempDir());
+      const answer = (await prompt(h, sessionId, 'use tool proxy-tools::ask_user with {"question": "Who are you?"}')).text;
+      assert.match(answer, /^Tool error: .*does not support form elicitation/);
+      assert.equal(asked, 0);
     });
 
     for (const dialect of ['proxy', '_proxy'] as const) {

@@ -40,9 +40,8 @@ export class ToolProgressMapper {
 
   /** The update that shows `p` on its card, or undefined when no card of that session is running. */
   toUpdate(p: ToolProgressParams): SessionUpdate | undefined {
-    const list = this.running.get(p.sessionId) ?? [];
-    const target = [...list].reverse().find((r) => r.title.includes(p.tool)) ?? list.at(-1);
-    if (!target) return undefined;
+    const toolCallId = this.runningCall(p.sessionId, p.tool);
+    if (toolCallId === undefined) return undefined;
     const progress = {
       message: p.message,
       ...(p.progress !== undefined ? { progress: p.progress } : {}),
@@ -50,10 +49,17 @@ export class ToolProgressMapper {
     };
     return {
       sessionUpdate: 'tool_call_update',
-      toolCallId: target.toolCallId,
+      toolCallId,
       status: 'in_progress',
       _meta: { [SYMPOSIUM_META_KEY]: { [PROGRESS_META_FIELD]: progress } },
     };
+  }
+
+  /** The latest running tool call of the session whose title names `tool` (else the latest running one), if any. */
+  runningCall(sessionId: string, tool: string | undefined): string | undefined {
+    const list = this.running.get(sessionId) ?? [];
+    const named = tool === undefined ? undefined : [...list].reverse().find((r) => r.title.includes(tool));
+    return (named ?? list.at(-1))?.toolCallId;
   }
 
   forget(sessionId: string): void {

@@ -63,6 +63,8 @@ export class Settings implements vscode.Disposable {
   private scanTimer: NodeJS.Timeout | undefined;
   /** The launch settings as of the last change, to tell which ones a change touched. */
   private launch: LaunchSettings;
+  /** While several settings are written as one change (addProxy), its restart offer waits for the last. */
+  private holdRestartOffer = false;
 
   constructor(
     private readonly log: Log,
@@ -203,12 +205,12 @@ export class Settings implements vscode.Disposable {
     return [];
   }
 
-  /** The `registry` tags (`id@version`) of the user's agents that came from the registry, by agent name. */
-  registryTags(): Record<string, string> {
-    const agents = this.read('agents');
+  /** The `registry` tags (`id@version`) of the user's agents (or proxies) that came from the registry, by name. */
+  registryTags(key: 'agents' | 'proxies' = 'agents'): Record<string, string> {
+    const entries = this.read(key);
     const tags: Record<string, string> = {};
-    if (typeof agents !== 'object' || agents === null) return tags;
-    for (const [name, entry] of Object.entries(agents as Record<string, unknown>)) {
+    if (typeof entries !== 'object' || entries === null) return tags;
+    for (const [name, entry] of Object.entries(entries as Record<string, unknown>)) {
       const tag = (entry as { registry?: unknown } | null)?.registry;
       if (typeof tag === 'string') tags[name] = tag;
     }
@@ -220,6 +222,32 @@ export class Settings implements vscode.Disposable {
     const cfg = config();
     const user = cfg.inspect<Record<string, unknown>>('agents')?.globalValue ?? {};
     await cfg.update('agents', { ...user, [name]: entry }, vscode.ConfigurationTarget.Global);
+  }
+
+  /**
+   * Adds (or replaces) one proxy in the user's symposium.proxies, keeping the others; with
+   * `before`, it is put in front of that component in the user's symposium.enabledComponents when
+   * that is a list naming it (without a list, proxies go first, in front of every component).
+   * Both writes make one settings change: one Restart Agent offer. True if it was placed.
+   */
+  async addProxy(name: string, entry: Record<string, unknown>, before?: string): Promise<boolean> {
+    const cfg = config();
+    const components = cfg.inspect<unknown>('enabledComponents')?.globalValue;
+    const place = before !== undefined && Array.isArray(components) && components.includes(before) && !components.includes(name);
+    this.holdRestartOffer = true;
+    try {
+      if (place) {
+        const list = components as unknown[];
+        const at = list.indexOf(before);
+        await cfg.update('enabledComponents', [...list.slice(0, at), name, ...list.slice(at)], vscode.ConfigurationTarget.Global);
+      }
+      const user = cfg.inspect<Record<string, unknown>>('proxies')?.globalValue ?? {};
+      await cfg.update('proxies', { ...user, [name]: entry }, vscode.ConfigurationTarget.Global);
+    } finally {
+      this.holdRestartOffer = false;
+    }
+    this.launchSettingsChanged();
+    return place;
   }
 
   /**
@@ -351,6 +379,7 @@ export class Settings implements vscode.Disposable {
   }
 
   private launchSettingsChanged(): void {
+    if (this.holdRestartOffer) return;
     const before = this.launch;
     this.launch = this.launchSettings();
     const keys = changesNeedingRestart(before, this.launch);

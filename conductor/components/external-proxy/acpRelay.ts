@@ -5,7 +5,9 @@
 //   connection (Rust SDK conductor, sacp): `mcp/connect` (`_mcp/connect`) opens a connection;
 //     `mcp/message {connectionId, method, params}` then carries every MCP message, both ways: the
 //     agent's requests and notifications up to the proxy, and the server's own requests (sampling,
-//     elicitation, roots) and notifications down to the agent's MCP client.
+//     roots; an elicitation too, which the loopback host's transport turns into the editor's ACP
+//     elicitation before it reaches the agent: mcp/mcpElicitation.ts) and notifications down to
+//     the agent's MCP client.
 //   connectionless (ACP SDK 2.4 schema, `MessageMcpRequest` / `MessageMcpNotification`): no
 //     connect; each inner request is an ACP request `mcp/message {serverId, requestId, method,
 //     params}` answered `{result}` or `{error}`; while it runs, the server may send notifications for
@@ -99,9 +101,9 @@ export class AcpRelay {
 
   /**
    * A request of the proxy's server (connection form: `sampling/createMessage`, `elicitation/create`,
-   * `roots/list`…), sent to the agent's MCP client; resolves with its answer. It goes on the stream
-   * of the agent's latest request in flight (a server samples while it answers a tool call), else
-   * on the session's own stream.
+   * `roots/list`…), sent to the agent's MCP client (an elicitation is taken to the editor on the
+   * way); resolves with its answer. It goes on the stream of the agent's latest request in flight
+   * (a server samples while it answers a tool call), else on the session's own stream.
    */
   requestMcpClient(method: string, params: unknown, signal: AbortSignal): Promise<RpcOutcome> {
     const transport = this.transport;

@@ -84,7 +84,8 @@ class McpOverAcpBridge implements Component {
         message: 'the connectionless mcp/message form (ACP SDK 2.4 schema) has no requests from the MCP server to the agent',
       });
     if (target) {
-      // A request of the proxy's server (sampling, elicitation, roots) for the agent's MCP client.
+      // A request of the proxy's server (sampling, elicitation, roots) for the agent's MCP client
+      // (an elicitation is taken to the editor by the session's transport: mcp/mcpElicitation.ts).
       const p = request.params as { method: string; params?: unknown };
       return void target.relay
         .requestMcpClient(p.method, p.params, request.signal)

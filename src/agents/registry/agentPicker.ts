@@ -1,35 +1,40 @@
 // "Symposium: Choose Agent…" (also the chat view's title button and the status bar's "Switch
 // agent…"): one quick pick with the user's agents first (symposium.agents and the built-in
-// ElizACP, as they are) and then the registry's (bundled + symposium.registry.urls). Choosing one
-// of yours makes it current. Choosing a registry agent says what will run (`npx -y pkg@version`, or
-// the archive URL with its checksum and where it goes, and every environment variable it sets as
-// NAME=value) and asks once (twice for an archive without a checksum; never for an entry that sets
-// a loader or installer variable, which is refused: installRisks.ts); binaries are then
-// downloaded, checked and unpacked under the extension's global storage with progress; the agent
-// is written to the user's symposium.agents (tagged `registry: id@version`) and made current, so
-// from then on it is one of yours and is not asked about again.
+// ElizACP, as they are), then the registry's agents (bundled + symposium.registry.urls), then the
+// registry's proxies (`extensions[]`), each marked installed once it is in symposium.proxies.
+// Choosing one of your agents makes it current. Choosing a registry entry says what will run and
+// installs it (registryInstall.ts, the same for agents and proxies); an agent is then written to
+// the user's symposium.agents (tagged `registry: id@version`) and made current, so from then on it
+// is one of yours and is not asked about again; a proxy is written to symposium.proxies (tagged the
+// same way), placed in symposium.enabledComponents when its entry asks for a place and the user has
+// a list there, and the settings change offers Restart Agent (restartOffer.ts) as any edit would.
 import * as vscode from 'vscode';
 import type { Log } from '../../log/logEvent';
 import type { Settings } from '../../settings/settings';
 import type { Runtime } from '../../settings/agentDefinition';
-import { installBinary } from './binaryInstall';
-import { missingChecksumWarning, refusedVariables, shownVariables } from './installRisks';
 import bundledRegistry from './bundledRegistry.json';
-import { BUNDLED_SOURCE, loadRegistries, type SourcedAgent } from './registrySources';
-import { agentSettingFor, commandLine, platformKey, registryTag, resolveAgent, ResolveError, type LaunchPlan } from './resolveAgent';
-import { errorText } from '../../protocol/errorText';
+import { confirmAndInstall, type InstallContext } from './registryInstall';
+import { BUNDLED_SOURCE, loadRegistries, type SourcedAgent, type SourcedExtension } from './registrySources';
+import { agentSettingFor, commandLine, proxyNameFor, registryTag } from './resolveAgent';
 
 export interface AgentPickerDeps {
   log: Log;
   runtime: Runtime;
-  settings: Pick<Settings, 'agentSettings' | 'setCurrentAgent' | 'registryUrls' | 'registryTags' | 'addAgent'>;
+  settings: Pick<
+    Settings,
+    'agentSettings' | 'setCurrentAgent' | 'registryUrls' | 'registryTags' | 'addAgent' | 'addProxy' | 'proxySettings'
+  >;
   /** The extension's global storage folder: installs under agents/, registry copies under registry-cache/. */
   storageDir: string;
   /** The registry shipped with the extension (tests may pass another). */
   bundled?: unknown;
 }
 
-type Choice = vscode.QuickPickItem & ({ agentName: string } | { registry: SourcedAgent });
+/** The `extensions[]` id of Symposium's own conductor package (docs/editors.md). */
+const OWN_PACKAGE_ID = 'symposium-acp';
+
+type Choice = vscode.QuickPickItem &
+  ({ agentName: string } | { registry: SourcedAgent } | { proxy: SourcedExtension; installedAs: string | undefined });
 
 export class AgentPicker {
   /** The labels of the last pick shown, in order (tests find an item's position here). */
@@ -58,7 +63,7 @@ export class AgentPicker {
       );
     const agentSettings = settings.agentSettings(runtime);
     const current = agentSettings.current.name;
-    const tags = settings.registryTags();
+    const tags = settings.registryTags('agents');
     const installed = new Set(Object.values(tags));
     const yours: Choice[] = Object.values(agentSettings.agents).map((a) => ({
       label: a.name,
@@ -76,11 +81,13 @@ export class AgentPicker {
         detail: a.description,
         registry: a,
       }));
+    const proxies = this.proxyChoices(loaded.extensions);
     const items: (Choice | vscode.QuickPickItem)[] = [
       ...yours,
       ...(fromRegistry.length ? [{ label: 'ACP registry', kind: vscode.QuickPickItemKind.Separator }, ...fromRegistry] : []),
+      ...(proxies.length ? [{ label: 'Proxies', kind: vscode.QuickPickItemKind.Separator }, ...proxies] : []),
     ];
-    this.lastChoices = [...yours, ...fromRegistry].map((c) => c.label);
+    this.lastChoices = [...yours, ...fromRegistry, ...proxies].map((c) => c.label);
     log.info('registry', 'choosing an agent', { choices: this.lastChoices });
     const picked = (await vscode.window.showQuickPick(items, {
       title: 'Choose the agent for new chats (Restart Agent applies it to open ones)',
@@ -93,91 +100,44 @@ export class AgentPicker {
       if (picked.agentName !== current) await settings.setCurrentAgent(picked.agentName);
       return;
     }
-    await this.installAndUse(picked.registry);
+    if ('registry' in picked) return this.installAndUse(picked.registry);
+    if (picked.installedAs === undefined) return this.installProxy(picked.proxy);
+    void vscode.window.showInformationMessage(
+      `Symposium: ${picked.proxy.name} is in symposium.proxies as "${picked.installedAs}"; edit or remove it there.`,
+    );
+  }
+
+  /** The registry's proxies: the ones in symposium.proxies (same id@version) marked installed. */
+  private proxyChoices(extensions: readonly SourcedExtension[]): Choice[] {
+    const byTag = new Map(Object.entries(this.deps.settings.registryTags('proxies')).map(([name, tag]) => [tag, name]));
+    // Our own npm package is listed in extensions[] for other editors; here it is the conductor
+    // itself, which runs in front of the agent already and does not speak the proxy protocol.
+    return extensions
+      .filter((p) => p.id !== OWN_PACKAGE_ID)
+      .map((p) => {
+        const installedAs = byTag.get(registryTag(p));
+        const from = p.source === BUNDLED_SOURCE ? 'bundled registry' : p.source;
+        return {
+          label: `${installedAs === undefined ? '$(plug)' : '$(check)'} ${p.name}`,
+          description: [
+            installedAs === undefined ? '' : `installed as "${installedAs}"`,
+            p.version,
+            Object.keys(p.distribution).join('/'),
+            from,
+          ]
+            .filter(Boolean)
+            .join(' · '),
+          detail: p.description,
+          proxy: p,
+          installedAs,
+        };
+      });
   }
 
   private async installAndUse(agent: SourcedAgent): Promise<void> {
+    const plan = await confirmAndInstall(agent, 'agent', this.installContext());
+    if (!plan) return;
     const { log, settings } = this.deps;
-    let plan: LaunchPlan;
-    try {
-      plan = resolveAgent(agent, platformKey(process.platform, process.arch), `${this.deps.storageDir}/agents`);
-    } catch (e) {
-      if (!(e instanceof ResolveError)) throw e;
-      log.warn('registry', 'no usable distribution', { id: agent.id, reason: e.message });
-      void vscode.window.showErrorMessage(`Symposium: ${e.message}`);
-      return;
-    }
-    const refused = refusedVariables(plan.env);
-    if (refused.length) {
-      log.warn('registry', 'entry sets refused environment variables', { id: agent.id, refused });
-      void vscode.window.showErrorMessage(
-        `Symposium: ${agent.name} was not installed: its registry entry sets ${refused.map((r) => `${r.name} (${r.reason})`).join('; ')}. ` +
-          'Add the agent to symposium.agents yourself if you want it so.',
-      );
-      return;
-    }
-    // Every variable is shown, as NAME=value, before anything is written to the settings.
-    const variables = shownVariables(plan.env);
-    const install = {
-      label: '$(check) Install and use',
-      description: variables.length ? `with the ${variables.length} environment variable(s) below` : '',
-      detail: plan.summary,
-    };
-    const envItems: vscode.QuickPickItem[] = variables.length
-      ? [{ label: 'Environment variables it sets', kind: vscode.QuickPickItemKind.Separator }, ...variables.map((v) => ({ label: v }))]
-      : [];
-    this.lastConfirmation = [install.detail, ...variables];
-    const answer = await vscode.window.showQuickPick([install, { label: 'Cancel' }, ...envItems], {
-      title: `Use ${agent.name} ${agent.version} from ${agent.source === BUNDLED_SOURCE ? 'the bundled registry' : agent.source}? It will run:`,
-      ignoreFocusOut: true,
-    });
-    if (answer !== install) {
-      log.info('registry', 'install declined', { id: agent.id });
-      return;
-    }
-    const unchecked = plan.download && missingChecksumWarning(plan.download);
-    if (unchecked) {
-      const anyway = { label: '$(warning) Install without a checksum', detail: plan.download!.url };
-      this.lastConfirmation = [unchecked];
-      const second = await vscode.window.showQuickPick([{ label: 'Cancel' }, anyway], { title: unchecked, ignoreFocusOut: true });
-      if (second !== anyway) {
-        log.info('registry', 'install without a checksum declined', { id: agent.id });
-        return;
-      }
-      log.warn('registry', 'installing without a checksum, as the user confirmed', { id: agent.id, url: plan.download!.url });
-    }
-    if (plan.download) {
-      const download = plan.download;
-      log.info('registry', 'installing', { id: agent.id, version: agent.version, url: download.url, sha256: download.sha256 ?? null });
-      try {
-        await vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Notification, title: `Installing ${agent.name} ${agent.version}`, cancellable: true },
-          async (progress, token) => {
-            const abort = new AbortController();
-            const cancel = token.onCancellationRequested(() => abort.abort());
-            let reported = 0;
-            try {
-              await installBinary(download, plan.command, {
-                signal: abort.signal,
-                onProgress: ({ received, total }) => {
-                  const percent = total ? Math.floor((received / total) * 100) : 0;
-                  const mb = (received / 1024 / 1024).toFixed(1);
-                  progress.report({ message: `${mb} MB`, ...(total ? { increment: percent - reported } : {}) });
-                  reported = percent;
-                },
-              });
-            } finally {
-              cancel.dispose();
-            }
-          },
-        );
-      } catch (e) {
-        const reason = errorText(e);
-        log.error('registry', 'install failed', { id: agent.id, reason });
-        void vscode.window.showErrorMessage(`Symposium: ${agent.name} was not installed: ${reason}`);
-        return;
-      }
-    }
     const name = this.nameFor(agent);
     await settings.addAgent(name, agentSettingFor(agent, plan));
     await settings.setCurrentAgent(name);
@@ -191,6 +151,29 @@ export class AgentPicker {
       args: plan.args,
       env: Object.keys(plan.env),
     });
+  }
+
+  /** A proxy from the registry: installed like an agent, then added to symposium.proxies (the chain restarts on the user's word). */
+  private async installProxy(proxy: SourcedExtension): Promise<void> {
+    const plan = await confirmAndInstall(proxy, 'proxy', this.installContext());
+    if (!plan) return;
+    const { log, settings } = this.deps;
+    const name = proxyNameFor(proxy, settings.registryTags('proxies'), settings.proxySettings().proxies);
+    const placed = await settings.addProxy(name, agentSettingFor(proxy, plan), proxy.placeBefore);
+    log.info('registry', 'proxy added from the registry', {
+      name,
+      id: proxy.id,
+      version: proxy.version,
+      kind: plan.kind,
+      command: plan.command,
+      args: plan.args,
+      env: Object.keys(plan.env),
+      placedBefore: placed ? proxy.placeBefore : null,
+    });
+  }
+
+  private installContext(): InstallContext {
+    return { log: this.deps.log, storageDir: this.deps.storageDir, shown: (lines) => (this.lastConfirmation = lines) };
   }
 
   /** The registry name, unless one of the user's own agents has it already. */

@@ -122,6 +122,58 @@ describe('ACP registry: schema', () => {
     assert.ok(r.problems.every((p) => p.startsWith('test.json: ')));
   });
 
+  it('reads extensions[] (proxies) like agents: each entry checked on its own, a placement hint kept', () => {
+    const proxy = {
+      id: 'prompt-rewriter',
+      name: 'Prompt Rewriter',
+      version: '0.2.0',
+      description: 'rewrites prompts',
+      distribution: { npx: { package: '@me/rewriter@0.2.0', args: ['--acp'] } },
+      _meta: { symposium: { placeBefore: 'symposium-info' } },
+    };
+    const r = parseRegistry(
+      {
+        version: '1.0.0',
+        agents: [binaryAgent()],
+        extensions: [
+          proxy,
+          { ...proxy, id: 'loose', _meta: { symposium: { placeBefore: 'not a name' } } },
+          { ...proxy, id: 'nodist', distribution: {} },
+          { id: 'Bad', name: 'x', version: '1.0.0', description: 'd', distribution: { npx: { package: 'x@1' } } },
+          proxy,
+          'not an object',
+        ],
+      },
+      'test.json',
+    );
+    assert.deepEqual(
+      r.agents.map((a) => a.id),
+      ['codex-acp'],
+      'agents are unaffected',
+    );
+    assert.deepEqual(r.extensions, [
+      {
+        id: 'prompt-rewriter',
+        name: 'Prompt Rewriter',
+        version: '0.2.0',
+        description: 'rewrites prompts',
+        distribution: { npx: { package: '@me/rewriter@0.2.0', args: ['--acp'], env: {} } },
+        placeBefore: 'symposium-info',
+      },
+    ]);
+    const why = r.problems.join('\n');
+    for (const expected of [
+      /extension loose: _meta\.symposium\.placeBefore "not a name" is not a component name/,
+      /extension nodist: "distribution" needs npx, uvx or binary/,
+      /extension Bad: "id"/,
+      /extension prompt-rewriter: listed twice/,
+      /extension #5: an entry must be an object/,
+    ])
+      assert.match(why, expected);
+    assert.equal(r.problems.length, 5, why);
+    assert.match(parseRegistry({ version: '1', agents: [], extensions: {} }, 'x').problems[0]!, /"extensions" must be a list/);
+  });
+
   it('refuses what is not a registry at all', () => {
     assert.match(parseRegistry([], 'x').problems[0]!, /must be a JSON object/);
     assert.match(parseRegistry({ version: '1', agents: {} }, 'x').problems[0]!, /"agents" must be a list/);

@@ -1,6 +1,7 @@
 // The ACP agent registry format (the agentclientprotocol registry's `registry.schema.json` and
 // `agent.schema.json`): an index `{version, agents[], extensions[]}` whose agents each say how to
-// run them (`distribution`: `npx` / `uvx` packages, or a `binary` archive per platform). Registry
+// run them (`distribution`: `npx` / `uvx` packages, or a `binary` archive per platform); the
+// extensions (ACP proxies) are entries of the same shape. Registry
 // files come from the network or a file the user named, so every field is checked; a bad entry is
 // skipped with a reason and never takes the rest of the file with it. Pure: no vscode, no Node.
 import { isObject } from '../../protocol/guards';
@@ -45,9 +46,20 @@ export interface RegistryAgent {
   license?: string;
 }
 
+/**
+ * An `extensions[]` entry: a component that is not an agent (an ACP proxy), in the same shape as an
+ * agent. `placeBefore` (Symposium's `_meta.symposium.placeBefore`, optional) names the chain
+ * component it wants to sit in front of.
+ */
+export interface RegistryExtension extends RegistryAgent {
+  placeBefore?: string;
+}
+
 export interface ParsedRegistry {
   version: string;
   agents: RegistryAgent[];
+  /** The `extensions[]` entries (proxies) that passed the same checks as agents. */
+  extensions: RegistryExtension[];
   /** Why entries (or the whole file) were not taken, for the log and a notice. */
   problems: string[];
 }
@@ -60,6 +72,8 @@ const SHA256 = /^[0-9a-fA-F]{64}$/;
 // it must not look like an option.
 const PACKAGE = /^(@[a-z0-9][\w.-]*\/)?[a-zA-Z0-9][\w.-]*(@[\w.^~<>=*+-]+)?$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+// A chain component's (or a proxy's) name, as symposium.enabledComponents spells it.
+const COMPONENT = /^[A-Za-z0-9._-]+$/;
 const MAX_AGENTS = 1_000;
 
 class EntryError extends Error {}
@@ -150,7 +164,7 @@ function distribution(v: unknown): Distribution {
 
 /** One `agents[]` entry, checked against agent.schema.json. */
 export function parseRegistryAgent(raw: unknown): RegistryAgent {
-  if (!isObject(raw)) throw new EntryError('an agent must be an object');
+  if (!isObject(raw)) throw new EntryError('an entry must be an object');
   const id = text(raw, 'id', 100);
   if (!ID.test(id)) throw new EntryError(`"id" "${id}" must be lower-case letters, digits and "-", starting with a letter`);
   const version = text(raw, 'version', 100);
@@ -169,29 +183,55 @@ export function parseRegistryAgent(raw: unknown): RegistryAgent {
   return agent;
 }
 
+/** One `extensions[]` entry: an agent's checks, and Symposium's optional placement hint. */
+export function parseRegistryExtension(raw: unknown): RegistryExtension {
+  const extension: RegistryExtension = parseRegistryAgent(raw);
+  const meta = isObject(raw) && isObject(raw._meta) && isObject(raw._meta.symposium) ? raw._meta.symposium : undefined;
+  if (meta?.placeBefore !== undefined) {
+    const before = text(meta, 'placeBefore', 100);
+    if (!COMPONENT.test(before)) throw new EntryError(`_meta.symposium.placeBefore "${before}" is not a component name`);
+    extension.placeBefore = before;
+  }
+  return extension;
+}
+
 /** A whole registry file (already JSON-parsed). `source` names it in the problems. */
 export function parseRegistry(raw: unknown, source: string): ParsedRegistry {
-  if (!isObject(raw)) return { version: '', agents: [], problems: [`${source}: a registry must be a JSON object`] };
+  if (!isObject(raw)) return { version: '', agents: [], extensions: [], problems: [`${source}: a registry must be a JSON object`] };
   const problems: string[] = [];
   const version = typeof raw.version === 'string' ? raw.version : '';
   if (!version) problems.push(`${source}: "version" is missing`);
-  if (!Array.isArray(raw.agents)) return { version, agents: [], problems: [...problems, `${source}: "agents" must be a list`] };
-  // `extensions` (proxies and other mods) are read by nobody yet, but must have the right shape.
-  if (raw.extensions !== undefined && !Array.isArray(raw.extensions)) problems.push(`${source}: "extensions" must be a list`);
-  const agents: RegistryAgent[] = [];
+  if (!Array.isArray(raw.agents))
+    return { version, agents: [], extensions: [], problems: [...problems, `${source}: "agents" must be a list`] };
+  const agents = entries(raw.agents, 'agent', parseRegistryAgent, source, problems);
+  let extensions: RegistryExtension[] = [];
+  if (Array.isArray(raw.extensions)) extensions = entries(raw.extensions, 'extension', parseRegistryExtension, source, problems);
+  else if (raw.extensions !== undefined) problems.push(`${source}: "extensions" must be a list`);
+  return { version, agents, extensions, problems };
+}
+
+/** Each entry of a list checked on its own: a bad one becomes a problem, the others are kept. */
+function entries<T extends RegistryAgent>(
+  list: unknown[],
+  kind: 'agent' | 'extension',
+  parse: (raw: unknown) => T,
+  source: string,
+  problems: string[],
+): T[] {
+  const out: T[] = [];
   const seen = new Set<string>();
-  for (const [i, entry] of raw.agents.slice(0, MAX_AGENTS).entries()) {
+  for (const [i, entry] of list.slice(0, MAX_AGENTS).entries()) {
     const label = isObject(entry) && typeof entry.id === 'string' ? entry.id : `#${i}`;
     try {
-      const agent = parseRegistryAgent(entry);
-      if (seen.has(agent.id)) throw new EntryError('listed twice');
-      seen.add(agent.id);
-      agents.push(agent);
+      const parsed = parse(entry);
+      if (seen.has(parsed.id)) throw new EntryError('listed twice');
+      seen.add(parsed.id);
+      out.push(parsed);
     } catch (e) {
       if (!(e instanceof EntryError)) throw e;
-      problems.push(`${source}: agent ${label}: ${e.message}`);
+      problems.push(`${source}: ${kind} ${label}: ${e.message}`);
     }
   }
-  if (raw.agents.length > MAX_AGENTS) problems.push(`${source}: only the first ${MAX_AGENTS} agents are read`);
-  return { version, agents, problems };
+  if (list.length > MAX_AGENTS) problems.push(`${source}: only the first ${MAX_AGENTS} ${kind}s are read`);
+  return out;
 }

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { Log } from '../../log/logEvent';
 import { BodyTooLargeError, readCappedBody } from '../../node/cappedBody';
 import { registryUrlRefusal } from './installRisks';
-import { parseRegistry, type RegistryAgent } from './registrySchema';
+import { parseRegistry, type RegistryAgent, type RegistryExtension } from './registrySchema';
 import { errorText } from '../../protocol/errorText';
 
 /** A registry agent and the file it came from. */
@@ -20,8 +20,15 @@ export interface SourcedAgent extends RegistryAgent {
   source: string;
 }
 
+/** A registry extension (proxy) and the file it came from. */
+export interface SourcedExtension extends RegistryExtension {
+  source: string;
+}
+
 export interface LoadedRegistries {
   agents: SourcedAgent[];
+  /** The files' `extensions[]` (proxies), first file first, like agents. */
+  extensions: SourcedExtension[];
   /** Entries or files that could not be used (also logged). */
   problems: string[];
   /** URLs that could not be fetched and were served from the cache (with the time of that copy). */
@@ -57,10 +64,12 @@ export async function loadRegistries(options: RegistrySourceOptions): Promise<Lo
   const problems: string[] = [];
   const stale: LoadedRegistries['stale'] = [];
   const byId = new Map<string, SourcedAgent>();
+  const extensionsById = new Map<string, SourcedExtension>();
   const take = (raw: unknown, source: string): void => {
     const parsed = parseRegistry(raw, source);
     problems.push(...parsed.problems);
     for (const agent of parsed.agents) if (!byId.has(agent.id)) byId.set(agent.id, { ...agent, source });
+    for (const ext of parsed.extensions) if (!extensionsById.has(ext.id)) extensionsById.set(ext.id, { ...ext, source });
   };
   const bodies = await Promise.all(urls.map((url) => readSource(url, options)));
   for (const [i, result] of bodies.entries()) {
@@ -72,8 +81,13 @@ export async function loadRegistries(options: RegistrySourceOptions): Promise<Lo
   }
   take(options.bundled, BUNDLED_SOURCE);
   for (const p of problems) log.warn('registry', p);
-  log.info('registry', 'loaded', { agents: byId.size, sources: urls.length + 1, stale: stale.map((s) => s.url) });
-  return { agents: [...byId.values()], problems, stale };
+  log.info('registry', 'loaded', {
+    agents: byId.size,
+    extensions: extensionsById.size,
+    sources: urls.length + 1,
+    stale: stale.map((s) => s.url),
+  });
+  return { agents: [...byId.values()], extensions: [...extensionsById.values()], problems, stale };
 }
 
 type SourceResult = { body: unknown; stale?: string } | { error: string };

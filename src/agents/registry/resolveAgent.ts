@@ -2,6 +2,7 @@
 // env}, plus what must be downloaded first for a `binary` distribution and a one-line summary the
 // user is shown before anything is installed or run. Pure (no vscode, no Node): the platform and
 // the install folder come in as arguments.
+import type { ProxyDefinition } from '../../settings/proxySettings';
 import { isSafeRelativePath, type PlatformKey, type RegistryAgent } from './registrySchema';
 
 export type DistributionKind = 'npx' | 'uvx' | 'binary';
@@ -91,4 +92,13 @@ export function agentSettingFor(
   plan: LaunchPlan,
 ): { command: string; args: string[]; env: Record<string, string>; registry: string } {
   return { command: plan.command, args: plan.args, env: plan.env, registry: registryTag(agent) };
+}
+
+/**
+ * The symposium.proxies name of a registry proxy: its id (a valid proxy name), or, when one of the
+ * user's own proxies (not an earlier version of this one) has it, `<id>-registry`.
+ */
+export function proxyNameFor(proxy: Pick<RegistryAgent, 'id'>, tags: Record<string, string>, existing: readonly ProxyDefinition[]): string {
+  const taken = existing.some((p) => p.name === proxy.id) || tags[proxy.id] !== undefined;
+  return taken && !tags[proxy.id]?.startsWith(`${proxy.id}@`) ? `${proxy.id}-registry` : proxy.id;
 }

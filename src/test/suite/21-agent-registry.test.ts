@@ -4,7 +4,9 @@
 // is resolved and added without running anything; the binary one is downloaded, checked, unpacked
 // under global storage and then chatted with (the archive holds a script that starts ElizACP); the
 // bad checksum leaves nothing installed and the settings as they were. An entry setting NODE_OPTIONS
-// is refused before any question; an archive without a checksum is asked about twice.
+// is refused before any question; an archive without a checksum is asked about twice. A proxy in the
+// registry's extensions[] (an archive running the prompt-rewriter fixture) is listed after the agents,
+// installed the same way into symposium.proxies, and the next chat's prompts go through it.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -43,6 +45,7 @@ suite('agent registry', () => {
   let base = '';
   let fileUrl = '';
   let log: { events: LogEvent[]; dispose(): void };
+  let proxyArchive = Buffer.alloc(0);
 
   suiteSetup(async function () {
     this.timeout(30_000);
@@ -60,6 +63,7 @@ suite('agent registry', () => {
     server = createServer((req, res) => {
       requests.push(req.url ?? '');
       if (req.url === '/eliza.tar.gz') return void res.writeHead(200, { 'content-length': archive.length }).end(archive);
+      if (req.url === '/rewriter.tar.gz') return void res.writeHead(200, { 'content-length': proxyArchive.length }).end(proxyArchive);
       if (req.url === '/registry.json') return void res.writeHead(200, { 'content-type': 'application/json' }).end(httpRegistry());
       res.writeHead(404).end();
     });
@@ -105,8 +109,46 @@ suite('agent registry', () => {
           unchecked,
           preload,
         ],
-        extensions: [],
+        extensions: [
+          rewriterProxy(),
+          {
+            id: 'symposium-acp',
+            name: 'Symposium Conductor',
+            version: '1.0.0',
+            description: 'our own package: the conductor, not a proxy',
+            distribution: { npx: { package: 'symposium-acp@1.0.0' } },
+          },
+        ],
       });
+    // A proxy (extensions[]): a tar.gz whose script runs the prompt-rewriter proxy fixture.
+    const proxySrc = path.join(dir, 'proxy-src');
+    fs.mkdirSync(path.join(proxySrc, 'bin'), { recursive: true });
+    const rewriter = `${ext.extensionPath}/out/fixtures/proxies/promptRewriter.js`;
+    fs.writeFileSync(
+      path.join(proxySrc, 'bin', 'rewriter'),
+      `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(rewriter)} "$@"\n`,
+      { mode: 0o755 },
+    );
+    execFileSync('tar', ['-czf', path.join(dir, 'rewriter.tar.gz'), '-C', proxySrc, 'bin']);
+    proxyArchive = fs.readFileSync(path.join(dir, 'rewriter.tar.gz'));
+    const rewriterProxy = (): unknown => ({
+      id: 'registry-rewriter',
+      name: 'Registry Rewriter',
+      version: VERSION,
+      description: 'a proxy that rewrites ekko to echo',
+      distribution: {
+        binary: {
+          [platform]: {
+            archive: `${base}/rewriter.tar.gz`,
+            sha256: createHash('sha256').update(proxyArchive).digest('hex'),
+            cmd: './bin/rewriter',
+            args: ['--dialect', 'proxy', '--name', 'registry-rewriter', '--replace', 'ekko=echo'],
+            env: { ELECTRON_RUN_AS_NODE: '1' },
+          },
+        },
+      },
+      _meta: { symposium: { placeBefore: 'symposium-info' } },
+    });
     const npx = {
       id: 'test-npx',
       name: 'Test NPX Agent',
@@ -123,6 +165,8 @@ suite('agent registry', () => {
     log?.dispose();
     await config().update('currentAgent', undefined, vscode.ConfigurationTarget.Global);
     await config().update('agents', undefined, vscode.ConfigurationTarget.Global);
+    await config().update('proxies', undefined, vscode.ConfigurationTarget.Global);
+    await config().update('enabledComponents', undefined, vscode.ConfigurationTarget.Global);
     await config().update('registry.urls', undefined, vscode.ConfigurationTarget.Global);
     server?.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -271,6 +315,60 @@ suite('agent registry', () => {
     assert.match((await cmd<string[]>('getAgentConfirmation'))[0]!, /no SHA-256 for .*eliza-nosum\.tar\.gz.*can run any program as you/);
     assert.ok(!requests.includes('/eliza-nosum.tar.gz'), 'nothing was downloaded');
     assert.deepEqual({ agents: agents(), current: config().get('currentAgent') }, before);
+  });
+
+  test('a proxy from the registry is in its own group, installed like an agent into symposium.proxies, and runs in the chain', async function () {
+    this.timeout(60_000);
+    // The user lists components: the entry's placeBefore puts the proxy in front of symposium-info there.
+    const offered = (): LogEvent[] => log.events.filter((e) => e.message === 'changed; open chats use it after a restart');
+    const listed = offered().length;
+    await config().update('enabledComponents', ['symposium-info'], vscode.ConfigurationTarget.Global);
+    await waitFor('the components setting to be seen', () => offered().length > listed);
+    const offersBefore = offered().length;
+    const choices = await choose('$(plug) Registry Rewriter', 'install');
+    assert.ok(
+      choices.indexOf('$(plug) Registry Rewriter') > choices.lastIndexOf(choices.filter((c) => c.startsWith('$(cloud-download) ')).at(-1)!),
+      'the proxies come after the registry agents',
+    );
+    assert.ok(!choices.some((c) => c.endsWith('Symposium Conductor')), "Symposium's own package is not offered as a proxy");
+    const proxies = (): Record<string, { command: string; args: string[]; env: Record<string, string>; registry: string }> =>
+      config().inspect<Record<string, never>>('proxies')?.globalValue ?? {};
+    await waitFor('the proxy in symposium.proxies', () => proxies()['registry-rewriter'] !== undefined, 30_000);
+    const entry = proxies()['registry-rewriter']!;
+    assert.equal(entry.registry, `registry-rewriter@${VERSION}`);
+    assert.match(entry.command, new RegExp(`agents/registry-rewriter/${VERSION.replace(/\./g, '\\.')}/bin/rewriter$`));
+    assert.deepEqual(entry.args, ['--dialect', 'proxy', '--name', 'registry-rewriter', '--replace', 'ekko=echo']);
+    const shown = await cmd<string[]>('getAgentConfirmation');
+    assert.match(shown[0]!, /rewriter\.tar\.gz \(SHA-256 [0-9a-f]{64}\)/);
+    assert.deepEqual(shown.slice(1), ['ELECTRON_RUN_AS_NODE=1']);
+    assert.equal(requests.filter((r) => r === '/rewriter.tar.gz').length, 1);
+    assert.deepEqual(config().inspect('enabledComponents')?.globalValue, ['registry-rewriter', 'symposium-info']);
+    await waitFor(
+      'the restart offer',
+      () => log.events.filter((e) => e.message === 'changed; open chats use it after a restart').length > offersBefore,
+    );
+    await sleep(300);
+    const offers = log.events.filter((e) => e.message === 'changed; open chats use it after a restart').slice(offersBefore);
+    assert.deepEqual(
+      offers.map((e) => (e.data as { restartKeys: string[] }).restartKeys),
+      [['enabledComponents', 'proxies']],
+      'both settings written as one change: one Restart Agent offer',
+    );
+
+    // A new chat gets a conductor with the proxy in front of the agent: the prompt arrives rewritten and signed.
+    const tabId = await newTab();
+    await cmd('startCapturingResponses', tabId);
+    await cmd('sendPrompt', tabId, 'ekko meta');
+    await waitForIdle(tabId);
+    const meta = JSON.parse(await cmd<string>('stopCapturingResponses', tabId)) as { rewrittenBy?: string[] };
+    assert.deepEqual(meta.rewrittenBy, ['registry-rewriter']);
+    await cmd('closeTab', tabId);
+
+    // Installed: the next pick marks it so, and picking it installs nothing again.
+    const again = await choose('$(check) Registry Rewriter');
+    assert.ok(!again.includes('$(plug) Registry Rewriter'));
+    await sleep(300);
+    assert.equal(requests.filter((r) => r === '/rewriter.tar.gz').length, 1);
   });
 });
 
