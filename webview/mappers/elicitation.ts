@@ -9,6 +9,7 @@ import type { ElicitationOutcome } from '../../src/protocol/webview';
 import type { ElicitationCard } from '../conversation';
 import { escapeInline, escapeMarkdown } from './markdown';
 import { safeLabel } from './untrusted';
+import { waitingCard } from './waitingCard';
 
 /** Button ids: `elicit:<requestId>:<action>`. */
 export const ELICITATION_PREFIX = 'elicit:';
@@ -40,25 +41,15 @@ export function elicitationToChatItem(card: ElicitationCard, itemId: string): Ch
   if (outcome)
     lines.push('', `_${OUTCOME_TEXT[outcome.action]}${'reason' in outcome && outcome.reason ? ` ${escapeInline(outcome.reason)}.` : ''}_`);
   const title = prompt.mode === 'form' ? (prompt.form.title ?? 'The agent asks') : `The agent asks you to open ${prompt.host}`;
-  const item: ChatItem = {
-    type: 'answer' as ChatItem['type'],
+  const item = waitingCard({
     messageId: itemId,
-    header: {
-      icon: done ? (outcome.action === 'accept' || outcome.action === 'completed' ? 'ok-circled' : 'cancel-circle') : 'help',
-      body: escapeInline(title),
-      status: done
-        ? {
-            status: outcome.action === 'accept' || outcome.action === 'completed' ? 'success' : 'info',
-            text: outcomeLabel(outcome),
-            position: 'right',
-          }
-        : { status: 'warning', text: 'Waiting for you', position: 'right' },
-    },
+    title: escapeInline(title),
+    waitingIcon: 'help',
     body: lines.join('\n'),
-    status: done ? undefined : 'warning',
-    buttons: [],
-    formItems: null,
-  };
+    settled: done
+      ? { tone: outcome.action === 'accept' || outcome.action === 'completed' ? 'success' : 'info', text: outcomeLabel(outcome) }
+      : undefined,
+  });
   if (done) return item;
   const button = (
     action: ElicitationButton,

@@ -8,6 +8,7 @@ import type { PermissionCard } from '../conversation';
 import { fenced } from '../../src/protocol/markdown';
 import { escapeInline, prettyJson } from './markdown';
 import { kindLabel, type ToolCallState } from './toolCall';
+import { waitingCard } from './waitingCard';
 
 /** Button ids: `perm:<requestId>:<option index>` or `perm:<requestId>:bypass`. */
 export const PERMISSION_PREFIX = 'perm:';
@@ -59,26 +60,15 @@ export function permissionToChatItem(card: PermissionCard, itemId: string, known
   const d = card.decision;
   if (d) lines.push('', `_${escapeInline(describeDecision(d))}_`);
   const allowed = d?.outcome === 'selected' && d.optionKind.startsWith('allow');
-  const item: ChatItem = {
-    type: 'answer' as ChatItem['type'],
+  const item = waitingCard({
     messageId: itemId,
-    header: {
-      icon: d ? (allowed ? 'ok-circled' : 'cancel-circle') : 'warning',
-      body: `${d ? 'Permission' : 'Permission needed'}: ${escapeInline(tc.title ?? 'a tool call')}`,
-      status: d
-        ? {
-            status: allowed ? 'success' : 'error',
-            text: allowed ? 'Allowed' : d.outcome === 'cancelled' ? 'Cancelled' : 'Rejected',
-            position: 'right',
-          }
-        : { status: 'warning', text: 'Waiting for you', position: 'right' },
-    },
+    title: `${d ? 'Permission' : 'Permission needed'}: ${escapeInline(tc.title ?? 'a tool call')}`,
+    waitingIcon: 'warning',
     body: lines.join('\n'),
-    status: d ? undefined : 'warning',
-    buttons: [],
-    // null, not absent: an update of a decided card must drop the field it showed while waiting.
-    formItems: null,
-  };
+    settled: d
+      ? { tone: allowed ? 'success' : 'error', text: allowed ? 'Allowed' : d.outcome === 'cancelled' ? 'Cancelled' : 'Rejected' }
+      : undefined,
+  });
   if (!d) {
     const buttons: ChatItemButton[] = card.options.map((o, i) => ({
       id: `${PERMISSION_PREFIX}${card.requestId}:${i}`,
