@@ -226,9 +226,14 @@ export class LspIde {
           }
           this.primed.add(client);
         }
-        await client.settled(this.options.projectLoadWaitMs);
+        const idle = await client.settled(this.options.projectLoadWaitMs);
         const t2 = Date.now();
-        const symbols = await querySymbols(client, query, files, spec.language === 'typescript', signal);
+        let symbols = await querySymbols(client, query, files, spec.language === 'typescript', signal);
+        // Nothing found while the server still loads the project (a slow machine, a big project):
+        // "nothing by that name" would mislead the agent, so wait for the load once more, then ask again.
+        if (symbols.length === 0 && !idle && (await client.settled(this.options.projectLoadWaitMs * 2))) {
+          symbols = await querySymbols(client, query, files, spec.language === 'typescript', signal);
+        }
         this.options.log.debug(
           `${spec.language} workspace symbols: server ${t1 - t0} ms, project load ${t2 - t1} ms, query ${Date.now() - t2} ms`,
         );

@@ -242,16 +242,16 @@ export class LanguageServerClient {
     return this.progress.busy;
   }
 
-  /** Resolves when no progress is in flight, or after `ms`. */
-  async settled(ms: number): Promise<void> {
-    if (!this.busy) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      const off = this.onChange(() => !this.busy && done());
-      function done(): void {
+  /** Resolves true when no progress is in flight, or false after `ms` with some still under way. */
+  async settled(ms: number): Promise<boolean> {
+    if (!this.busy) return true;
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => done(false), ms);
+      const off = this.onChange(() => !this.busy && done(true));
+      function done(idle: boolean): void {
         clearTimeout(timer);
         off();
-        resolve();
+        resolve(idle);
       }
     });
   }
