@@ -43,7 +43,7 @@ const COMPONENT_FOLDERS = readdirSync(new URL('./conductor/components', import.m
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
 
-const TESTS = ['**/*.spec.ts', 'src/test/**', 'conductor/test/**', 'conductor/bench/**', 'webview/jsdomPage.ts', 'webview/manualTimers.ts'];
+const TESTS = ['**/*.spec.ts', 'src/test/**', 'conductor/test/**', 'conductor/bench/**', 'webview/test/**'];
 
 export default tseslint.config(
   {

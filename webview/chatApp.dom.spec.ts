@@ -7,8 +7,8 @@ import { withSparkleMark } from '../src/protocol/symposium-ext';
 import type { ContextRef, HostToWebview, TabId } from '../src/protocol/webview';
 import type { ChatApp as ChatAppClass } from './chatApp';
 import type { Host as HostClass } from './host';
-import { FakeVsCodeApi, JsdomPage } from './jsdomPage';
-import { ManualTimers } from './manualTimers';
+import { FakeVsCodeApi, JsdomPage } from './test/jsdomPage';
+import { ManualTimers } from './test/manualTimers';
 import type { PersistedState } from './state';
 
 const SESSION = 'activation-1';

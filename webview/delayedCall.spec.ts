@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { DelayedCall, SpacedByCost } from './delayedCall';
-import { ManualTimers } from './manualTimers';
+import { ManualTimers } from './test/manualTimers';
 
 describe('delayed call (batched state saves)', () => {
   it('debounced: a burst of schedules runs once, after the last', () => {

@@ -1,6 +1,6 @@
 // Test support: timers that run only when a test says so, for code that takes a `Timers`
 // (delayedCall.ts). Pure.
-import type { Timers } from './delayedCall';
+import type { Timers } from '../delayedCall';
 
 export class ManualTimers implements Timers {
   private next = 0;

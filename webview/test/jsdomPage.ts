@@ -5,8 +5,8 @@
 // mynah-ui keeps module-level singletons tied to the first document it ran in, so one page serves
 // a whole test file: `newRoot()` empties it for the next app.
 import { JSDOM } from 'jsdom';
-import type { WebviewToHost } from '../src/protocol/webview';
-import type { VsCodeApi } from './host';
+import type { WebviewToHost } from '../../src/protocol/webview';
+import type { VsCodeApi } from '../host';
 
 /** What the page posts to and saves with the extension. */
 export class FakeVsCodeApi implements VsCodeApi {
