@@ -72,3 +72,12 @@ export function stepsInto(results, onFailure) {
     }
   };
 }
+
+/**
+ * Resolves once nothing animates in the page or frame (mynah-ui fades cards in and eases colour
+ * changes): what a screenshot waits for, instead of a guessed pause.
+ * @param {import('playwright-core').Page | import('playwright-core').Frame} where
+ */
+export async function animationsDone(where, timeoutMs = 5_000) {
+  await where.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, { timeout: timeoutMs });
+}

@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { tsImport } from 'tsx/esm/api';
 import { openWorkbench, writeResults, RESULTS_DIR, sleep, requiredEnv, newResults } from './browser.mjs';
-import { answersOf, inputOf, openChat, selectedTab, stepsInto, waitForText, wrapperOf } from './chatPage.mjs';
+import { animationsDone, answersOf, inputOf, openChat, selectedTab, stepsInto, waitForText, wrapperOf } from './chatPage.mjs';
 
 const { respond } = await tsImport('../conductor/eliza/engine.ts', import.meta.url);
 const expected = (prompt) => respond(prompt, { deterministic: true });
@@ -190,7 +190,7 @@ try {
     const hostsAfter = extensionHosts();
     if (hostsAfter.length !== 1 || hostsAfter[0] === hostsBefore[0])
       throw new Error(`expected a new extension host: before ${JSON.stringify(hostsBefore)}, after ${JSON.stringify(hostsAfter)}`);
-    await sleep(600);
+    await animationsDone(page);
     await page.screenshot({ path: path.join(RESULTS_DIR, 'e2e-history-after-reload.png') });
   });
   console.log(`hosts: ${JSON.stringify(hostsBefore)} -> ${JSON.stringify(extensionHosts())}`);
@@ -315,7 +315,7 @@ try {
       await waitForText(visibleTab(f2), shared); // the transcript
       const hosts = extensionHosts();
       if (hosts.length !== 2) throw new Error(`expected two extension hosts (two windows), found ${JSON.stringify(hosts)}`);
-      await sleep(600);
+      await animationsDone(page2);
       await page2.screenshot({ path: path.join(RESULTS_DIR, 'e2e-history-open-elsewhere.png') });
       const mid = await selectedTab(f2);
       await wrapperOf(f2, mid).locator('button', { hasText: 'Continue in a new session' }).last().click();

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { tsImport } from 'tsx/esm/api';
 import { openWorkbench, writeResults, RESULTS_DIR, sleep, requiredEnv, newResults } from './browser.mjs';
-import { answersOf, chatFrame as frameOf, inputOf, selectedTab, stepsInto, waitForText, wrapperOf } from './chatPage.mjs';
+import { animationsDone, answersOf, chatFrame as frameOf, inputOf, selectedTab, stepsInto, waitForText, wrapperOf } from './chatPage.mjs';
 
 const { respond } = await tsImport('../conductor/eliza/engine.ts', import.meta.url);
 import { measureChatPace } from './chatPace.mjs';
@@ -440,7 +440,7 @@ try {
     await inputOf(f, tab1).click();
     await putImage('paste', 'huge.png', 6 * 1024 * 1024);
     await waitForText(wrapperOf(f, tab1), 'is larger than 5.0 MB');
-    await sleep(600); // mynah fades new cards in
+    await animationsDone(f);
     await shot('paste-image-refused');
   });
   await step("the status bar shows the agent's state", async () => {
@@ -478,7 +478,7 @@ try {
       const reopened = await waitForText(f.locator('.mynah-chat-wrapper:not([hidden])'), 'cannot continue old sessions');
       if (!reopened.includes(words)) throw new Error(`the transcript is not shown: ${reopened.slice(-300)}`);
       const tab4 = await selectedTab(f);
-      await sleep(600); // mynah fades new cards in
+      await animationsDone(f);
       await shot('history-reopened');
       await wrapperOf(f, tab4).locator('button', { hasText: 'Continue in a new session' }).last().click();
       await waitForText(answersOf(f, tab4), 'does not remember this conversation');
@@ -541,7 +541,7 @@ try {
       await sleep(100);
     }
     if (!/vscode-light/.test(light.classes) || light.bg === dark.bg) throw new Error(`light theme not applied: ${JSON.stringify(light)}`);
-    await sleep(800); // mynah animates color changes
+    await animationsDone(f);
     await shot('theme-light');
     await setTheme('Dark High Contrast');
     let hc;
@@ -551,7 +551,7 @@ try {
       await sleep(100);
     }
     if (!/vscode-high-contrast/.test(hc.classes)) throw new Error(`high contrast not applied: ${JSON.stringify(hc)}`);
-    await sleep(800);
+    await animationsDone(f);
     await shot('theme-high-contrast');
   });
 } catch {
