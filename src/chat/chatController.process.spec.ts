@@ -141,12 +141,12 @@ describe('ChatController (real conductor + ElizACP)', function () {
     await ctx.inspector.whenIdle(tabId);
     const messageId = randomUUID();
     ctx.handle({ type: 'prompt', tabId, messageId, text: 'tell me a long story' });
-    await sleep(400);
+    const c = ctx;
+    await until(() => c.webview.answer(tabId, messageId).length > 0, 10_000, 'the story to start');
     const saved = ctx.webview.save();
     ctx.handle({ type: 'ack', lastSeenIndex: saved.lastSeenIndex });
     ctx.messages.webviewUnavailable('hidden');
-    await sleep(1_500);
-    assert.equal(ctx.inspector.outboxStats().tabs[tabId]?.resyncPending, true, 'the buffer overflowed');
+    await until(() => c.inspector.outboxStats().tabs[tabId]?.resyncPending === true, 10_000, 'the hidden buffer to overflow');
     ctx.recreate(saved);
     ctx.handle(ctx.webview.ready());
     assert.deepEqual(ctx.webview.received.map((m) => m.type).slice(0, 1), ['resync']);
@@ -160,12 +160,16 @@ describe('ChatController (real conductor + ElizACP)', function () {
     ctx.handle(ctx.webview.ready());
     const messageId = randomUUID();
     ctx.handle({ type: 'prompt', tabId, messageId, text: 'tell me a long story' });
-    await sleep(700);
+    const c = ctx;
+    await until(() => c.webview.answer(tabId, messageId).length > 0, 10_000, 'the story to start');
     const saved = ctx.webview.save(); // its last setState; what it applied afterwards is lost
     ctx.handle({ type: 'ack', lastSeenIndex: saved.lastSeenIndex });
-    await sleep(500);
+    // More arrives after the save (applied, never saved: lost with the page) …
+    const atSave = ctx.webview.received.length;
+    await until(() => c.webview.received.length > atSave, 10_000, 'more of the story after the save');
     ctx.messages.webviewUnavailable('disposed');
-    await sleep(500);
+    // … and more while there is no page (buffered for the next one).
+    await until(() => (c.inspector.outboxStats().tabs[tabId]?.buffered ?? 0) > 0, 10_000, 'the story buffered while no page');
     ctx.recreate(saved);
     ctx.handle(ctx.webview.ready());
     await ctx.inspector.whenIdle(tabId);
@@ -197,8 +201,10 @@ describe('ChatController (real conductor + ElizACP)', function () {
     ctx = setup();
     const tabId = ctx.webview.newTab();
     ctx.handle(ctx.webview.ready());
-    ctx.handle({ type: 'prompt', tabId, messageId: randomUUID(), text: 'tell me a long story' });
-    await sleep(500);
+    const messageId = randomUUID();
+    ctx.handle({ type: 'prompt', tabId, messageId, text: 'tell me a long story' });
+    const c = ctx;
+    await until(() => c.webview.answer(tabId, messageId).length > 0, 10_000, 'the story to start');
     ctx.webview.model.closeTab(tabId);
     ctx.handle({ type: 'close-tab', tabId });
     const count = ctx.webview.received.length;
