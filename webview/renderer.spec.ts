@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { ChatItem, MynahUI } from '@aws/mynah-ui';
 import { ItemType } from './mappers/chatItems';
 import { sameValue, TabRenderer } from './renderer';
+import { ManualTimers } from './test/manualTimers';
 
 describe('renderer: sameValue (is a card unchanged?)', () => {
   it('compares JSON-like values deeply, as JSON.stringify equality would', () => {
@@ -47,34 +48,36 @@ describe('renderer: a streaming card', () => {
       addChatItem: (_t: string, item: ChatItem) => calls.push(`add ${item.body} (${item.type})`),
       updateChatAnswerWithMessageId: (_t: string, _id: string, item: Partial<ChatItem>) => calls.push(`update ${item.body} (${item.type})`),
     } as unknown as MynahUI;
-    return { calls, renderer: new TabRenderer(mynah, 'mynah-tab') };
+    const timers = new ManualTimers();
+    return { calls, timers, renderer: new TabRenderer(mynah, 'mynah-tab', timers) };
   }
   const streaming = (body: string): ChatItem => ({ type: ItemType.ANSWER_STREAM, messageId: 'm', body });
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-  it('is redrawn at most every 100 ms with the latest body, and at once when the stream ends', async () => {
-    const { calls, renderer } = recorder();
+  it('is redrawn at most every 100 ms with the latest body, and at once when the stream ends', () => {
+    const { calls, timers, renderer } = recorder();
     renderer.render([streaming('a')]);
     renderer.render([streaming('ab')]); // first update: at once
     for (const body of ['abc', 'abcd', 'abcde']) renderer.render([streaming(body)]);
     assert.deepEqual(calls, ['add a (answer)', 'update ab (answer)'], 'later updates wait; mynah gets plain answers');
-    await sleep(130);
+    assert.equal(timers.pending, 1, 'one redraw waits');
+    assert.ok(timers.asked[0]! > 0 && timers.asked[0]! <= 100, `it waits out the 100 ms since the last drawing (${timers.asked[0]} ms)`);
+    timers.runAll();
     assert.deepEqual(calls, ['add a (answer)', 'update ab (answer)', 'update abcde (answer)'], 'then only the latest is drawn');
     renderer.render([streaming('abcdef')]);
     renderer.render([{ type: ItemType.ANSWER, messageId: 'm', body: 'abcdefg' }]);
     assert.deepEqual(calls.slice(3), ['update abcdefg (answer)'], 'the end is drawn at once, with the final text, in one call');
-    await sleep(130);
+    timers.runAll();
     assert.equal(calls.length, 4, 'nothing stale is drawn after the end');
     assert.deepEqual([renderer.items()[0]?.type, renderer.items()[0]?.body], ['answer', 'abcdefg']);
   });
 
-  it('draws nothing after dispose (the tab was closed or the page is going away)', async () => {
-    const { calls, renderer } = recorder();
+  it('draws nothing after dispose (the tab was closed or the page is going away)', () => {
+    const { calls, timers, renderer } = recorder();
     renderer.render([streaming('a')]);
     renderer.render([streaming('ab')]);
     renderer.render([streaming('abc')]); // waits for its turn
     renderer.dispose();
-    await sleep(130);
+    timers.runAll();
     assert.deepEqual(calls, ['add a (answer)', 'update ab (answer)']);
   });
 });
