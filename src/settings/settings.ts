@@ -21,6 +21,7 @@ import { settingProblems, type SettingProblem } from './settingProblems';
 import {
   currentAgentChoice,
   lmEnabledFor,
+  onUnlessTurnedOff,
   parseAllowedFolders,
   userLevel,
   userOnlyKeysIn,
@@ -153,8 +154,7 @@ export class Settings implements vscode.Disposable {
    * (src/mcp/). A workspace may turn it off, never on against the user's own setting.
    */
   mcpServersEnabled(): boolean {
-    const i = config().inspect<unknown>('mcpServers.enabled');
-    return [i?.globalValue, i?.workspaceValue, i?.workspaceFolderValue].every((v) => v !== false);
+    return onUnlessTurnedOff(config().inspect<unknown>('mcpServers.enabled'));
   }
 
   /** symposium.history.maxConversations: stored conversations kept per workspace (default 200). */
@@ -181,8 +181,7 @@ export class Settings implements vscode.Disposable {
    * agent may touch.
    */
   allFoldersInSession(): boolean {
-    const i = config().inspect<unknown>('allFoldersInSession');
-    return (i?.globalValue ?? i?.defaultValue) !== false && i?.workspaceValue !== false && i?.workspaceFolderValue !== false;
+    return onUnlessTurnedOff(config().inspect<unknown>('allFoldersInSession'));
   }
 
   /** symposium.restoreTabs: reopen the chats that were open when the window closed (never, ask, always). */

@@ -7,6 +7,7 @@ import {
   agentForTrust,
   currentAgentChoice,
   lmEnabledFor,
+  onUnlessTurnedOff,
   parseAllowedFolders,
   stripJsonc,
   userLevel,
@@ -118,5 +119,15 @@ describe('settings a workspace may not set', () => {
     // Trusted: as VS Code resolves it (the workspace's value wins).
     assert.deepEqual(lmEnabledFor(on, true), { enabled: true, ignored: false });
     assert.deepEqual(lmEnabledFor(undefined, true), { enabled: false, ignored: false });
+  });
+
+  it('a switch that widens what agents may do: a workspace turns it off, never on against the user', () => {
+    assert.equal(onUnlessTurnedOff(undefined), true);
+    assert.equal(onUnlessTurnedOff({ defaultValue: true }), true);
+    assert.equal(onUnlessTurnedOff({ defaultValue: true, workspaceValue: false }), false);
+    assert.equal(onUnlessTurnedOff({ defaultValue: true, workspaceFolderValue: false }), false);
+    assert.equal(onUnlessTurnedOff({ defaultValue: true, globalValue: false, workspaceValue: true }), false);
+    assert.equal(onUnlessTurnedOff({ defaultValue: true, globalValue: false, workspaceFolderValue: true }), false);
+    assert.equal(onUnlessTurnedOff({ defaultValue: false, workspaceValue: true }), false);
   });
 });

@@ -173,3 +173,12 @@ export function lmEnabledFor(i: Inspected<boolean> | undefined, trusted: boolean
   const user = (i?.globalValue ?? i?.defaultValue) === true;
   return { enabled: user, ignored: workspace !== undefined && workspace !== user };
 }
+
+/**
+ * A switch that widens what agents may do (all folders in one session, the user's MCP servers): on
+ * by default and unless turned off anywhere. A workspace may turn it off for itself, never on
+ * against the user's `false`.
+ */
+export function onUnlessTurnedOff(i: Inspected | undefined): boolean {
+  return [i?.globalValue ?? i?.defaultValue, i?.workspaceValue, i?.workspaceFolderValue].every((v) => v !== false);
+}
