@@ -4,8 +4,11 @@
 // browser.mjs writes.
 import { sleep } from './browser.mjs';
 
-/** The chat webview's inner frame (VS Code nests it: iframe.webview → #active-frame). */
-export async function chatFrame(page, tries = 300) {
+/**
+ * The chat webview's inner frame (VS Code nests it: iframe.webview → #active-frame). After a window
+ * reload on a loaded machine the workbench can take over half a minute to restore the view.
+ */
+export async function chatFrame(page, tries = 600) {
   for (let i = 0; i < tries; i++) {
     for (const f of page.frames()) {
       if (
@@ -18,7 +21,7 @@ export async function chatFrame(page, tries = 300) {
     }
     await sleep(100);
   }
-  throw new Error('chat webview not found');
+  throw new Error(`chat webview not found after ${tries / 10} s`);
 }
 
 /** Opens the Symposium sidebar of a window (unless it is open already); returns the chat frame. */
