@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { Conversation } from './conversation';
+import type { Conversation } from '../src/protocol/conversation';
 import { buttonAction, fileClickAction, linkClickAction } from './cardActions';
 import { CONTINUE_IN_NEW_SESSION_BUTTON_ID, RESTART_BUTTON_ID } from './mappers/chatItems';
 import { OPEN_DIFF_PREFIX } from './mappers/toolCall';

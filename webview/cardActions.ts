@@ -3,7 +3,7 @@
 // (its diff, or the file at a line) or a link in an answer. Pure: the conversation model in, the
 // message to post out, so each is unit-testable.
 import { MAX_FEEDBACK_CHARS, SETTINGS_TARGETS, type TabId, type WebviewToHost } from '../src/protocol/webview';
-import type { Conversation } from './conversation';
+import type { Conversation } from '../src/protocol/conversation';
 import { CONTINUE_IN_NEW_SESSION_BUTTON_ID, OPEN_SETTINGS_BUTTON_PREFIX, RESTART_BUTTON_ID } from './mappers/chatItems';
 import { changesButtonAction, changesFileAction, editAndResendOf } from './mappers/changes';
 import { FEEDBACK_FIELD, parsePermissionButton } from './mappers/permission';

@@ -6,7 +6,7 @@
 // imagePaste.ts, openContextMenu.ts and pageLifecycle.ts.
 import { MynahUI, type ChatPrompt } from '@aws/mynah-ui';
 import type { RenderedItem, TabId } from '../src/protocol/webview';
-import { blockId, isBusy } from './conversation';
+import { blockId, isBusy } from '../src/protocol/conversation';
 import { realTimers, type Timers } from './delayedCall';
 import { Host, isHostMessage } from './host';
 import { listenForImages } from './imagePaste';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { ContextRef, HostToWebview } from '../src/protocol/webview';
-import type { Turn } from './conversation';
+import type { Turn } from '../src/protocol/conversation';
 import { WebviewModel } from './model';
 
 const T = 'tab-1';

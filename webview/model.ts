@@ -3,7 +3,7 @@
 // resync replaces a tab's conversation). chatApp.ts puts what changed on screen; the host's unit
 // tests drive this same model as their fake webview. Pure: no DOM, no mynah-ui.
 import type { ContextRef, HostToWebview, MessageId, QueuedPrompt, TabId } from '../src/protocol/webview';
-import { applyEntry, emptyConversation, type Conversation } from './conversation';
+import { applyEntry, emptyConversation, type Conversation } from '../src/protocol/conversation';
 import { contextKey } from './mappers/contextMenu';
 import { SeenIndex, type ModelState } from './state';
 

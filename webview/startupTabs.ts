@@ -1,7 +1,7 @@
 // The tabs a page starts with: one fresh tab, or the tabs an earlier page saved, drawn again from
 // their conversations (chat items are not saved). Split from chatApp.ts, which wires them to mynah.
 import type { MynahUITabStoreModel } from '@aws/mynah-ui';
-import { emptyConversation } from './conversation';
+import { emptyConversation } from '../src/protocol/conversation';
 import { conversationToChatItems } from './mappers/chatItems';
 import { tabStoreFor } from './mappers/tabStore';
 import { forMynahSafe } from './mappers/untrusted';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { ChatItem, ChatItemType } from '@aws/mynah-ui';
-import type { Conversation } from './conversation';
+import type { Conversation } from '../src/protocol/conversation';
 import { liveMynahTabs, persistedState, restoreState, SeenIndex } from './state';
 import { TabIdMap } from './tabIds';
 

@@ -10,7 +10,7 @@
 import type { MynahUIDataModel, MynahUITabStoreModel } from '@aws/mynah-ui';
 import { isObject } from '../src/protocol/guards';
 import type { TabId } from '../src/protocol/webview';
-import type { Conversation } from './conversation';
+import type { Conversation } from '../src/protocol/conversation';
 
 /** What the webview model (model.ts) saves: per open tab. */
 export interface ModelState {

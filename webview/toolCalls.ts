@@ -1,6 +1,6 @@
 // Finds the tool call behind a tool card (`<turn messageId>:tool:<toolCallId>`), so clicks on the
 // card can name the call and its content to the host. Pure.
-import type { Conversation } from './conversation';
+import type { Conversation } from '../src/protocol/conversation';
 import type { ToolCallState } from './mappers/toolCall';
 
 export function toolCallOf(c: Conversation, cardId: string): ToolCallState | undefined {

@@ -21,7 +21,7 @@ import { processTree, stillRunning, type ProcessId } from '../test/processGroup'
 import { setupChat, until } from '../test/chatHarness';
 import { turnToChatItems } from '../../webview/mappers/chatItems';
 import { pickersFor, tabStoreFor } from '../../webview/mappers/tabStore';
-import type { Turn } from '../../webview/conversation';
+import type { Turn } from '../protocol/conversation';
 import '../../conductor/test/testEnv.setup.cjs';
 
 const ROOT = path.resolve(__dirname, '../..');

@@ -96,6 +96,55 @@ describe('exportMarkdown', () => {
     assert.equal(md, fs.readFileSync(GOLDEN, 'utf8'));
   });
 
+  it('writes what the chat showed: a late tool completion in its own turn, a call announced by its approval, input requests, changed files, failures', () => {
+    const update = (messageId: string | undefined, u: Record<string, unknown>): ConversationEntry =>
+      ({ type: 'agent-update', ...(messageId ? { messageId } : {}), update: u }) as ConversationEntry;
+    const md = exportMarkdown(meta, [
+      { type: 'session-ready', agentName: 'Codex', cwd: '/w' },
+      { type: 'prompt-started', messageId: 'm1', text: 'run the tests' },
+      update('m1', { sessionUpdate: 'tool_call', toolCallId: 'cmd', title: 'npm test', status: 'in_progress' }),
+      { type: 'prompt-ended', messageId: 'm1', stopReason: 'end_turn' },
+      { type: 'prompt-started', messageId: 'm2', text: 'write greeting.txt' },
+      // Codex reports the first turn's command ending while the second runs.
+      update('m2', { sessionUpdate: 'tool_call_update', toolCallId: 'cmd', status: 'completed' }),
+      {
+        type: 'permission-requested',
+        messageId: 'm2',
+        requestId: 'r1',
+        toolCall: { toolCallId: 'w1', title: 'Writing to greeting.txt', kind: 'edit' },
+        options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }],
+      },
+      {
+        type: 'permission-resolved',
+        messageId: 'm2',
+        requestId: 'r1',
+        decision: { outcome: 'selected', optionId: 'ok', optionName: 'Allow', optionKind: 'allow_once', by: 'user' },
+      },
+      // Gemini CLI: the call's updates carry only its status.
+      update('m2', { sessionUpdate: 'tool_call_update', toolCallId: 'w1', status: 'completed' }),
+      {
+        type: 'elicitation-requested',
+        messageId: 'm2',
+        requestId: 'e1',
+        prompt: { mode: 'form', message: 'Which greeting?', form: { fields: [] } },
+      },
+      { type: 'elicitation-resolved', requestId: 'e1', outcome: { action: 'decline' } },
+      { type: 'prompt-ended', messageId: 'm2', stopReason: 'end_turn' },
+      { type: 'files-changed', messageId: 'm2', files: [{ folder: '/w', path: 'greeting.txt', kind: 'added', added: 1, removed: 0 }] },
+      { type: 'agent-failed', noticeId: 'n1', failure: { agentName: 'Codex', message: 'exited with code 1', exitCode: 1, signal: null } },
+      { type: 'agent-restarted', agentName: 'Codex', noticeId: 'n1' },
+    ] as ConversationEntry[]);
+    const first = md.slice(md.indexOf('run the tests'), md.indexOf('write greeting.txt'));
+    assert.match(first, /Tool: npm test \(completed\)/, 'the late completion is in the first turn');
+    const second = md.slice(md.indexOf('write greeting.txt'));
+    assert.doesNotMatch(second, /npm test/);
+    assert.equal(second.match(/Tool: Writing to greeting\.txt \(completed\)/g)?.length, 1, 'one tool, titled by its approval');
+    assert.ok(second.indexOf('Permission for Writing to greeting.txt: Allow (by user)') < second.indexOf('Tool: Writing'), second);
+    assert.match(second, /Input requested: Which greeting\? \(declined\)/);
+    assert.match(second, /\*\*Files changed:\*\* 1\n\n- `greeting\.txt` added \+1 −0/);
+    assert.match(second, /> Codex stopped: exited with code 1\n\n> Codex restarted with a new session\./);
+  });
+
   it('a fence is longer than any backtick run in the tool output', () => {
     const md = exportMarkdown(meta, entries);
     assert.ok(md.includes('````\nfn parse() { ```oops``` }\n````'), md);

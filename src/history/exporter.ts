@@ -4,62 +4,96 @@
 // raw HTML, `</details>` or `## You` cannot change the file around it. Pure, so a golden file pins
 // the format.
 import type { ContentBlock, SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
+import { changedFileLabel } from '../protocol/checkpoints';
+import { foldConversation, type ElicitationCard, type Notice, type PermissionCard, type Turn } from '../protocol/conversation';
 import type { ConversationEntry } from '../protocol/webview';
 import { fenced } from '../protocol/markdown';
-import { contextText, costText, readUsage } from '../protocol/usage';
+import { contextText, costText } from '../protocol/usage';
 import { exportBlock, exportInline } from './exportText';
 import type { ConversationMeta } from './historyStore';
-import { toTurns, type HistoryTurn } from './turns';
 
 type ToolUpdate = Extract<SessionUpdate, { sessionUpdate: 'tool_call' | 'tool_call_update' }>;
 
+/**
+ * The conversation is folded the way the chat folds it (src/protocol/conversation.ts), so the file
+ * shows what the tab showed: a tool call completed after its turn in its own turn, a call announced
+ * only by its approval as one tool, approvals and input requests where they were asked.
+ */
 export function exportMarkdown(meta: ConversationMeta, entries: readonly ConversationEntry[]): string {
+  const conversation = foldConversation(entries);
   const out: string[] = [`# ${exportInline(meta.title)}`, ''];
   out.push(
     `- Agent: ${meta.agentName}`,
     `- Folder: ${inlineCode(meta.folder)}`,
     `- Started: ${meta.createdAt}`,
     `- Last activity: ${meta.lastActivity}`,
-    ...usageLines(entries),
+    ...usageLines(conversation.usage),
     '',
   );
-  for (const block of toTurns(entries)) {
-    if (block.kind === 'notice') out.push(`> ${exportInline(block.text)}`, '');
+  const severalFolders =
+    new Set(conversation.blocks.flatMap((b) => (b.kind === 'notice' ? (b.changes?.files ?? []).map((f) => f.folder) : []))).size > 1;
+  for (const block of conversation.blocks) {
+    if (block.kind === 'notice') out.push(...noticeMarkdown(block, severalFolders));
     else out.push(...turnMarkdown(block));
   }
   return `${out.join('\n').trimEnd()}\n`;
 }
 
 /** The session's last reported context use and cost (`usage_update`), as the chat's meter showed them. */
-function usageLines(entries: readonly ConversationEntry[]): string[] {
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const e = entries[i]!;
-    if (e.type !== 'agent-update' || e.update.sessionUpdate !== 'usage_update') continue;
-    const read = readUsage(e.update);
-    if (!('usage' in read)) continue;
-    const cost = costText(read.usage);
-    return [`- Context: ${contextText(read.usage)}`, ...(cost ? [`- Cost: ${exportInline(cost)}`] : [])];
-  }
-  return [];
+function usageLines(usage: ReturnType<typeof foldConversation>['usage']): string[] {
+  if (!usage) return [];
+  const cost = costText(usage);
+  return [`- Context: ${contextText(usage)}`, ...(cost ? [`- Cost: ${exportInline(cost)}`] : [])];
 }
 
-function turnMarkdown(t: HistoryTurn): string[] {
+function noticeMarkdown(n: Notice, severalFolders: boolean): string[] {
+  if (n.signIn) return [];
+  if (n.changes) {
+    const files = n.changes.files.map((f) => {
+      const lines = f.added !== undefined ? ` +${f.added} −${f.removed ?? 0}` : '';
+      return `- ${inlineCode(changedFileLabel(f, severalFolders))} ${f.kind}${lines}${f.state ? ` (${f.state})` : ''}`;
+    });
+    return [`**Files changed:** ${n.changes.files.length}`, '', ...files, ''];
+  }
+  const text =
+    n.text ?? (n.failure ? `${n.failure.agentName} stopped: ${n.failure.message}` : `${n.agentName} restarted with a new session.`);
+  return [`> ${exportInline(text)}`, ''];
+}
+
+function turnMarkdown(t: Turn): string[] {
   const out: string[] = ['## You', ''];
   out.push(exportBlock(t.prompt.trim()) || '_(no text)_', '');
-  if (t.attachments.length) out.push(`Attached: ${t.attachments.map(inlineCode).join(', ')}`, '');
+  if (t.attachments?.length) out.push(`Attached: ${t.attachments.map(inlineCode).join(', ')}`, '');
   out.push('## Agent', '');
-  if (t.embodiment.length) {
+  if (t.embodiment?.length) {
     const text = t.embodiment.flatMap((u) => (u.sessionUpdate === 'agent_message_chunk' ? [blockText(u.content)] : [])).join('');
     out.push('<details><summary>Sparkle embodiment</summary>', '', exportBlock(text), '', '</details>', '');
   }
-  for (const u of t.updates) out.push(...updateMarkdown(u));
-  for (const d of t.decisions) {
-    const how = d.decision.outcome === 'selected' ? `${d.decision.optionName} (by ${d.decision.by})` : `cancelled: ${d.decision.reason}`;
-    out.push(`Permission for ${exportInline(d.title)}: ${exportInline(how)}`, '');
-  }
+  // Approvals and input requests go after the update that preceded them, as in the chat.
+  const cardsAt = (position: number): string[] => [
+    ...t.permissions.filter((p) => p.position === position).flatMap(permissionMarkdown),
+    ...(t.elicitations ?? []).filter((e) => e.position === position).flatMap(elicitationMarkdown),
+  ];
+  out.push(...cardsAt(0));
+  t.updates.forEach((u, i) => out.push(...updateMarkdown(u), ...cardsAt(i + 1)));
+  const late = (p: { position: number }): boolean => p.position > t.updates.length;
+  out.push(...t.permissions.filter(late).flatMap(permissionMarkdown), ...(t.elicitations ?? []).filter(late).flatMap(elicitationMarkdown));
   if (t.error) out.push(`**Failed:** ${exportInline(t.error)}`, '');
   else if (t.stopReason && t.stopReason !== 'end_turn') out.push(`_Stopped: ${t.stopReason}_`, '');
   return out;
+}
+
+function permissionMarkdown(p: PermissionCard): string[] {
+  const d = p.decision;
+  const how = !d ? 'not answered' : d.outcome === 'selected' ? `${d.optionName} (by ${d.by})` : `cancelled: ${d.reason}`;
+  return [`Permission for ${exportInline(p.toolCall.title ?? 'a tool call')}: ${exportInline(how)}`, ''];
+}
+
+function elicitationMarkdown(e: ElicitationCard): string[] {
+  const how = e.outcome
+    ? { accept: 'submitted', decline: 'declined', cancel: 'cancelled', opened: 'opened', completed: 'done' }[e.outcome.action]
+    : 'not answered';
+  return [`Input requested: ${exportInline(e.prompt.message)} (${how})`, ''];
 }
 
 function updateMarkdown(u: SessionUpdate): string[] {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { ConversationEntry } from '../protocol/webview';
 import { replayEntries } from './replay';
-import { toTurns } from './turns';
+import { foldConversation } from '../protocol/conversation';
 
 const user = (text: string): SessionUpdate => ({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text } });
 const agent = (text: string): SessionUpdate => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
@@ -23,7 +23,7 @@ describe('replayEntries', () => {
 
   it('one turn per prompt, the agent updates inside it, prompt chunks joined', () => {
     const entries = replayEntries(replay, session);
-    const turns = toTurns(entries).filter((b) => b.kind === 'turn');
+    const turns = foldConversation(entries).blocks.filter((b) => b.kind === 'turn');
     assert.deepEqual(
       turns.map((t) => (t.kind === 'turn' ? [t.messageId, t.prompt, t.updates.length] : [])),
       [
@@ -50,8 +50,8 @@ describe('replayEntries', () => {
       { type: 'prompt-ended', messageId: 'm1', stopReason: 'end_turn' },
     ];
     const replaced = replayEntries([user('Hello there'), agent('Hi. How are you?')], session);
-    const before = toTurns(stored);
-    const after = toTurns(replaced);
+    const before = foldConversation(stored).blocks;
+    const after = foldConversation(replaced).blocks;
     assert.equal(after.length, before.length);
     assert.equal(after[0]?.kind === 'turn' && after[0].prompt, 'Hello there');
   });

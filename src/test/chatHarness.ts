@@ -31,7 +31,7 @@ import { NO_FEATURES, routeWebviewMessage, type WebviewInbox } from '../chat/web
 import type { OutboxLimits } from '../chat/outbox';
 import { SessionDirectory } from '../chat/sessionDirectory';
 import { TabMessages } from '../chat/tabMessages';
-import type { Conversation, Turn } from '../../webview/conversation';
+import type { Conversation, Turn } from '../protocol/conversation';
 import { WebviewModel } from '../../webview/model';
 import type { ModelState } from '../../webview/state';
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import { addUpdate, applyEntry, emptyConversation, type PermissionCard } from '../conversation';
+import { addUpdate, applyEntry, emptyConversation, type PermissionCard } from '../../src/protocol/conversation';
 import { blockToChatItems, turnToChatItems } from './chatItems';
 import { unifiedDiff } from './diffText';
 import { describeDecision, parsePermissionButton, permissionToChatItem } from './permission';

@@ -4,7 +4,7 @@
 // mynah-ui ChatItem out; and the card's clicks → the message for the host.
 import type { ChatItem, ChatItemButton, ChatItemType } from '@aws/mynah-ui';
 import { changedFileLabel, type ChangedFile, type CheckpointAction, type FilesChanged } from '../../src/protocol/checkpoints';
-import type { Conversation, Notice } from '../conversation';
+import type { Conversation, Notice } from '../../src/protocol/conversation';
 import { escapeInline } from './markdown';
 
 export const REVIEW_CHANGES_BUTTON_ID = 'checkpoint-review';

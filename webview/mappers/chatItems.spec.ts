@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import type { Notice, Turn } from '../conversation';
+import type { Notice, Turn } from '../../src/protocol/conversation';
 import { escapeMarkdown, noticeToChatItems, RESTART_BUTTON_ID, turnToChatItems } from './chatItems';
 
 const chunk = (text: string, kind: 'agent_message_chunk' | 'agent_thought_chunk' = 'agent_message_chunk'): SessionUpdate => ({
@@ -33,6 +33,28 @@ describe('ACP → mynah-ui ChatItem mapping: text, thoughts, stop reasons, notic
       { type: 'prompt', messageId: 'm:1', body: 'make it \\*shorter\\*' },
       { type: 'answer-stream', messageId: 'm:2', body: 'The end.' },
     ]);
+  });
+
+  it('a call announced only by its permission request (Gemini CLI) shows its approval card, then one tool card', () => {
+    const t = turn({
+      updates: [{ sessionUpdate: 'tool_call', toolCallId: 'write_file-1', title: 'Writing to greeting.txt', status: 'completed' }],
+      permissions: [
+        {
+          requestId: 'r1',
+          position: 0,
+          toolCall: { toolCallId: 'write_file-1', title: 'Writing to greeting.txt' },
+          options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }],
+        },
+      ],
+    });
+    assert.deepEqual(
+      turnToChatItems(t).map((i) => [i.messageId, i.header?.body]),
+      [
+        ['m:prompt', undefined],
+        ['m:perm:r1', 'Permission needed: Writing to greeting.txt'],
+        ['m:tool:write_file-1', '**Writing to greeting.txt**'],
+      ],
+    );
   });
 
   it('a finished answer is a plain answer; a cancelled one says Stopped', () => {

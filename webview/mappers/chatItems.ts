@@ -7,7 +7,7 @@
 import type { ChatItem, ChatItemType } from '@aws/mynah-ui';
 import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
 import type { SettingsTarget } from '../../src/protocol/webview';
-import { blockId, type Block, type Conversation, type Notice, type Turn } from '../conversation';
+import { blockId, type Block, type Conversation, type Notice, type Turn } from '../../src/protocol/conversation';
 import { embodimentToChatItem } from './embodiment';
 import { escapeInline, escapeMarkdown } from './markdown';
 import { permissionToChatItem } from './permission';

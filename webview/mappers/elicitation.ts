@@ -6,7 +6,7 @@
 import type { ChatItem, ChatItemButton, ChatItemFormItem } from '@aws/mynah-ui';
 import { choiceKey, type ElicitationField } from '../../src/protocol/elicitation';
 import type { ElicitationOutcome } from '../../src/protocol/webview';
-import type { ElicitationCard } from '../conversation';
+import type { ElicitationCard } from '../../src/protocol/conversation';
 import { escapeInline, escapeMarkdown } from './markdown';
 import { safeLabel } from './untrusted';
 import { waitingCard } from './waitingCard';

@@ -6,7 +6,7 @@ import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { mergeUpdates } from '../../src/protocol/coalesce';
 import { withSparkleMark } from '../../src/protocol/symposium-ext';
 import type { ConversationEntry } from '../../src/protocol/webview';
-import { applyEntry, emptyConversation, isBusy, type Conversation, type Turn } from '../conversation';
+import { applyEntry, emptyConversation, isBusy, type Conversation, type Turn } from '../../src/protocol/conversation';
 import { conversationToChatItems } from './chatItems';
 import { embodimentText, embodimentToChatItem } from './embodiment';
 

@@ -4,7 +4,7 @@
 import type { ChatItem, ChatItemButton } from '@aws/mynah-ui';
 import type { PermissionOption } from '@agentclientprotocol/sdk';
 import { MAX_FEEDBACK_CHARS, type PermissionDecision } from '../../src/protocol/webview';
-import type { PermissionCard } from '../conversation';
+import type { PermissionCard } from '../../src/protocol/conversation';
 import { fenced } from '../../src/protocol/markdown';
 import { escapeInline, prettyJson } from './markdown';
 import { kindLabel, type ToolCallState } from './toolCall';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { applyEntry, emptyConversation } from '../conversation';
+import { applyEntry, emptyConversation } from '../../src/protocol/conversation';
 import { signInChoice, signInDismissal, signInToChatItem } from './signIn';
 import { tabStoreFor } from './tabStore';
 

@@ -4,7 +4,7 @@
 // the methods as buttons with their descriptions as tooltips, and "Not now". Pure.
 import type { ChatItem, ChatItemButton, ChatItemType } from '@aws/mynah-ui';
 import type { SignInChoice, SignInDismiss } from '../../src/protocol/signIn';
-import type { Conversation, SignInCard } from '../conversation';
+import type { Conversation, SignInCard } from '../../src/protocol/conversation';
 import { escapeInline, escapeMarkdown } from './markdown';
 
 /** Button ids: `signin:<requestId>:<method index>`; an optional card's "Not now": `signin-dismiss:<requestId>`. */

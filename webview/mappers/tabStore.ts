@@ -6,7 +6,7 @@
 import type { ChatItem, ChatItemFormItem, MynahUIDataModel, ProgressField, QuickActionCommandGroup } from '@aws/mynah-ui';
 import type { SessionConfigOption } from '@agentclientprotocol/sdk';
 import type { ContextRef, RenderedItem, SessionControls, SetConfigOption, SetMode, SetModel, TabId } from '../../src/protocol/webview';
-import { isBusy, type Conversation, type Notice } from '../conversation';
+import { isBusy, type Conversation, type Notice } from '../../src/protocol/conversation';
 import { contextCommandsFor, contextKey } from './contextMenu';
 import { safeLabel } from './untrusted';
 import { contextText, costText, USAGE_WARNING_PERCENT, usagePercent } from '../../src/protocol/usage';

@@ -3,7 +3,7 @@
 // with "Open diff" buttons (VS Code's diff view), locations as clickable files. Pure.
 import type { ChatItem, ChatItemButton, ChatItemContent, MynahIconsType } from '@aws/mynah-ui';
 import type { SessionUpdate, ToolCallContent, ToolCallUpdate } from '@agentclientprotocol/sdk';
-import type { TerminalView } from '../conversation';
+import type { TerminalView } from '../../src/protocol/conversation';
 import { toolProgressOf } from '../../src/protocol/symposium-ext';
 import { unifiedDiff } from './diffText';
 import { fenced } from '../../src/protocol/markdown';

@@ -1,8 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import type { ConversationEntry } from '../src/protocol/webview';
+import type { ConversationEntry } from './webview';
 import { applyEntry, emptyConversation, isBusy, type Turn } from './conversation';
-import { turnToChatItems } from './mappers/chatItems';
 
 const chunk = (text: string): SessionUpdate => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
 const failure = { agentName: 'ElizACP', message: 'exited with code 3', exitCode: 3, signal: null, stderrTail: 'boom' };
@@ -108,12 +107,6 @@ describe('conversation model', () => {
     });
     const t = c.blocks[0] as Turn;
     assert.deepEqual(t.updates, [{ ...toolCall, status: 'completed', sessionUpdate: 'tool_call' }]);
-    const cards = turnToChatItems(t).map((i) => [i.messageId, i.header?.body]);
-    assert.deepEqual(cards, [
-      ['m:prompt', undefined],
-      ['m:perm:r1', 'Permission needed: Writing to greeting.txt'],
-      ['m:tool:write_file-1', '**Writing to greeting.txt**'],
-    ]);
   });
 
   it('an agent failure ends running turns and adds a notice; a restart resolves it', () => {
