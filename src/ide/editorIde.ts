@@ -15,6 +15,8 @@ import { SearchError, searchText } from '../node/textSearch';
 import {
   bareSymbolName,
   columnToUtf16,
+  MAX_WIRE_ITEMS,
+  wireList,
   IdeParamsError,
   parseIdeParams,
   type IdeDiagnostic,
@@ -30,8 +32,6 @@ import { DocumentTexts, hoverText, symbolKindName } from './documentText';
 import { TypeScriptProjects } from './projectLoading';
 import { errorText } from '../protocol/errorText';
 
-/** Items of one list answer; the conductor shows fewer (200 by default) and reports the total. */
-export const MAX_WIRE_ITEMS = 2000;
 /** How long a diagnostics request for a file nobody opened waits for its language server. */
 const DIAGNOSTICS_WAIT_MS = 5000;
 /**
@@ -88,7 +88,6 @@ class RequestScope {
   }
 }
 
-const list = <T>(items: T[]): IdeList<T> => ({ items: items.slice(0, MAX_WIRE_ITEMS), total: items.length });
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export class EditorIde implements IdeHandlers {
@@ -199,7 +198,7 @@ export class EditorIde implements IdeHandlers {
       }
     };
     for (const s of symbols) await visit(s);
-    return list(out);
+    return wireList(out);
   }
 
   /** The document and VS Code position of a 1-based position; the file is confined. */
@@ -262,7 +261,7 @@ export class EditorIde implements IdeHandlers {
       }
     }
     out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column));
-    return list(out);
+    return wireList(out);
   }
 
   /**

@@ -78,6 +78,12 @@ export interface IdeList<T> {
   total: number;
 }
 
+/** Items of one list answer, whichever backend answers; the conductor's tool shows fewer (200 by default) and reports the total. */
+export const MAX_WIRE_ITEMS = 2000;
+
+/** A list answer: at most MAX_WIRE_ITEMS items, the total kept. */
+export const wireList = <T>(items: T[]): IdeList<T> => ({ items: items.slice(0, MAX_WIRE_ITEMS), total: items.length });
+
 interface SessionScoped {
   sessionId: string;
 }

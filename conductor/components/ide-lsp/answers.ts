@@ -11,6 +11,8 @@ import { readLines } from '../../../src/node/textFiles';
 import { DEFAULT_SEARCH_BUDGET_MS, searchText } from '../../../src/node/textSearch';
 import {
   columnToUtf16,
+  MAX_WIRE_ITEMS,
+  wireList,
   parseIdeParams,
   type IdeDiagnostic,
   type IdeList,
@@ -30,8 +32,6 @@ import { scanWorkspace } from './workspaceScan';
 import { querySymbols } from './workspaceSymbols';
 import { errorText } from '../../../src/protocol/errorText';
 
-/** Items of one list answer (as the extension: the tool shows fewer and reports the total). */
-export const MAX_WIRE_ITEMS = 2000;
 const SEVERITY: Record<number, IdeSeverity> = { 1: 'error', 2: 'warning', 3: 'information', 4: 'hint' };
 const POSITION_METHODS = {
   definitions: 'textDocument/definition',
@@ -54,7 +54,6 @@ export interface LspIdeOptions {
   searchBudgetMs?: number;
 }
 
-const list = <T>(items: T[]): IdeList<T> => ({ items: items.slice(0, MAX_WIRE_ITEMS), total: items.length });
 const byPlace = (a: IdeLocation, b: IdeLocation): number =>
   a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column;
 
@@ -188,7 +187,7 @@ export class LspIde {
     const params = op === 'references' ? { textDocument, position, context: { includeDeclaration: true } } : { textDocument, position };
     const found = scope.locator.locations(await client.request(POSITION_METHODS[op], params, signal));
     // References come in the server's order (by file as it searched them); sorted, they read like VS Code's list.
-    return list(op === 'references' ? found.sort(byPlace) : found);
+    return wireList(op === 'references' ? found.sort(byPlace) : found);
   }
 
   private async hover(p: IdePosition, scope: Scope, signal: AbortSignal): Promise<IdeResult<'hover'>> {
@@ -205,7 +204,7 @@ export class LspIde {
     const client = await this.serverFor(confined, scope);
     const doc = client.documents.sync(confined);
     const answer = await client.request('textDocument/documentSymbol', { textDocument: { uri: doc.uri } }, signal);
-    return list(scope.locator.documentSymbols(doc.uri, answer));
+    return wireList(scope.locator.documentSymbols(doc.uri, answer));
   }
 
   /** Every language of the workspace: its server started, its projects opened, its symbols merged. */
@@ -243,7 +242,7 @@ export class LspIde {
     const failures = asked.flatMap((r) => (r.status === 'rejected' ? [r.reason as Error] : []));
     for (const f of failures) this.options.log.warn(`workspace symbols: ${f.message}`);
     if (failures.length > 0 && failures.length === asked.length) throw failures[0]!;
-    return list(asked.flatMap((r) => (r.status === 'fulfilled' ? r.value : [])));
+    return wireList(asked.flatMap((r) => (r.status === 'fulfilled' ? r.value : [])));
   }
 
   private async diagnostics(file: string | undefined, scope: Scope): Promise<IdeList<IdeDiagnostic>> {
@@ -282,7 +281,7 @@ export class LspIde {
         });
       }
     }
-    return list(out.sort(byPlace));
+    return wireList(out.sort(byPlace));
   }
 
   /**
