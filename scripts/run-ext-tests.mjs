@@ -50,6 +50,9 @@ else if (code !== 0 && results.failures.length === 0) results.failures.push({ ti
 else if (results.passes.length === 0 && results.failures.length === 0 && !process.env.SYMPOSIUM_TEST_GREP)
   results.failures.push({ title: `${opts.name} test run`, err: `no tests ran from out/test/${opts.suite}` });
 writeResults(opts.name, results);
+// Each suite file's time, slowest first (src/test/index.ts writes it next to the results).
+const filesTimes = resultsFile.replace(/\.json$/, '-files.txt');
+if (fs.existsSync(filesTimes)) fs.copyFileSync(filesTimes, path.join(RESULTS_DIR, `${opts.name}-files.txt`));
 const ok = code === 0 && results.failures.length === 0;
 if (!ok) {
   fs.mkdirSync(RESULTS_DIR, { recursive: true });

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The one command that runs every test (README: `npm test`).
 #  1. build all bundles, 2. typecheck, 3. static checks (ESLint layer zones, Prettier, test names),
-#  4. plain-Node mocha, in two tiers: the unit tier (`*.spec.ts`, no process started:
-#     .mocharc.json), then the process tier (`*.process.spec.ts`: real conductors, agents, language
+#  4. plain-Node mocha, in three tiers: the unit tier (`*.spec.ts`, no process started:
+#     .mocharc.json), the process tier (`*.process.spec.ts`: real conductors, agents, language
 #     servers, git; .mocharc.process.json; among them conductor/test/package.process.spec.ts builds the
-#     npm package's tarball, installs it offline and drives it with acpx),
+#     npm package's tarball, installs it offline and drives it with acpx), then the real agents
+#     (`realAgent*` specs: .mocharc.agents.json),
 #  5. extension-host suites in a real VS Code host (code-server): the single-folder suites, then the
 #  multi-root suite on a two-folder workspace, 6. real-browser webview tests (Playwright + chromium),
 #  then the history's real-reload and two-window test, then the real chat with Claude Code, Codex and
@@ -21,11 +22,16 @@ STARTED=$SECONDS
 : > test-results/stage-times.txt
 # Keep going after a failing stage so the summary shows every stage; fail at the end.
 status=0
+# Installs and the real agents' stages are summed apart: the time of the other stages is the one to keep short.
+installs=0
+real_agents=0
 stage() {
   local name=$1 t0=$SECONDS rc=0
   shift
   "$@" || rc=$?
-  printf '%-34s %4ds%s\n' "$name" $((SECONDS - t0)) "$([ $rc -eq 0 ] || echo '  (failed)')" >> test-results/stage-times.txt
+  local took=$((SECONDS - t0))
+  case $name in install:*) installs=$((installs + took)) ;; *'real agents'*) real_agents=$((real_agents + took)) ;; esac
+  printf '%-34s %4ds%s\n' "$name" $took "$([ $rc -eq 0 ] || echo '  (failed)')" >> test-results/stage-times.txt
   [ $rc -eq 0 ] || status=1
   return 0
 }
@@ -43,6 +49,9 @@ stage 'install: code-server' bash scripts/vscode-host-install.sh
 stage 'node: unit' env TEST_STAGE=node-unit bash scripts/mocha-tier.sh .mocharc.json --reporter ./scripts/mocha-json-reporter.cjs
 # Two spec files at a time (they share no state: each starts its own processes in its own folders).
 stage 'node: processes' env TEST_STAGE=node-process bash scripts/mocha-tier.sh .mocharc.process.json --reporter ./scripts/mocha-json-reporter.cjs
+# The agents people run (Claude Code, Codex, Gemini CLI, Qwen Code, OpenCode, …) through the conductor
+# and the chat's controller, offline against the scripted model server: .mocharc.agents.json.
+stage 'node: real agents' env TEST_STAGE=node-agents bash scripts/mocha-tier.sh .mocharc.agents.json --reporter ./scripts/mocha-json-reporter.cjs
 stage 'host (code-server)' bash scripts/vscode-host-run.sh scripts/run-ext-tests.mjs
 # A second host, on a two-folder workspace: only the multi-root suite (workspace-folder pick).
 stage 'host, multi-root' bash scripts/vscode-host-run.sh scripts/run-ext-tests.mjs --suite multiroot \
@@ -55,6 +64,12 @@ stage 'browser: checkpoints' bash scripts/vscode-host-run.sh scripts/checkpoints
 # The agents people run, in the real chat, offline (the pinned agents of test-tools-install.sh).
 stage 'browser: real agents' bash scripts/vscode-host-run.sh scripts/agents-e2e.mjs
 stage 'summary' node scripts/summarize-results.mjs
-printf '%-34s %4ds\n' 'total' $((SECONDS - STARTED)) >> test-results/stage-times.txt
+total=$((SECONDS - STARTED))
+{
+  printf '%-34s %4ds\n' 'total' $total
+  printf '%-34s %4ds\n' '  installs' $installs
+  printf '%-34s %4ds\n' '  real agents (node + browser)' $real_agents
+  printf '%-34s %4ds\n' '  the other stages' $((total - installs - real_agents))
+} >> test-results/stage-times.txt
 echo; echo 'Stage times:'; cat test-results/stage-times.txt
 exit $status

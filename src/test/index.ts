@@ -29,11 +29,25 @@ export function run(): Promise<void> {
   if (!/^[\w-]+$/.test(suite)) return Promise.reject(new Error(`SYMPOSIUM_TEST_SUITE must name a folder of src/test, not ${suite}`));
   for (const f of testFiles(suite)) mocha.addFile(f);
   const results: { passes: string[]; failures: { title: string; err: string }[] } = { passes: [], failures: [] };
+  // Each file's time, hooks included (TEST_RESULTS' name with -files.txt), slowest first, as the node tiers report theirs.
+  const fileTimes = new Map<string, number>();
+  const started = new Map<Mocha.Suite, number>();
   return new Promise((resolve, reject) => {
     const runner = mocha.run((failures) => {
-      if (process.env.TEST_RESULTS) fs.writeFileSync(process.env.TEST_RESULTS, JSON.stringify(results, null, 2));
+      if (process.env.TEST_RESULTS) {
+        fs.writeFileSync(process.env.TEST_RESULTS, JSON.stringify(results, null, 2));
+        const lines = [...fileTimes].sort((a, b) => b[1] - a[1]).map(([f, ms]) => `${(ms / 1000).toFixed(1).padStart(7)}s  ${f}`);
+        fs.writeFileSync(process.env.TEST_RESULTS.replace(/\.json$/, '-files.txt'), `${lines.join('\n')}\n`);
+      }
       if (failures > 0) reject(new Error(`${failures} tests failed.`));
       else resolve();
+    });
+    runner.on('suite', (s) => void (s.parent?.root && started.set(s, Date.now())));
+    runner.on('suite end', (s) => {
+      const t0 = started.get(s);
+      if (t0 === undefined) return;
+      const file = path.basename(s.file ?? s.title).replace(/\.js$/, '.ts');
+      fileTimes.set(file, (fileTimes.get(file) ?? 0) + Date.now() - t0);
     });
     runner.on('pass', (t) => results.passes.push(t.fullTitle()));
     runner.on('fail', (t, err: unknown) => {
