@@ -6,7 +6,7 @@
 //   - test names: `*.spec.ts` is a plain-Node test, `src/test/<suite>/*.test.ts` a host suite; a
 //     `*.test.ts` anywhere else would be run by nobody, so it is refused here.
 // Each check is one entry in test-results/checks.json, so the closing summary counts it.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readdirSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
@@ -14,13 +14,21 @@ const root = new URL('..', import.meta.url).pathname;
 const passes = [];
 const failures = [];
 
+/**
+ * One check's command, its output kept. The checks run at once (each is mostly one core's work) and
+ * are reported in the order given.
+ * @param {string} title @param {string} command @param {string[]} args
+ * @returns {Promise<{ title: string, status: number | null, out: string[] }>}
+ */
 function run(title, command, args) {
-  const r = spawnSync(command, args, { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  const out = `${r.stdout ?? ''}${r.stderr ?? ''}`.split('\n').filter((l) => l.trim() && !/npm warn/i.test(l));
-  if (r.status === 0) passes.push(title);
-  else failures.push({ title, err: out.slice(0, 40).join('\n') || `exit ${String(r.status)}` });
-  console.log(`${r.status === 0 ? 'ok  ' : 'FAIL'} ${title}`);
-  if (r.status !== 0) console.log(out.slice(0, 80).join('\n'));
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.on('data', (d) => (text += d));
+    child.stderr.on('data', (d) => (text += d));
+    child.on('error', (e) => resolve({ title, status: null, out: [String(e)] }));
+    child.on('close', (status) => resolve({ title, status, out: text.split('\n').filter((l) => l.trim() && !/npm warn/i.test(l)) }));
+  });
 }
 
 function* tsFiles(dir) {
@@ -31,14 +39,26 @@ function* tsFiles(dir) {
   }
 }
 
-run('eslint: layer zones and recommended rules', 'npx', ['eslint', '.']);
-run('prettier: every file formatted', 'npx', ['prettier', '--check', '--log-level', 'warn', '.']);
-run('tsc: the drivers in scripts/*.mjs type-check from their JSDoc (tsconfig.scripts.json)', 'npx', ['tsc', '-p', 'tsconfig.scripts.json']);
-run(
-  'bundle sizes within budget (extension 300 KB, lm 100 KB, conductor 1.5 MiB, webview 2.6 MiB; minified), ASCII, all in the .vsix',
-  'node',
-  ['scripts/bundle-budget.mjs'],
-);
+const results = await Promise.all([
+  run('eslint: layer zones and recommended rules', 'npx', ['eslint', '.']),
+  run('prettier: every file formatted', 'npx', ['prettier', '--check', '--log-level', 'warn', '.']),
+  run('tsc: the drivers in scripts/*.mjs type-check from their JSDoc (tsconfig.scripts.json)', 'npx', [
+    'tsc',
+    '-p',
+    'tsconfig.scripts.json',
+  ]),
+  run(
+    'bundle sizes within budget (extension 300 KB, lm 100 KB, conductor 1.5 MiB, webview 2.6 MiB; minified), ASCII, all in the .vsix',
+    'node',
+    ['scripts/bundle-budget.mjs'],
+  ),
+]);
+for (const { title, status, out } of results) {
+  if (status === 0) passes.push(title);
+  else failures.push({ title, err: out.slice(0, 40).join('\n') || `exit ${String(status)}` });
+  console.log(`${status === 0 ? 'ok  ' : 'FAIL'} ${title}`);
+  if (status !== 0) console.log(out.slice(0, 80).join('\n'));
+}
 
 const misnamed = ['conductor', 'src', 'webview']
   .flatMap((d) => [...tsFiles(join(root, d))])
