@@ -37,8 +37,8 @@ stage() {
 }
 
 stage 'build' node esbuild.mjs
-stage 'typecheck' npx tsc -p . --noEmit
-stage 'typecheck (webview)' npx tsc -p webview --noEmit
+# The host/conductor and the webview projects, at once.
+stage 'typecheck' bash -c 'npx tsc -p . --noEmit & p=$!; npx tsc -p webview --noEmit; w=$?; wait $p && exit $w'
 [ $status -eq 0 ] || { cat test-results/stage-times.txt; exit 1; }
 # Lint (layer zones), formatter, test names: test-results/checks.json.
 stage 'static checks' node scripts/static-checks.mjs
