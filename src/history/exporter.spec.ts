@@ -145,6 +145,24 @@ describe('exportMarkdown', () => {
     assert.match(second, /> Codex stopped: exited with code 1\n\n> Codex restarted with a new session\./);
   });
 
+  it("Sparkle's embodiment before the first prompt is a section of its own, not a turn without a prompt", () => {
+    const mark = { symposium: { sparkle: 'embodiment' } };
+    const md = exportMarkdown(meta, [
+      { type: 'session-ready', agentName: 'ElizACP', cwd: '/w' },
+      {
+        type: 'agent-update',
+        update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Embodiment received.' }, _meta: mark },
+      },
+      { type: 'prompt-started', messageId: 'm1', text: 'hello' },
+      text('m1', 'Hi.'),
+      { type: 'prompt-ended', messageId: 'm1', stopReason: 'end_turn' },
+    ]);
+    const body = md.slice(md.indexOf('- Last activity'));
+    assert.match(body, /<details><summary>Sparkle embodiment<\/summary>\n\nEmbodiment received\.\n\n<\/details>\n\n## You\n\nhello\n/);
+    assert.equal(body.match(/## You/g)?.length, 1);
+    assert.doesNotMatch(body, /no text/);
+  });
+
   it('a fence is longer than any backtick run in the tool output', () => {
     const md = exportMarkdown(meta, entries);
     assert.ok(md.includes('````\nfn parse() { ```oops``` }\n````'), md);

@@ -61,14 +61,14 @@ function noticeMarkdown(n: Notice, severalFolders: boolean): string[] {
 }
 
 function turnMarkdown(t: Turn): string[] {
+  const embodiment = t.embodiment?.length ? embodimentMarkdown(t.embodiment) : [];
+  // Sparkle's embodiment before any prompt of the session is a section of its own, as in the chat.
+  const ownPrompt = t.prompt.trim() !== '' || (t.attachments?.length ?? 0) > 0;
+  if (!ownPrompt && t.updates.length === 0 && t.permissions.length === 0 && !t.elicitations?.length && !t.error) return embodiment;
   const out: string[] = ['## You', ''];
   out.push(exportBlock(t.prompt.trim()) || '_(no text)_', '');
   if (t.attachments?.length) out.push(`Attached: ${t.attachments.map(inlineCode).join(', ')}`, '');
-  out.push('## Agent', '');
-  if (t.embodiment?.length) {
-    const text = t.embodiment.flatMap((u) => (u.sessionUpdate === 'agent_message_chunk' ? [blockText(u.content)] : [])).join('');
-    out.push('<details><summary>Sparkle embodiment</summary>', '', exportBlock(text), '', '</details>', '');
-  }
+  out.push('## Agent', '', ...embodiment);
   // Approvals and input requests go after the update that preceded them, as in the chat.
   const cardsAt = (position: number): string[] => [
     ...t.permissions.filter((p) => p.position === position).flatMap(permissionMarkdown),
@@ -81,6 +81,11 @@ function turnMarkdown(t: Turn): string[] {
   if (t.error) out.push(`**Failed:** ${exportInline(t.error)}`, '');
   else if (t.stopReason && t.stopReason !== 'end_turn') out.push(`_Stopped: ${t.stopReason}_`, '');
   return out;
+}
+
+function embodimentMarkdown(updates: readonly SessionUpdate[]): string[] {
+  const text = updates.flatMap((u) => (u.sessionUpdate === 'agent_message_chunk' ? [blockText(u.content)] : [])).join('');
+  return ['<details><summary>Sparkle embodiment</summary>', '', exportBlock(text), '', '</details>', ''];
 }
 
 function permissionMarkdown(p: PermissionCard): string[] {
