@@ -4,8 +4,8 @@
 #  4. plain-Node mocha, in three tiers: the unit tier (`*.spec.ts`, no process started:
 #     .mocharc.json), the process tier (`*.process.spec.ts`: real conductors, agents, language
 #     servers, git; .mocharc.process.json; among them conductor/test/package.process.spec.ts builds the
-#     npm package's tarball, installs it offline and drives it with acpx), then the real agents
-#     (`realAgent*` specs: .mocharc.agents.json),
+#     npm package's tarball, installs it offline and drives it with acpx; the real agents' specs,
+#     `realAgent*`, are among them: their waits on the agents overlap the other specs' work),
 #  5. extension-host suites in a real VS Code host (code-server): the single-folder suites, then the
 #  multi-root suite on a two-folder workspace, 6. real-browser webview tests (Playwright + chromium),
 #  then the history's real-reload and two-window test, then the real chat with Claude Code, Codex and
@@ -22,7 +22,7 @@ STARTED=$SECONDS
 : > test-results/stage-times.txt
 # Keep going after a failing stage so the summary shows every stage; fail at the end.
 status=0
-# Installs and the real agents' stages are summed apart: the time of the other stages is the one to keep short.
+# Installs and the real agents' browser stage are summed apart from the other stages.
 installs=0
 real_agents=0
 stage() {
@@ -49,9 +49,6 @@ stage 'install: code-server' bash scripts/vscode-host-install.sh
 stage 'node: unit' env TEST_STAGE=node-unit bash scripts/mocha-tier.sh .mocharc.json --reporter ./scripts/mocha-json-reporter.cjs
 # Two spec files at a time (they share no state: each starts its own processes in its own folders).
 stage 'node: processes' env TEST_STAGE=node-process bash scripts/mocha-tier.sh .mocharc.process.json --reporter ./scripts/mocha-json-reporter.cjs
-# The agents people run (Claude Code, Codex, Gemini CLI, Qwen Code, OpenCode, …) through the conductor
-# and the chat's controller, offline against the scripted model server: .mocharc.agents.json.
-stage 'node: real agents' env TEST_STAGE=node-agents bash scripts/mocha-tier.sh .mocharc.agents.json --reporter ./scripts/mocha-json-reporter.cjs
 stage 'host (code-server)' bash scripts/vscode-host-run.sh scripts/run-ext-tests.mjs
 # A second host, on a two-folder workspace: only the multi-root suite (workspace-folder pick).
 stage 'host, multi-root' bash scripts/vscode-host-run.sh scripts/run-ext-tests.mjs --suite multiroot \
@@ -68,7 +65,7 @@ total=$((SECONDS - STARTED))
 {
   printf '%-34s %4ds\n' 'total' $total
   printf '%-34s %4ds\n' '  installs' $installs
-  printf '%-34s %4ds\n' '  real agents (node + browser)' $real_agents
+  printf '%-34s %4ds\n' '  real agents in the browser' $real_agents
   printf '%-34s %4ds\n' '  the other stages' $((total - installs - real_agents))
 } >> test-results/stage-times.txt
 echo; echo 'Stage times:'; cat test-results/stage-times.txt

@@ -71,7 +71,9 @@ describe('AgentActor (conductor + ElizACP processes)', function () {
       text += textOf(update);
     });
     const turn = actor.prompt(s, 'tell me a long story');
-    await new Promise((r) => setTimeout(r, 600));
+    await new Promise<void>((r) => {
+      const sub = actor!.onSessionUpdate(() => (text.length > 0 ? (sub.dispose(), r()) : undefined));
+    });
     actor.cancel(s);
     assert.equal(await turn, 'cancelled');
     assert.ok(text.length > 0 && text.length < STORY.join('').length, 'stopped part-way');
@@ -83,7 +85,7 @@ describe('AgentActor (conductor + ElizACP processes)', function () {
     actor.onDidFail((f) => failures.push(f));
     const s = (await actor.newSession(ROOT)).sessionId;
     await assert.rejects(actor.prompt(s, 'crash'), AgentExitedError);
-    await new Promise((r) => setTimeout(r, 300));
+    await new Promise((r) => setTimeout(r, 300)); // a second report would come meanwhile
     assert.equal(failures.length, 1);
     assert.match(failures[0]!.message, /exit/i);
     assert.notEqual(failures[0]!.exitCode, 0);

@@ -2,11 +2,15 @@
 // shown as they come, an unfinished one repeated with the elapsed time, a silent answerer gets
 // "Waiting for …" past the slow threshold, and nothing is sent after the call finished.
 import * as assert from 'node:assert/strict';
+import { mock } from 'node:test';
 import { TOOL_PROGRESS_METHOD, type ToolProgressParams } from '../../../src/protocol/symposium-ext';
 import type { ComponentContext } from '../../chain/component';
 import { IdeCallProgress, type ProgressTokens } from './callProgress';
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** Time passes on the mocked clock (setTimeout and Date), 10 ms at a time, as it would. */
+const sleep = (ms: number): void => {
+  for (let t = 0; t < ms; t += 10) mock.timers.tick(10);
+};
 
 function recording(): { cx: ComponentContext; sent: ToolProgressParams[] } {
   const sent: ToolProgressParams[] = [];
@@ -18,7 +22,10 @@ function recording(): { cx: ComponentContext; sent: ToolProgressParams[] } {
 }
 
 describe('ide tool call progress', () => {
-  it("routes the answerer's steps by token, repeats an unfinished one with the time, stops when finished", async () => {
+  beforeEach(() => mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 1_000_000 }));
+  afterEach(() => mock.timers.reset());
+
+  it("routes the answerer's steps by token, repeats an unfinished one with the time, stops when finished", () => {
     const { cx, sent } = recording();
     const tokens: ProgressTokens = new Map();
     const call = new IdeCallProgress(
@@ -30,12 +37,12 @@ describe('ide tool call progress', () => {
     const req = call.openRequest();
     assert.equal(tokens.get(req.token), call);
     tokens.get(req.token)!.upstream({ token: req.token, message: 'tsls: Initializing…', percentage: 40 });
-    await sleep(1100);
+    sleep(1100);
     tokens.get(req.token)!.upstream({ token: req.token, message: 'tsls: Initializing: done', finished: true });
     req.release();
     assert.equal(tokens.size, 0);
     call.finish();
-    await sleep(1100);
+    sleep(1100);
     assert.deepEqual(
       sent.map((p) => [p.message, p.progress, p.total]),
       [
@@ -48,7 +55,7 @@ describe('ide tool call progress', () => {
     assert.ok(sent.every((p) => p.sessionId === 's1' && p.server === 'symposium-ide' && p.tool === 'hover'));
   });
 
-  it('a silent answerer: "Waiting for …" past the threshold, nothing for a quick answer', async () => {
+  it('a silent answerer: "Waiting for …" past the threshold, nothing for a quick answer', () => {
     const { cx, sent } = recording();
     const tokens: ProgressTokens = new Map();
     const quick = new IdeCallProgress(
@@ -59,7 +66,7 @@ describe('ide tool call progress', () => {
     );
     quick.openRequest().release();
     quick.finish();
-    await sleep(150);
+    sleep(150);
     assert.equal(sent.length, 0);
     const slow = new IdeCallProgress(
       { cx, sessionId: 's', server: 'symposium-ide', tool: 'hover', intervalMs: 0 },
@@ -68,7 +75,7 @@ describe('ide tool call progress', () => {
       100,
     );
     const req = slow.openRequest();
-    await sleep(180);
+    sleep(180);
     req.release();
     slow.finish();
     assert.deepEqual(
