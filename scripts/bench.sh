@@ -11,21 +11,34 @@ echo "bench: $NODE ($("$NODE" --version))"
 cd "$ROOT"
 # The benches' temp folders (and their processes') go into one folder, removed at the end.
 BENCH_TMP="$(mktemp -d -t symposium-bench.XXXXXX)"; trap 'rm -rf "$BENCH_TMP"' EXIT; export TMPDIR="$BENCH_TMP"
-"$NODE" out/bench/conductor-bench.js
-"$NODE" out/bench/chain-bench.js
-"$NODE" out/bench/ide-bench.js
-"$NODE" out/bench/ide-lsp-bench.js
-"$NODE" out/bench/traffic-store-bench.js
+# Each bench's standard output is shown and kept; scripts/bench-figures.mjs turns them into
+# docs/benchmark-figures.md at the end (BENCH_FIGURES=<path> writes elsewhere).
+OUTS="$BENCH_TMP/outputs"; mkdir -p "$OUTS"; n=0
+printf '{"started":"%s","node":"%s"}\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$("$NODE" --version)" > "$OUTS/run.json"
+bench() {
+  local name=$1; shift
+  n=$((n + 1))
+  # Its goal lines (bench-goal {json}) are for the figures file; the table at the end shows them.
+  "$@" | tee "$OUTS/$(printf '%02d' $n)-$name.txt" | grep -v '^bench-goal ' || true
+}
+bench conductor "$NODE" out/bench/conductor-bench.js
+bench chain "$NODE" out/bench/chain-bench.js
+bench ide-operations "$NODE" out/bench/ide-bench.js
+bench language-server-fallback "$NODE" out/bench/ide-lsp-bench.js
+bench traffic-store "$NODE" out/bench/traffic-store-bench.js
 # The npm package (symposium-acp, installed offline from its tarball): its cold start against out/conductor.js.
-"$NODE" out/bench/package-bench.js
-"$NODE" out/bench/checkpoint-bench.js
+bench npm-package "$NODE" out/bench/package-bench.js
+bench checkpoints "$NODE" out/bench/checkpoint-bench.js
 # The real agents (Claude Code, Codex, Gemini CLI, Qwen Code, OpenCode): session/new and the first
 # chunk, through the chain and direct, against the scripted model server.
-"$NODE" out/bench/agents-bench.js
+bench real-agents "$NODE" out/bench/agents-bench.js
 # The chat in the browser (code-server + chromium): first chunk, a 5000-chunk reply against the
-# stream alone, long tasks, the webview's heap, activate(). Needs the host and chromium, as the e2e.
+# stream alone, long tasks, the webview's heap, activate(); then start-up as a newcomer sees it
+# (npm start → URL, the chat view → a ready prompt). Need the host and chromium, as the e2e.
 if [ -x "$HOST_NODE" ] && [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
-  bash scripts/vscode-host-run.sh scripts/chat-bench.mjs
+  bench chat bash scripts/vscode-host-run.sh scripts/chat-bench.mjs
+  bench start-up node scripts/startup-bench.mjs
 else
-  echo "chat bench skipped: it needs the VS Code host (scripts/vscode-host-install.sh) and chromium, as the e2e does"
+  echo "chat and start-up benches skipped: they need the VS Code host (scripts/vscode-host-install.sh) and chromium, as the e2e does"
 fi
+node scripts/bench-figures.mjs "$OUTS" "${BENCH_FIGURES:-$ROOT/docs/benchmark-figures.md}"

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { openWorkbench, requiredEnv, RESULTS_DIR } from './browser.mjs';
 import { answersOf, inputOf, openChat, selectedTab, waitForText } from './chatPage.mjs';
 import { measureChatPace } from './chatPace.mjs';
+import { printGoal } from './benchGoal.mjs';
 
 /** activate()'s duration as the extension logged it ("activate() done" with its ms), or undefined. */
 function loggedActivationMs(dir) {
@@ -69,6 +70,8 @@ try {
       (activationMs ?? Infinity) <= 50,
     ],
   ];
+  for (const [what, value, goal, met] of rows)
+    printGoal({ area: 'Chat', goal: `${what}: ${goal}`, figure: String(value), met: Boolean(met) });
   console.log(
     [
       '',

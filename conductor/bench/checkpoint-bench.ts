@@ -11,6 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { TurnCheckpoints } from '../../src/checkpoints/turnCheckpoints';
 import { DEFAULT_LIMITS } from '../../src/node/checkpointRepo';
+import { printGoal } from './goal';
 import { median } from './stats';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -106,6 +107,12 @@ async function main(): Promise<void> {
     end.push(performance.now() - tEnd);
   }
   const ms = (x: number): string => x.toFixed(0);
+  printGoal({
+    area: 'Checkpoints',
+    goal: `a turn's checkpoint on ${FILES} files ≤ 300 ms`,
+    figure: `${ms(median(start))} ms (git stash create ${ms(median(stash))} ms)`,
+    met: median(start) <= 300,
+  });
   console.log(
     [
       `Checkpoints: a turn on ${FILES} files, ${(TOTAL_BYTES / 1024 / 1024).toFixed(0)} MB, ${CHANGED} files changed per turn; median of ${ROUNDS} rounds; node ${process.version}, ${git(root, ['--version']).trim()}`,

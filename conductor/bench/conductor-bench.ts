@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { measure, type Sample } from './measureHop';
+import { printGoal } from './goal';
 import { median } from './stats';
 
 const OUT = resolve(__dirname, '..');
@@ -197,6 +198,7 @@ function goalLines(rows: Row[]): string[] {
     ...goals.map((g) => {
       const cells = agents.map((a) => {
         const [met, shown] = g.check(row(a, OURS)!, row(a, 'byte relay')!, row(a, PEER)!);
+        printGoal({ area: 'Conductor', goal: `${g.name} (${a})`, figure: shown, met });
         return `${shown}: ${met ? 'met' : '**not met**'}`;
       });
       return `| ${g.name} | ${cells.join(' | ')} |`;

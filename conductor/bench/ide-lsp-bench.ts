@@ -31,6 +31,7 @@ import { resolveServer, BUILTIN_SERVERS } from '../components/ide-lsp/servers';
 import { ServerPool } from '../components/ide-lsp/supervisor';
 import { createLogger } from '../log';
 import { quantile } from './stats';
+import { printGoal } from './goal';
 
 const ROOT = resolve(__dirname, '../..');
 const PROJECT = join(ROOT, 'test-fixtures/workspace/ts-project');
@@ -332,7 +333,7 @@ async function main(): Promise<void> {
   console.log(
     `\nLanguage-server fallback benchmark: findReferences("Parser") → 8 locations (${ROUNDS} rounds × ${CALLS} calls after ${WARMUP} on each path; node ${process.version})`,
   );
-  printTable('Against the direct request (the issue-14 target: conductor + adapter ≤ 1.2×)', rows, base);
+  printTable('Against the direct request (reported, no goal: an agent turn takes seconds)', rows, base);
   printTable('The adapter alone, in this process, on one warm server', adapterRows, adapterRows[0]!.p50);
   for (const h of hops) console.log(`${h.name.padEnd(58)} | p50 ${h.p50.toFixed(3)} ms | p90 ${h.p90.toFixed(3)} ms`);
   const [mcp, chain, payload, acpHop] = hops.map((h) => h.p50) as [number, number, number, number];
@@ -344,8 +345,14 @@ async function main(): Promise<void> {
   console.log(
     `Added to the direct request at p50: one byte relay ${added(rows[1]!)}; the conductor + adapter ${added(rows[2]!)} ` +
       `(raw agent ${added(rows[3]!)}; of which the hop without work ${acpHop.toFixed(3)} ms and the adapter's own work ` +
-      `+${(adapterRows[1]!.p50 - adapterRows[0]!.p50).toFixed(3)} ms); the 1.2× target allows +${(0.2 * base).toFixed(3)} ms`,
+      `+${(adapterRows[1]!.p50 - adapterRows[0]!.p50).toFixed(3)} ms)`,
   );
+  printGoal({
+    area: 'Language-server fallback',
+    goal: 'the conductor + adapter against a direct request and against one byte relay (reported, no goal)',
+    figure: `${(rows[2]!.p50 / base).toFixed(2)}× direct, ${(rows[2]!.p50 / rows[1]!.p50).toFixed(2)}× the relay (${added(rows[2]!)})`,
+    met: null,
+  });
   mkdirSync(join(ROOT, 'test-results/bench'), { recursive: true });
   writeFileSync(
     join(ROOT, 'test-results/bench/ide-lsp-results.json'),

@@ -7,6 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { measure } from './measureHop';
+import { printGoal } from './goal';
 import { median } from './stats';
 import { installedPackage } from '../test/packageInstall';
 import { tempDir } from '../test/harness';
@@ -40,6 +41,14 @@ async function main(): Promise<void> {
   console.log(
     `\nthe npm package's cold start (spawn → initialize answered, default chain + ElizACP), ${ROUNDS} rounds, ${process.version}`,
   );
+  const installed = rows.find((r) => r.name === 'installed symposium-acp');
+  if (installed)
+    printGoal({
+      area: 'npm package',
+      goal: 'the installed symposium-acp starts as fast as node out/conductor.js (≤ 1.05×)',
+      figure: `${installed.medianMs.toFixed(0)} ms, ${installed.ratio.toFixed(2)}×`,
+      met: installed.ratio <= 1.05,
+    });
   for (const r of rows) console.log(`  ${r.name.padEnd(26)} ${r.medianMs.toFixed(0).padStart(5)} ms  ${r.ratio.toFixed(2)}×`);
   writeFileSync(
     resolve(__dirname, 'package-results.json'),

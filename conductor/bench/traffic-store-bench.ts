@@ -6,6 +6,7 @@
 // measure (the same lines, the same run); it should stay near 1.
 import { MAX_ENTRIES, TrafficStore } from '../../src/traffic/trafficStore';
 import { median } from './stats';
+import { printGoal } from './goal';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const LINES = 20_000;
@@ -45,6 +46,12 @@ function main(): void {
   }
   const e = median(empty);
   const f = median(full);
+  printGoal({
+    area: 'Traffic store',
+    goal: 'a full store costs a trace line what an empty one does (reported)',
+    figure: `${(f / e).toFixed(2)}×`,
+    met: null,
+  });
   console.log(
     [
       `Traffic store (extension host): µs per trace line, median of ${ROUNDS} rounds × ${LINES} lines; node ${process.version}`,
