@@ -19,7 +19,7 @@ bench() {
   local name=$1; shift
   n=$((n + 1))
   # Its goal lines (bench-goal {json}) are for the figures file; the table at the end shows them.
-  "$@" | tee "$OUTS/$(printf '%02d' $n)-$name.txt" | grep -v '^bench-goal ' || true
+  "$@" | tee "$OUTS/$(printf '%02d' $n)-$name.txt" | grep --line-buffered -v '^bench-goal ' || true
 }
 bench conductor "$NODE" out/bench/conductor-bench.js
 bench chain "$NODE" out/bench/chain-bench.js

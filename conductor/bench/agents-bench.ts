@@ -61,8 +61,11 @@ async function once(id: AgentId, mode: Mode, typingMs = 0): Promise<Sample> {
   const model = await startScriptedModelServer([{ when: 'say hello', text: ANSWER }]);
   const ws = mkdtempSync(join(tmpdir(), 'agents-bench-ws-'));
   const launch = agentLaunch(id, model.url);
-  const argv = chain ? [process.execPath, CONDUCTOR, '--log', 'warn', '--', ...launch.command] : launch.command;
-  const h = startProcess(argv, {}, launch.env);
+  const command = chain ? [process.execPath, CONDUCTOR, '--log', 'warn', '--', ...launch.command] : launch.command;
+  // In a process group of its own (setsid execs in place), so whatever an agent leaves running
+  // (Codex's native binary outlives its npm wrapper) is killed with it instead of running on into
+  // the next measure.
+  const h = startProcess(['setsid', ...command], {}, launch.env);
   try {
     await h.conn.agent.request('initialize', {
       protocolVersion: acp.PROTOCOL_VERSION,
@@ -74,7 +77,8 @@ async function once(id: AgentId, mode: Mode, typingMs = 0): Promise<Sample> {
         ? await injectMcpServers({ cwd: ws, mcpServers: [] }, await trivialMcpServers(), {
             useHttp: true,
             self: { command: process.execPath, args: [], env: [] },
-            log: createLogger('warn'),
+            // An agent may still reach a server after the measure closed them: not worth a line here.
+            log: createLogger('error'),
           })
         : undefined;
     let t = performance.now();
@@ -102,6 +106,11 @@ async function once(id: AgentId, mode: Mode, typingMs = 0): Promise<Sample> {
     return { sessionNewMs, firstChunkMs };
   } finally {
     await h.close();
+    try {
+      process.kill(-h.child.pid!, 'SIGKILL');
+    } catch {
+      // the group is gone already
+    }
     await model.close();
   }
 }

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { measure, type Sample } from './measureHop';
 import { printGoal } from './goal';
-import { median } from './stats';
+import { median, signed } from './stats';
 
 const OUT = resolve(__dirname, '..');
 // The bundle the .vsix ships (minified: `npm run bench` builds it into out/shipped) when it is
@@ -164,7 +164,7 @@ function goalLines(rows: Row[]): string[] {
       name: 'cold start ≤ the relay’s + 30 ms',
       check: (o, r) => [
         o.addedColdStartMs <= r.addedColdStartMs + 30,
-        `+${o.addedColdStartMs.toFixed(0)} ms (relay +${r.addedColdStartMs.toFixed(0)})`,
+        `${signed(o.addedColdStartMs)} ms (relay ${signed(r.addedColdStartMs)})`,
       ],
     },
     { name: 'idle RSS ≤ 60 MB', check: (o) => [(o.rssMb ?? Infinity) <= 60, `${o.rssMb?.toFixed(1) ?? '—'} MB`] },

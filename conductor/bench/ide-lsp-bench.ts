@@ -30,7 +30,7 @@ import { PipeMessageWriter } from '../components/ide-lsp/messageWriter';
 import { resolveServer, BUILTIN_SERVERS } from '../components/ide-lsp/servers';
 import { ServerPool } from '../components/ide-lsp/supervisor';
 import { createLogger } from '../log';
-import { quantile } from './stats';
+import { quantile, signed } from './stats';
 import { printGoal } from './goal';
 
 const ROOT = resolve(__dirname, '../..');
@@ -337,7 +337,7 @@ async function main(): Promise<void> {
   printTable('The adapter alone, in this process, on one warm server', adapterRows, adapterRows[0]!.p50);
   for (const h of hops) console.log(`${h.name.padEnd(58)} | p50 ${h.p50.toFixed(3)} ms | p90 ${h.p90.toFixed(3)} ms`);
   const [mcp, chain, payload, acpHop] = hops.map((h) => h.p50) as [number, number, number, number];
-  const added = (r: Row): string => `+${(r.p50 - base).toFixed(3)} ms`;
+  const added = (r: Row): string => `${signed(r.p50 - base, 3)} ms`;
   console.log(
     `p50 split, with MCP: the MCP call ${mcp.toFixed(3)} ms, the chain hop to ide-lsp and back +${(chain - mcp).toFixed(3)} ms, ` +
       `the adapter + language server +${(rows[4]!.p50 - chain).toFixed(3)} ms; an answer of that size without a server ${payload.toFixed(3)} ms`,
@@ -345,7 +345,7 @@ async function main(): Promise<void> {
   console.log(
     `Added to the direct request at p50: one byte relay ${added(rows[1]!)}; the conductor + adapter ${added(rows[2]!)} ` +
       `(raw agent ${added(rows[3]!)}; of which the hop without work ${acpHop.toFixed(3)} ms and the adapter's own work ` +
-      `+${(adapterRows[1]!.p50 - adapterRows[0]!.p50).toFixed(3)} ms)`,
+      `${signed(adapterRows[1]!.p50 - adapterRows[0]!.p50, 3)} ms)`,
   );
   printGoal({
     area: 'Language-server fallback',

@@ -6,3 +6,6 @@ export function quantile(xs: readonly number[], q: number): number {
 }
 
 export const median = (xs: readonly number[]): number => quantile(xs, 0.5);
+
+/** A difference with its sign: +12, −3 (a minus sign, as the tables print it). */
+export const signed = (x: number, digits = 0): string => `${x < 0 ? '−' : '+'}${Math.abs(x).toFixed(digits)}`;

@@ -24,8 +24,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private title: string | undefined;
   private readonly received = new vscode.EventEmitter<WebviewToHost>();
 
+  private readonly resolved = new vscode.EventEmitter<void>();
+
   /** Every valid message from the webview, in order. */
   readonly onDidReceiveMessage = this.received.event;
+  /** The view was resolved (opened, or shown again): its page is loading. */
+  readonly onDidResolveView = this.resolved.event;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -88,9 +92,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       testMode: this.testMode,
       maxImageBytes: this.maxImageBytes?.(),
     });
-    // Agents start once the page is ready; load their protocol's code meanwhile (acpSdk.ts), after
-    // the HTML is on its way.
-    setTimeout(() => void loadAcpSdk(), 0);
+    // Tabs start their sessions once the page is ready; meanwhile the agent starts (earlyAgentStart.ts)
+    // and its protocol's code loads (acpSdk.ts), after the HTML is on its way.
+    setTimeout(() => {
+      void loadAcpSdk();
+      this.resolved.fire();
+    }, 0);
   }
 
   /** Entry point for every message from the webview (also used by a test command). */
@@ -139,5 +146,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   dispose(): void {
     this.disposeView();
     this.received.dispose();
+    this.resolved.dispose();
   }
 }

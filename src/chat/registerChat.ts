@@ -13,6 +13,7 @@ import type { DiffView } from '../editor/diffView';
 import { UserMcpServers } from '../mcp/userMcpServers';
 import { discussSelection } from '../editor/discussSelection';
 import { runSignInTerminal } from './signInTerminal';
+import { startAgentEarly } from './earlyAgentStart';
 import type { PermissionBroker } from '../permissions/permissionBroker';
 import { AgentStatusBar } from './agentStatusBar';
 import { ChatController } from './chatController';
@@ -93,6 +94,7 @@ export function registerChat(core: ExtensionCore, deps: ChatFeatureDeps): ChatFe
   core.context.subscriptions.push(
     statusBar,
     provider,
+    provider.onDidResolveView(() => void startAgentEarly(pool, (folder) => resolveConfiguration(runtime, log, settings, folder), log)),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
     // No approval or pending feedback carries over to another session.
     sessions.onDidEndSession(({ actorKey, sessionId }) => {

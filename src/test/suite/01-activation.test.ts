@@ -23,10 +23,22 @@ suite('activation', () => {
     const activated = await extension().activate();
     await sleep(500);
     assert.deepEqual(conductorChildren(), [], 'no process before the chat view opens');
+    const log = captureLog(activated);
     const api = await openChat();
     assert.equal(api, activated);
     assert.match(api.sessionId, /^[0-9a-f-]{36}$/);
     await waitFor('the chat to start a conductor', () => conductorChildren().length > 0);
+    // The agent starts while the page loads, not after it: the first tab finds it initialized.
+    await waitFor('the first session', () => log.events.some((e) => e.category === 'session' && e.message === 'created'));
+    const at = (category: string, message: string): number => log.events.findIndex((e) => e.category === category && e.message === message);
+    log.dispose();
+    assert.ok(at('agent', 'starting early, while the chat loads') >= 0, 'the agent starts early');
+    assert.ok(at('agent', 'spawning') < at('webview', 'ready'), 'the agent was spawned before the page was ready');
+    assert.equal(
+      log.events.filter((e) => e.category === 'agent' && e.message === 'spawning').length,
+      1,
+      'one agent process for the view and its tab',
+    );
     // Recorded for the bench (activation ≤ 50 ms), not asserted: a timed test would be noise.
     const dir = path.resolve(__dirname, '../../../test-results/bench');
     fs.mkdirSync(dir, { recursive: true });
