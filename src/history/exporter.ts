@@ -8,7 +8,8 @@ import { changedFileLabel } from '../protocol/checkpoints';
 import { foldConversation, type ElicitationCard, type Notice, type PermissionCard, type Turn } from '../protocol/conversation';
 import type { ConversationEntry } from '../protocol/webview';
 import { fenced } from '../protocol/markdown';
-import { contextText, costText } from '../protocol/usage';
+import { contextText, costText, type SessionUsage } from '../protocol/usage';
+import { elicitationOutcomeLabel } from '../protocol/elicitation';
 import { exportBlock, exportInline } from './exportText';
 import type { ConversationMeta } from './historyStore';
 
@@ -40,7 +41,7 @@ export function exportMarkdown(meta: ConversationMeta, entries: readonly Convers
 }
 
 /** The session's last reported context use and cost (`usage_update`), as the chat's meter showed them. */
-function usageLines(usage: ReturnType<typeof foldConversation>['usage']): string[] {
+function usageLines(usage: SessionUsage | undefined): string[] {
   if (!usage) return [];
   const cost = costText(usage);
   return [`- Context: ${contextText(usage)}`, ...(cost ? [`- Cost: ${exportInline(cost)}`] : [])];
@@ -95,9 +96,7 @@ function permissionMarkdown(p: PermissionCard): string[] {
 }
 
 function elicitationMarkdown(e: ElicitationCard): string[] {
-  const how = e.outcome
-    ? { accept: 'submitted', decline: 'declined', cancel: 'cancelled', opened: 'opened', completed: 'done' }[e.outcome.action]
-    : 'not answered';
+  const how = e.outcome ? elicitationOutcomeLabel(e.outcome.action).toLowerCase() : 'not answered';
   return [`Input requested: ${exportInline(e.prompt.message)} (${how})`, ''];
 }
 

@@ -6,6 +6,7 @@
 // half-rendered form), and turns the values a card sends back into the `accept` content, checked
 // against the schema. A string's `pattern` is not evaluated here: it is the agent's regular
 // expression, and the agent (or the MCP server behind it) checks its own answer. Pure.
+import type { ElicitationOutcome } from './webview';
 
 /** What a field takes; `name` is the property's key in the content. */
 export type ElicitationField = FieldBase &
@@ -48,6 +49,11 @@ export type ReadElicitation =
 export type ElicitationValue = string | number | boolean | string[];
 
 /** A multi-select's options travel as one form value per option: `<field>#<index>` = 'true' | 'false'. */
+/** What became of a request for input, as the chat's card and the Markdown export name it. */
+export function elicitationOutcomeLabel(action: ElicitationOutcome['action']): string {
+  return { accept: 'Submitted', decline: 'Declined', cancel: 'Cancelled', opened: 'Opened', completed: 'Done' }[action];
+}
+
 export const choiceKey = (field: string, index: number): string => `${field}#${index}`;
 
 const MAX_FIELDS = 50;

@@ -4,7 +4,7 @@
 // Decline and Cancel. A URL: the message, the address and its host, and a button that opens it
 // (only when clicked; the host opens the URL it was given). Once answered, the card says how. Pure.
 import type { ChatItem, ChatItemButton, ChatItemFormItem } from '@aws/mynah-ui';
-import { choiceKey, type ElicitationField } from '../../src/protocol/elicitation';
+import { choiceKey, elicitationOutcomeLabel, type ElicitationField } from '../../src/protocol/elicitation';
 import type { ElicitationOutcome } from '../../src/protocol/webview';
 import type { ElicitationCard } from '../../src/protocol/conversation';
 import { escapeInline, escapeMarkdown } from './markdown';
@@ -47,7 +47,10 @@ export function elicitationToChatItem(card: ElicitationCard, itemId: string): Ch
     waitingIcon: 'help',
     body: lines.join('\n'),
     settled: done
-      ? { tone: outcome.action === 'accept' || outcome.action === 'completed' ? 'success' : 'info', text: outcomeLabel(outcome) }
+      ? {
+          tone: outcome.action === 'accept' || outcome.action === 'completed' ? 'success' : 'info',
+          text: elicitationOutcomeLabel(outcome.action),
+        }
       : undefined,
   });
   if (done) return item;
@@ -80,10 +83,6 @@ export function elicitationToChatItem(card: ElicitationCard, itemId: string): Ch
     item.buttons = [button('cancel', 'Cancel', 'dimmed-clear')];
   }
   return item;
-}
-
-function outcomeLabel(o: ElicitationOutcome): string {
-  return { accept: 'Submitted', decline: 'Declined', cancel: 'Cancelled', opened: 'Opened', completed: 'Done' }[o.action];
 }
 
 /** The mynah form items of one field (a multi-select is one switch per option). */
