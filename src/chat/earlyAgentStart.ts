@@ -4,8 +4,9 @@
 // initialized, and waits only for session/new. For an agent like Claude Code that is most of a
 // second the user no longer sees.
 //
-// Only when nothing has to be asked first: one workspace folder (several would need the folder
-// pick) and no agent of that configuration running yet. The started actor is handed to the pool
+// Only for the view's first tabs and when nothing has to be asked first: no agent running yet (a
+// view shown again restores its tabs, which have theirs) and one workspace folder (several would
+// need the folder pick). The started actor is handed to the pool
 // already released, so it stops after the pool's idle time if no tab takes it (a conversation
 // restored with another agent, a view closed at once). Nothing here asks the user anything or runs
 // anything a tab would not run at once anyway.
@@ -22,11 +23,11 @@ export async function startAgentEarly(
   log: Log,
 ): Promise<void> {
   const folders = vscode.workspace.workspaceFolders ?? [];
-  if (folders.length !== 1 || folders[0]!.uri.scheme !== 'file') return;
+  if (pool.all().length > 0 || folders.length !== 1 || folders[0]!.uri.scheme !== 'file') return;
   const config = await configure(folders[0]!.uri.fsPath);
-  if (!config) return;
+  // A tab may have started its agent meanwhile.
+  if (!config || pool.all().length > 0) return;
   const key = configurationKey(config);
-  if (pool.get(key)) return;
   const actor = pool.acquire(config);
   pool.release(key);
   log.info('agent', 'starting early, while the chat loads', { agent: config.agent.name });
