@@ -44,20 +44,12 @@ function copyWorkspace(runDir, workspace) {
 }
 
 /**
- * Opens the workbench. `testsPath` (absolute, on the server) runs a mocha suite in the extension
- * host; `env` becomes the host's extensionEnvironment. `workspace` (a `.code-workspace` file relative
- * to the repo) opens a copy of that multi-root workspace instead of the copy of test-fixtures/workspace/.
- * Resolves to { ctx, page, exited } where `exited` resolves with the code passed to
- * window.codeAutomationExit (the test runner's verdict).
+ * Debian's chromium, headless, in a fresh profile (a browser that never saw this VS Code), as every
+ * driver opens it.
+ * @param {{ width: number; height: number }} [viewport]
  */
-/**
- * @param {{ testsPath?: string; env?: Record<string, string>; workspace?: string; viewport?: { width: number; height: number }; log?: boolean }} [options]
- */
-export async function openWorkbench({ testsPath, env = {}, workspace, viewport = { width: 1400, height: 900 }, log = true } = {}) {
-  const url = requiredEnv('VSCODE_HOST_URL');
-  const runDir = requiredEnv('VSCODE_HOST_RUN_DIR');
-  if (!url || !runDir) throw new Error('run me through scripts/vscode-host-run.sh');
-  const ctx = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(os.tmpdir(), 'chromium-')), {
+export function launchBrowser(viewport = { width: 1400, height: 900 }) {
+  return chromium.launchPersistentContext(fs.mkdtempSync(path.join(os.tmpdir(), 'chromium-')), {
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     headless: true,
     viewport,
@@ -74,6 +66,23 @@ export async function openWorkbench({ testsPath, env = {}, workspace, viewport =
       '--enable-precise-memory-info',
     ],
   });
+}
+
+/**
+ * Opens the workbench. `testsPath` (absolute, on the server) runs a mocha suite in the extension
+ * host; `env` becomes the host's extensionEnvironment. `workspace` (a `.code-workspace` file relative
+ * to the repo) opens a copy of that multi-root workspace instead of the copy of test-fixtures/workspace/.
+ * Resolves to { ctx, page, exited } where `exited` resolves with the code passed to
+ * window.codeAutomationExit (the test runner's verdict).
+ */
+/**
+ * @param {{ testsPath?: string; env?: Record<string, string>; workspace?: string; viewport?: { width: number; height: number }; log?: boolean }} [options]
+ */
+export async function openWorkbench({ testsPath, env = {}, workspace, viewport = { width: 1400, height: 900 }, log = true } = {}) {
+  const url = requiredEnv('VSCODE_HOST_URL');
+  const runDir = requiredEnv('VSCODE_HOST_RUN_DIR');
+  if (!url || !runDir) throw new Error('run me through scripts/vscode-host-run.sh');
+  const ctx = await launchBrowser(viewport);
   const page = ctx.pages()[0] ?? (await ctx.newPage());
   let done;
   const exited = new Promise((resolve) => {

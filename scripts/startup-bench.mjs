@@ -7,12 +7,10 @@
 // Prints the figures against the goals and writes test-results/bench/startup-bench.json.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { RESULTS_DIR, ROOT } from './browser.mjs';
+import { launchBrowser, RESULTS_DIR, ROOT } from './browser.mjs';
 import { printGoal } from './benchGoal.mjs';
-import { chatFrame, selectedTab, wrapperOf, waitForText } from './chatPage.mjs';
+import { openChat, selectedTab, wrapperOf, waitForText } from './chatPage.mjs';
 
 const ROUNDS = Number(process.env.STARTUP_BENCH_ROUNDS ?? 3);
 /** Goals set from the first measurements on this 2-core machine (docs/benchmarks.md). */
@@ -50,12 +48,7 @@ function startProduct() {
 
 /** Opens the URL, waits for the workbench, clicks the Symposium icon; ms from the click to a ready prompt. */
 async function openToReadyPrompt(url) {
-  const ctx = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(os.tmpdir(), 'chromium-')), {
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1400, height: 900 },
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update'],
-  });
+  const ctx = await launchBrowser();
   try {
     const page = ctx.pages()[0] ?? (await ctx.newPage());
     const t0 = performance.now();
@@ -63,10 +56,10 @@ async function openToReadyPrompt(url) {
     const icon = page.locator('.activitybar [aria-label^="Symposium"]').first();
     await icon.waitFor({ timeout: 90_000 });
     const workbenchMs = performance.now() - t0;
-    // The server keeps its state between runs (as npm start does): the view may be open already.
+    // The server keeps its state between runs (as npm start does): openChat clicks the icon only if
+    // the view is not open already.
     const t1 = performance.now();
-    if (!(await page.locator('.pane-header .action-label[aria-label^="Chat History"]').count())) await icon.click();
-    const f = await chatFrame(page);
+    const f = await openChat(page);
     const tab = await selectedTab(f);
     await waitForText(wrapperOf(f, tab).locator('.mynah-chat-prompt-input-info'), 'ElizACP ·', 60_000);
     const readyMs = performance.now() - t1;

@@ -21,7 +21,7 @@ import type { McpServerSpec } from '../chain/component';
 import { createLogger } from '../log';
 import { injectMcpServers } from '../mcp/injector';
 import { printGoal } from './goal';
-import { median } from './stats';
+import { median, signed } from './stats';
 import { errorText } from '../../src/protocol/errorText';
 
 /** As many servers as the default chain injects (symposium, sparkle, rust-crate-sources, symposium-ide), each with one tool. */
@@ -166,7 +166,7 @@ async function main(): Promise<void> {
       m(chain, 'firstChunkMs'),
     ];
     const [td, tc] = [m(typedDirect, 'firstChunkMs'), m(typedChain, 'firstChunkMs')];
-    const plus = (ms: number): string => `${ms >= 0 ? '+' : '−'}${f(Math.abs(ms))}`;
+    const plus = (ms: number): string => `${signed(ms)} ms`;
     lines.push(
       `| ${id} | ${f(sd)} | ${f(sf)} | ${f(sc)} | ${(sc / sd).toFixed(2)}× (${plus(sc - sd)}) | ${(sc / sf).toFixed(2)}× (${plus(sc - sf)}) | ${f(fd)} | ${f(fc)} (${plus(fc - fd)}) | ${f(td)} | ${f(tc)} | ${plus(tc - td)} |`,
     );
