@@ -356,6 +356,7 @@ export class ChatController extends DisposableBase {
         return;
       }
     }
+    tab.active?.hear();
     this.diffs.record(tab.tabId, update);
     this.permissions.noteToolCall(actor.key, sessionId, update);
     applyControlUpdate(tab.controls, update as Parameters<typeof applyControlUpdate>[1]);

@@ -14,7 +14,7 @@ export interface ChatTab {
   config?: AgentConfiguration;
   /** Session creation, then every prompt, chained: prompts within a tab run one at a time. */
   queue: Promise<void>;
-  active?: { messageId: MessageId; actor: AgentActor; sessionId: string };
+  active?: ActiveTurn;
   queued: number;
   /**
    * The queued prompts not shown yet (sent while the tab was busy), in order; the webview shows
@@ -30,6 +30,39 @@ export interface ChatTab {
   past?: PastState;
   /** Setting problems already shown in this tab (each is said once). */
   settingNotices: Set<string>;
+}
+
+/** The prompt turn a tab is running. */
+export interface ActiveTurn {
+  messageId: MessageId;
+  actor: AgentActor;
+  sessionId: string;
+  /**
+   * Resolves at the turn's first update from the agent, or at its end. Before it the agent may not
+   * have the turn yet (a proxy in the chain can still hold the prompt), so it would answer a
+   * steering request "no turn running".
+   */
+  heard: Promise<void>;
+  wasHeard: boolean;
+  hear(): void;
+}
+
+/** A turn just sent to the agent, not heard from yet. */
+export function newActiveTurn(messageId: MessageId, actor: AgentActor, sessionId: string): ActiveTurn {
+  let resolve!: () => void;
+  const heard = new Promise<void>((r) => (resolve = r));
+  const turn: ActiveTurn = {
+    messageId,
+    actor,
+    sessionId,
+    heard,
+    wasHeard: false,
+    hear() {
+      turn.wasHeard = true;
+      resolve();
+    },
+  };
+  return turn;
 }
 
 /** A tab just opened: no configuration or session yet, nothing queued. */

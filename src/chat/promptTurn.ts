@@ -10,7 +10,7 @@ import type { AgentPool } from '../agents/agentPool';
 import type { PermissionBroker } from '../permissions/permissionBroker';
 import type { ContextRef, MessageId, TabId, TabPayload } from '../protocol/webview';
 import type { ChatControllerDeps } from './chatControllerDeps';
-import type { ChatTab } from './chatTab';
+import { newActiveTurn, type ChatTab } from './chatTab';
 import { pastPromptRefusal, takePastTranscript } from './pastConversationTabs';
 import type { SessionDirectory } from './sessionDirectory';
 import { isAuthRequired, noSignInMethodText, type SignInFlow } from './signIn';
@@ -97,7 +97,7 @@ export async function runPromptTurn(deps: PromptTurnDeps, tab: ChatTab, p: UserP
     send({ type: 'prompt-failed', tabId, messageId, error });
     return;
   }
-  tab.active = { messageId, actor, sessionId: ref.sessionId };
+  tab.active = newActiveTurn(messageId, actor, ref.sessionId);
   deps.sessions.startTurn(tabId, messageId);
   deps.checkpoints?.turnStarted(tabId, messageId);
   try {
@@ -118,6 +118,7 @@ export async function runPromptTurn(deps: PromptTurnDeps, tab: ChatTab, p: UserP
     deps.log.warn('prompt', 'failed', { tabId, messageId, error });
     send({ type: 'prompt-failed', tabId, messageId, error });
   } finally {
+    tab.active?.hear();
     tab.active = undefined;
     deps.sessions.endTurn(tabId);
     void deps.checkpoints?.turnEnded(tabId, messageId);

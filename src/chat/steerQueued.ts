@@ -30,14 +30,22 @@ export async function steerQueued(deps: SteerDeps, tab: ChatTab): Promise<void> 
   const prompts = tab.waiting;
   tab.waiting = [];
   deps.sendQueue(tab);
-  for (const p of prompts) {
-    let outcome: string;
+  const steer = async (p: UserPrompt): Promise<string> => {
     try {
-      // Attachments are not steered: a prompt that has some keeps its place in the queue.
-      outcome = p.context.length > 0 ? 'has-attachments' : await active.actor.steer(active.sessionId, p.text);
+      return await active.actor.steer(active.sessionId, p.text);
     } catch (e) {
       deps.log.warn('prompt', 'the agent refused the steered prompt; queued again', e);
-      outcome = 'refused';
+      return 'refused';
+    }
+  };
+  for (const p of prompts) {
+    // Attachments are not steered: a prompt that has some keeps its place in the queue.
+    let outcome = p.context.length > 0 ? 'has-attachments' : await steer(p);
+    // "No turn running" before the agent was heard from in this turn: the prompt may still be on
+    // its way through the chain, so once the agent speaks (or the turn ends) it is asked again.
+    if (outcome === 'promptRequired' && !active.wasHeard) {
+      await active.heard;
+      if (tab.active === active) outcome = await steer(p);
     }
     deps.log.info('prompt', 'steer', { tabId: tab.tabId, messageId: p.messageId, outcome });
     if (outcome === 'injected' || outcome === 'startedNewTurn')
