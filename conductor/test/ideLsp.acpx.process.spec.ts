@@ -60,6 +60,7 @@ describe('IDE operations through a third-party ACP client (acpx) and the languag
     assert.deepEqual(
       parsed.results.map((r) => [r.file, r.line, r.column, r.name, r.kind]),
       [['ts-project/src/parser.ts', 4, 14, 'Parser', 'class']],
+      `the conductor's log:\n${readFileSync(logFile, 'utf8').slice(-4000)}`,
     );
     // acpx ended the conductor; the language servers went with it.
     const pids = [...readFileSync(logFile, 'utf8').matchAll(/started (\S+) \(pid (\d+)\)/g)].map((m) => Number(m[2]));

@@ -242,6 +242,11 @@ export class LanguageServerClient {
     return this.progress.busy;
   }
 
+  /** Since when the server has been quiet: its initialization, or its last progress step. */
+  get quietSince(): number {
+    return Math.max(this.initializedAt, this.progress.lastStepAt);
+  }
+
   /** Resolves true when no progress is in flight, or false after `ms` with some still under way. */
   async settled(ms: number): Promise<boolean> {
     if (!this.busy) return true;

@@ -34,6 +34,8 @@ export function workDoneText(w: WorkDone): string {
 export class WorkDoneProgress {
   private readonly inFlight = new Map<string | number, WorkDone>();
   private readonly listeners = new Set<(activity: ServerActivity) => void>();
+  /** When the server last said something of its work (0: never). */
+  lastStepAt = 0;
 
   constructor(private readonly server: string) {}
 
@@ -77,6 +79,7 @@ export class WorkDoneProgress {
       this.inFlight.delete(token);
       step = { ...this.activity({ title: known.title, message: 'done' }), finished: true };
     }
+    if (step) this.lastStepAt = Date.now();
     if (step) for (const l of [...this.listeners]) l(step);
     return step;
   }

@@ -11,17 +11,20 @@
 //   `findDefinitions("Parser.parse")` needs: it is taken from the file's outline (the
 //   innermost symbol around the one found), as VS Code shows it.
 // - A server just started may answer `[]` before it has indexed the workspace (pyright reports
-//   no progress for a small one): an empty answer in its first seconds is not trusted, and the
-//   question is asked again a moment later, for a bounded time.
+//   no progress for a small one; tsserver's project load starts a while after the file is
+//   opened on a loaded machine): an empty answer is not trusted while the server works or within
+//   a few seconds of its start or its last progress step, and the question is asked again a
+//   moment later, for a bounded time.
 import type { DocumentSymbol, Range, SymbolInformation } from 'vscode-languageserver-protocol';
 import { isObject } from '../../../src/protocol/guards';
 import type { LanguageServerClient } from './lspClient';
 
 /** Files whose outline is read to find containers, per query. */
 const MAX_OUTLINES = 10;
-/** How long after its start an empty answer from a server is asked again, and how often. */
+/** How long after its start or last progress an empty answer from a server is asked again, how often, and for how long at most. */
 const YOUNG_SERVER_MS = 5000;
 const RETRY_EMPTY_MS = 250;
+const MAX_RETRY_MS = 30_000;
 
 const contains = (outer: Range, inner: Range): boolean =>
   (outer.start.line < inner.start.line || (outer.start.line === inner.start.line && outer.start.character <= inner.start.character)) &&
@@ -38,9 +41,12 @@ export async function querySymbols(
   const rounds = perProject && projectFiles.length > 1 ? projectFiles : [undefined];
   // A young server's empty answer is asked again, all projects together: one project that has no
   // such symbol must not use up the time another project needs to load.
+  const started = Date.now();
+  const unsettled = (): boolean => client.busy || Date.now() - client.quietSince < YOUNG_SERVER_MS;
   let out = await askEachProject(client, query, rounds, signal);
-  while (out.length === 0 && Date.now() - client.initializedAt < YOUNG_SERVER_MS && !signal.aborted) {
-    await new Promise((r) => setTimeout(r, RETRY_EMPTY_MS));
+  while (out.length === 0 && unsettled() && Date.now() - started < MAX_RETRY_MS && !signal.aborted) {
+    if (client.busy) await client.settled(MAX_RETRY_MS - (Date.now() - started));
+    else await new Promise((r) => setTimeout(r, RETRY_EMPTY_MS));
     out = await askEachProject(client, query, rounds, signal);
   }
   await addContainers(client, out, signal);
