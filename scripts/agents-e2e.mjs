@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { openWorkbench, writeResults, RESULTS_DIR, ROOT, sleep, requiredEnv, newResults } from './browser.mjs';
-import { answersOf, inputOf, openChat, selectedTab, stepsInto, waitForText, wrapperOf } from './chatPage.mjs';
+import { answersOf, chatHistoryButton, inputOf, openChat, selectedTab, stepsInto, waitForText, wrapperOf } from './chatPage.mjs';
 import { AGENTS, agentProcesses, approvalCards, choosePickerOption, openDetails, pickers, until, waitingApprovals } from './agentsPage.mjs';
 
 const runDir = requiredEnv('VSCODE_HOST_RUN_DIR');
@@ -294,10 +294,7 @@ async function runAgent(agent, first) {
       if (agent.id === 'gemini') await until('the next minute', async () => minuteOf(Date.now()) !== minuteOf(sessionStartedAt), 65_000);
       await page.reload();
       f = await openChat(page);
-      await page
-        .locator('.pane-header .action-label[aria-label^="Chat History"], .title-actions .action-label[aria-label^="Chat History"]')
-        .first()
-        .click();
+      await chatHistoryButton(page).click();
       const row = page
         .locator('.quick-input-list .monaco-list-row', { hasText: `${agent.name} ·`, hasNotText: "the agent's own session" })
         .first();

@@ -24,16 +24,28 @@ export async function chatFrame(page, tries = 600) {
   throw new Error(`chat webview not found after ${tries / 10} s`);
 }
 
-/** Opens the Symposium sidebar of a window (unless it is open already); returns the chat frame. */
+/** The "Chat History" action in the Symposium view's title: there only while the view is shown. */
+export const chatHistoryButton = (page) =>
+  page.locator('.pane-header .action-label[aria-label^="Chat History"], .title-actions .action-label[aria-label^="Chat History"]').first();
+
+/**
+ * Opens the Symposium sidebar of a window (unless it is open already); returns the chat frame.
+ * After a reload the workbench restores the view a while after its activity bar item appears, and
+ * a click on the item of the view shown hides it: so the item is clicked only while it is not the
+ * selected one, and again until the view's title is there.
+ */
 export async function openChat(page) {
   const item = page.locator('.activitybar [aria-label^="Symposium"]').first();
   await item.waitFor({ timeout: 90_000 });
-  if (
-    !(await page
-      .locator('.pane-header .action-label[aria-label^="Chat History"], .title-actions .action-label[aria-label^="Chat History"]')
-      .count())
-  )
-    await item.click();
+  const end = Date.now() + 90_000;
+  while (!(await chatHistoryButton(page).isVisible())) {
+    if (Date.now() > end) throw new Error('the Symposium view did not open in 90 s');
+    const selected = (await item.getAttribute('aria-selected')) === 'true' || (await item.getAttribute('aria-pressed')) === 'true';
+    if (!selected) await item.click();
+    await chatHistoryButton(page)
+      .waitFor({ timeout: 3_000 })
+      .catch(() => {});
+  }
   return chatFrame(page);
 }
 

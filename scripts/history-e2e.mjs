@@ -17,7 +17,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { tsImport } from 'tsx/esm/api';
 import { openWorkbench, writeResults, RESULTS_DIR, sleep, requiredEnv, newResults } from './browser.mjs';
-import { animationsDone, answersOf, inputOf, openChat, selectedTab, stepsInto, waitForText, wrapperOf } from './chatPage.mjs';
+import {
+  animationsDone,
+  answersOf,
+  chatHistoryButton,
+  inputOf,
+  openChat,
+  selectedTab,
+  stepsInto,
+  waitForText,
+  wrapperOf,
+} from './chatPage.mjs';
 
 const { respond } = await tsImport('../conductor/eliza/engine.ts', import.meta.url);
 const expected = (prompt) => respond(prompt, { deterministic: true });
@@ -133,10 +143,7 @@ async function closeTab(f, mid) {
 }
 /** The History button in the chat's title bar; resolves once the quick pick lists `text`. */
 async function showHistory(p, text) {
-  await p
-    .locator('.pane-header .action-label[aria-label^="Chat History"], .title-actions .action-label[aria-label^="Chat History"]')
-    .first()
-    .click();
+  await chatHistoryButton(p).click();
   const row = historyRow(p, text);
   await row.waitFor({ timeout: 20_000 });
   return row;

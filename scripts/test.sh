@@ -25,13 +25,18 @@ status=0
 # Installs and the real agents' browser stage are summed apart from the other stages.
 installs=0
 real_agents=0
+# The machine's busy and total CPU ticks (all cores, /proc/stat): a stage's share of busy time
+# says whether it waits (room to run things beside it) or computes.
+cpu_ticks() { awk '/^cpu /{ print $2+$3+$4+$7+$8, $2+$3+$4+$5+$6+$7+$8 }' /proc/stat; }
 stage() {
-  local name=$1 t0=$SECONDS rc=0
+  local name=$1 t0=$SECONDS rc=0 b0 a0 b1 a1
   shift
+  read -r b0 a0 < <(cpu_ticks)
   "$@" || rc=$?
-  local took=$((SECONDS - t0))
+  read -r b1 a1 < <(cpu_ticks)
+  local took=$((SECONDS - t0)) busy=$(( (b1 - b0) * 100 / (a1 - a0 > 0 ? a1 - a0 : 1) ))
   case $name in install:*) installs=$((installs + took)) ;; *'real agents'*) real_agents=$((real_agents + took)) ;; esac
-  printf '%-34s %4ds%s\n' "$name" $took "$([ $rc -eq 0 ] || echo '  (failed)')" >> test-results/stage-times.txt
+  printf '%-34s %4ds  cpu %3d%%%s\n' "$name" $took $busy "$([ $rc -eq 0 ] || echo '  (failed)')" >> test-results/stage-times.txt
   [ $rc -eq 0 ] || status=1
   return 0
 }

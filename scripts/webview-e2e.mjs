@@ -10,7 +10,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { tsImport } from 'tsx/esm/api';
 import { openWorkbench, writeResults, RESULTS_DIR, sleep, requiredEnv, newResults } from './browser.mjs';
-import { animationsDone, answersOf, chatFrame as frameOf, inputOf, selectedTab, stepsInto, waitForText, wrapperOf } from './chatPage.mjs';
+import {
+  animationsDone,
+  answersOf,
+  chatFrame as frameOf,
+  chatHistoryButton,
+  inputOf,
+  selectedTab,
+  stepsInto,
+  waitForText,
+  wrapperOf,
+} from './chatPage.mjs';
 
 const { respond } = await tsImport('../conductor/eliza/engine.ts', import.meta.url);
 import { measureChatPace } from './chatPace.mjs';
@@ -467,10 +477,7 @@ try {
       const confirm = f.locator('[data-testid="tab-bar-tab-close-confirmation-accept-button"]');
       if (await confirm.isVisible().catch(() => false)) await confirm.click();
       // The History button in the chat's title bar.
-      await page
-        .locator('.pane-header .action-label[aria-label^="Chat History"], .title-actions .action-label[aria-label^="Chat History"]')
-        .first()
-        .click();
+      await chatHistoryButton(page).click();
       const row = page.locator('.quick-input-list .monaco-list-row', { hasText: words }).first();
       await row.waitFor({ timeout: 20_000 });
       await shot('history-view');
