@@ -1,6 +1,7 @@
 // Mocha reporter: the usual spec output on the console, plus test-results/<stage>.json
 // ({passes, failures}) for scripts/summarize-results.mjs, and test-results/<stage>-files.txt: the
-// seconds each spec file's tests took, slowest first (where a tier's time goes). Stage name from $TEST_STAGE.
+// seconds each spec file's tests took, slowest first (where a tier's time goes), and <stage>-tests.txt: the
+// 40 slowest tests. Stage name from $TEST_STAGE.
 const Mocha = require('mocha');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -14,8 +15,11 @@ class SpecAndJson extends Mocha.reporters.Spec {
     runner.on('fail', (t, err) => failures.push({ title: t.fullTitle(), err: String((err && err.message) || err) }));
     // A file's time: the sum of its tests' durations (what a parallel run reports too).
     const fileTimes = new Map();
+    // And the slowest tests (<stage>-tests.txt).
+    const testTimes = [];
     const timed = (t) => {
       if (t.file && typeof t.duration === 'number') fileTimes.set(t.file, (fileTimes.get(t.file) || 0) + t.duration);
+      if (typeof t.duration === 'number') testTimes.push([t.fullTitle(), t.duration]);
     };
     runner.on('pass', timed);
     runner.on('fail', timed);
@@ -28,6 +32,11 @@ class SpecAndJson extends Mocha.reporters.Spec {
         .sort((a, b) => b[1] - a[1])
         .map(([f, ms]) => `${(ms / 1000).toFixed(1).padStart(7)}s  ${path.relative(process.cwd(), f)}`);
       fs.writeFileSync(path.join(dir, `${stage}-files.txt`), rows.join('\n') + '\n');
+      const slowest = testTimes.sort((a, b) => b[1] - a[1]).slice(0, 40);
+      fs.writeFileSync(
+        path.join(dir, `${stage}-tests.txt`),
+        slowest.map(([t, ms]) => `${(ms / 1000).toFixed(1).padStart(7)}s  ${t}`).join('\n') + '\n',
+      );
     });
   }
 }

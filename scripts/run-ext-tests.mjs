@@ -51,8 +51,10 @@ else if (results.passes.length === 0 && results.failures.length === 0 && !proces
   results.failures.push({ title: `${opts.name} test run`, err: `no tests ran from out/test/${opts.suite}` });
 writeResults(opts.name, results);
 // Each suite file's time, slowest first (src/test/index.ts writes it next to the results).
-const filesTimes = resultsFile.replace(/\.json$/, '-files.txt');
-if (fs.existsSync(filesTimes)) fs.copyFileSync(filesTimes, path.join(RESULTS_DIR, `${opts.name}-files.txt`));
+for (const times of ['files', 'tests']) {
+  const file = resultsFile.replace(/\.json$/, `-${times}.txt`);
+  if (fs.existsSync(file)) fs.copyFileSync(file, path.join(RESULTS_DIR, `${opts.name}-${times}.txt`));
+}
 const ok = code === 0 && results.failures.length === 0;
 if (!ok) {
   fs.mkdirSync(RESULTS_DIR, { recursive: true });

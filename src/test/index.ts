@@ -32,12 +32,19 @@ export function run(): Promise<void> {
   // Each file's time, hooks included (TEST_RESULTS' name with -files.txt), slowest first, as the node tiers report theirs.
   const fileTimes = new Map<string, number>();
   const started = new Map<Mocha.Suite, number>();
+  // And the slowest tests (-tests.txt): where the stage's time goes.
+  const testTimes: [string, number][] = [];
   return new Promise((resolve, reject) => {
     const runner = mocha.run((failures) => {
       if (process.env.TEST_RESULTS) {
         fs.writeFileSync(process.env.TEST_RESULTS, JSON.stringify(results, null, 2));
         const lines = [...fileTimes].sort((a, b) => b[1] - a[1]).map(([f, ms]) => `${(ms / 1000).toFixed(1).padStart(7)}s  ${f}`);
         fs.writeFileSync(process.env.TEST_RESULTS.replace(/\.json$/, '-files.txt'), `${lines.join('\n')}\n`);
+        const slowest = testTimes.sort((a, b) => b[1] - a[1]).slice(0, 40);
+        fs.writeFileSync(
+          process.env.TEST_RESULTS.replace(/\.json$/, '-tests.txt'),
+          `${slowest.map(([t, ms]) => `${(ms / 1000).toFixed(1).padStart(7)}s  ${t}`).join('\n')}\n`,
+        );
       }
       if (failures > 0) reject(new Error(`${failures} tests failed.`));
       else resolve();
@@ -49,6 +56,7 @@ export function run(): Promise<void> {
       const file = path.basename(s.file ?? s.title).replace(/\.js$/, '.ts');
       fileTimes.set(file, (fileTimes.get(file) ?? 0) + Date.now() - t0);
     });
+    runner.on('test end', (t) => testTimes.push([t.fullTitle(), t.duration ?? 0]));
     runner.on('pass', (t) => results.passes.push(t.fullTitle()));
     runner.on('fail', (t, err: unknown) => {
       const e = err instanceof Error ? (err.stack ?? err.message) : String(err);
