@@ -10,6 +10,7 @@
 // never the process and every session on it.
 import type { Readable, Writable } from 'node:stream';
 import { ErrorCodes } from '../src/protocol/errorCodes';
+import { errorText } from '../src/protocol/errorText';
 import { isObject } from '../src/protocol/guards';
 import {
   AGENT_EXITED_METHOD,
@@ -75,7 +76,6 @@ function cancelGraceFromEnv(): number {
   return process.env.SYMPOSIUM_CANCEL_GRACE_MS && Number.isFinite(ms) && ms >= 0 ? ms : DEFAULT_CANCEL_GRACE_MS;
 }
 
-const errorText = (err: unknown): string => errorText(err);
 /** A short description of a message for logs (never the message itself: it may be huge or cyclic). */
 const summarize = (m: RpcMessage): string =>
   'method' in m ? `${String(m.method)}${'id' in m ? ` (id ${String(m.id)})` : ''}` : `response (id ${String(m.id)})`;

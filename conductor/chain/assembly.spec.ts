@@ -55,4 +55,21 @@ describe('assembleChain', () => {
       assert.deepEqual(a.skipped, [{ name: 'lsp', reason: 'not here' }]);
     }
   });
+
+  it('a component that fails to start is skipped with its error; the others are placed', () => {
+    const broken = factory('broken', {
+      create: () => {
+        throw new Error('no config');
+      },
+    });
+    const a = assembleChain(['info', 'broken', 'ide'], new Map([...registry, ['broken', broken]]), { ide: true });
+    assert.deepEqual(
+      a.components.map((x) => x.name),
+      ['info', 'ide'],
+    );
+    assert.deepEqual(a.skipped, [
+      { name: 'broken', reason: 'could not start: no config' },
+      { name: 'lsp', reason: 'the editor already provides this capability' },
+    ]);
+  });
 });

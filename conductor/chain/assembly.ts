@@ -5,7 +5,9 @@
 // (closer to the editor), under the same rule, so `--components ide-operations` in front of an
 // editor without IDE support still gets its language-server adapter. A conductor may withhold
 // components it must never place, whatever is enabled (vscodelm, inside VS Code, withholds the
-// language-server fallback): they are skipped with the reason it gives.
+// language-server fallback): they are skipped with the reason it gives. A component that fails to
+// start is skipped too, with its error: the agent and the other components still serve.
+import { errorText } from '../../src/protocol/errorText';
 import type { Component, ComponentFactory } from './component';
 
 export interface Assembly {
@@ -38,7 +40,11 @@ export function assembleChain(
       skipped.push({ name, reason: 'the editor already provides this capability' });
       return;
     }
-    components.push(factory.create());
+    try {
+      components.push(factory.create());
+    } catch (e) {
+      skipped.push({ name, reason: `could not start: ${errorText(e)}` });
+    }
   };
   for (const name of enabled) place(name);
   return { components, skipped };
