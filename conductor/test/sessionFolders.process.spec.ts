@@ -97,13 +97,13 @@ describe('additionalDirectories through the conductor (process)', function () {
     const { a, b } = twoFolders();
     const taking = elizaActor(a, []);
     actors.push(taking);
-    const s = await taking.newSession(a, undefined, [b]);
+    const s = await taking.newSession({ cwd: a, additionalDirectories: [b] });
     assert.deepEqual(taking.sessionDirectories([b]), [b]);
     assert.equal(await ask(taking, s.sessionId, 'what folders do you see'), `I see 2 folders:\n- ${a} (working directory)\n- ${b}`);
 
     const plain = elizaActor(a, ['--no-additional-directories']);
     actors.push(plain);
-    const p = await plain.newSession(a, undefined, [b]);
+    const p = await plain.newSession({ cwd: a, additionalDirectories: [b] });
     assert.deepEqual(plain.sessionDirectories([b]), [], 'nothing besides cwd for an agent that does not take them');
     assert.equal(await ask(plain, p.sessionId, 'what folders do you see'), `I see 1 folder:\n- ${a} (working directory)`);
   });

@@ -66,6 +66,17 @@ export interface AcpClientOptions {
 
 const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** How a new (or forked) session is set up. */
+export interface SessionSetup {
+  cwd: string;
+  /** Folders besides cwd, offered where the agent takes them (sessionDirectories). */
+  additionalDirectories?: readonly string[];
+  /** The user's own MCP servers; the conductor adds its components' beside them. */
+  mcpServers?: acp.McpServer[];
+  /** A last change to the params (the extension's `_meta`). */
+  decorate?: (params: acp.NewSessionRequest) => acp.NewSessionRequest;
+}
+
 export class AcpClient {
   private readonly conn: acp.ClientConnection;
   private capabilities: AgentCapabilities | undefined;
@@ -248,19 +259,23 @@ export class AcpClient {
     return { cwd, ...(additionalDirectories.length ? { additionalDirectories } : {}) };
   }
 
+  /** The params of `session/new` (and `session/fork`'s besides the sessionId) for `setup`. */
+  private sessionParams(setup: SessionSetup): acp.NewSessionRequest {
+    const base: acp.NewSessionRequest = {
+      ...this.sessionFolders(setup.cwd, setup.additionalDirectories),
+      mcpServers: setup.mcpServers ?? [],
+    };
+    return setup.decorate ? setup.decorate(base) : base;
+  }
+
   /**
    * Creates a session in `cwd`, with `additionalDirectories` when the agent takes them (`decorate`
    * may add to its params, e.g. `_meta` for the conductor's components).
    */
-  async newSession(
-    cwd: string,
-    decorate?: (params: acp.NewSessionRequest) => acp.NewSessionRequest,
-    additionalDirectories?: readonly string[],
-    /** The user's own MCP servers; the conductor adds its components' beside them. */
-    mcpServers: acp.McpServer[] = [],
-  ): Promise<{ sessionId: string; controls: SessionControls }> {
-    const params: acp.NewSessionRequest = { ...this.sessionFolders(cwd, additionalDirectories), mcpServers };
-    const res = await this.options.guard(this.conn.agent.request('session/new', decorate ? decorate(params) : params));
+  async newSession(setup: SessionSetup): Promise<{ sessionId: string; controls: SessionControls }> {
+    const { cwd } = setup;
+    const params = this.sessionParams(setup);
+    const res = await this.options.guard(this.conn.agent.request('session/new', params));
     this.options.log.info('session', 'created', { agent: this.options.agentName, sessionId: res.sessionId, cwd });
     // `models` predates configOptions and is not in the v1 schema; agents still send it.
     const models = parseLegacyModels((res as { models?: unknown }).models);
@@ -289,15 +304,9 @@ export class AcpClient {
    * conversation). Set up like a new one (`decorate` sees the same params as for session/new),
    * plus the session it copies.
    */
-  async forkSession(
-    sessionId: string,
-    cwd: string,
-    decorate?: (params: acp.NewSessionRequest) => acp.NewSessionRequest,
-    additionalDirectories?: readonly string[],
-    mcpServers: acp.McpServer[] = [],
-  ): Promise<{ sessionId: string; controls: SessionControls }> {
-    const base: acp.NewSessionRequest = { ...this.sessionFolders(cwd, additionalDirectories), mcpServers };
-    const params = { ...(decorate ? decorate(base) : base), sessionId };
+  async forkSession(sessionId: string, setup: SessionSetup): Promise<{ sessionId: string; controls: SessionControls }> {
+    const { cwd } = setup;
+    const params = { ...this.sessionParams(setup), sessionId };
     const res = await this.options.guard(this.conn.agent.request<unknown>('session/fork', params));
     // Unstable, so the SDK does not check the answer: the fields the tab uses are checked here.
     const fork: Record<string, unknown> = isObject(res) ? res : {};

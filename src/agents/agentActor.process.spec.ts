@@ -54,7 +54,7 @@ describe('AgentActor (conductor + ElizACP processes)', function () {
     actor = makeActor();
     const texts = new Map<string, string>();
     actor.onSessionUpdate(({ sessionId, update }) => texts.set(sessionId, (texts.get(sessionId) ?? '') + textOf(update)));
-    const [{ sessionId: s1 }, { sessionId: s2 }] = await Promise.all([actor.newSession(ROOT), actor.newSession(ROOT)]);
+    const [{ sessionId: s1 }, { sessionId: s2 }] = await Promise.all([actor.newSession({ cwd: ROOT }), actor.newSession({ cwd: ROOT })]);
     assert.notEqual(s1, s2);
     const [r1, r2] = await Promise.all([actor.prompt(s1, 'Hello there'), actor.prompt(s2, 'I feel tired')]);
     assert.equal(r1, 'end_turn');
@@ -65,7 +65,7 @@ describe('AgentActor (conductor + ElizACP processes)', function () {
 
   it('cancels a long streamed reply', async () => {
     actor = makeActor();
-    const s = (await actor.newSession(ROOT)).sessionId;
+    const s = (await actor.newSession({ cwd: ROOT })).sessionId;
     let text = '';
     actor.onSessionUpdate(({ update }) => {
       text += textOf(update);
@@ -83,7 +83,7 @@ describe('AgentActor (conductor + ElizACP processes)', function () {
     actor = makeActor();
     const failures: AgentFailure[] = [];
     actor.onDidFail((f) => failures.push(f));
-    const s = (await actor.newSession(ROOT)).sessionId;
+    const s = (await actor.newSession({ cwd: ROOT })).sessionId;
     await assert.rejects(actor.prompt(s, 'crash'), AgentExitedError);
     await new Promise((r) => setTimeout(r, 300)); // a second report would come meanwhile
     assert.equal(failures.length, 1);
@@ -91,12 +91,12 @@ describe('AgentActor (conductor + ElizACP processes)', function () {
     assert.notEqual(failures[0]!.exitCode, 0);
     assert.match(failures[0]!.stderrTail, /crash/i);
     assert.equal(actor.currentState, 'exited');
-    await assert.rejects(actor.newSession(ROOT), AgentExitedError);
+    await assert.rejects(actor.newSession({ cwd: ROOT }), AgentExitedError);
   });
 
   it('stop() ends the conductor and its agent: no process of the group survives', async () => {
     actor = makeActor();
-    const s = (await actor.newSession(ROOT)).sessionId;
+    const s = (await actor.newSession({ cwd: ROOT })).sessionId;
     const pid = actor.pid!;
     // The conductor starts its agent in a process group of the agent's own (conductor/agentProcess.ts).
     const agentGroups = groupsUnder(pid).filter((g) => g !== pid);
@@ -139,7 +139,7 @@ describe('AgentActor (conductor + ElizACP processes)', function () {
         clientInfo: { name: 'test', version: '0' },
         onPermissionRequest: async () => ({ outcome: { outcome: 'cancelled' } }),
       });
-      await actor.newSession(ROOT);
+      await actor.newSession({ cwd: ROOT });
     } finally {
       if (previous === undefined) delete process.env.NODE_OPTIONS;
       else process.env.NODE_OPTIONS = previous;

@@ -21,7 +21,7 @@ import type { Log } from '../log/logEvent';
 import type { AgentFailure, SessionControls } from '../protocol/webview';
 import { ErrorCodes } from '../protocol/errorCodes';
 import { Emitter } from '../util/emitter';
-import { AcpClient, type SessionUpdateEvent } from './acpClient';
+import { AcpClient, type SessionSetup, type SessionUpdateEvent } from './acpClient';
 import { loadAcpSdk } from './acpSdk';
 import type { SpawnSpec } from './agentConfiguration';
 import type { AgentMcpTransports } from '../mcp/mcpSummary';
@@ -56,6 +56,11 @@ export interface AgentActorOptions {
   onStateChange?: () => void;
   /** The editor can run `terminal` auth methods. */
   authTerminal?: boolean;
+}
+
+/** A session's setup (AcpClient's), whose `decorate` also gets the conductor's components. */
+export interface ActorSessionSetup extends Omit<SessionSetup, 'decorate'> {
+  decorate?: (params: NewSessionRequest, conductorComponents: string[]) => NewSessionRequest;
 }
 
 export type ActorState = 'idle' | 'starting' | 'running' | 'stopping' | 'exited';
@@ -225,21 +230,9 @@ export class AgentActor {
   }
 
   /** Creates a session; also returns the pickers (modes, config options, models) it offers. */
-  async newSession(
-    cwd: string,
-    decorate?: (params: NewSessionRequest, conductorComponents: string[]) => NewSessionRequest,
-    additionalDirectories?: readonly string[],
-    /** The user's own MCP servers (src/mcp/). */
-    mcpServers: McpServer[] = [],
-  ): Promise<{ sessionId: string; controls: SessionControls }> {
+  async newSession(setup: ActorSessionSetup): Promise<{ sessionId: string; controls: SessionControls }> {
     await this.start();
-    const connection = this.connection();
-    return connection.newSession(
-      cwd,
-      decorate && ((params) => decorate(params, connection.conductorComponents)),
-      additionalDirectories,
-      mcpServers,
-    );
+    return this.connection().newSession(this.forConnection(setup));
   }
 
   /** Of `offered`, the folders besides cwd a session of this agent gets (see AcpClient.sessionDirectories). */
@@ -248,22 +241,15 @@ export class AgentActor {
   }
 
   /** `session/fork` of a session of this process, set up like newSession (see AcpClient.forkSession). */
-  async forkSession(
-    sessionId: string,
-    cwd: string,
-    decorate?: (params: NewSessionRequest, conductorComponents: string[]) => NewSessionRequest,
-    additionalDirectories?: readonly string[],
-    mcpServers: McpServer[] = [],
-  ): Promise<{ sessionId: string; controls: SessionControls }> {
+  async forkSession(sessionId: string, setup: ActorSessionSetup): Promise<{ sessionId: string; controls: SessionControls }> {
     await this.start();
+    return this.connection().forkSession(sessionId, this.forConnection(setup));
+  }
+
+  /** The connection's setup: `decorate` also learns the conductor's components. */
+  private forConnection({ decorate, ...setup }: ActorSessionSetup): SessionSetup {
     const connection = this.connection();
-    return connection.forkSession(
-      sessionId,
-      cwd,
-      decorate && ((params) => decorate(params, connection.conductorComponents)),
-      additionalDirectories,
-      mcpServers,
-    );
+    return { ...setup, ...(decorate ? { decorate: (params) => decorate(params, connection.conductorComponents) } : {}) };
   }
 
   /** Whether the agent offers `session/fork`; starts the process. */

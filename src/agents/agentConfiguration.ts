@@ -5,6 +5,7 @@ import type { SettingsTarget } from '../protocol/webview';
 import type { SessionMcpServers } from '../mcp/mcpSummary';
 import { BUILTIN_AGENT_NAME, bundleEnv, conductorScript, type AgentDefinition, type Runtime } from '../settings/agentDefinition';
 import { proxyLaunch, type ProxyDefinition } from '../settings/proxySettings';
+import type { ActorSessionSetup } from './agentActor';
 
 export interface AgentConfiguration {
   agent: AgentDefinition;
@@ -30,6 +31,11 @@ export interface AgentConfiguration {
   workspaceTrusted?: boolean;
   /** The user's own MCP servers for this folder's sessions (src/mcp/); not part of the process's key. */
   userMcp?: SessionMcpServers;
+}
+
+/** How a session of this configuration is set up (new or forked): its folders and the user's MCP servers. */
+export function sessionSetup(c: AgentConfiguration, decorate?: ActorSessionSetup['decorate']): ActorSessionSetup {
+  return { cwd: c.workspaceFolder, additionalDirectories: c.additionalDirectories, mcpServers: c.userMcp?.servers, decorate };
 }
 
 export interface SpawnSpec {

@@ -22,7 +22,7 @@ import { readUsage } from '../protocol/usage';
 import type { AgentFailure, ContextRef, MessageId, SessionControls, TabId, TabPayload } from '../protocol/webview';
 import type { PermissionBroker } from '../permissions/permissionBroker';
 import type { AgentActor } from '../agents/agentActor';
-import type { AgentConfiguration } from '../agents/agentConfiguration';
+import { sessionSetup, type AgentConfiguration } from '../agents/agentConfiguration';
 import type { AgentPool } from '../agents/agentPool';
 import type { PastConversation } from '../history/reopen';
 import { anyTabUses, restartTabs, tabsSharingProcess } from './agentRestart';
@@ -294,12 +294,7 @@ export class ChatController extends DisposableBase {
     let actor: AgentActor | undefined;
     try {
       actor = this.pool.acquire(config);
-      const { sessionId, controls } = await actor.newSession(
-        config.workspaceFolder,
-        this.deps.decorateSession,
-        config.additionalDirectories,
-        config.userMcp?.servers,
-      );
+      const { sessionId, controls } = await actor.newSession(sessionSetup(config, this.deps.decorateSession));
       if (tab.closed || this.isDisposed) {
         void actor.closeSession(sessionId);
         return;

@@ -8,7 +8,7 @@
 import type { Log } from '../log/logEvent';
 import type { MessageId, SessionControls, TabPayload } from '../protocol/webview';
 import type { AgentActor } from '../agents/agentActor';
-import type { AgentConfiguration } from '../agents/agentConfiguration';
+import { sessionSetup, type AgentConfiguration } from '../agents/agentConfiguration';
 import type { AgentPool } from '../agents/agentPool';
 import type { ChatTab } from './chatTab';
 import type { ChatControllerDeps } from './chatControllerDeps';
@@ -59,13 +59,7 @@ async function forkTabSession(cx: EditAndResendContext, tab: ChatTab): Promise<b
   try {
     if (!(await actor.canForkSession())) return false;
     const before = tab.controls;
-    const fork = await actor.forkSession(
-      ref.sessionId,
-      config.workspaceFolder,
-      cx.decorateSession,
-      config.additionalDirectories,
-      config.userMcp?.servers,
-    );
+    const fork = await actor.forkSession(ref.sessionId, sessionSetup(config, cx.decorateSession));
     if (cx.gone(tab)) {
       void actor.closeSession(fork.sessionId);
       return true;
