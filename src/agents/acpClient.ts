@@ -1,68 +1,20 @@
-// The editor's end of one ACP connection, on the ACP SDK: the client app (the agent's requests it
-// answers: permissions, files, terminals; the notifications it takes: session updates and the
-// conductor's report that its agent exited), `initialize`, and the session requests (new, the
-// pickers, prompt, cancel, close). It knows nothing of the process behind the streams
+// The editor's end of one ACP connection, on the ACP SDK: `initialize`, what the agent said it can
+// do, and the requests the editor makes (sessions new, fork, reopen, list, delete; the pickers;
+// prompt, steering, cancel, close). What the editor answers is clientApp.ts's. It knows nothing of the process behind the streams
 // (conductorProcess.ts) nor of its lifecycle: every request goes through `guard`, which the agent
 // actor uses to fail requests as soon as the process is gone. vscode-free.
 import { Readable, Writable } from 'node:stream';
 import type * as acp from '@agentclientprotocol/sdk';
-import type {
-  AgentCapabilities,
-  ContentBlock,
-  PromptCapabilities,
-  RequestPermissionRequest,
-  RequestPermissionResponse,
-  SessionConfigOption,
-  SessionUpdate,
-  StopReason,
-} from '@agentclientprotocol/sdk';
-import type { Log } from '../log/logEvent';
+import type { AgentCapabilities, ContentBlock, PromptCapabilities, SessionConfigOption, StopReason } from '@agentclientprotocol/sdk';
 import { isObject } from '../protocol/guards';
 import type { LegacyModels, SessionControls } from '../protocol/webview';
-import {
-  AGENT_EXITED_METHOD,
-  COMPONENT_EXITED_METHOD,
-  parseComponentExited,
-  parseToolProgress,
-  SYMPOSIUM_META_KEY,
-  TOOL_PROGRESS_METHOD,
-  withToolProgressCapability,
-  type AgentExitedParams,
-  type ComponentExitedParams,
-  type ToolProgressParams,
-} from '../protocol/symposium-ext';
-import { IDE_OPERATIONS, ideMethod, withIdeCapability } from '../protocol/ideOperations';
+import { SYMPOSIUM_META_KEY, withToolProgressCapability, type AgentExitedParams } from '../protocol/symposium-ext';
+import { IDE_OPERATIONS, withIdeCapability } from '../protocol/ideOperations';
 import { advertisesSteering, STEERING_METHOD, steeringOutcome, steeringParams, type SteeringOutcome } from '../protocol/steering';
-import type { ClientHandlers, ClientRequestContext } from './clientHandlers';
 import { acpSdk } from './acpSdk';
 import type { AgentMcpTransports } from '../mcp/mcpSummary';
 import { TextChunkMerger } from './textChunkMerge';
-
-export interface SessionUpdateEvent {
-  sessionId: string;
-  update: SessionUpdate;
-}
-
-export interface AcpClientOptions {
-  /** Where requests come from, as the editor's handlers see it (the actor's key and agent name). */
-  actorKey: string;
-  agentName: string;
-  log: Log;
-  clientInfo: { name: string; version: string };
-  /** Every request to the agent is passed through this (the actor races it with the process exit). */
-  guard: <T>(request: Promise<T>) => Promise<T>;
-  onSessionUpdate: (e: SessionUpdateEvent) => void;
-  /** The conductor's `_symposium/component_exited`: a proxy in its chain ended; the chain cannot serve any more. */
-  onComponentExited?: (p: ComponentExitedParams) => void;
-  /** The conductor's `_symposium/tool_progress` (an in-process MCP tool's progress; toolProgress.ts). */
-  onToolProgress?: (p: ToolProgressParams) => void;
-  /** Answers session/request_permission; the agent waits on the promise, `signal` aborts when it withdraws. */
-  onPermissionRequest: (params: RequestPermissionRequest, signal: AbortSignal) => Promise<RequestPermissionResponse>;
-  /** Files and terminals the editor offers; each advertised only when its handler exists. */
-  client?: ClientHandlers;
-  /** The editor can run `terminal` auth methods (advertised as clientCapabilities.auth.terminal). */
-  authTerminal?: boolean;
-}
+import { clientApp, type AcpClientOptions } from './clientApp';
 
 const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -91,66 +43,7 @@ export class AcpClient {
     private readonly options: AcpClientOptions,
   ) {
     const sdk = acpSdk(); // loaded by the agent actor before it connects (acpSdk.ts says why)
-    const app = sdk
-      .client()
-      .onNotification('session/update', ({ params }) => options.onSessionUpdate({ sessionId: params.sessionId, update: params.update }))
-      .onNotification(
-        AGENT_EXITED_METHOD,
-        (raw: unknown) => raw as AgentExitedParams,
-        ({ params }) => {
-          this.exitReport = params;
-        },
-      )
-      .onNotification(
-        COMPONENT_EXITED_METHOD,
-        (raw: unknown) => raw,
-        ({ params }) => {
-          const p = parseComponentExited(params);
-          if (p) options.onComponentExited?.(p);
-          else options.log.warn('agent', `malformed ${COMPONENT_EXITED_METHOD} ignored`);
-        },
-      )
-      .onNotification(
-        TOOL_PROGRESS_METHOD,
-        (raw: unknown) => raw,
-        ({ params }) => {
-          const p = parseToolProgress(params);
-          if (p) options.onToolProgress?.(p);
-        },
-      )
-      // Never answered here: the broker decides (user, bypass or a rule) while the agent waits.
-      .onRequest('session/request_permission', ({ params, signal }) => options.onPermissionRequest(params, signal));
-    const { files, terminals, ide, elicitation } = options.client ?? {};
-    const ctx = (signal: AbortSignal): ClientRequestContext => ({ actorKey: options.actorKey, agentName: options.agentName, signal });
-    if (elicitation) {
-      app
-        .onRequest('elicitation/create', ({ params, signal }) => elicitation.create(params, ctx(signal)))
-        .onNotification('elicitation/complete', ({ params }) =>
-          elicitation.complete(params, { actorKey: options.actorKey, agentName: options.agentName }),
-        );
-    }
-    if (files) {
-      app
-        .onRequest('fs/read_text_file', ({ params, signal }) => files.readTextFile(params, ctx(signal)))
-        .onRequest('fs/write_text_file', ({ params, signal }) => files.writeTextFile(params, ctx(signal)));
-    }
-    if (terminals) {
-      app
-        .onRequest('terminal/create', ({ params, signal }) => terminals.create(params, ctx(signal)))
-        .onRequest('terminal/output', ({ params, signal }) => terminals.output(params, ctx(signal)))
-        .onRequest('terminal/wait_for_exit', ({ params, signal }) => terminals.waitForExit(params, ctx(signal)))
-        .onRequest('terminal/kill', ({ params, signal }) => terminals.kill(params, ctx(signal)))
-        .onRequest('terminal/release', ({ params, signal }) => terminals.release(params, ctx(signal)));
-    }
-    if (ide) {
-      // The conductor's ide-operations component asks these for the agent's `ide` tools.
-      for (const operation of IDE_OPERATIONS)
-        app.onRequest(
-          ideMethod(operation),
-          (raw: unknown) => raw,
-          ({ params, signal }) => ide.answer(operation, params, ctx(signal)),
-        );
-    }
+    const app = clientApp(sdk, options, (report) => (this.exitReport = report));
     // Text chunks that arrive together reach the SDK as one (textChunkMerge.ts says why).
     const merged = io.stdout.pipe(new TextChunkMerger());
     io.stdout.once('error', (e) => merged.destroy(e));
