@@ -17,7 +17,7 @@ const AGENT_ORDER = ['claude-code-acp', 'claude-agent-acp', 'gemini', 'qwen', 'c
 const rank = (list, x) => (list.includes(x) ? list.indexOf(x) : list.length);
 const files = readdirSync(RESULTS)
   .filter((f) => /^agent-compat-.*\.json$/.test(f))
-  .sort((a, b) => rank(SUITES, a.slice(13, -5)) - rank(SUITES, b.slice(13, -5)) || a.localeCompare(b));
+  .sort((a, b) => rank(SUITES, a.slice(13, -5).split('-')[0]) - rank(SUITES, b.slice(13, -5).split('-')[0]) || a.localeCompare(b));
 if (files.length === 0) {
   console.error('no test-results/agent-compat-*.json: run the real-agent tests first');
   process.exit(1);

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # The one command that runs every test (README: `npm test`).
 #  1. build all bundles, 2. typecheck, 3. static checks (ESLint layer zones, Prettier, test names),
-#  4. plain-Node mocha, in three tiers: the unit tier (`*.spec.ts`, no process started:
-#     .mocharc.json), the process tier (`*.process.spec.ts`: real conductors, agents, language
+#  4. plain-Node mocha, in tiers: the unit tier (`*.spec.ts`, no process started:
+#     .mocharc.json), the process tier (`*.process.spec.ts`: real conductors, ElizACP, language
 #     servers, git; .mocharc.process.json; among them conductor/test/package.process.spec.ts builds the
-#     npm package's tarball, installs it offline and drives it with acpx; the real agents' specs,
-#     `realAgent*`, are among them: their waits on the agents overlap the other specs' work),
+#     npm package's tarball, installs it offline and drives it with acpx); the real agents' specs
+#     (`realAgent*`, .mocharc.agents.json) run last, beside the real chat in the browser,
 #  5. extension-host suites in a real VS Code host (code-server): the single-folder suites, then the
 #  multi-root suite on a two-folder workspace, 6. real-browser webview tests (Playwright + chromium),
-#  then the history's real-reload and two-window test, then the real chat with Claude Code, Codex and
-#  Gemini CLI against the scripted model server.
+#  then the history's real-reload and two-window test, checkpoints, then the real agents: their node
+#  specs and the real chat with Claude Code, Codex and Gemini CLI against the scripted model server.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"; cd "$ROOT"
 # The Debian packages first: installed when this user may, else stop now with the command to run.
@@ -22,7 +22,7 @@ STARTED=$SECONDS
 : > test-results/stage-times.txt
 # Keep going after a failing stage so the summary shows every stage; fail at the end.
 status=0
-# Installs and the real agents' browser stage are summed apart from the other stages.
+# Installs and the real agents' stage are summed apart from the other stages.
 installs=0
 real_agents=0
 # The machine's busy and total CPU ticks (all cores, /proc/stat): a stage's share of busy time
@@ -63,14 +63,19 @@ stage 'browser: chat' bash scripts/vscode-host-run.sh scripts/webview-e2e.mjs
 stage 'browser: history' bash scripts/vscode-host-run.sh scripts/history-e2e.mjs
 # Checkpoints: the "files changed" card clicked in the real page (Revert, Keep, a file's diff, Review changes).
 stage 'browser: checkpoints' bash scripts/vscode-host-run.sh scripts/checkpoints-e2e.mjs
-# The agents people run, in the real chat, offline (the pinned agents of test-tools-install.sh).
-stage 'browser: real agents' bash scripts/vscode-host-run.sh scripts/agents-e2e.mjs
+# The agents people run, offline (the pinned agents of test-tools-install.sh): their specs through
+# the conductor and the chat's controller (`realAgent*`), beside the real chat in a browser. Both
+# mostly wait on the agents, so they run at once.
+stage 'real agents: node and browser' bash -c '
+  TEST_STAGE=node-agents bash scripts/mocha-tier.sh .mocharc.agents.json --reporter ./scripts/mocha-json-reporter.cjs > test-results/node-agents.log 2>&1 & n=$!
+  bash scripts/vscode-host-run.sh scripts/agents-e2e.mjs; b=$?
+  wait $n; m=$?; cat test-results/node-agents.log; [ $m -eq 0 ] && [ $b -eq 0 ]'
 stage 'summary' node scripts/summarize-results.mjs
 total=$((SECONDS - STARTED))
 {
   printf '%-34s %4ds\n' 'total' $total
   printf '%-34s %4ds\n' '  installs' $installs
-  printf '%-34s %4ds\n' '  real agents in the browser' $real_agents
+  printf '%-34s %4ds\n' '  real agents' $real_agents
   printf '%-34s %4ds\n' '  the other stages' $((total - installs - real_agents))
 } >> test-results/stage-times.txt
 echo; echo 'Stage times:'; cat test-results/stage-times.txt

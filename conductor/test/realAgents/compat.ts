@@ -6,11 +6,12 @@ import { join, resolve } from 'node:path';
 
 const RESULTS = resolve(__dirname, '../../../test-results');
 
-export function writeCompat(suite: string, outcomes: Record<string, Record<string, 'passed' | 'failed'>>): void {
+/** `part`: one of the files a suite is spread over (its own JSON, merged by the table). */
+export function writeCompat(suite: string, outcomes: Record<string, Record<string, 'passed' | 'failed'>>, part?: string): void {
   if (Object.keys(outcomes).length === 0) return;
   mkdirSync(RESULTS, { recursive: true });
   writeFileSync(
-    join(RESULTS, `agent-compat-${suite}.json`),
+    join(RESULTS, `agent-compat-${suite}${part ? `-${part}` : ''}.json`),
     JSON.stringify({ suite, at: new Date().toISOString(), outcomes }, null, 2) + '\n',
   );
 }
