@@ -116,10 +116,17 @@ suite('steering and feedback', () => {
   test('a prompt sent during a turn is queued; where the agent steers, "Send now (steer)" puts it into the running turn', async function () {
     this.timeout(60_000);
     const queuedButtons = async (tabId: string): Promise<string[]> => (await renderedTabStore(tabId))?.queuedButtons ?? [];
+    // The running turn waits on an approval, so it lasts as long as the test needs (a streamed
+    // story could end before a slow machine gets to the queued card).
+    const waitingTurn = async (tabId: string): Promise<{ messageId: string; requestId: string }> => {
+      const messageId = await cmd<string>('sendPrompt', tabId, 'request permission');
+      await waitFor('the approval card', async () => (await pending(tabId)).length === 1);
+      return { messageId, requestId: (await pending(tabId))[0]!.requestId };
+    };
     // An agent that does not steer: queued, with Edit only.
     await useEliza([]);
     const plain = await newTab();
-    await cmd<string>('sendPrompt', plain, 'tell me a long story');
+    await waitingTurn(plain);
     await cmd<string>('sendPrompt', plain, 'I feel tired');
     await waitFor('the queued card', async () => (await queuedButtons(plain)).length > 0);
     assert.deepEqual(await queuedButtons(plain), ['Edit']);
@@ -128,21 +135,26 @@ suite('steering and feedback', () => {
 
     await useEliza(['--steering']);
     const tabId = await newTab();
-    const story = await cmd<string>('sendPrompt', tabId, 'tell me a long story');
+    const turn = await waitingTurn(tabId);
+    const running = turn.messageId;
     await cmd<string>('sendPrompt', tabId, 'make it shorter');
     await waitFor('the steer button', async () => (await queuedButtons(tabId)).includes('Send now (steer)'));
     assert.deepEqual(await queuedButtons(tabId), ['Edit', 'Send now (steer)']);
     await cmd('postFromWebview', { type: 'steer-queued', tabId });
     await waitFor('the queue to empty', async () => (await queuedButtons(tabId)).length === 0);
+    await waitFor('the steered message in the running turn', async () =>
+      (await rendered(tabId))!.some((i) => i.type === 'prompt' && i.messageId.startsWith(`${running}:`) && i.body === 'make it shorter'),
+    );
+    await cmd('postFromWebview', { type: 'permission-answer', tabId, requestId: turn.requestId, optionId: 'allow-once' });
     await waitForIdle(tabId);
     const items = (await rendered(tabId))!;
-    const steered = items.filter((i) => i.messageId.startsWith(`${story}:`) && i.type === 'prompt' && i.messageId !== `${story}:prompt`);
+    const steered = items.filter((i) => i.messageId.startsWith(`${running}:`) && i.type === 'prompt' && i.messageId !== `${running}:prompt`);
     assert.deepEqual(
       steered.map((i) => i.body),
       ['make it shorter'],
       "shown in the running turn as the user's message",
     );
-    assert.match(answerText(items, story), /You said while I was working: "make it shorter"\.$/);
+    assert.match(answerText(items, running), /You said while I was working: "make it shorter"\.$/);
     assert.equal(items.filter((i) => i.type === 'prompt').length, 2, 'no second turn: the prompt was not also queued');
   });
 });
