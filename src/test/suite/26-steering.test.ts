@@ -148,7 +148,9 @@ suite('steering and feedback', () => {
     await cmd('postFromWebview', { type: 'permission-answer', tabId, requestId: turn.requestId, optionId: 'allow-once' });
     await waitForIdle(tabId);
     const items = (await rendered(tabId))!;
-    const steered = items.filter((i) => i.messageId.startsWith(`${running}:`) && i.type === 'prompt' && i.messageId !== `${running}:prompt`);
+    const steered = items.filter(
+      (i) => i.messageId.startsWith(`${running}:`) && i.type === 'prompt' && i.messageId !== `${running}:prompt`,
+    );
     assert.deepEqual(
       steered.map((i) => i.body),
       ['make it shorter'],
