@@ -1,8 +1,9 @@
 // The editor's end of one ACP connection, on the ACP SDK: `initialize`, what the agent said it can
 // do, and the requests the editor makes (sessions new, fork, reopen, list, delete; the pickers;
-// prompt, steering, cancel, close). What the editor answers is clientApp.ts's. It knows nothing of the process behind the streams
-// (conductorProcess.ts) nor of its lifecycle: every request goes through `guard`, which the agent
-// actor uses to fail requests as soon as the process is gone. vscode-free.
+// prompt, steering, cancel, close). What the editor answers is clientApp.ts's. It knows nothing of
+// the process behind the streams (conductorProcess.ts) nor of its lifecycle: every request goes
+// through `guard`, which the agent actor uses to fail requests as soon as the process is gone.
+// vscode-free.
 import { Readable, Writable } from 'node:stream';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { AgentCapabilities, ContentBlock, PromptCapabilities, SessionConfigOption, StopReason } from '@agentclientprotocol/sdk';
@@ -14,7 +15,15 @@ import { advertisesSteering, STEERING_METHOD, steeringOutcome, steeringParams, t
 import { acpSdk } from './acpSdk';
 import type { AgentMcpTransports } from '../mcp/mcpSummary';
 import { TextChunkMerger } from './textChunkMerge';
-import { clientApp, type AcpClientOptions } from './clientApp';
+import { clientApp, type ClientAppOptions } from './clientApp';
+
+export interface AcpClientOptions extends ClientAppOptions {
+  clientInfo: { name: string; version: string };
+  /** Every request to the agent is passed through this (the actor races it with the process exit). */
+  guard: <T>(request: Promise<T>) => Promise<T>;
+  /** The editor can run `terminal` auth methods (advertised as clientCapabilities.auth.terminal). */
+  authTerminal?: boolean;
+}
 
 const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

@@ -24,14 +24,12 @@ export interface SessionUpdateEvent {
   update: SessionUpdate;
 }
 
-export interface AcpClientOptions {
+/** What the editor answers with, and where the notifications go (AcpClientOptions extends it). */
+export interface ClientAppOptions {
   /** Where requests come from, as the editor's handlers see it (the actor's key and agent name). */
   actorKey: string;
   agentName: string;
   log: Log;
-  clientInfo: { name: string; version: string };
-  /** Every request to the agent is passed through this (the actor races it with the process exit). */
-  guard: <T>(request: Promise<T>) => Promise<T>;
   onSessionUpdate: (e: SessionUpdateEvent) => void;
   /** The conductor's `_symposium/component_exited`: a proxy in its chain ended; the chain cannot serve any more. */
   onComponentExited?: (p: ComponentExitedParams) => void;
@@ -41,12 +39,10 @@ export interface AcpClientOptions {
   onPermissionRequest: (params: RequestPermissionRequest, signal: AbortSignal) => Promise<RequestPermissionResponse>;
   /** Files and terminals the editor offers; each advertised only when its handler exists. */
   client?: ClientHandlers;
-  /** The editor can run `terminal` auth methods (advertised as clientCapabilities.auth.terminal). */
-  authTerminal?: boolean;
 }
 
 /** The SDK's client app with every handler of `options`; `onExitReport` takes the conductor's report of its agent's exit. */
-export function clientApp(sdk: typeof Sdk, options: AcpClientOptions, onExitReport: (report: AgentExitedParams) => void) {
+export function clientApp(sdk: typeof Sdk, options: ClientAppOptions, onExitReport: (report: AgentExitedParams) => void) {
   const app = sdk
     .client()
     .onNotification('session/update', ({ params }) => options.onSessionUpdate({ sessionId: params.sessionId, update: params.update }))

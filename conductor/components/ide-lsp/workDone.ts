@@ -79,8 +79,10 @@ export class WorkDoneProgress {
       this.inFlight.delete(token);
       step = { ...this.activity({ title: known.title, message: 'done' }), finished: true };
     }
-    if (step) this.lastStepAt = Date.now();
-    if (step) for (const l of [...this.listeners]) l(step);
+    if (step) {
+      this.lastStepAt = Date.now();
+      for (const l of [...this.listeners]) l(step);
+    }
     return step;
   }
 
