@@ -2,7 +2,7 @@
 // client on its stdio (acpClient.ts), and the lifecycle that ties them together: start (spawn +
 // initialize, shared by concurrent callers), sessions and prompts that fail with AgentExitedError
 // as soon as the process is gone, stop (cancel running prompts, close the connection, then end
-// the process), and one failure report when the process dies on its own. One actor never outlives
+// the process), and one failure report when the process dies on its own (agentEnd.ts). One actor never outlives
 // its process: a restart is a new actor (agentPool.ts). Nothing else spawns or kills it.
 // vscode-free, so plain-Node tests can drive it against the real conductor + ElizACP.
 import type {
@@ -19,7 +19,6 @@ import type {
 } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
 import type { AgentFailure, SessionControls } from '../protocol/webview';
-import { ErrorCodes } from '../protocol/errorCodes';
 import { Emitter } from '../util/emitter';
 import { AcpClient, type SessionSetup } from './acpClient';
 import type { SessionUpdateEvent } from './clientApp';
@@ -27,10 +26,9 @@ import { loadAcpSdk } from './acpSdk';
 import type { SpawnSpec } from './agentConfiguration';
 import type { AgentMcpTransports } from '../mcp/mcpSummary';
 import type { ClientHandlers } from './clientHandlers';
-import { ConductorProcess, type ProcessExit } from './conductorProcess';
+import { ConductorProcess } from './conductorProcess';
 import { ToolProgressMapper } from '../protocol/toolProgressMapper';
-import { chainBrokenFailure, exitFailure } from './agentFailure';
-import type { ComponentExitedParams } from '../protocol/symposium-ext';
+import { AgentEnd, AgentExitedError } from './agentEnd';
 import type { SteeringOutcome } from '../protocol/steering';
 
 export interface AgentActorOptions {
@@ -66,14 +64,6 @@ export interface ActorSessionSetup extends Omit<SessionSetup, 'decorate'> {
 
 export type ActorState = 'idle' | 'starting' | 'running' | 'stopping' | 'exited';
 
-/** Rejection reason for calls that fail because the process ended. */
-export class AgentExitedError extends Error {
-  constructor(readonly failure: AgentFailure) {
-    super(failure.message);
-    this.name = 'AgentExitedError';
-  }
-}
-
 const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export class AgentActor {
@@ -82,20 +72,17 @@ export class AgentActor {
   private acp: AcpClient | undefined;
   private starting: Promise<void> | undefined;
   private stopping: Promise<void> | undefined;
-  private failureInfo: AgentFailure | undefined;
   private readonly updates = new Emitter<SessionUpdateEvent>();
-  private readonly failures = new Emitter<AgentFailure>();
   private prompts = 0;
   private readonly toolProgress = new ToolProgressMapper();
-  private crashed = false;
-  /** Set when a proxy in the conductor's chain ended: the process lives on, but serves nothing. */
-  private chainBroken: ((failure: AgentFailure) => void) | undefined;
-  private readonly whenChainBroken = new Promise<AgentFailure>((resolve) => (this.chainBroken = resolve));
+  private readonly end: AgentEnd;
 
   /** ACP session/update notifications, in arrival order. */
   readonly onSessionUpdate = this.updates.event;
-  /** The process ended without stop() being called (crash, or the agent exited). Fires once. */
-  readonly onDidFail = this.failures.event;
+  /** The process ended without stop() being called (crash, agent exit, broken chain). Fires once. */
+  get onDidFail(): AgentEnd['onDidFail'] {
+    return this.end.onDidFail;
+  }
 
   constructor(private readonly options: AgentActorOptions) {
     this.process = new ConductorProcess({
@@ -106,10 +93,19 @@ export class AgentActor {
       onStderrLine: options.onStderrLine,
       onTraceLine: options.onTraceLine,
     });
-    this.process.onDidExit((exit) => this.onExit(exit));
+    this.end = new AgentEnd({
+      agentName: options.agentName,
+      log: options.log,
+      process: this.process,
+      connection: () => this.acp,
+      onStateChange: options.onStateChange,
+    });
+    this.process.onDidExit((exit) => {
+      this.state = 'exited';
+      this.end.exited(exit);
+    });
     // The actor's listeners end with its process.
     this.process.processScope.add(this.updates);
-    this.process.processScope.add(this.failures);
   }
 
   get key(): string {
@@ -127,7 +123,7 @@ export class AgentActor {
   }
   /** Why the process ended on its own, once it has. */
   get failure(): AgentFailure | undefined {
-    return this.crashed ? this.failureInfo : undefined;
+    return this.end.failure;
   }
   private setState(state: ActorState): void {
     this.state = state;
@@ -162,7 +158,7 @@ export class AgentActor {
       agentName: this.agentName,
       log: this.options.log,
       clientInfo: this.options.clientInfo,
-      guard: (request) => this.untilExit(request),
+      guard: (request) => this.end.guard(request),
       onSessionUpdate: (e) => {
         this.toolProgress.observe(e.sessionId, e.update);
         this.updates.fire(e);
@@ -173,7 +169,9 @@ export class AgentActor {
         if (update) this.updates.fire({ sessionId: p.sessionId, update });
       },
       onPermissionRequest: this.options.onPermissionRequest,
-      onComponentExited: (p) => this.onChainBroken(p),
+      onComponentExited: (p) => {
+        if (this.state !== 'stopping' && this.state !== 'exited') this.end.chainBroke(p);
+      },
       client: this.options.client,
       authTerminal: this.options.authTerminal,
     });
@@ -192,7 +190,7 @@ export class AgentActor {
 
   /** After an await in doStart: stop() may have been called meanwhile. */
   private throwIfStoppedWhileStarting(): void {
-    if (this.state !== 'starting') throw new AgentExitedError(this.makeFailure('the agent was stopped while starting'));
+    if (this.state !== 'starting') throw new AgentExitedError(this.end.current('the agent was stopped while starting'));
   }
 
   /** The MCP transports the agent behind the conductor takes itself (undefined: not known, or no conductor). */
@@ -356,90 +354,9 @@ export class AgentActor {
     });
   }
 
-  /**
-   * The conductor reports that a proxy of its chain ended. The conductor keeps running and refuses
-   * everything with that reason; for the chat this is a crash of this agent configuration (the
-   * tabs show the reason and offer Restart, which starts a new conductor).
-   */
-  private onChainBroken(p: ComponentExitedParams): void {
-    if (this.crashed || this.state === 'stopping' || this.state === 'exited') return;
-    const failure = chainBrokenFailure(this.agentName, p);
-    this.failureInfo = failure;
-    this.crashed = true;
-    this.options.log.error('agent', 'a proxy in the chain exited', { agent: this.agentName, proxy: p.component, failure });
-    this.chainBroken?.(failure);
-    this.options.onStateChange?.();
-    this.failures.fire(failure);
-  }
-
-  private onExit(exit: ProcessExit): void {
-    const { expected, ...info } = exit;
-    this.state = 'exited';
-    if (this.crashed) {
-      // Already reported (its chain broke); this is the end of that conductor.
-      this.options.log[expected ? 'info' : 'error']('agent', expected ? 'exited' : 'exited unexpectedly', {
-        agent: this.agentName,
-        ...info,
-        after: 'a proxy in its chain exited',
-      });
-      this.options.onStateChange?.();
-      this.acp?.close();
-      return;
-    }
-    const failure = this.makeFailure();
-    this.failureInfo = failure;
-    this.crashed = !expected;
-    this.options.onStateChange?.();
-    this.options.log[expected ? 'info' : 'error']('agent', expected ? 'exited' : 'exited unexpectedly', {
-      agent: this.agentName,
-      ...info,
-      failure: expected ? undefined : failure,
-    });
-    this.acp?.close();
-    if (!expected) this.failures.fire(failure);
-  }
-
-  private makeFailure(override?: string): AgentFailure {
-    const exit = { info: this.process.exitInfo, agentExit: this.acp?.agentExit, conductorStderr: this.process.stderrText() };
-    return exitFailure(this.agentName, exit, override);
-  }
-
-  /**
-   * Rejects with AgentExitedError as soon as the process is gone, instead of hanging. Errors that
-   * mean "the process is going away" (the conductor's agent-exited error, a closed connection) also
-   * become AgentExitedError, once the exit is known, so callers see one kind of failure.
-   */
-  private async untilExit<T>(p: Promise<T>): Promise<T> {
-    try {
-      return await Promise.race([
-        p,
-        this.process.whenExited().then((): never => {
-          throw new AgentExitedError(this.failureInfo ?? this.makeFailure());
-        }),
-      ]);
-    } catch (e) {
-      if (e instanceof AgentExitedError) throw e;
-      const dying =
-        this.process.exitInfo !== undefined ||
-        this.acp?.closed === true ||
-        (e as { code?: unknown } | null)?.code === ErrorCodes.agentExited;
-      if (this.crashed && this.failureInfo) throw new AgentExitedError(this.failureInfo);
-      if (dying) {
-        // The process going away, or (conductor still up) the report that its chain broke.
-        const broken = await Promise.race([
-          this.process.exitedWithin(3_000).then((exited) => (exited ? (this.failureInfo ?? this.makeFailure()) : undefined)),
-          this.whenChainBroken,
-        ]);
-        if (broken) throw new AgentExitedError(broken);
-      }
-      throw e;
-    }
-  }
-
   /** The ACP connection, while the process is starting or running. */
   private connection(): AcpClient {
-    if (!this.acp || (this.state !== 'running' && this.state !== 'starting'))
-      throw new AgentExitedError(this.failureInfo ?? this.makeFailure());
+    if (!this.acp || (this.state !== 'running' && this.state !== 'starting')) throw new AgentExitedError(this.end.current());
     return this.acp;
   }
 }

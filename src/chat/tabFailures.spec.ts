@@ -1,7 +1,7 @@
 // What a tab is told: an exited process gives its own account (exit code, stderr), any other error
 // its message; a prompt interrupted by an exit says so.
 import * as assert from 'node:assert/strict';
-import { AgentExitedError } from '../agents/agentActor';
+import { AgentExitedError } from '../agents/agentEnd';
 import type { AgentFailure } from '../protocol/webview';
 import { newChatTab } from './chatTab';
 import { newSettingNotices, noFolderFailure, promptFailureText, sessionStartFailure } from './tabFailures';

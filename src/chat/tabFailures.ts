@@ -2,7 +2,7 @@
 // folder chosen, the agent process exited, or it refused session/new), the error line of a prompt
 // that failed, and the settings its session could not honour. One place for the wording, so every
 // path says the same thing. Pure.
-import { AgentExitedError } from '../agents/agentActor';
+import { AgentExitedError } from '../agents/agentEnd';
 import type { AgentConfiguration } from '../agents/agentConfiguration';
 import type { AgentFailure, TabPayload } from '../protocol/webview';
 import type { ChatTab } from './chatTab';
