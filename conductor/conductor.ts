@@ -30,14 +30,14 @@ import {
   type RpcResponse,
 } from './jsonrpc/message';
 import type { Logger } from './log';
-import { injectMcpServers, agentSupportsHttpMcp, type SelfCommand } from './mcp/injector';
+import type { SelfCommand } from './mcp/injector';
 import { agentMcpTransports, bridgeRemoteServers } from './mcp/remoteBridge';
-import type { ElicitationRoute } from './mcp/mcpElicitation';
 import { AgentProcess, agentExitError, type AgentExit } from './agentProcess';
 import { Holds } from './holds';
 import { assembleChain } from './chain/assembly';
 import { Chain } from './chain/chain';
-import type { ChainInfo, Component, ComponentContext, ComponentFactory } from './chain/component';
+import type { Component, ComponentFactory } from './chain/component';
+import { componentContext } from './chain/componentContext';
 import { AgentEdge, EditorEdge } from './chain/edges';
 import type { TraceSink } from './trace';
 import { CONDUCTOR_VERSION } from './version';
@@ -292,7 +292,15 @@ export class Conductor {
       editor: { name: 'editor', send: (m) => this.sendOut('editor', m, () => this.editor.send(m)) },
       agent: { name: 'agent', send: (m) => this.sendToAgent(m) },
       trace: trace ? (from, to, m, via) => this.sendOut('trace', m, () => trace.record(from, to, m, via)) : undefined,
-      contextFor: (component, c) => this.contextFor(component, c),
+      contextFor: (component, c) =>
+        componentContext(component, c, {
+          log: this.options.log,
+          self: this.options.self,
+          clientCapabilities: () => this.clientCapabilities,
+          agentEdge: () => this.agentEdge,
+          outputFull: (full, owner) => this.outputFull(full, owner),
+          trace: trace ? (from, to, m) => this.sendOut('trace', m, () => trace.record(from, to, m)) : undefined,
+        }),
     });
     this.chain = chain;
     for (const component of components) void component.exited?.then((error) => this.onComponentExit(chain, component, error));
@@ -387,47 +395,5 @@ export class Conductor {
     }
     const params: ComponentExitedParams = { ...exit, component: component.name };
     this.editor.send({ jsonrpc: '2.0', method: COMPONENT_EXITED_METHOD, params });
-  }
-
-  private contextFor(component: Component, chain: Chain): ComponentContext {
-    // Getters, because both sets of capabilities are learned (or replaced) after the chain exists.
-    const clientCapabilities = (): Record<string, unknown> => this.clientCapabilities;
-    const agentCapabilities = (): Record<string, unknown> | undefined => this.agentEdge.agentCapabilities;
-    const info: ChainInfo = {
-      get clientCapabilities() {
-        return clientCapabilities();
-      },
-      get agentCapabilities() {
-        return agentCapabilities();
-      },
-    };
-    const log = this.options.log.child(component.name);
-    // The MCP servers this component injects ask the user through the editor, from its place in the chain.
-    const elicitation: ElicitationRoute = {
-      capabilities: () => info.clientCapabilities.elicitation,
-      request: (params, signal) => chain.request(component, 'toClient', 'elicitation/create', params, { signal }),
-      complete: (elicitationId) => chain.notify(component, 'toClient', 'elicitation/complete', { elicitationId }),
-      toolCallFor: (sessionId, tool) => this.agentEdge.toolCalls.runningCall(sessionId, tool),
-    };
-    return {
-      name: component.name,
-      log,
-      info,
-      request: (direction, method, params, options) => chain.request(component, direction, method, params, options),
-      notify: (direction, method, params) => chain.notify(component, direction, method, params),
-      injectMcpServers: (sessionParams, servers) =>
-        injectMcpServers(sessionParams, servers, {
-          useHttp: agentSupportsHttpMcp(info.agentCapabilities),
-          self: this.options.self,
-          log,
-          elicitation,
-        }),
-      outputFull: (full) => this.outputFull(full, component),
-      traceExternal: (direction, peer, message) => {
-        const trace = this.options.trace;
-        const [from, to] = direction === 'out' ? [component.name, peer] : [peer, component.name];
-        if (trace) this.sendOut('trace', message, () => trace.record(from, to, message));
-      },
-    };
   }
 }
