@@ -1,13 +1,9 @@
 // Settings: the one reader (and writer) of every `symposium.*` setting, with a typed getter each.
 // The security-relevant ones (agents, allowedFolders, enabledComponents) are read from user/remote
-// settings only (settingsScope.ts says why), and the user is told, once, when a workspace tried to
-// set them: VS Code already drops machine-scoped values from workspace settings without a word,
-// so besides looking at inspect() we scan the workspace's settings files ourselves; otherwise the
-// user would not know why the repository's agent configuration has no effect (or that it tried).
+// settings only, and the user is told once when a workspace tried to set them (workspaceSettings.ts).
 // A change that open chats only see after a restart (which agent runs, how, with which
 // components; restartOffer.ts) offers "Restart Agent".
 import * as os from 'node:os';
-import { readRegularFileText } from '../node/containedFile';
 import * as vscode from 'vscode';
 import { BUILTIN_AGENT_NAME, type Runtime } from './agentDefinition';
 import { parseAgentSettings, parsePermissionPolicy, type AgentSettings, type PermissionPolicy } from './agentSettings';
@@ -18,50 +14,16 @@ import type { Log } from '../log/logEvent';
 import { LIMITS } from '../protocol/webviewMessages';
 import { changesNeedingRestart, offerRestart, type LaunchSettings } from './restartOffer';
 import { settingProblems, type SettingProblem } from './settingProblems';
-import {
-  currentAgentChoice,
-  lmEnabledFor,
-  onUnlessTurnedOff,
-  parseAllowedFolders,
-  userLevel,
-  userOnlyKeysIn,
-  USER_ONLY_SETTINGS,
-  type UserOnlySetting,
-} from './settingsScope';
-
-const SECTION = 'symposium';
-const IGNORED =
-  'Agents (their command, env and permission rules), allowed folders, conductor components and edit review come only from your user settings.';
-/** The largest workspace settings file scanned for user-only keys. */
-const SETTINGS_FILE_BYTES = 1024 * 1024;
-/** workspaceState key: the agents the user let this workspace pick although they act without asking. */
-const CONSENT_KEY = 'symposium.workspaceAgentConsent';
-
-/** How Settings talks to the user (tests and the plain API pass their own). */
-export interface SettingsUi {
-  /** A warning (settings that were ignored or refused). */
-  warn(text: string): void;
-  /** A question with one action; resolves with the action if the user chose it. */
-  ask(text: string, action: string): Thenable<string | undefined>;
-  /** Runs the Restart Agent command. */
-  restartAgent(): unknown;
-}
-
-const defaultUi: SettingsUi = {
-  warn: (text) => void vscode.window.showWarningMessage(text),
-  ask: (text, action) => vscode.window.showInformationMessage(text, action),
-  restartAgent: () => vscode.commands.executeCommand('symposium.restartAgent'),
-};
+import { lmEnabledFor, onUnlessTurnedOff, parseAllowedFolders, type UserOnlySetting } from './settingsScope';
+import { defaultSettingsUi, SettingsNotices, type SettingsUi } from './settingsNotices';
+import { config, SECTION, WorkspaceSettings } from './workspaceSettings';
 
 export const DEFAULT_MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
-const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration(SECTION);
-
 export class Settings implements vscode.Disposable {
-  /** Notices already shown in this activation (each is shown once). */
-  private readonly noticed = new Set<string>();
+  private readonly notices: SettingsNotices;
+  private readonly workspace: WorkspaceSettings;
   private readonly subscriptions: vscode.Disposable[] = [];
-  private scanTimer: NodeJS.Timeout | undefined;
   /** The launch settings as of the last change, to tell which ones a change touched. */
   private launch: LaunchSettings;
   /** While several settings are written as one change (addProxy), its restart offer waits for the last. */
@@ -69,31 +31,27 @@ export class Settings implements vscode.Disposable {
 
   constructor(
     private readonly log: Log,
-    private readonly ui: SettingsUi = defaultUi,
+    private readonly ui: SettingsUi = defaultSettingsUi,
     /** This workspace's memory (ExtensionContext.workspaceState), which a repository cannot write. */
-    private readonly workspaceMemory?: Pick<vscode.Memento, 'get' | 'update'>,
+    workspaceMemory?: Pick<vscode.Memento, 'get' | 'update'>,
   ) {
+    this.notices = new SettingsNotices(log, ui);
+    this.workspace = new WorkspaceSettings(log, this.notices, workspaceMemory, () => {
+      this.launch = this.launchSettings();
+      this.ui.restartAgent();
+    });
     this.launch = this.launchSettings();
-    const scanSoon = (): void => {
-      clearTimeout(this.scanTimer);
-      this.scanTimer = setTimeout(() => void this.scanWorkspace(), 200);
-    };
-    const watcher = vscode.workspace.createFileSystemWatcher('**/.vscode/settings.json');
     this.subscriptions.push(
-      watcher,
-      watcher.onDidCreate(scanSoon),
-      watcher.onDidChange(scanSoon),
+      this.workspace,
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!e.affectsConfiguration(SECTION)) return;
-        scanSoon();
+        this.workspace.scanSoon();
         this.launchSettingsChanged();
       }),
-      vscode.workspace.onDidChangeWorkspaceFolders(scanSoon),
       vscode.workspace.onDidGrantWorkspaceTrust(() =>
         this.log.info('settings', 'workspace trusted: new sessions (and Restart Agent) start the configured agent'),
       ),
     );
-    scanSoon();
   }
 
   /** symposium.agents, symposium.currentAgent and symposium.enabledComponents, parsed (problems included). */
@@ -109,12 +67,9 @@ export class Settings implements vscode.Disposable {
   /** symposium.allowedFolders, absolute with `~` expanded; other entries are refused, once. */
   allowedFolders(): string[] {
     const { folders, problems } = parseAllowedFolders(this.read('allowedFolders'), os.homedir());
-    const fresh = problems.filter((p) => !this.noticed.has(p));
+    const fresh = problems.filter((p) => this.notices.firstTime(p));
     if (fresh.length) {
-      for (const p of fresh) {
-        this.noticed.add(p);
-        this.log.warn('settings', p);
-      }
+      for (const p of fresh) this.log.warn('settings', p);
       this.ui.warn(`Symposium: ${fresh.join('; ')}. Use absolute paths (or ~/…).`);
     }
     return folders;
@@ -200,7 +155,7 @@ export class Settings implements vscode.Disposable {
     const raw = this.read('registry.urls');
     if (raw === undefined || raw === null) return [];
     if (Array.isArray(raw) && raw.every((u) => typeof u === 'string')) return raw.map((u) => u.trim()).filter(Boolean);
-    this.noticeOnce('registry.urls', 'symposium.registry.urls must be a list of URLs; ignored.');
+    this.notices.once('registry.urls', 'symposium.registry.urls must be a list of URLs; ignored.');
     return [];
   }
 
@@ -257,7 +212,7 @@ export class Settings implements vscode.Disposable {
   enableExperimentalLM(trusted = vscode.workspace.isTrusted): boolean {
     const { enabled, ignored } = lmEnabledFor(config().inspect<boolean>('enableExperimentalLM'), trusted);
     if (ignored)
-      this.noticeOnce(
+      this.notices.once(
         'untrusted:enableExperimentalLM',
         "This workspace is not trusted, so its setting symposium.enableExperimentalLM was ignored; your user setting applies. Trust the workspace to use the workspace's value.",
       );
@@ -310,32 +265,10 @@ export class Settings implements vscode.Disposable {
 
   /** An untrusted workspace got the built-in agent instead of `agentName`. */
   heldBack(agentName: string): void {
-    this.noticeOnce(
+    this.notices.once(
       `untrusted:${agentName}`,
       `This workspace is not trusted, so the agent "${agentName}" was not started; chats use the built-in ElizACP. Trust the workspace, then use Restart Agent.`,
     );
-  }
-
-  /** Looks at the workspace's settings files for user-only settings (VS Code ignores them silently). */
-  async scanWorkspace(): Promise<void> {
-    const files: { uri: vscode.Uri; section?: 'settings' }[] = (vscode.workspace.workspaceFolders ?? []).map((f) => ({
-      uri: vscode.Uri.joinPath(f.uri, '.vscode', 'settings.json'),
-    }));
-    const wsFile = vscode.workspace.workspaceFile;
-    if (wsFile && wsFile.scheme !== 'untitled') files.push({ uri: wsFile, section: 'settings' });
-    for (const { uri, section } of files) {
-      let text: string;
-      try {
-        // A repository decides what its settings file is: a regular file, read up to a cap, or nothing.
-        if (uri.scheme !== 'file') continue;
-        text = (await readRegularFileText(uri.fsPath, { maxBytes: SETTINGS_FILE_BYTES })).text;
-      } catch {
-        continue;
-      }
-      for (const key of userOnlyKeysIn(text, section)) this.workspaceTried(key, uri.fsPath);
-    }
-    // Also what VS Code itself reports, for versions or setups that do pass workspace values on.
-    for (const key of USER_ONLY_SETTINGS) this.read(key);
   }
 
   /** What decides which agent process a new chat gets (user-level where it must be). */
@@ -343,38 +276,13 @@ export class Settings implements vscode.Disposable {
     // A workspace may name the agent (one of the user's, or the built-in one): read as VS Code resolves it.
     return {
       agents: this.read('agents'),
-      currentAgent: this.currentAgent(),
+      currentAgent: this.workspace.currentAgent(),
       enabledComponents: this.read('enabledComponents'),
       sparkle: this.sparkleRaw(),
       proxies: this.read('proxies'),
       languageServers: this.read('languageServers'),
       allowWorkspaceLanguageServers: this.read('languageServers.allowWorkspaceBinaries'),
     };
-  }
-
-  /** symposium.currentAgent, a workspace's pick of an agent that acts without asking held back until the user agrees. */
-  private currentAgent(): unknown {
-    const agents = this.read('agents');
-    const consented = (name: string): boolean => (this.workspaceMemory?.get<string[]>(CONSENT_KEY) ?? []).includes(name);
-    const { value, heldBack } = currentAgentChoice(config().inspect('currentAgent'), agents, consented);
-    if (heldBack !== undefined) this.askWorkspaceAgent(heldBack);
-    return value;
-  }
-
-  private askWorkspaceAgent(name: string): void {
-    const id = `workspace-agent:${name}`;
-    if (this.noticed.has(id)) return;
-    this.noticed.add(id);
-    const text = `This workspace picks the agent "${name}", which your settings allow to act without asking (bypassPermissions or autoApprove). Chats use your own choice until you allow it here.`;
-    this.log.warn('settings', text, { notice: id });
-    void Promise.resolve(this.ui.ask(`Symposium: ${text}`, `Use "${name}" in This Workspace`)).then(async (picked) => {
-      if (!picked || !this.workspaceMemory) return;
-      const list = this.workspaceMemory.get<string[]>(CONSENT_KEY) ?? [];
-      await this.workspaceMemory.update(CONSENT_KEY, [...new Set([...list, name])]);
-      this.log.info('settings', 'the workspace may pick this agent', { agent: name });
-      this.launch = this.launchSettings();
-      this.ui.restartAgent();
-    });
   }
 
   private launchSettingsChanged(): void {
@@ -389,24 +297,10 @@ export class Settings implements vscode.Disposable {
 
   /** `symposium.<key>` as the user set it (user or remote settings), else its default. */
   private read(key: UserOnlySetting): unknown {
-    const { value, fromWorkspace } = userLevel(config().inspect(key));
-    if (fromWorkspace) this.workspaceTried(key, 'the workspace settings');
-    return value;
-  }
-
-  private workspaceTried(key: UserOnlySetting, source: string): void {
-    this.noticeOnce(`workspace:${key}`, `This workspace's settings set symposium.${key}; it was ignored. ${IGNORED}`, { key, source });
-  }
-
-  private noticeOnce(id: string, text: string, data?: Record<string, unknown>): void {
-    if (this.noticed.has(id)) return;
-    this.noticed.add(id);
-    this.log.warn('settings', text, { notice: id, ...data });
-    this.ui.warn(`Symposium: ${text}`);
+    return this.workspace.read(key);
   }
 
   dispose(): void {
-    clearTimeout(this.scanTimer);
     for (const s of this.subscriptions) s.dispose();
   }
 }
