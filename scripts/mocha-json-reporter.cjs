@@ -5,6 +5,8 @@
 const Mocha = require('mocha');
 const fs = require('node:fs');
 const path = require('node:path');
+// TypeScript, loaded through tsx (every tier runs mocha with --import tsx).
+const { writeTestTimes } = require('../src/node/testTimes.ts');
 
 class SpecAndJson extends Mocha.reporters.Spec {
   constructor(runner, options) {
@@ -27,16 +29,10 @@ class SpecAndJson extends Mocha.reporters.Spec {
       const dir = path.resolve(__dirname, '../test-results');
       fs.mkdirSync(dir, { recursive: true });
       const stage = process.env.TEST_STAGE || 'unit';
-      fs.writeFileSync(path.join(dir, `${stage}.json`), JSON.stringify({ passes, failures }, null, 2));
-      const rows = [...fileTimes]
-        .sort((a, b) => b[1] - a[1])
-        .map(([f, ms]) => `${(ms / 1000).toFixed(1).padStart(7)}s  ${path.relative(process.cwd(), f)}`);
-      fs.writeFileSync(path.join(dir, `${stage}-files.txt`), rows.join('\n') + '\n');
-      const slowest = testTimes.sort((a, b) => b[1] - a[1]).slice(0, 40);
-      fs.writeFileSync(
-        path.join(dir, `${stage}-tests.txt`),
-        slowest.map(([t, ms]) => `${(ms / 1000).toFixed(1).padStart(7)}s  ${t}`).join('\n') + '\n',
-      );
+      const resultsFile = path.join(dir, `${stage}.json`);
+      fs.writeFileSync(resultsFile, JSON.stringify({ passes, failures }, null, 2));
+      const files = new Map([...fileTimes].map(([f, ms]) => [path.relative(process.cwd(), f), ms]));
+      writeTestTimes(resultsFile, files, testTimes);
     });
   }
 }

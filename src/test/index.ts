@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import Mocha from 'mocha';
 import * as vscode from 'vscode';
 import type { LogEvent } from '../log/logEvent';
+import { writeTestTimes } from '../node/testTimes';
 
 /**
  * The built files of the suites in src/test/<suite>/ (out/test/<suite>/x.test.js), in name order, the
@@ -38,13 +39,7 @@ export function run(): Promise<void> {
     const runner = mocha.run((failures) => {
       if (process.env.TEST_RESULTS) {
         fs.writeFileSync(process.env.TEST_RESULTS, JSON.stringify(results, null, 2));
-        const lines = [...fileTimes].sort((a, b) => b[1] - a[1]).map(([f, ms]) => `${(ms / 1000).toFixed(1).padStart(7)}s  ${f}`);
-        fs.writeFileSync(process.env.TEST_RESULTS.replace(/\.json$/, '-files.txt'), `${lines.join('\n')}\n`);
-        const slowest = testTimes.sort((a, b) => b[1] - a[1]).slice(0, 40);
-        fs.writeFileSync(
-          process.env.TEST_RESULTS.replace(/\.json$/, '-tests.txt'),
-          `${slowest.map(([t, ms]) => `${(ms / 1000).toFixed(1).padStart(7)}s  ${t}`).join('\n')}\n`,
-        );
+        writeTestTimes(process.env.TEST_RESULTS, fileTimes, testTimes);
       }
       if (failures > 0) reject(new Error(`${failures} tests failed.`));
       else resolve();
