@@ -195,7 +195,8 @@ async function runAgent(agent, first) {
         // The output itself: a line of its own, or the raw output's stdout (Codex reports its output
         // sometimes as content, sometimes only as raw output); the command's own text also holds the words.
         const shown = /(^|\n)hi-from-shell(\n|$)|"stdout": "hi-from-shell\\n"/;
-        await until('the output in the card', async () => shown.test(await card.innerText()), 10_000).catch(async (e) => {
+        // Codex reports the command's end after the turn, sometimes many seconds after it.
+        await until('the output in the card', async () => shown.test(await card.innerText()), 30_000).catch(async (e) => {
           throw new Error(`${e.message}: ${JSON.stringify((await card.innerText()).slice(-500))}`);
         });
       }
@@ -352,11 +353,7 @@ async function runAgent(agent, first) {
     `${L}: once no tab uses it, the agent ends (after the pool's idle time), VS Code still running`,
     async () => {
       // The tab the window opened after the reload talks to the same agent: close it too.
-      for (const label of await f.locator('label[for^="mynah-main-tabs-"]').all()) {
-        await label.locator('.mynah-tabs-close-button').click({ force: true });
-        const confirm = f.locator('[data-testid="tab-bar-tab-close-confirmation-accept-button"]');
-        if (await confirm.isVisible().catch(() => false)) await confirm.click();
-      }
+      await closeTabs();
       console.log(`    tabs left: ${await f.locator('label[for^="mynah-main-tabs-"]').count()}`);
       await until('the agent processes to end', async () => agentProcesses(runDir, agent.bin).length === 0, 40_000).catch(() => {
         throw new Error(`left running: ${agentProcesses(runDir, agent.bin).join('; ')}`);
@@ -365,9 +362,27 @@ async function runAgent(agent, first) {
   );
 }
 
+/** Closes every chat tab (also after an agent's step failed, so the next agent starts as it would have). */
+async function closeTabs() {
+  if (!f) return;
+  for (const label of await f.locator('label[for^="mynah-main-tabs-"]').all()) {
+    await label.locator('.mynah-tabs-close-button').click({ force: true });
+    const confirm = f.locator('[data-testid="tab-bar-tab-close-confirmation-accept-button"]');
+    if (await confirm.isVisible().catch(() => false)) await confirm.click();
+  }
+}
+
 let exitCode = 0;
+// One agent's failure ends its own steps (they build on each other), not the other agents'.
+for (const [i, agent] of agents.entries()) {
+  try {
+    await runAgent(agent, i === 0);
+  } catch {
+    exitCode = 1;
+    await closeTabs().catch((e) => console.log(`    closing the tabs after the failure: ${e}`));
+  }
+}
 try {
-  for (const [i, agent] of agents.entries()) await runAgent(agent, i === 0);
   await step('closing the window (VS Code quits) leaves no agent process', async () => {
     await ctx.close();
     const left = () => agentProcesses(runDir, 'agents/node_modules/');
