@@ -35,7 +35,9 @@ bench real-agents "$NODE" out/bench/agents-bench.js
 # The chat in the browser (code-server + chromium): first chunk, a 5000-chunk reply against the
 # stream alone, long tasks, the webview's heap, activate(); then start-up as a newcomer sees it
 # (npm start → URL, the chat view → a ready prompt). Need the host and chromium, as the e2e.
-if [ -x "$HOST_NODE" ] && [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
+# The full chromium, the browser a user runs (the tests use its headless shell: scripts/browser.mjs).
+export CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
+if [ -x "$HOST_NODE" ] && [ -x "$CHROMIUM_PATH" ]; then
   bench chat bash scripts/vscode-host-run.sh scripts/chat-bench.mjs
   bench start-up node scripts/startup-bench.mjs
 else

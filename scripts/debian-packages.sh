@@ -2,12 +2,12 @@
 # The Debian packages `npm test` needs, checked first: installed here when this user may (root, or
 # sudo without a password), else the run stops at once with the one command to run. Also used by
 # .ci/run, so the list lives in one place.
-#   chromium: real-browser tests; libkrb5-dev, python3, make, g++: code-server's native addons;
+#   chromium, chromium-headless-shell: real-browser tests (the shell) and benches (the full browser); libkrb5-dev, python3, make, g++: code-server's native addons;
 #   curl, tar: installers; git: checkpoints (their shadow repositories) and their tests; librust-serde-dev, librust-itoa-dev: real crate sources (crate-sources
 #   tests); gopls, golang-go: the Go language server (ide-lsp fallback tests); bubblewrap: the
 #   sandbox Codex, one of the real agents of the tests, runs its commands in.
 set -euo pipefail
-PACKAGES=(chromium libkrb5-dev python3 make g++ curl tar git librust-serde-dev librust-itoa-dev gopls golang-go bubblewrap)
+PACKAGES=(chromium chromium-headless-shell libkrb5-dev python3 make g++ curl tar git librust-serde-dev librust-itoa-dev gopls golang-go bubblewrap)
 command -v dpkg-query >/dev/null || { echo "debian-packages: not a Debian system; make sure these are installed: ${PACKAGES[*]}" >&2; exit 0; }
 missing=()
 for p in "${PACKAGES[@]}"; do
