@@ -89,6 +89,35 @@ export function stepsInto(results, onFailure) {
 }
 
 /**
+ * How many times chromium painted the chat webview's frames during `ms` (a trace of the page). An
+ * idle chat should not be drawn at all; an animation that getAnimations() cannot see (an SVG that
+ * animates itself, kept at opacity 0) shows up here as a paint per frame.
+ * @param {import('playwright-core').Page} page
+ */
+export async function chatPaintsDuring(page, ms) {
+  const cdp = await page.context().newCDPSession(page);
+  /** @type {any[]} */
+  const events = [];
+  cdp.on('Tracing.dataCollected', (d) => events.push(...d.value));
+  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
+  await sleep(ms);
+  await cdp.send('Tracing.end');
+  await complete;
+  // VS Code's webview frames: pre/index.html and, inside it, pre/fake.html holding the chat.
+  const chatFrames = new Set();
+  /** @param {any} node */
+  const visit = (node) => {
+    if (String(node.frame.url).includes('/webview/browser/pre/')) chatFrames.add(node.frame.id);
+    for (const child of node.childFrames ?? []) visit(child);
+  };
+  visit((await cdp.send('Page.getFrameTree')).frameTree);
+  await cdp.detach();
+  const paints = events.filter((e) => e.name === 'Paint' || e.name === 'PaintImage');
+  return paints.filter((e) => chatFrames.has(e.args?.data?.frame)).map((e) => String(e.args?.data?.nodeName ?? '?'));
+}
+
+/**
  * Resolves once nothing animates in the page or frame (mynah-ui fades cards in and eases colour
  * changes): what a screenshot waits for, instead of a guessed pause.
  * @param {import('playwright-core').Page | import('playwright-core').Frame} where

@@ -15,6 +15,7 @@ import {
   answersOf,
   chatFrame as frameOf,
   chatHistoryButton,
+  chatPaintsDuring,
   inputOf,
   selectedTab,
   stepsInto,
@@ -394,6 +395,11 @@ try {
         ),
     );
     if (running.length) throw new Error(`animations still running: ${JSON.stringify([...new Set(running)])}`);
+    // Nor anything getAnimations() cannot see: the idle chat is not drawn again and again (a caret
+    // blinking in the prompt is a few paints a second; an animation, one per frame).
+    const paints = await chatPaintsDuring(page, 2_000);
+    if (paints.length > 12)
+      throw new Error(`the idle chat was painted ${paints.length} times in 2 s: ${JSON.stringify([...new Set(paints)].slice(0, 5))}`);
   });
 
   await step('no Content Security Policy violations', async () => {
