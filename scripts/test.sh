@@ -64,10 +64,13 @@ stage 'browser: history' bash scripts/vscode-host-run.sh scripts/history-e2e.mjs
 # Checkpoints: the "files changed" card clicked in the real page (Revert, Keep, a file's diff, Review changes).
 stage 'browser: checkpoints' bash scripts/vscode-host-run.sh scripts/checkpoints-e2e.mjs
 # The agents people run, offline (the pinned agents of test-tools-install.sh): their specs through
-# the conductor and the chat's controller (`realAgent*`), beside the real chat in a browser. Both
-# mostly wait on the agents, so they run at once.
+# the conductor and the chat's controller (`realAgent*`, and the "with real agents" blocks of spec
+# files that also test ElizACP), beside the real chat in a browser. Both mostly wait on the agents,
+# so they run at once.
 stage 'real agents: node and browser' bash -c '
-  TEST_STAGE=node-agents bash scripts/mocha-tier.sh .mocharc.agents.json --reporter ./scripts/mocha-json-reporter.cjs > test-results/node-agents.log 2>&1 & n=$!
+  { TEST_STAGE=node-agents bash scripts/mocha-tier.sh .mocharc.agents.json --reporter ./scripts/mocha-json-reporter.cjs; a=$?
+    TEST_STAGE=node-agents-inline bash scripts/mocha-tier.sh .mocharc.agents-inline.json --reporter ./scripts/mocha-json-reporter.cjs; i=$?
+    [ $a -eq 0 ] && [ $i -eq 0 ]; } > test-results/node-agents.log 2>&1 & n=$!
   bash scripts/vscode-host-run.sh scripts/agents-e2e.mjs; b=$?
   wait $n; m=$?; cat test-results/node-agents.log; [ $m -eq 0 ] && [ $b -eq 0 ]'
 stage 'summary' node scripts/summarize-results.mjs

@@ -18,7 +18,7 @@ import { COMPONENT_NAMES } from '../components/registry';
 import { runAcpx, shellWord } from './acpx';
 import { CONDUCTOR_JS, tempDir, waitFor } from './harness';
 import { installedPackage, processesWithEnv, type InstalledPackage } from './packageInstall';
-import { agentLaunch, agentsInstalled } from './realAgents/agents';
+import { agentLaunch, agentsInstalled, WITH_REAL_AGENTS } from './realAgents/agents';
 import { startScriptedModelServer } from './realAgents/server';
 import { mcpStep } from './realAgents/steps';
 
@@ -302,34 +302,36 @@ describe('the symposium-acp npm package, installed from its tarball', function (
       assert.doesNotMatch(overridden.answer, /openctx_providers/);
     });
 
-    for (const id of ['claude-code-acp', 'gemini', 'codex'] as const)
-      it(`a real agent (${id}) answers through the default chain, and calls symposium-ide answered by the language-server fallback`, async () => {
-        if (!agentsInstalled()) assert.fail('the pinned agents are missing: run bash scripts/test-tools-install.sh');
-        const HELLO = 'Hello through symposium-acp, from the scripted model.';
-        const model = await startScriptedModelServer([
-          { when: 'say hello', text: HELLO },
-          mcpStep('where is Circle defined', 'symposium-ide', 'find_definitions', { symbol: 'Circle' }),
-        ]);
-        try {
-          const launch = agentLaunch(id, model.url);
-          const ws = tempDir('symposium-acp-ws-');
-          mkdirSync(join(ws, 'src'));
-          writeFileSync(join(ws, 'src', 'shapes.ts'), 'export class Circle {\n  radius = 1;\n}\n');
-          const env = {
-            ...launch.env,
-            SPARKLE_DIR: '',
-            SYMPOSIUM_CONFIG: '',
-            PATH: [join(ROOT, 'node_modules', '.bin'), process.env.PATH ?? ''].join(delimiter),
-          };
-          const hello = await acpx([pkg.bin, '--', ...launch.command], 'say hello', ws, env);
-          assert.equal(hello.code, 0, hello.stderr);
-          assert.equal(hello.answer.trim(), HELLO);
-          const ide = await acpx([pkg.bin, '--', ...launch.command], 'where is Circle defined?', ws, env);
-          assert.equal(ide.code, 0, ide.stderr);
-          assert.match(ide.answer, /The tool answered: .*src\/shapes\.ts/s);
-        } finally {
-          await model.close();
-        }
-      });
+    describe(WITH_REAL_AGENTS, () => {
+      for (const id of ['claude-code-acp', 'gemini', 'codex'] as const)
+        it(`a real agent (${id}) answers through the default chain, and calls symposium-ide answered by the language-server fallback`, async () => {
+          if (!agentsInstalled()) assert.fail('the pinned agents are missing: run bash scripts/test-tools-install.sh');
+          const HELLO = 'Hello through symposium-acp, from the scripted model.';
+          const model = await startScriptedModelServer([
+            { when: 'say hello', text: HELLO },
+            mcpStep('where is Circle defined', 'symposium-ide', 'find_definitions', { symbol: 'Circle' }),
+          ]);
+          try {
+            const launch = agentLaunch(id, model.url);
+            const ws = tempDir('symposium-acp-ws-');
+            mkdirSync(join(ws, 'src'));
+            writeFileSync(join(ws, 'src', 'shapes.ts'), 'export class Circle {\n  radius = 1;\n}\n');
+            const env = {
+              ...launch.env,
+              SPARKLE_DIR: '',
+              SYMPOSIUM_CONFIG: '',
+              PATH: [join(ROOT, 'node_modules', '.bin'), process.env.PATH ?? ''].join(delimiter),
+            };
+            const hello = await acpx([pkg.bin, '--', ...launch.command], 'say hello', ws, env);
+            assert.equal(hello.code, 0, hello.stderr);
+            assert.equal(hello.answer.trim(), HELLO);
+            const ide = await acpx([pkg.bin, '--', ...launch.command], 'where is Circle defined?', ws, env);
+            assert.equal(ide.code, 0, ide.stderr);
+            assert.match(ide.answer, /The tool answered: .*src\/shapes\.ts/s);
+          } finally {
+            await model.close();
+          }
+        });
+    });
   });
 });

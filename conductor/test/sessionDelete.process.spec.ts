@@ -11,7 +11,7 @@ import { FAIL_DELETE_REASON } from '../eliza/agent';
 import { parseElizaArgs } from '../eliza/main';
 import { CONDUCTOR_JS, conductorArgs, elizaCommand, initialize, newSession, prompt, startProcess, tempDir, type Harness } from './harness';
 import { rawConductor } from './rawClient';
-import { agentLaunch, agentsInstalled } from './realAgents/agents';
+import { agentLaunch, agentsInstalled, WITH_REAL_AGENTS } from './realAgents/agents';
 import { startScriptedModelServer } from './realAgents/server';
 
 const start = async (flags: string[]): Promise<{ h: Harness; init: acp.InitializeResponse }> => {
@@ -98,28 +98,30 @@ describe('session/delete through the conductor (process)', function () {
     assert.deepEqual(await listed(failing.h, cwd), [sessionId], 'a refused delete keeps the session');
   });
 
-  it('claude-agent-acp: a session with a turn is listed, deleted, and no longer listed', async function () {
-    if (!agentsInstalled()) throw new Error('the pinned agents are missing: bash scripts/test-tools-install.sh');
-    const ws = tempDir('symposium-ws-delete-real-');
-    const model = await startScriptedModelServer([{ when: 'remember the heron', text: 'Noted: the heron.' }]);
-    const launch = agentLaunch('claude-agent-acp', model.url);
-    const h = startProcess(conductorArgs({ agent: launch.command, log: 'info' }), {}, launch.env);
-    open.push(h);
-    try {
-      const init = await initialize(h);
-      assert.deepEqual(init.agentCapabilities?.sessionCapabilities?.delete, {}, 'claude-agent-acp advertises session/delete');
-      const sessionId = await newSession(h, ws);
-      assert.match((await prompt(h, sessionId, 'please remember the heron')).text, /Noted: the heron\./);
-      const other = await newSession(h, ws);
-      await prompt(h, other, 'please remember the heron again');
-      assert.ok((await listed(h, ws)).includes(sessionId), 'the session is listed after its turn');
+  describe(WITH_REAL_AGENTS, () => {
+    it('claude-agent-acp: a session with a turn is listed, deleted, and no longer listed', async function () {
+      if (!agentsInstalled()) throw new Error('the pinned agents are missing: bash scripts/test-tools-install.sh');
+      const ws = tempDir('symposium-ws-delete-real-');
+      const model = await startScriptedModelServer([{ when: 'remember the heron', text: 'Noted: the heron.' }]);
+      const launch = agentLaunch('claude-agent-acp', model.url);
+      const h = startProcess(conductorArgs({ agent: launch.command, log: 'info' }), {}, launch.env);
+      open.push(h);
+      try {
+        const init = await initialize(h);
+        assert.deepEqual(init.agentCapabilities?.sessionCapabilities?.delete, {}, 'claude-agent-acp advertises session/delete');
+        const sessionId = await newSession(h, ws);
+        assert.match((await prompt(h, sessionId, 'please remember the heron')).text, /Noted: the heron\./);
+        const other = await newSession(h, ws);
+        await prompt(h, other, 'please remember the heron again');
+        assert.ok((await listed(h, ws)).includes(sessionId), 'the session is listed after its turn');
 
-      assert.deepEqual(await h.conn.agent.request('session/delete', { sessionId }), {});
-      const after = await listed(h, ws);
-      assert.ok(!after.includes(sessionId), `deleted, yet listed: ${JSON.stringify(after)}`);
-      assert.ok(after.includes(other), 'the other session stays');
-    } finally {
-      await model.close();
-    }
+        assert.deepEqual(await h.conn.agent.request('session/delete', { sessionId }), {});
+        const after = await listed(h, ws);
+        assert.ok(!after.includes(sessionId), `deleted, yet listed: ${JSON.stringify(after)}`);
+        assert.ok(after.includes(other), 'the other session stays');
+      } finally {
+        await model.close();
+      }
+    });
   });
 });

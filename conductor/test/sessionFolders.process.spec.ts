@@ -15,7 +15,7 @@ import { silentLog } from '../../src/log/logEvent';
 import { sparkleMarkOf } from '../../src/protocol/symposium-ext';
 import { parseElizaArgs } from '../eliza/main';
 import { CONDUCTOR_JS, conductorArgs, elizaCommand, initialize, prompt, startProcess, tempDir, type Harness } from './harness';
-import { agentLaunch, agentsInstalled } from './realAgents/agents';
+import { agentLaunch, agentsInstalled, WITH_REAL_AGENTS } from './realAgents/agents';
 import { startScriptedModelServer } from './realAgents/server';
 import { readStep } from './realAgents/steps';
 
@@ -127,41 +127,45 @@ describe('additionalDirectories through the conductor (process)', function () {
     assert.match((await prompt(plain, other.sessionId, `read file ${join(b, 'notes.txt')}`)).text, /^Error reading .*outside/s);
   });
 
-  it('claude-agent-acp: with additionalDirectories its Read of a file there runs without asking; without them it asks', async function () {
-    if (!agentsInstalled()) throw new Error('the pinned agents are missing: bash scripts/test-tools-install.sh');
-    const { a, b } = twoFolders();
-    const model = await startScriptedModelServer([readStep('read the notes of folder B', join(b, 'notes.txt'))]);
-    const launch = agentLaunch('claude-agent-acp', model.url);
-    const asked: acp.RequestPermissionRequest[] = [];
-    const h = startProcess(
-      conductorArgs({ agent: launch.command, log: 'info' }),
-      {
-        permission: async (p) => {
-          asked.push(p);
-          return { outcome: { outcome: 'selected', optionId: (p.options.find((o) => o.kind === 'allow_once') ?? p.options[0]!).optionId } };
+  describe(WITH_REAL_AGENTS, () => {
+    it('claude-agent-acp: with additionalDirectories its Read of a file there runs without asking; without them it asks', async function () {
+      if (!agentsInstalled()) throw new Error('the pinned agents are missing: bash scripts/test-tools-install.sh');
+      const { a, b } = twoFolders();
+      const model = await startScriptedModelServer([readStep('read the notes of folder B', join(b, 'notes.txt'))]);
+      const launch = agentLaunch('claude-agent-acp', model.url);
+      const asked: acp.RequestPermissionRequest[] = [];
+      const h = startProcess(
+        conductorArgs({ agent: launch.command, log: 'info' }),
+        {
+          permission: async (p) => {
+            asked.push(p);
+            return {
+              outcome: { outcome: 'selected', optionId: (p.options.find((o) => o.kind === 'allow_once') ?? p.options[0]!).optionId },
+            };
+          },
         },
-      },
-      launch.env,
-    );
-    open.push(h);
-    try {
-      assert.deepEqual(additionalCapability(await initialize(h)), {}, 'claude-agent-acp advertises additionalDirectories');
-      const { sessionId } = await h.conn.agent.request('session/new', { cwd: a, additionalDirectories: [b], mcpServers: [] });
-      await h.conn.agent.request('session/set_mode', { sessionId, modeId: 'default' });
-      const answer = await prompt(h, sessionId, 'please read the notes of folder B');
-      assert.match(answer.text, /The file says: .*notes of folder B/s);
-      assert.equal(asked.length, 0, 'a file in an additional directory is read without asking');
-      const calls = model.script.log.flatMap((r) => (r.reply.kind === 'tool' ? [r.reply.name] : []));
-      assert.deepEqual(calls, ['Read'], 'Claude read it with its own Read tool');
+        launch.env,
+      );
+      open.push(h);
+      try {
+        assert.deepEqual(additionalCapability(await initialize(h)), {}, 'claude-agent-acp advertises additionalDirectories');
+        const { sessionId } = await h.conn.agent.request('session/new', { cwd: a, additionalDirectories: [b], mcpServers: [] });
+        await h.conn.agent.request('session/set_mode', { sessionId, modeId: 'default' });
+        const answer = await prompt(h, sessionId, 'please read the notes of folder B');
+        assert.match(answer.text, /The file says: .*notes of folder B/s);
+        assert.equal(asked.length, 0, 'a file in an additional directory is read without asking');
+        const calls = model.script.log.flatMap((r) => (r.reply.kind === 'tool' ? [r.reply.name] : []));
+        assert.deepEqual(calls, ['Read'], 'Claude read it with its own Read tool');
 
-      // The same read in a session without the folder: outside its directories, so Claude asks first.
-      const narrow = await h.conn.agent.request('session/new', { cwd: a, mcpServers: [] });
-      await h.conn.agent.request('session/set_mode', { sessionId: narrow.sessionId, modeId: 'default' });
-      await prompt(h, narrow.sessionId, 'please read the notes of folder B');
-      assert.equal(asked.length, 1, 'outside the session’s directories the read needs a permission');
-      assert.equal(asked[0]!.sessionId, narrow.sessionId);
-    } finally {
-      await model.close();
-    }
+        // The same read in a session without the folder: outside its directories, so Claude asks first.
+        const narrow = await h.conn.agent.request('session/new', { cwd: a, mcpServers: [] });
+        await h.conn.agent.request('session/set_mode', { sessionId: narrow.sessionId, modeId: 'default' });
+        await prompt(h, narrow.sessionId, 'please read the notes of folder B');
+        assert.equal(asked.length, 1, 'outside the session’s directories the read needs a permission');
+        assert.equal(asked[0]!.sessionId, narrow.sessionId);
+      } finally {
+        await model.close();
+      }
+    });
   });
 });

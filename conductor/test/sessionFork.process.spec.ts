@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { parseElizaArgs } from '../eliza/main';
 import { CONDUCTOR_JS, conductorArgs, elizaCommand, initialize, newSession, prompt, startProcess, tempDir, type Harness } from './harness';
-import { agentLaunch, agentsInstalled, type AgentId } from './realAgents/agents';
+import { agentLaunch, agentsInstalled, type AgentId, WITH_REAL_AGENTS } from './realAgents/agents';
 import { startScriptedModelServer } from './realAgents/server';
 import { mcpStep, recallStep } from './realAgents/steps';
 
@@ -87,46 +87,48 @@ describe('session/fork through the conductor (process)', function () {
     assert.match((await prompt(h, original, 'did I say walrus-7?')).text, /^No:/);
   });
 
-  for (const id of FORKING_AGENTS)
-    it(`a real agent that offers fork (${id}): the fork answers from the earlier conversation and calls symposium-ide`, async function () {
-      if (!agentsInstalled()) throw new Error('the pinned agents are missing: bash scripts/test-tools-install.sh');
-      const ws = tempDir('symposium-ws-fork-real-');
-      writeFileSync(join(ws, 'shapes.ts'), 'export class Circle {\n  radius = 1;\n}\n');
-      const model = await startScriptedModelServer([
-        { when: 'remember the codeword', text: 'Noted.' },
-        recallStep('what was the codeword', CODEWORD),
-        mcpStep('where is Circle defined', 'symposium-ide', 'find_definitions', { symbol: 'Circle' }),
-      ]);
-      const launch = agentLaunch(id, model.url);
-      const allowOnce = async (p: acp.RequestPermissionRequest): Promise<acp.RequestPermissionResponse> => ({
-        outcome: { outcome: 'selected', optionId: (p.options.find((o) => o.kind === 'allow_once') ?? p.options[0]!).optionId },
-      });
-      const h = startProcess(conductorArgs({ agent: launch.command, log: 'info' }), { permission: allowOnce }, launch.env);
-      // claude-agent-acp starts in "auto", where a classifier (a model call of its own) decides what
-      // may run; its "Manual" mode asks, as a cautious user would set it (in each session it sets up).
-      const manual = async (sessionId: string): Promise<void> => {
-        if (id === 'claude-agent-acp') await h.conn.agent.request('session/set_mode', { sessionId, modeId: 'default' });
-      };
-      open.push(h);
-      try {
-        const init = await h.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
-        assert.ok(forkCapability(init), `${id} advertises sessionCapabilities.fork`);
-        const original = await newSession(h, ws);
-        await manual(original);
-        await prompt(h, original, `please remember the codeword ${CODEWORD}`);
-        const embodiments = (): number => model.script.log.filter((r) => r.userText.includes('# Sparkle embodiment')).length;
-        const embodiedOnce = embodiments();
-        assert.ok(embodiedOnce > 0, 'the original session was embodied (before its first prompt)');
+  describe(WITH_REAL_AGENTS, () => {
+    for (const id of FORKING_AGENTS)
+      it(`a real agent that offers fork (${id}): the fork answers from the earlier conversation and calls symposium-ide`, async function () {
+        if (!agentsInstalled()) throw new Error('the pinned agents are missing: bash scripts/test-tools-install.sh');
+        const ws = tempDir('symposium-ws-fork-real-');
+        writeFileSync(join(ws, 'shapes.ts'), 'export class Circle {\n  radius = 1;\n}\n');
+        const model = await startScriptedModelServer([
+          { when: 'remember the codeword', text: 'Noted.' },
+          recallStep('what was the codeword', CODEWORD),
+          mcpStep('where is Circle defined', 'symposium-ide', 'find_definitions', { symbol: 'Circle' }),
+        ]);
+        const launch = agentLaunch(id, model.url);
+        const allowOnce = async (p: acp.RequestPermissionRequest): Promise<acp.RequestPermissionResponse> => ({
+          outcome: { outcome: 'selected', optionId: (p.options.find((o) => o.kind === 'allow_once') ?? p.options[0]!).optionId },
+        });
+        const h = startProcess(conductorArgs({ agent: launch.command, log: 'info' }), { permission: allowOnce }, launch.env);
+        // claude-agent-acp starts in "auto", where a classifier (a model call of its own) decides what
+        // may run; its "Manual" mode asks, as a cautious user would set it (in each session it sets up).
+        const manual = async (sessionId: string): Promise<void> => {
+          if (id === 'claude-agent-acp') await h.conn.agent.request('session/set_mode', { sessionId, modeId: 'default' });
+        };
+        open.push(h);
+        try {
+          const init = await h.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+          assert.ok(forkCapability(init), `${id} advertises sessionCapabilities.fork`);
+          const original = await newSession(h, ws);
+          await manual(original);
+          await prompt(h, original, `please remember the codeword ${CODEWORD}`);
+          const embodiments = (): number => model.script.log.filter((r) => r.userText.includes('# Sparkle embodiment')).length;
+          const embodiedOnce = embodiments();
+          assert.ok(embodiedOnce > 0, 'the original session was embodied (before its first prompt)');
 
-        const forked = await fork(h, original, ws);
-        assert.notEqual(forked, original);
-        await manual(forked);
-        assert.match((await prompt(h, forked, 'what was the codeword?')).text, new RegExp(`You told me the codeword ${CODEWORD}`));
-        assert.match((await prompt(h, forked, 'where is Circle defined?')).text, /The tool answered: .*shapes\.ts/s);
-        // Sparkle gave the fork its server but did not embody it again: the copied context has the embodiment.
-        assert.equal(embodiments(), embodiedOnce, 'no embodiment prompt for the fork');
-      } finally {
-        await model.close();
-      }
-    });
+          const forked = await fork(h, original, ws);
+          assert.notEqual(forked, original);
+          await manual(forked);
+          assert.match((await prompt(h, forked, 'what was the codeword?')).text, new RegExp(`You told me the codeword ${CODEWORD}`));
+          assert.match((await prompt(h, forked, 'where is Circle defined?')).text, /The tool answered: .*shapes\.ts/s);
+          // Sparkle gave the fork its server but did not embody it again: the copied context has the embodiment.
+          assert.equal(embodiments(), embodiedOnce, 'no embodiment prompt for the fork');
+        } finally {
+          await model.close();
+        }
+      });
+  });
 });

