@@ -10,8 +10,11 @@ import type { Log } from '../log/logEvent';
 import { isInside } from '../node/confinement';
 import type { Checkpoint, CheckpointLimits } from '../node/checkpointRepo';
 import { Checkpoints } from '../node/checkpointRestore';
-import { changedFileLabel, type ChangedFile, type CheckpointAction, type FilesChanged } from '../protocol/checkpoints';
+import { type ChangedFile, type CheckpointAction, type FilesChanged } from '../protocol/checkpoints';
 import type { TabPayload } from '../protocol/webview';
+import { realOrSame, TurnRestores, type RestorePreview } from './turnRestores';
+
+export { UNDO_RESTORE_TITLE, type RestorePreview } from './turnRestores';
 
 /** What the editor does for the card: which files have unsaved edits, and the diff views. */
 export interface CheckpointEditor {
@@ -23,16 +26,6 @@ export interface CheckpointEditor {
   review(title: string, files: FileAtCheckpoint[]): Promise<void>;
   /** Asks before a restore, listing what will change; undefined: the user said no. */
   confirmRestore(files: RestorePreview[]): Promise<'restore' | 'include-unsaved' | undefined>;
-}
-
-/** A file a restore would put back, as the confirmation names it. */
-export interface RestorePreview {
-  label: string;
-  kind: 'added' | 'modified' | 'deleted';
-  /** Changed after the agent's last turn ended: by the user (or another program), not the agent. */
-  byUser: boolean;
-  /** Has unsaved changes in an editor (left alone unless the user includes them). */
-  unsaved: boolean;
 }
 
 export interface FileAtCheckpoint {
@@ -75,15 +68,6 @@ const FS_CLOCK_SLACK_MS = 20;
 /** Turns kept in memory for their cards' actions (the checkpoints themselves stay on disk). */
 const MAX_TURNS = 500;
 
-/** The command that undoes the latest restore (package.json: symposium.undoRestore). */
-export const UNDO_RESTORE_TITLE = 'Symposium: Undo Last Restore';
-
-interface LastRestore {
-  tabId: string;
-  /** Each folder's checkpoint of how it was just before the restore. */
-  backups: { repo: Checkpoints; backup: Checkpoint }[];
-}
-
 export class TurnCheckpoints {
   private readonly repos = new Map<string, Checkpoints>();
   private readonly turns = new Map<string, TurnRecord>();
@@ -91,10 +75,11 @@ export class TurnCheckpoints {
   private readonly running = new Map<string, Set<Promise<unknown>>>();
   /** Per tab, the end-of-turn work in order (a card's changes are computed before the next turn's snapshot). */
   private readonly tabWork = new Map<string, Promise<void>>();
-  /** The latest restore (or undo) of this window, which Undo Last Restore reverses. */
-  private lastRestore: LastRestore | undefined;
+  private readonly restores: TurnRestores;
 
-  constructor(private readonly deps: TurnCheckpointsDeps) {}
+  constructor(private readonly deps: TurnCheckpointsDeps) {
+    this.restores = new TurnRestores(deps);
+  }
 
   /** The repository of a folder (its real path), opened once; an interrupted restore is finished first. */
   repoFor(folder: string): Checkpoints {
@@ -275,84 +260,20 @@ export class TurnCheckpoints {
     return (await this.restoreTurn(tabId, messageId)) !== 'declined';
   }
 
-  private async restoreTurn(tabId: string, messageId: string): Promise<'restored' | 'nothing' | 'declined'> {
-    const conversation = this.conversationName(tabId);
-    const unsaved = new Set((this.deps.editor?.unsavedFiles() ?? []).map(realOrSame));
-    const folders = this.folders(tabId);
-    const plans: { repo: Checkpoints; target: Checkpoint; unsaved: string[] }[] = [];
-    const preview: RestorePreview[] = [];
-    for (const folder of folders) {
-      const repo = this.repoFor(folder);
-      const all = await repo.list(conversation);
-      const target = all.find((c) => c.id === messageId);
-      if (!target) continue;
-      const changes = await repo.changesSince(target);
-      const lastEnd = all.filter((c) => c.id.endsWith('-end')).at(-1);
-      const byUser = new Set(lastEnd ? (await repo.changesSince(lastEnd)).map((c) => c.path) : []);
-      const skip = changes.filter((c) => unsaved.has(`${repo.folder}/${c.path}`)).map((c) => c.path);
-      for (const c of changes)
-        preview.push({
-          label: changedFileLabel({ folder: repo.folder, path: c.path }, folders.length > 1),
-          kind: c.kind,
-          byUser: byUser.has(c.path),
-          unsaved: skip.includes(c.path),
-        });
-      plans.push({ repo, target, unsaved: skip });
-    }
-    const notice = (text: string): void => this.deps.send({ type: 'tab-notice', tabId, level: 'info', text });
-    if (plans.length === 0) {
-      notice('There is no checkpoint from before this prompt any more.');
-      return 'nothing';
-    }
-    if (preview.length === 0) {
-      notice('Nothing to restore: the files are as they were before this prompt.');
-      return 'nothing';
-    }
-    const answer = await this.deps.editor?.confirmRestore(preview);
-    if (!answer) return 'declined';
-    let restored = 0;
-    const skipped: string[] = [];
-    const backups: LastRestore['backups'] = [];
-    for (const { repo, target, unsaved: skip } of plans) {
-      const result = await repo.restore(target, { skip: answer === 'include-unsaved' ? [] : skip });
-      restored += result.written.length + result.deleted.length;
-      skipped.push(...result.skipped.map((s) => s.path));
-      backups.push({ repo, backup: result.backup });
-      this.deps.log.info('checkpoints', 'restored', { folder: repo.folder, messageId, backup: result.backup.id, skipped: result.skipped });
-    }
-    this.lastRestore = { tabId, backups };
-    notice(
-      `Restored ${restored} ${restored === 1 ? 'file' : 'files'} to how they were before this prompt` +
-        (skipped.length ? ` (left alone: ${skipped.join(', ')})` : '') +
-        `. The files as they were just before are kept as a checkpoint: ${UNDO_RESTORE_TITLE} puts them back.`,
-    );
-    return 'restored';
+  private restoreTurn(tabId: string, messageId: string): Promise<'restored' | 'nothing' | 'declined'> {
+    return this.restores.restore(tabId, messageId, {
+      conversation: this.conversationName(tabId),
+      folders: this.folders(tabId),
+      repoFor: (folder) => this.repoFor(folder),
+    });
   }
 
   /**
    * Undoes the latest restore of this window: every folder it changed back as it was just before
    * (itself a restore, so it can be undone in turn). False when there is none.
    */
-  async undoLastRestore(): Promise<boolean> {
-    const last = this.lastRestore;
-    if (!last) return false;
-    this.lastRestore = undefined;
-    const backups: LastRestore['backups'] = [];
-    let changed = 0;
-    for (const { repo, backup } of last.backups) {
-      const result = await repo.restore(backup);
-      changed += result.written.length + result.deleted.length;
-      backups.push({ repo, backup: result.backup });
-      this.deps.log.info('checkpoints', 'restore undone', { folder: repo.folder, backup: backup.id });
-    }
-    this.lastRestore = { tabId: last.tabId, backups };
-    this.deps.send({
-      type: 'tab-notice',
-      tabId: last.tabId,
-      level: 'info',
-      text: `Undid the restore: ${changed} ${changed === 1 ? 'file is' : 'files are'} as they were before it (${UNDO_RESTORE_TITLE} again redoes it).`,
-    });
-    return true;
+  undoLastRestore(): Promise<boolean> {
+    return this.restores.undoLast();
   }
 
   /** The conversation's history entry is gone: so are its checkpoints, in every folder. */
@@ -394,13 +315,4 @@ export class TurnCheckpoints {
 /** A conversation or tab id as a ref name (they are UUIDs; anything else is reduced to safe characters). */
 function safeName(id: string): string {
   return id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 120) || 'conversation';
-}
-
-/** A path with its links resolved, when it exists (editors name files by the path they were opened with). */
-function realOrSame(p: string): string {
-  try {
-    return fs.realpathSync.native(p);
-  } catch {
-    return p;
-  }
 }
