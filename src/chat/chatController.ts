@@ -13,12 +13,12 @@
 //   tabFailures.ts           what a tab is told when no session starts or a prompt fails;
 //   signIn.ts                a session the agent refuses until the user signs in → a sign-in card;
 //   tabRequests.ts           approvals, pickers, opening diffs and locations;
+//   sessionUpdates.ts        where an agent's session/update goes;
 //   editAndResend.ts         an edited earlier prompt: files restored, a fork or a new session;
 //   chatControllerDeps.ts    what it is built with.
 import { randomUUID } from 'node:crypto';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
-import { readUsage } from '../protocol/usage';
 import type { AgentFailure, ContextRef, MessageId, SessionControls, TabId, TabPayload } from '../protocol/webview';
 import type { PermissionBroker } from '../permissions/permissionBroker';
 import type { AgentActor } from '../agents/agentActor';
@@ -34,7 +34,7 @@ import { PastConversationTabs } from './pastConversationTabs';
 import { promptStarted, runPromptTurn, type PromptTurnDeps, type UserPrompt } from './promptTurn';
 import type { SessionDirectory } from './sessionDirectory';
 import type { ChatControllerDeps } from './chatControllerDeps';
-import { applyControlUpdate } from './sessionControls';
+import { routeSessionUpdate, type SessionUpdateRoute } from './sessionUpdates';
 import { isAuthRequired, SignInFlow, type SignInAgent } from './signIn';
 import { mcpServersNotice, newSettingNotices, noFolderFailure, sessionStartFailure } from './tabFailures';
 import type { TabMessages } from './tabMessages';
@@ -56,6 +56,7 @@ export class ChatController extends DisposableBase {
   private readonly signIn: SignInFlow;
   private readonly pastTabs: PastConversationTabs;
   private readonly promptTurnDeps: PromptTurnDeps;
+  private readonly updateRoute: SessionUpdateRoute;
 
   constructor(private readonly deps: ChatControllerDeps) {
     super();
@@ -93,6 +94,7 @@ export class ChatController extends DisposableBase {
     });
     this.pastTabs = new PastConversationTabs({ ...deps, early: this.early });
     this.promptTurnDeps = { ...deps, signIn: this.signIn };
+    this.updateRoute = { ...deps, early: this.early, diffs: this.diffs, tab: (tabId) => this.tabs.get(tabId), send: (p) => this.send(p) };
     this.pool.onDidCreateActor((actor) => {
       actor.onSessionUpdate((e) => this.onSessionUpdate(actor, e.sessionId, e.update));
       actor.onDidFail((failure) => this.onActorFailed(actor, failure));
@@ -336,26 +338,7 @@ export class ChatController extends DisposableBase {
   }
 
   private onSessionUpdate(actor: AgentActor, sessionId: string, update: SessionUpdate): void {
-    const tabId = this.sessions.tabFor({ actorKey: actor.key, sessionId });
-    const tab = tabId && this.tabs.get(tabId);
-    if (!tab) {
-      this.log.debug('session', 'update for a session without a tab (yet)', { sessionId, kind: update.sessionUpdate });
-      this.early.hold(actor.key, sessionId, update);
-      return;
-    }
-    if (update.sessionUpdate === 'usage_update') {
-      const read = readUsage(update);
-      // A figure the meter cannot show is dropped here, so neither the chat nor the export sees it.
-      if ('invalid' in read) {
-        this.log.warn('session', 'usage_update ignored', { sessionId, reason: read.invalid });
-        return;
-      }
-    }
-    tab.active?.hear();
-    this.diffs.record(tab.tabId, update);
-    this.permissions.noteToolCall(actor.key, sessionId, update);
-    applyControlUpdate(tab.controls, update as Parameters<typeof applyControlUpdate>[1]);
-    this.send({ type: 'agent-update', tabId: tab.tabId, messageId: tab.active?.messageId, update });
+    routeSessionUpdate(this.updateRoute, actor, sessionId, update);
   }
 
   private onActorFailed(actor: AgentActor, failure: AgentFailure): void {
