@@ -30,10 +30,26 @@ const { ctx, page, exited } = await openWorkbench({
 });
 const started = Date.now();
 // A host test can ask for a screenshot of the workbench at a moment it chooses (a live progress
-// line, say): it writes <run>/screenshot-requests/<name>.req and waits for <name>.done.
+// line, say): it writes <run>/screenshot-requests/<name>.req and waits for <name>.done. It can also
+// wait for the workbench to show something it cannot observe itself (a quick pick drawn): it writes
+// <name>.shown holding a CSS selector, and <name>.done appears once that is visible (or
+// <name>.failed after 15 s); <name>.click also clicks it, as a user would.
 const shotsDir = path.join(runDir, 'screenshot-requests');
 fs.mkdirSync(shotsDir, { recursive: true });
 const shotPoll = setInterval(() => {
+  for (const f of fs.readdirSync(shotsDir).filter((x) => x.endsWith('.shown') || x.endsWith('.click'))) {
+    const click = f.endsWith('.click');
+    const name = f.slice(0, -'.shown'.length).replace(/[^\w-]/g, '');
+    const target = page.locator(fs.readFileSync(path.join(shotsDir, f), 'utf8')).first();
+    fs.renameSync(path.join(shotsDir, f), path.join(shotsDir, `${name}.waiting`));
+    void target
+      .waitFor({ state: 'visible', timeout: 15_000 })
+      .then(() => (click ? target.click() : undefined))
+      .then(
+        () => fs.writeFileSync(path.join(shotsDir, `${name}.done`), ''),
+        (e) => fs.writeFileSync(path.join(shotsDir, `${name}.failed`), String(e)),
+      );
+  }
   for (const f of fs.readdirSync(shotsDir).filter((x) => x.endsWith('.req'))) {
     const name = f.slice(0, -'.req'.length).replace(/[^\w-]/g, '');
     fs.renameSync(path.join(shotsDir, f), path.join(shotsDir, `${name}.taking`));

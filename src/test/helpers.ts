@@ -115,4 +115,28 @@ export async function screenshot(name: string): Promise<void> {
   await waitFor(`the screenshot ${name}`, () => fs.existsSync(path.join(dir, `${name}.done`)), 10_000);
 }
 
+let shownRequests = 0;
+/**
+ * Resolves once the workbench shows `selector` (the extension host cannot see the page), and with
+ * `click` once the driver clicked it as a user would: asks the driver (scripts/run-ext-tests.mjs)
+ * through a file in the run folder. Outside that driver (the VS Code test CLI) there is no page to
+ * look at, and a pause stands in for it.
+ */
+export async function untilShown(what: string, selector: string, then: 'shown' | 'click' = 'shown'): Promise<void> {
+  const run = process.env.SYMPOSIUM_HOST_RUN;
+  if (!run) return sleep(500);
+  const dir = path.join(run, 'screenshot-requests');
+  const name = `shown-${process.pid}-${++shownRequests}`;
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, `${name}.${then}`), selector);
+  const done = path.join(dir, `${name}.done`);
+  const failed = path.join(dir, `${name}.failed`);
+  await waitFor(what, () => fs.existsSync(done) || fs.existsSync(failed), 20_000);
+  if (fs.existsSync(failed)) throw new Error(`the workbench never showed ${what}: ${fs.readFileSync(failed, 'utf8')}`);
+}
+
+/** A quick pick of the workbench, drawn with its rows (`:has-text("…")` narrows it to one row); an input box. */
+export const QUICK_PICK_SHOWN = '.quick-input-widget .quick-input-list .monaco-list-row';
+export const QUICK_INPUT_SHOWN = '.quick-input-widget .quick-input-box input';
+
 export { groupMembers, groupsUnder } from './processGroup';

@@ -6,7 +6,21 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LogEvent } from '../../log/logEvent';
-import { answerText, captureLog, cmd, expectedReply, extension, rendered, sleep, tabs, viewState, waitFor, waitForIdle } from '../helpers';
+import {
+  answerText,
+  captureLog,
+  cmd,
+  expectedReply,
+  extension,
+  rendered,
+  sleep,
+  tabs,
+  viewState,
+  waitFor,
+  waitForIdle,
+  untilShown,
+  QUICK_PICK_SHOWN,
+} from '../helpers';
 
 interface Proc {
   key: string;
@@ -29,7 +43,7 @@ const answered = (): number => sessionEvents('workspace folder chosen').length +
 async function answerFolderPick(answer: 'first' | 'last' | 'dismiss'): Promise<string | undefined> {
   const before = answered();
   await waitFor('the workspace-folder quick pick', () => asked() > before);
-  await sleep(200); // let the workbench render it
+  await untilShown('the workspace-folder quick pick', QUICK_PICK_SHOWN);
   for (let attempt = 1; ; attempt++) {
     if (answer === 'dismiss') {
       await vscode.commands.executeCommand('workbench.action.closeQuickOpen');

@@ -3,7 +3,7 @@
 // text is read through symposium.test.getAgentStatus (text, tooltip and every text shown so far).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { cmd, extension, newTab, openChat, sleep, waitFor, waitForIdle } from '../helpers';
+import { cmd, extension, newTab, openChat, waitFor, waitForIdle, untilShown, QUICK_PICK_SHOWN } from '../helpers';
 
 interface Shown {
   text: string;
@@ -126,7 +126,7 @@ async function pickFromMenu(index: number): Promise<void> {
 
 /** Answers the quick pick that is (about to be) open: focus item `index`, accept. */
 async function answerPick(index: number): Promise<void> {
-  await sleep(400); // let the workbench render the pick
+  await untilShown('the quick pick', QUICK_PICK_SHOWN);
   await vscode.commands.executeCommand('quickInput.first');
   for (let i = 0; i < index; i++) await vscode.commands.executeCommand('quickInput.next');
   await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');

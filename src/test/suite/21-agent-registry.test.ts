@@ -31,6 +31,8 @@ import {
   viewState,
   waitFor,
   waitForIdle,
+  untilShown,
+  QUICK_PICK_SHOWN,
 } from '../helpers';
 
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('symposium');
@@ -374,7 +376,7 @@ suite('agent registry', () => {
 
 /** Answers the quick pick that is (about to be) open: focus item `index`, accept. */
 async function answerPick(index: number): Promise<void> {
-  await sleep(500); // let the workbench render the pick
+  await untilShown('the quick pick', QUICK_PICK_SHOWN);
   await vscode.commands.executeCommand('quickInput.first');
   for (let i = 0; i < index; i++) await vscode.commands.executeCommand('quickInput.next');
   await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');

@@ -21,9 +21,10 @@ import {
   openChat,
   rendered,
   screenshot,
-  sleep,
   waitFor,
   waitForIdle,
+  untilShown,
+  QUICK_PICK_SHOWN,
 } from '../helpers';
 
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('symposium');
@@ -133,9 +134,14 @@ suite('agent sign-in', () => {
     assert.equal(await status(), 'Signed in with eliza-login.');
     // The status-bar menu: Switch, Restart, Show logs, Open chat, Sign in, then "Sign Out of Eliza Sign Out".
     void vscode.commands.executeCommand('symposium.agentMenu');
-    await sleep(400); // let the workbench render the pick
-    await vscode.commands.executeCommand('quickInput.last');
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    if (process.env.SYMPOSIUM_HOST_RUN) {
+      // Clicked, as a user does: the first command after the pick is drawn can still miss it.
+      await untilShown('the Sign Out row of the status-bar menu', `${QUICK_PICK_SHOWN}:has-text("Sign Out of Eliza Sign Out")`, 'click');
+    } else {
+      await untilShown('the status-bar menu', QUICK_PICK_SHOWN);
+      await vscode.commands.executeCommand('quickInput.last');
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    }
     await waitFor('the sign-out', async () =>
       log.events.some((e) => e.message === 'signed out' && (e.data as { agent?: string })?.agent === 'Eliza Sign Out'),
     );

@@ -13,7 +13,18 @@ import { UserMcpServers } from '../../mcp/userMcpServers';
 import { mcpNotice } from '../../mcp/mcpSummary';
 import type { RenderedItem } from '../../protocol/webview';
 import type { LogEvent } from '../../log/logEvent';
-import { answerText, cmd, extension, openChat, rendered, sleep, waitFor, waitForIdle } from '../helpers';
+import {
+  answerText,
+  cmd,
+  extension,
+  openChat,
+  rendered,
+  waitFor,
+  waitForIdle,
+  untilShown,
+  QUICK_PICK_SHOWN,
+  QUICK_INPUT_SHOWN,
+} from '../helpers';
 
 /** The extension's `mcp` log messages so far. */
 const mcpLog = async (): Promise<string[]> =>
@@ -29,7 +40,7 @@ const notices = (items: RenderedItem[]): string =>
 
 /** Accepts what the quick input shows: pick item `index`, or (none given) the input box's value. */
 async function acceptQuickInput(index?: number): Promise<void> {
-  await sleep(500); // let the workbench render it
+  await untilShown('the quick input', index === undefined ? QUICK_INPUT_SHOWN : QUICK_PICK_SHOWN);
   if (index !== undefined) {
     await vscode.commands.executeCommand('quickInput.first');
     for (let i = 0; i < index; i++) await vscode.commands.executeCommand('quickInput.next');
