@@ -26,6 +26,7 @@ import {
 const { respond } = await tsImport('../conductor/eliza/engine.ts', import.meta.url);
 import { measureChatPace } from './chatPace.mjs';
 import { contextSteps } from './e2eContext.mjs';
+import { themeSteps } from './e2eTheme.mjs';
 import { stableSchemaSteps } from './e2eStableSchema.mjs';
 import { defineSteeringAgent, steeringSteps } from './e2eSteering.mjs';
 const { STORY } = await tsImport('../conductor/eliza/demos.ts', import.meta.url);
@@ -56,22 +57,6 @@ const topLevelAnswers = (f, mid) =>
   );
 const occurrences = (hay, needle) => hay.split(needle).length - 1;
 const activityItem = () => page.locator('.activitybar [aria-label^="Symposium"]').first();
-/** Picks a color theme the way a user does: F1 → "Preferences: Color Theme" → theme name. */
-async function setTheme(theme) {
-  await page.locator('.part.editor').click({ position: { x: 50, y: 50 } });
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.fill('>Preferences: Color Theme');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Preferences: Color Theme' }).first().click();
-  await input.fill(theme);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: theme }).first().click();
-}
-const bodyColors = (f) =>
-  f.evaluate(() => {
-    const s = getComputedStyle(document.body);
-    return { bg: s.backgroundColor, fg: s.color, classes: document.body.className };
-  });
-
 let exitCode = 0;
 try {
   let f, tab1, tab2;
@@ -406,31 +391,7 @@ try {
     if (cspViolations.length) throw new Error(cspViolations.join('\n'));
   });
 
-  await step('follows the VS Code theme: dark, light and high contrast', async () => {
-    const dark = await bodyColors(f);
-    if (!/vscode-dark/.test(dark.classes)) throw new Error(`expected a dark theme body, got ${dark.classes}`);
-    await shot('theme-dark');
-    await setTheme('Light Modern');
-    let light;
-    for (let i = 0; i < 50; i++) {
-      light = await bodyColors(f);
-      if (/vscode-light/.test(light.classes)) break;
-      await sleep(100);
-    }
-    if (!/vscode-light/.test(light.classes) || light.bg === dark.bg) throw new Error(`light theme not applied: ${JSON.stringify(light)}`);
-    await animationsDone(f);
-    await shot('theme-light');
-    await setTheme('Dark High Contrast');
-    let hc;
-    for (let i = 0; i < 100; i++) {
-      hc = await bodyColors(f);
-      if (/vscode-high-contrast/.test(hc.classes)) break;
-      await sleep(100);
-    }
-    if (!/vscode-high-contrast/.test(hc.classes)) throw new Error(`high contrast not applied: ${JSON.stringify(hc)}`);
-    await animationsDone(f);
-    await shot('theme-high-contrast');
-  });
+  await themeSteps({ page, f, step, shot });
 } catch {
   exitCode = 1;
 }
