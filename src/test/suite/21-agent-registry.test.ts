@@ -183,7 +183,7 @@ suite('agent registry', () => {
     const index = choices.indexOf(label);
     assert.ok(index >= 0, `${label} is offered: ${choices.join(', ')}`);
     if (shot) {
-      await sleep(500);
+      await untilShown('the picker', QUICK_PICK_SHOWN);
       await screenshot(shot);
     }
     await answerPick(index);
