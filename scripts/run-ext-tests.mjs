@@ -39,7 +39,7 @@ fs.mkdirSync(shotsDir, { recursive: true });
 const shotPoll = setInterval(() => {
   for (const f of fs.readdirSync(shotsDir).filter((x) => x.endsWith('.shown') || x.endsWith('.click'))) {
     const click = f.endsWith('.click');
-    const name = f.slice(0, -'.shown'.length).replace(/[^\w-]/g, '');
+    const name = f.replace(/\.(shown|click)$/, '').replace(/[^\w-]/g, '');
     const target = page.locator(fs.readFileSync(path.join(shotsDir, f), 'utf8')).first();
     fs.renameSync(path.join(shotsDir, f), path.join(shotsDir, `${name}.waiting`));
     void target

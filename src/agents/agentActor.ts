@@ -2,8 +2,8 @@
 // client on its stdio (acpClient.ts), and the lifecycle that ties them together: start (spawn +
 // initialize, shared by concurrent callers), sessions and prompts that fail with AgentExitedError
 // as soon as the process is gone, stop (cancel running prompts, close the connection, then end
-// the process), and one failure report when the process dies on its own (agentEnd.ts). One actor never outlives
-// its process: a restart is a new actor (agentPool.ts). Nothing else spawns or kills it.
+// the process), and one failure report when the process dies on its own (agentEnd.ts). One actor
+// never outlives its process: a restart is a new actor (agentPool.ts). Nothing else spawns or kills it.
 // vscode-free, so plain-Node tests can drive it against the real conductor + ElizACP.
 import type {
   AgentCapabilities,

@@ -139,4 +139,17 @@ export async function untilShown(what: string, selector: string, then: 'shown' |
 export const QUICK_PICK_SHOWN = '.quick-input-widget .quick-input-list .monaco-list-row';
 export const QUICK_INPUT_SHOWN = '.quick-input-widget .quick-input-box input';
 
+/**
+ * Answers the quick input the workbench is (about to be) showing, once drawn: focuses item `index`
+ * of a quick pick and accepts it, or (no index) accepts an input box's value.
+ */
+export async function answerQuickInput(index?: number): Promise<void> {
+  await untilShown('the quick input', index === undefined ? QUICK_INPUT_SHOWN : QUICK_PICK_SHOWN);
+  if (index !== undefined) {
+    await vscode.commands.executeCommand('quickInput.first');
+    for (let i = 0; i < index; i++) await vscode.commands.executeCommand('quickInput.next');
+  }
+  await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+}
+
 export { groupMembers, groupsUnder } from './processGroup';

@@ -3,7 +3,7 @@
 // text is read through symposium.test.getAgentStatus (text, tooltip and every text shown so far).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { cmd, extension, newTab, openChat, waitFor, waitForIdle, untilShown, QUICK_PICK_SHOWN } from '../helpers';
+import { cmd, extension, newTab, openChat, waitFor, waitForIdle, answerQuickInput } from '../helpers';
 
 interface Shown {
   text: string;
@@ -105,7 +105,7 @@ suite('agent status bar', () => {
 
       await pickFromMenu(0);
       // The second pick lists the agents: ElizACP (current) and Eliza two.
-      await answerPick(1);
+      await answerQuickInput(1);
       await waitFor(
         'the current agent to change',
         () => vscode.workspace.getConfiguration('symposium').get('currentAgent') === 'Eliza two',
@@ -121,13 +121,5 @@ suite('agent status bar', () => {
 /** Opens the status-bar item's menu (its command) and picks the item at `index`. */
 async function pickFromMenu(index: number): Promise<void> {
   void vscode.commands.executeCommand('symposium.agentMenu');
-  await answerPick(index);
-}
-
-/** Answers the quick pick that is (about to be) open: focus item `index`, accept. */
-async function answerPick(index: number): Promise<void> {
-  await untilShown('the quick pick', QUICK_PICK_SHOWN);
-  await vscode.commands.executeCommand('quickInput.first');
-  for (let i = 0; i < index; i++) await vscode.commands.executeCommand('quickInput.next');
-  await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+  await answerQuickInput(index);
 }

@@ -33,6 +33,7 @@ import {
   waitForIdle,
   untilShown,
   QUICK_PICK_SHOWN,
+  answerQuickInput,
 } from '../helpers';
 
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('symposium');
@@ -186,8 +187,8 @@ suite('agent registry', () => {
       await untilShown('the picker', QUICK_PICK_SHOWN);
       await screenshot(shot);
     }
-    await answerPick(index);
-    if (confirm) await answerPick(confirm === 'install' ? 0 : 1);
+    await answerQuickInput(index);
+    if (confirm) await answerQuickInput(confirm === 'install' ? 0 : 1);
     return choices;
   }
 
@@ -312,7 +313,7 @@ suite('agent registry', () => {
     this.timeout(30_000);
     const before = { agents: agents(), current: config().get('currentAgent') };
     await choose('$(cloud-download) Eliza No Checksum', 'install');
-    await answerPick(0); // the second question: Cancel comes first
+    await answerQuickInput(0); // the second question: Cancel comes first
     await waitFor('the decline', () => log.events.some((e) => e.message === 'install without a checksum declined'));
     assert.match((await cmd<string[]>('getAgentConfirmation'))[0]!, /no SHA-256 for .*eliza-nosum\.tar\.gz.*can run any program as you/);
     assert.ok(!requests.includes('/eliza-nosum.tar.gz'), 'nothing was downloaded');
@@ -373,11 +374,3 @@ suite('agent registry', () => {
     assert.equal(requests.filter((r) => r === '/rewriter.tar.gz').length, 1);
   });
 });
-
-/** Answers the quick pick that is (about to be) open: focus item `index`, accept. */
-async function answerPick(index: number): Promise<void> {
-  await untilShown('the quick pick', QUICK_PICK_SHOWN);
-  await vscode.commands.executeCommand('quickInput.first');
-  for (let i = 0; i < index; i++) await vscode.commands.executeCommand('quickInput.next');
-  await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-}

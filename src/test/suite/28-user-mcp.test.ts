@@ -13,18 +13,7 @@ import { UserMcpServers } from '../../mcp/userMcpServers';
 import { mcpNotice } from '../../mcp/mcpSummary';
 import type { RenderedItem } from '../../protocol/webview';
 import type { LogEvent } from '../../log/logEvent';
-import {
-  answerText,
-  cmd,
-  extension,
-  openChat,
-  rendered,
-  waitFor,
-  waitForIdle,
-  untilShown,
-  QUICK_PICK_SHOWN,
-  QUICK_INPUT_SHOWN,
-} from '../helpers';
+import { answerText, cmd, extension, openChat, rendered, waitFor, waitForIdle, answerQuickInput } from '../helpers';
 
 /** The extension's `mcp` log messages so far. */
 const mcpLog = async (): Promise<string[]> =>
@@ -37,16 +26,6 @@ const notices = (items: RenderedItem[]): string =>
     .filter((i) => i.messageId.startsWith('notice:'))
     .map((i) => i.body.replace(/\\/g, ''))
     .join('\n');
-
-/** Accepts what the quick input shows: pick item `index`, or (none given) the input box's value. */
-async function acceptQuickInput(index?: number): Promise<void> {
-  await untilShown('the quick input', index === undefined ? QUICK_INPUT_SHOWN : QUICK_PICK_SHOWN);
-  if (index !== undefined) {
-    await vscode.commands.executeCommand('quickInput.first');
-    for (let i = 0; i < index; i++) await vscode.commands.executeCommand('quickInput.next');
-  }
-  await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-}
 
 async function ask(tabId: string, text: string): Promise<string> {
   const messageId = await cmd<string>('sendPrompt', tabId, text);
@@ -100,9 +79,9 @@ suite('user MCP servers', () => {
         /^fixture: .*node.* --import .*mcp-stdio-server\.ts \(env: FIXTURE_KEY, FIXTURE_FOLDER\)$/,
         'the command line and env names',
       );
-      await acceptQuickInput(0); // Allow and start them
+      await answerQuickInput(0); // Allow and start them
       await waitFor('the input box', async () => (await mcpLog()).includes('asking for an MCP input'));
-      await acceptQuickInput(); // the box's value: the input's default
+      await answerQuickInput(); // the box's value: the input's default
       await waitForIdle(tabId, 60_000);
 
       const items = (await rendered(tabId))!;
