@@ -59,5 +59,6 @@ export async function readCappedText(response: Response, maxBytes: number): Prom
   }
 }
 
-const sizeText = (bytes: number): string =>
+/** A byte count as a person reads it: "64 MiB", "128 KiB", "16 bytes". */
+export const sizeText = (bytes: number): string =>
   bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;

@@ -150,6 +150,38 @@ describe('crate sources: locating', function () {
     assert.ok(Date.now() - started < 5000);
   });
 
+  it('stops a download or an index past its cap, whether or not the registry says the size', async () => {
+    for (const chunked of [false, true]) {
+      const registry = await new LocalRegistry([{ name: 'huge', version: '1.0.0', padBytes: 512 * 1024 }], { chunked }).start();
+      try {
+        const cfg = config(registry, { systemRegistries: [] });
+        cfg.registry.maxDownloadBytes = 128 * 1024;
+        await assert.rejects(
+          locateCrate('huge', undefined, '/', cfg),
+          /the archive of huge 1\.0\.0 is larger than 128 KiB; the download was stopped/,
+        );
+        assert.deepEqual(
+          readdirSync(cfg.cacheDir).filter((d) => d.includes('huge')),
+          [],
+          `no tree left behind (chunked: ${chunked})`,
+        );
+        const small = config(registry, { systemRegistries: [] });
+        small.registry.maxIndexBytes = 16;
+        await assert.rejects(
+          locateCrate('huge', undefined, '/', small),
+          /index of "huge" is larger than 16 bytes; the download was stopped/,
+        );
+        assert.equal(
+          (await locateCrate('huge', undefined, '/', config(registry, { systemRegistries: [] }))).version,
+          '1.0.0',
+          'under the default caps it downloads',
+        );
+      } finally {
+        await registry.stop();
+      }
+    }
+  });
+
   it('refuses hostile archive paths and never leaves a half tree', async () => {
     assert.throws(() => safeRelativePath('/etc/passwd', 'x-1.0.0'), /absolute/);
     assert.throws(() => safeRelativePath('x-1.0.0/../../evil', 'x-1.0.0'), /\.\./);

@@ -2,10 +2,11 @@
 // Cargo's semantics; else the version the workspace's Cargo.lock uses; else the newest. Where,
 // first hit wins: our extraction cache, $CARGO_HOME/registry/src, $CARGO_HOME/registry/cache
 // (extracted), system trees such as Debian's /usr/share/cargo/registry, then a download.
-import { readdir, readFile, stat, mkdir } from 'node:fs/promises';
+import { readdir, stat, mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { readRegularFileText } from '../../../src/node/containedFile';
+import { readRegularFile, readRegularFileText } from '../../../src/node/containedFile';
+import { LIMITS } from '../../../src/node/tarExtract';
 import { parseVersionReq, selectVersion, type Candidate, type VersionReq } from './cargoSemver';
 import { extractCrate, sweepPartials } from './extract';
 import { checkCrateName, downloadCrate, fetchIndex, RegistryError, type IndexEntry, type RegistryConfig } from './registry';
@@ -158,7 +159,9 @@ export async function locateCrate(
   void sweepPartials(config.cacheDir);
   if (where?.kind === 'crate') {
     onProgress?.(`Extracting ${name} ${version}`);
-    const path = await extractCrate(await readFile(where.path), config.cacheDir, name, version);
+    // Cargo's own cache, but a regular file only and no larger than an archive may be.
+    const archive = await readRegularFile(where.path, { maxBytes: LIMITS.compressedBytes, followFinalLink: true });
+    const path = await extractCrate(archive.bytes, config.cacheDir, name, version);
     return {
       crate_name: name,
       version,

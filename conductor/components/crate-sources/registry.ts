@@ -1,7 +1,10 @@
-import { errorText } from '../../../src/protocol/errorText';
 // crates.io's sparse index and static download URL (both bases configurable, so tests use a
-// loopback registry). Every request has a timeout; every download is checked against the
-// index's SHA-256 checksum, so a corrupt or truncated archive is an error, never a tree.
+// loopback registry). Every request has a timeout and a size cap (a registry is untrusted: an
+// answer that goes on is cut off at the cap, not held in memory); every download is checked
+// against the index's SHA-256 checksum, so a corrupt or truncated archive is an error, never a tree.
+import { BodyTooLargeError, readCappedBody, sizeText } from '../../../src/node/cappedBody';
+import { LIMITS } from '../../../src/node/tarExtract';
+import { errorText } from '../../../src/protocol/errorText';
 
 export interface RegistryConfig {
   /** Sparse index base, e.g. https://index.crates.io */
@@ -9,7 +12,14 @@ export interface RegistryConfig {
   /** Download base; files are at `<base>/<name>/<name>-<version>.crate`. */
   downloadUrl: string;
   timeoutMs: number;
+  /** A crate archive's bytes at most (default: the extraction's own cap on a compressed archive). */
+  maxDownloadBytes?: number;
+  /** A crate's index file's bytes at most. */
+  maxIndexBytes?: number;
 }
+
+/** crates.io's largest index files (every version of a crate, one line each) are a few hundred KB. */
+export const MAX_INDEX_BYTES = 16 * 1024 * 1024;
 
 export const DEFAULT_REGISTRY: RegistryConfig = {
   indexUrl: process.env.SYMPOSIUM_CRATES_INDEX_URL ?? 'https://index.crates.io',
@@ -65,8 +75,10 @@ export async function fetchIndex(name: string, config: RegistryConfig, signal?: 
   const res = await get(url, config, signal);
   if (res.status === 404 || res.status === 410) throw new RegistryError(`crate "${name}" was not found in the registry`);
   if (!res.ok) throw new RegistryError(`registry index answered ${res.status} for ${url}`);
+  const maxBytes = config.maxIndexBytes ?? MAX_INDEX_BYTES;
+  const body = await readCapped(res, maxBytes, `the registry's index of "${name}"`);
   const entries: IndexEntry[] = [];
-  for (const line of (await res.text()).split('\n')) {
+  for (const line of body.toString('utf8').split('\n')) {
     if (!line.trim()) continue;
     try {
       const e = JSON.parse(line) as Partial<IndexEntry>;
@@ -93,21 +105,31 @@ export async function downloadCrate(
   if (!res.ok) throw new RegistryError(`download of ${entry.name} ${entry.vers} answered ${res.status} (${url})`);
   const length = Number(res.headers.get('content-length'));
   const total = Number.isSafeInteger(length) && length > 0 ? length : undefined;
-  const chunks: Uint8Array[] = [];
-  let received = 0;
   onBytes?.(0, total);
-  try {
-    for await (const chunk of res.body ?? []) {
-      chunks.push(chunk);
-      received += chunk.length;
-      onBytes?.(received, total);
-    }
-  } catch (err) {
-    throw new RegistryError(`download of ${entry.name} ${entry.vers} failed: ${errorText(err)}`);
-  }
-  const bytes = Buffer.concat(chunks);
+  const bytes = await readCapped(
+    res,
+    config.maxDownloadBytes ?? LIMITS.compressedBytes,
+    `the archive of ${entry.name} ${entry.vers}`,
+    (received) => onBytes?.(received, total),
+  );
   const { createHash } = await import('node:crypto');
   const sum = createHash('sha256').update(bytes).digest('hex');
   if (sum !== entry.cksum) throw new RegistryError(`checksum mismatch for ${entry.name} ${entry.vers}: the downloaded archive is corrupt`);
   return bytes;
+}
+
+/** The body, at most `maxBytes` (a declared larger length is refused before reading); RegistryError otherwise. */
+async function readCapped(res: Response, maxBytes: number, what: string, onBytes?: (received: number) => void): Promise<Buffer> {
+  const tooLarge = (): RegistryError => new RegistryError(`${what} is larger than ${sizeText(maxBytes)}; the download was stopped`);
+  const declared = Number(res.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await res.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  try {
+    return await readCappedBody(res.body, maxBytes, onBytes);
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) throw tooLarge();
+    throw new RegistryError(`reading ${what} failed: ${errorText(err)}`);
+  }
 }
