@@ -169,7 +169,7 @@ async function runAgent(agent, first) {
     });
 
   const asking = agent.asks.run ? 'asks once; Allow runs it' : "runs without asking (the agent's own policy)";
-  const outputShown = agent.outputInCard ? 'its card shows the output' : 'the answer quotes the output';
+  const outputShown = agent.outputInCard ? 'its card shows the output and ends as Completed' : 'the answer quotes the output';
   await featureStep(
     'runs a command (asking if its mode asks), output shown',
     `${L}: "run echo hi-from-shell" ${asking}, and ${outputShown}`,
@@ -199,6 +199,12 @@ async function runAgent(agent, first) {
         await until('the output in the card', async () => shown.test(await card.innerText()), 30_000).catch(async (e) => {
           throw new Error(`${e.message}: ${JSON.stringify((await card.innerText()).slice(-500))}`);
         });
+        // The agent ended its turn itself: the call was never stopped, and its card ends as completed
+        // (until the agent says so, "Turn ended").
+        await until('the card to say Completed', async () => /\bCompleted\b/.test(await card.innerText()), 30_000).catch(async (e) => {
+          throw new Error(`${e.message}: ${JSON.stringify((await card.innerText()).slice(0, 300))}`);
+        });
+        if (/\bStopped\b/.test(await card.innerText())) throw new Error('a call of a turn the agent ended is shown as stopped');
       }
       await shot(`${agent.id}-shell-output`);
     },

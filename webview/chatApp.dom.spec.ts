@@ -154,6 +154,33 @@ describe('chat webview in a DOM (jsdom + mynah-ui)', function () {
     assert.doesNotMatch(page.text(card()), /Running/);
   });
 
+  it('a call the agent reports after ending its turn: "Turn ended", never Stopped, then its status', async () => {
+    const { tabId } = startApp();
+    page.fromHost({ type: 'session-ready', tabId, index: 1, agentName: 'Agent', cwd: '/work' });
+    page.fromHost({ type: 'prompt-started', tabId, index: 2, messageId: 'm1', text: 'run ls' });
+    const call = { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'ls -l', kind: 'execute', status: 'in_progress' } as const;
+    page.fromHost({ type: 'agent-update', tabId, index: 3, messageId: 'm1', update: call });
+    page.fromHost({ type: 'prompt-ended', tabId, index: 4, messageId: 'm1', stopReason: 'end_turn' });
+    await settle();
+    const card = () =>
+      [...wrapper(tabId).querySelectorAll('.mynah-chat-item-card')].find(
+        (c) => page.text(c).includes('ls -l') && !c.parentElement?.closest('.mynah-chat-item-card'),
+      )!;
+    assert.ok(!card().classList.contains('text-shimmer'), 'no shimmer once the turn is over');
+    assert.match(page.text(card()), /Turn ended/);
+    assert.doesNotMatch(page.text(card()), /Stopped|Running/);
+    page.fromHost({
+      type: 'agent-update',
+      tabId,
+      index: 5,
+      messageId: 'm1',
+      update: { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' },
+    });
+    await settle();
+    assert.match(page.text(card()), /Completed/);
+    assert.doesNotMatch(page.text(card()), /Turn ended/);
+  });
+
   it("an agent's raw HTML is shown as text, never added to the page (answers, tool output, names, buttons, menus)", async () => {
     const { api, tabId } = startApp();
     const evil = (id: string): string =>

@@ -55,7 +55,7 @@ describe('tool-call cards', () => {
     );
   });
 
-  it('a call still pending or running when its turn is over shows as stopped, without a shimmer; finished ones keep their status', () => {
+  it('a call still pending or running when its turn is stopped shows as stopped, when the agent ended it as "Turn ended", without a shimmer; finished ones keep their status', () => {
     const ended = (over: Parameters<typeof turn>[0]) => {
       const t = turn({});
       addUpdate(t, call); // pending
@@ -69,18 +69,27 @@ describe('tool-call cards', () => {
       const card = items.find((i) => i.messageId === `m:tool:${id}`);
       return [card?.header?.status?.text, card?.header?.status?.icon, card?.shimmer];
     };
-    for (const over of [
-      { status: 'done' as const, stopReason: 'cancelled' as const },
-      { status: 'failed' as const, error: 'the agent exited' },
-      { status: 'done' as const, stopReason: 'end_turn' as const },
-    ]) {
+    const stopped = ['Stopped', 'stop', false];
+    const unreported = ['Turn ended', 'info', false];
+    for (const [over, shown] of [
+      [{ status: 'done' as const, stopReason: 'cancelled' as const }, stopped],
+      [{ status: 'done' as const, stopReason: 'max_tokens' as const }, stopped],
+      [{ status: 'failed' as const, error: 'the agent exited' }, stopped],
+      [{ status: 'done' as const, stopReason: 'end_turn' as const }, unreported],
+    ] as const) {
       const { running, after } = ended(over);
       assert.deepEqual(view(running, 't1'), ['Pending', 'progress', true], 'while the turn runs');
       assert.deepEqual(view(running, 't2'), ['Running', 'progress', true]);
-      assert.deepEqual(view(after, 't1'), ['Stopped', 'stop', false], JSON.stringify(over));
-      assert.deepEqual(view(after, 't2'), ['Stopped', 'stop', false], JSON.stringify(over));
+      assert.deepEqual(view(after, 't1'), shown, JSON.stringify(over));
+      assert.deepEqual(view(after, 't2'), shown, JSON.stringify(over));
       assert.deepEqual(view(after, 't3'), ['Completed', 'ok', false]);
     }
+    // The agent reports the call's end after its turn (as Codex does): the card shows it.
+    const t = turn({});
+    addUpdate(t, { sessionUpdate: 'tool_call', toolCallId: 't2', title: 'Run tests', kind: 'execute', status: 'in_progress' });
+    Object.assign(t, { status: 'done', stopReason: 'end_turn' });
+    addUpdate(t, { sessionUpdate: 'tool_call_update', toolCallId: 't2', status: 'completed' });
+    assert.deepEqual(view(turnToChatItems(t), 't2'), ['Completed', 'ok', false]);
   });
 
   it('a call without status is running; failed calls say so; raw input is pretty JSON', () => {

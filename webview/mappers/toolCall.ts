@@ -44,20 +44,29 @@ export function statusOf(t: Pick<ToolCallUpdate, 'status'>): 'pending' | 'in_pro
   return t.status ?? 'in_progress';
 }
 
+/** Where the call's turn is: running, ended by the agent (`end_turn`), or stopped (cancelled, failed, a limit). */
+export type TurnPhase = 'running' | 'ended' | 'stopped';
+
 /**
- * What a call's card shows: its status, except that a call still pending or under way when its
- * turn is over (stopped by the user, the agent crashed, or it never said) shows as stopped — not
- * as running forever, with a shimmer the page would keep redrawing.
+ * What a call's card shows: its status, except for a call still pending or under way when its
+ * turn is over — not shown as running forever, with a shimmer the page would keep redrawing. If
+ * the turn was stopped (by the user, a crash, a limit), the call was too; if the agent ended its
+ * turn itself, the call most likely finished and the agent has not said so yet (Codex reports a
+ * command's end after its turn), so the card says only that its turn ended, and a late update
+ * still sets its real status.
  */
-export function shownStatus(t: Pick<ToolCallUpdate, 'status'>, turnRunning: boolean): ReturnType<typeof statusOf> | 'stopped' {
+export function shownStatus(t: Pick<ToolCallUpdate, 'status'>, turn: TurnPhase): ReturnType<typeof statusOf> | 'stopped' | 'unreported' {
   const status = statusOf(t);
-  return !turnRunning && (status === 'pending' || status === 'in_progress') ? 'stopped' : status;
+  if (turn === 'running' || (status !== 'pending' && status !== 'in_progress')) return status;
+  return turn === 'ended' ? 'unreported' : 'stopped';
 }
 
 export function statusView(status: ReturnType<typeof shownStatus>): NonNullable<NonNullable<ChatItemContent['header']>['status']> {
   switch (status) {
     case 'stopped':
       return { status: 'info', icon: 'stop', text: 'Stopped', position: 'right' };
+    case 'unreported':
+      return { status: 'info', icon: 'info', text: 'Turn ended', position: 'right' };
     case 'pending':
       return { status: 'info', icon: 'progress', text: 'Pending', position: 'right' };
     case 'in_progress':
@@ -104,9 +113,9 @@ export function toolCallToChatItem(
   t: ToolCallState,
   itemId: string,
   terminals: Record<string, TerminalView> = {},
-  turnRunning = true,
+  turn: TurnPhase = 'running',
 ): ChatItem {
-  const status = shownStatus(t, turnRunning);
+  const status = shownStatus(t, turn);
   const content = t.content ?? [];
   const locations = t.locations ?? [];
   const details: ChatItemContent[] = [];
