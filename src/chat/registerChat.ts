@@ -23,6 +23,7 @@ import type { Elicitations } from './elicitations';
 import type { RejectFeedback } from './rejectFeedback';
 import type { SessionDirectory } from './sessionDirectory';
 import { registerSignOut } from './signOut';
+import { registerForgetMcp } from '../mcp/forgetMcp';
 import type { TabMessages } from './tabMessages';
 
 export interface ChatFeatureDeps {
@@ -55,6 +56,7 @@ export function registerChat(core: ExtensionCore, deps: ChatFeatureDeps): ChatFe
     log,
     secrets: core.context.secrets,
     workspaceState: core.context.workspaceState,
+    globalState: core.context.globalState,
     globalStorageUri: core.context.globalStorageUri,
     enabled: () => settings.mcpServersEnabled(),
   });
@@ -124,6 +126,7 @@ export function registerChat(core: ExtensionCore, deps: ChatFeatureDeps): ChatFe
       if (offered === 0) void vscode.window.showInformationMessage('Symposium: no open chat has an agent that offers a way to sign in.');
       else await provider.show();
     }),
+    registerForgetMcp(userMcp),
     registerSignOut(pool, () => settings.agentSettings(runtime).current.name, log),
     vscode.commands.registerCommand('symposium.discussSelection', () =>
       discussSelection({

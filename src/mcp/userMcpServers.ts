@@ -4,7 +4,8 @@
 // programs to run, written by whoever wrote the repository: it counts only in a trusted workspace,
 // and only after the user has seen everything it would run and said yes (remembered per folder and
 // content: a changed file asks again). `${input:…}` values are asked once in an input box and kept
-// in VS Code's secret storage, never in settings, logs or the workspace.
+// in VS Code's secret storage, never in settings, logs or the workspace. "Forget MCP Server
+// Approvals and Inputs" takes both back: the next chat asks again.
 import { createHash } from 'node:crypto';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -30,6 +31,8 @@ import { UNTRUSTED, type McpServerReport, type SessionMcpServers } from './mcpSu
 const FILE_BYTES = 1024 * 1024;
 /** workspaceState key: `<folder>\0<sha256 of its mcp.json>` the user allowed. */
 const CONSENT_KEY = 'symposium.mcpWorkspaceConsent';
+/** globalState key: the secret-storage keys of the inputs answered (secret storage cannot list its keys). */
+const INPUT_KEYS_KEY = 'symposium.mcpInputKeys';
 
 interface Source {
   kind: 'user' | 'workspace';
@@ -45,9 +48,11 @@ interface Source {
 
 export interface UserMcpDeps {
   log: Log;
-  secrets: Pick<vscode.SecretStorage, 'get' | 'store'>;
+  secrets: Pick<vscode.SecretStorage, 'get' | 'store' | 'delete'>;
   /** This workspace's memory, which a repository cannot write. */
   workspaceState: Pick<vscode.Memento, 'get' | 'update'>;
+  /** The extension's memory in every workspace (where the answered inputs' keys are listed). */
+  globalState: Pick<vscode.Memento, 'get' | 'update'>;
   /** `<user data>/User/globalStorage/<extension>`: the User folder is two levels up. */
   globalStorageUri: vscode.Uri;
   /** `symposium.mcpServers.enabled`. */
@@ -65,6 +70,32 @@ export class UserMcpServers {
   lastConfirmation: string[] = [];
 
   constructor(private readonly deps: UserMcpDeps) {}
+
+  /** What is kept: this workspace's approved mcp.json files, and the inputs answered (in every workspace). */
+  kept(): { approvals: number; inputs: number } {
+    return {
+      approvals: (this.deps.workspaceState.get<string[]>(CONSENT_KEY) ?? []).length,
+      inputs: (this.deps.globalState.get<string[]>(INPUT_KEYS_KEY) ?? []).length,
+    };
+  }
+
+  /**
+   * Forgets this workspace's approvals (and the refusals of this window) and every input's answer:
+   * the next session asks again. Sessions already running keep the servers they were given.
+   */
+  forget(): Promise<{ approvals: number; inputs: number }> {
+    const run = this.queue.then(async () => {
+      const kept = this.kept();
+      for (const key of this.deps.globalState.get<string[]>(INPUT_KEYS_KEY) ?? []) await this.deps.secrets.delete(key);
+      await this.deps.globalState.update(INPUT_KEYS_KEY, undefined);
+      await this.deps.workspaceState.update(CONSENT_KEY, undefined);
+      this.declined.clear();
+      this.deps.log.info('mcp', 'MCP server approvals and inputs forgotten', kept);
+      return kept;
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
 
   /** The servers for a new session in `folder`, with what became of each (for the chat's notice). */
   forSession(folder: string): Promise<SessionMcpServers> {
@@ -205,6 +236,8 @@ export class UserMcpServers {
       return undefined;
     }
     await this.deps.secrets.store(key, value);
+    const keys = this.deps.globalState.get<string[]>(INPUT_KEYS_KEY) ?? [];
+    if (!keys.includes(key)) await this.deps.globalState.update(INPUT_KEYS_KEY, [...keys, key]);
     return value;
   }
 }

@@ -2,7 +2,8 @@
 // stdio server whose env uses an `${input:…}`. A new chat first shows what the file would run and
 // asks; then the input box asks for the value; the agent gets the server (and its tool answers with
 // the value), and the chat says which servers the session got. A second chat asks nothing again. In
-// an untrusted workspace the file's servers are not passed, and the chat's line says why.
+// an untrusted workspace the file's servers are not passed, and the chat's line says why. "Forget MCP
+// Server Approvals and Inputs" takes both back, once the user has seen what goes.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -13,7 +14,18 @@ import { UserMcpServers } from '../../mcp/userMcpServers';
 import { mcpNotice } from '../../mcp/mcpSummary';
 import type { RenderedItem } from '../../protocol/webview';
 import type { LogEvent } from '../../log/logEvent';
-import { answerText, cmd, extension, openChat, rendered, waitFor, waitForIdle, answerQuickInput } from '../helpers';
+import {
+  answerText,
+  cmd,
+  extension,
+  openChat,
+  rendered,
+  waitFor,
+  waitForIdle,
+  answerQuickInput,
+  untilShown,
+  QUICK_PICK_SHOWN,
+} from '../helpers';
 
 /** The extension's `mcp` log messages so far. */
 const mcpLog = async (): Promise<string[]> =>
@@ -103,12 +115,34 @@ suite('user MCP servers', () => {
     }
   });
 
+  test('Forget MCP Server Approvals and Inputs: the pick lists what goes; then a new chat asks both again', async function () {
+    this.timeout(90_000);
+    const forgetting = vscode.commands.executeCommand('symposium.forgetMcpServerApprovals');
+    await untilShown('the choice', `${QUICK_PICK_SHOWN}:has-text("Forget")`);
+    await untilShown('what goes: the approval', `${QUICK_PICK_SHOWN}:has-text("The approval of this workspace's MCP servers (1 file)")`);
+    await untilShown('what goes: the input', `${QUICK_PICK_SHOWN}:has-text("1 answer to MCP inputs")`);
+    await answerQuickInput(0); // Forget
+    await forgetting;
+    assert.ok((await mcpLog()).includes('MCP server approvals and inputs forgotten'));
+
+    const before = await asked();
+    const tabId = await cmd<string>('simulateNewTab');
+    await waitFor('the confirmation again', async () => (await asked()) === before + 1, 30_000);
+    await answerQuickInput(0); // Allow and start them
+    await waitFor('the input box again', async () => (await asked()) === before + 2);
+    await answerQuickInput();
+    await waitForIdle(tabId, 60_000);
+    assert.equal(await ask(tabId, 'use tool fixture::env with {"name": "FIXTURE_KEY"}'), 'k-from-the-input-box');
+    await cmd('closeTab', tabId);
+  });
+
   test("untrusted: the workspace's servers are not passed, nothing is asked, and the line says why", async () => {
     const events: string[] = [];
     const servers = new UserMcpServers({
       log: { ...silentLog, info: (_c, message) => void events.push(message) },
-      secrets: { get: async () => undefined, store: async () => undefined },
+      secrets: { get: async () => undefined, store: async () => undefined, delete: async () => undefined },
       workspaceState: { get: () => undefined, update: async () => undefined },
+      globalState: { get: () => undefined, update: async () => undefined },
       globalStorageUri: vscode.Uri.file(path.join(folder(), 'no-user-dir', 'globalStorage', 'x')),
       enabled: () => true,
       trusted: () => false,
