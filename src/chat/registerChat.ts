@@ -73,7 +73,7 @@ export function registerChat(core: ExtensionCore, deps: ChatFeatureDeps): ChatFe
     // Every session the chat starts (new, restart, reopened, forked) gets the user's MCP servers.
     configure: async (previousFolder, agentName) => {
       const config = await resolveConfiguration(runtime, log, settings, previousFolder, agentName);
-      return config && { ...config, userMcp: await userMcp.forSession(config.workspaceFolder) };
+      return config && { ...config, userMcp: await userMcp.forSession(config.workspaceFolder, config.additionalDirectories) };
     },
     ...deps.context,
     editor: deps.diffView,

@@ -1,6 +1,8 @@
 // The user's MCP servers for a new session, as VS Code users configure them (docs/extension.md,
 // "Your MCP servers"): the user's `mcp.json` (beside settings.json in the User folder), the
-// older `mcp` user setting, and the session folder's `.vscode/mcp.json`. A workspace's file names
+// older `mcp` user setting, and the `.vscode/mcp.json` of each folder the session is given (its
+// working folder, and the others with symposium.allFoldersInSession; the working folder's server
+// wins a name they share, as VS Code's own chat reads every workspace folder's file). A workspace's file names
 // programs to run, written by whoever wrote the repository: it counts only in a trusted workspace,
 // and only after the user has seen everything it would run and said yes (remembered per folder and
 // content: a changed file asks again). `${input:…}` values are asked once in an input box and kept
@@ -97,23 +99,27 @@ export class UserMcpServers {
     return run;
   }
 
-  /** The servers for a new session in `folder`, with what became of each (for the chat's notice). */
-  forSession(folder: string): Promise<SessionMcpServers> {
-    const run = this.queue.then(() => this.gather(folder));
+  /**
+   * The servers for a new session in `folder` (and the `others` folders it is given), with what
+   * became of each (for the chat's notice).
+   */
+  forSession(folder: string, others: readonly string[] = []): Promise<SessionMcpServers> {
+    const run = this.queue.then(() => this.gather(folder, others));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async gather(folder: string): Promise<SessionMcpServers> {
+  private async gather(folder: string, others: readonly string[]): Promise<SessionMcpServers> {
     if (!this.deps.enabled()) return { servers: [], report: [], disabled: true };
     const report: McpServerReport[] = [];
-    const sources = await this.sources(folder, report);
-    // A workspace server replaces the user's of the same name, as a workspace setting would.
+    const sources = await this.sources([...others.filter((o) => o !== folder), folder], report);
+    // A workspace server replaces the user's of the same name, as a workspace setting would; the
+    // working folder's replaces another folder's (it comes last).
     const chosen = new Map<string, { entry: McpEntry; source: Source }>();
     for (const source of sources) for (const entry of source.config.servers) chosen.set(entry.name, { entry, source });
     const servers: McpServer[] = [];
     for (const { entry, source } of chosen.values()) {
-      const resolved = await this.resolve(entry, source, folder);
+      const resolved = await this.resolve(entry, source, source.folder ?? folder);
       if ('server' in resolved) servers.push(resolved.server);
       report.push({
         name: entry.name,
@@ -122,11 +128,12 @@ export class UserMcpServers {
         ...('skipped' in resolved ? { skipped: resolved.skipped } : {}),
       });
     }
-    this.deps.log.info('mcp', 'user MCP servers for the session', { folder, servers: report });
+    this.deps.log.info('mcp', 'user MCP servers for the session', { folder, others, servers: report });
     return { servers, report };
   }
 
-  private async sources(folder: string, report: McpServerReport[]): Promise<Source[]> {
+  /** The user's sources, then each folder's file in `folders`' order (the working folder last). */
+  private async sources(folders: readonly string[], report: McpServerReport[]): Promise<Source[]> {
     const sources: Source[] = [];
     const problems: string[] = [];
     const inspect = (key: string): unknown => vscode.workspace.getConfiguration('mcp').inspect(key)?.globalValue;
@@ -142,9 +149,10 @@ export class UserMcpServers {
     if (userText !== undefined)
       sources.push({ kind: 'user', label: userFile, inputScope: 'user', config: parseMcpJson(userText, userFile) });
 
-    const wsFile = path.join(folder, '.vscode', 'mcp.json');
-    const wsText = await readOrNothing(() => readContainedFile(wsFile, [folder], { maxBytes: FILE_BYTES }), wsFile, problems);
-    if (wsText !== undefined) {
+    for (const folder of folders) {
+      const wsFile = path.join(folder, '.vscode', 'mcp.json');
+      const wsText = await readOrNothing(() => readContainedFile(wsFile, [folder], { maxBytes: FILE_BYTES }), wsFile, problems);
+      if (wsText === undefined) continue;
       const config = parseMcpJson(wsText, wsFile);
       const consentKey = `${folder}\0${createHash('sha256').update(wsText).digest('hex')}`;
       const source: Source = { kind: 'workspace', label: wsFile, inputScope: wsFile, config, folder, consentKey };

@@ -3,7 +3,9 @@
 // asks which one its session works in (resolveConfiguration → vscode.window.showWorkspaceFolderPick).
 // The tests answer that real quick pick with the quick-input commands a keyboard user triggers.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as vscode from 'vscode';
 import type { LogEvent } from '../../log/logEvent';
 import {
@@ -20,6 +22,7 @@ import {
   waitForIdle,
   untilShown,
   QUICK_PICK_SHOWN,
+  answerQuickInput,
 } from '../helpers';
 
 interface Proc {
@@ -191,6 +194,45 @@ suite('several workspace folders', () => {
     const read = await reply(tabId, 'read file notes.txt in additional folder 1');
     assert.ok(read.startsWith(`Contents of ${path.join(b!, 'notes.txt')}:`), read);
     assert.match(read, /Only the second workspace folder has this file\./);
+  });
+
+  test("all folders in one session: the other folder's .vscode/mcp.json is asked about, and its server reaches the agent", async function () {
+    this.timeout(90_000);
+    const [, b] = folders();
+    const mcpJson = path.join(b!, '.vscode', 'mcp.json');
+    const ext = extension().extensionPath;
+    const fixture = path.join(ext, 'conductor', 'eliza', 'fixtures', 'mcp-stdio-server.ts');
+    const tsx = pathToFileURL(path.join(ext, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+    const hadVscodeDir = fs.existsSync(path.dirname(mcpJson));
+    fs.mkdirSync(path.dirname(mcpJson), { recursive: true });
+    fs.writeFileSync(
+      mcpJson,
+      JSON.stringify({
+        servers: {
+          'second-folder-server': {
+            type: 'stdio',
+            command: process.execPath,
+            args: ['--import', tsx, fixture],
+            env: { FIXTURE_FOLDER: '${workspaceFolder}' },
+          },
+        },
+      }),
+    );
+    try {
+      const tabId = await cmd<string>('simulateNewTab');
+      await answerFolderPick('first');
+      const mcpAsked = () => log.events.filter((e) => e.category === 'mcp' && e.message === 'asking to allow the workspace MCP servers');
+      await waitFor("the confirmation of the second folder's servers", () => mcpAsked().length > 0, 30_000);
+      assert.equal((mcpAsked().at(-1)!.data as { file: string }).file, mcpJson);
+      await answerQuickInput(0); // Allow and start them
+      await waitForIdle(tabId, 60_000);
+      assert.match(await reply(tabId, 'which mcp servers do you have'), /second-folder-server \(stdio\)/);
+      // ${workspaceFolder} is the folder whose file named the server.
+      assert.equal(await reply(tabId, 'use tool second-folder-server::env with {"name": "FIXTURE_FOLDER"}'), b);
+    } finally {
+      fs.rmSync(mcpJson, { force: true });
+      if (!hadVscodeDir) fs.rmSync(path.dirname(mcpJson), { recursive: true, force: true });
+    }
   });
 
   test('symposium.allFoldersInSession off: a session gets one folder, and a read in the other is refused', async () => {
