@@ -12,6 +12,7 @@
 // returned type says so.
 import type * as acp from '@agentclientprotocol/sdk';
 import type * as acpUnstable from '@agentclientprotocol/sdk/unstable';
+import { isAbsolute } from 'node:path';
 import { isObject, type JsonObject } from '../../src/protocol/guards';
 
 /** What is wrong with a method's params, or undefined when they are fine. */
@@ -139,4 +140,17 @@ export const asWriteTextFile = guard<acp.WriteTextFileRequest>('fs/write_text_fi
  */
 export function sessionIdOf(value: unknown): string | undefined {
   return isObject(value) && typeof value.sessionId === 'string' ? value.sessionId : undefined;
+}
+
+/**
+ * A session's folders: its cwd, and the `additionalDirectories` the client gave it when the agent
+ * takes them (an agent that does not was never told of them, so they are not its to reach).
+ */
+export function sessionRoots(
+  params: { cwd: string; additionalDirectories?: unknown },
+  agentCapabilities: JsonObject | undefined,
+): string[] {
+  const caps = isObject(agentCapabilities?.sessionCapabilities) ? agentCapabilities.sessionCapabilities : {};
+  const extra = isObject(caps.additionalDirectories) && Array.isArray(params.additionalDirectories) ? params.additionalDirectories : [];
+  return [params.cwd, ...extra.filter((d): d is string => typeof d === 'string' && isAbsolute(d))];
 }

@@ -4,7 +4,7 @@
 // this adapter advertises them downstream and serves `fs/*` itself, confined to the session's
 // working directory and its additional directories (when the agent takes them). When the editor offers them, the conductor leaves the adapter out.
 import { mkdir } from 'node:fs/promises';
-import { dirname, isAbsolute } from 'node:path';
+import { dirname } from 'node:path';
 import { ErrorCodes } from '../../src/protocol/errorCodes';
 import {
   asInitialize,
@@ -17,6 +17,7 @@ import {
   isSessionSetup,
   paramsProblem,
   sessionIdOf,
+  sessionRoots,
 } from '../chain/acpGuards';
 import type { Component, ComponentContext, ComponentFactory, Direction, IncomingRequest } from '../chain/component';
 import { confine } from '../../src/node/confinement';
@@ -36,16 +37,6 @@ const FS_METHODS = new Set(['fs/read_text_file', 'fs/write_text_file']);
 /** The one confinement rule (src/node/confinement.ts), worded for this adapter's roots. */
 const confineToSession = (roots: readonly string[], path: string): string =>
   confine(path, roots, { scope: roots.length > 1 ? "the session's folders" : "the session's working directory" });
-
-/**
- * A session's folders: its cwd, and the `additionalDirectories` the client gave it when the agent
- * takes them (an agent that does not was never told of them, so they are not its to reach).
- */
-function sessionRoots(params: { cwd: string; additionalDirectories?: unknown }, agentCapabilities: JsonObject | undefined): string[] {
-  const caps = isObject(agentCapabilities?.sessionCapabilities) ? agentCapabilities.sessionCapabilities : {};
-  const extra = isObject(caps.additionalDirectories) && Array.isArray(params.additionalDirectories) ? params.additionalDirectories : [];
-  return [params.cwd, ...extra.filter((d): d is string => typeof d === 'string' && isAbsolute(d))];
-}
 
 class FsAdapter implements Component {
   readonly name = 'fs-adapter';

@@ -15,6 +15,7 @@ import { serverPids, testWorkspaceServers } from './languageServerLog';
 import { conductorArgs, initialize, newSession, prompt, startProcess, waitFor, type Harness } from './harness';
 
 const WORKSPACE = resolve(__dirname, '../../test-fixtures/workspace');
+const WORKSPACE_B = resolve(__dirname, '../../test-fixtures/workspace-b');
 /** Workspace-wide questions start the server of every language present (gopls too, for go-module/). */
 const SERVERS = testWorkspaceServers();
 
@@ -87,6 +88,19 @@ describe('ide-lsp: language servers answer the ide tools when the editor does no
       results: [],
       notes: ['no symbol named "NoSuchSymbolAnywhere" was found among the workspace symbols'],
     });
+  });
+
+  it("a session's additional directory: a file named there is answered by its own folder's server; one outside every folder is refused", async () => {
+    const r = await h.conn.agent.request('session/new', { cwd: WORKSPACE_B, additionalDirectories: [WORKSPACE], mcpServers: [] });
+    const hover = { file: resolve(WORKSPACE, 'ts-project/src/main.ts'), line: 4, column: 46 };
+    const { text } = await prompt(h, r.sessionId, `use tool symposium-ide::hover with ${JSON.stringify(hover)}`);
+    assert.match(text, /new Parser\(strict: boolean\): Parser/);
+    const outside = await prompt(
+      h,
+      r.sessionId,
+      `use tool symposium-ide::hover with ${JSON.stringify({ file: '/etc/hostname', line: 1, column: 1 })}`,
+    );
+    assert.match(outside.text, /^Tool error: hover: \/etc\/hostname is outside the session's folder/);
   });
 
   it('no language-server process is left after the conductor exits', async () => {

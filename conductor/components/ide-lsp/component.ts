@@ -6,6 +6,7 @@
 // (answers.ts), with the same result shapes. It learns each session's folder from `session/new`
 // (and load/resume/fork) on the way to the agent; servers are shared by every session of a folder and
 // shut down (shutdown, exit, then the process group is killed) when the chain ends.
+import { isAbsolute, normalize, sep } from 'node:path';
 import { OutsideWorkspaceError } from '../../../src/node/confinement';
 import { DEFAULT_SEARCH_BUDGET_MS, SearchError } from '../../../src/node/textSearch';
 import { ErrorCodes } from '../../../src/protocol/errorCodes';
@@ -19,7 +20,7 @@ import {
   type IdeProgressParams,
 } from '../../../src/protocol/ideOperations';
 import { isObject } from '../../../src/protocol/guards';
-import { asSessionSetup, createsSession, isSessionSetup, sessionIdOf } from '../../chain/acpGuards';
+import { asSessionSetup, createsSession, isSessionSetup, sessionIdOf, sessionRoots } from '../../chain/acpGuards';
 import type { Component, ComponentContext, ComponentFactory, Direction, IncomingRequest } from '../../chain/component';
 import { LspIde } from './answers';
 import { DocumentError } from './documents';
@@ -81,7 +82,8 @@ const isRequestProblem = (err: unknown): boolean =>
 
 export class IdeLspAdapter implements Component {
   readonly name = 'ide-lsp';
-  private readonly cwdBySession = new Map<string, string>();
+  /** Each session's folders: its cwd first, then the additional directories the agent was given. */
+  private readonly rootsBySession = new Map<string, string[]>();
   /** Made at the first request, with the component's logger. */
   private state: { pool: ServerPool; ide: LspIde } | undefined;
 
@@ -93,7 +95,7 @@ export class IdeLspAdapter implements Component {
   }
 
   onRequest(request: IncomingRequest, cx: ComponentContext): void {
-    if (request.direction === 'toAgent') return this.learnSession(request);
+    if (request.direction === 'toAgent') return this.learnSession(request, cx);
     const operation = ideOperationOf(request.method);
     if (!operation) return request.forward();
     if (!this.state) {
@@ -107,19 +109,20 @@ export class IdeLspAdapter implements Component {
     await this.state?.pool.dispose();
   }
 
-  private learnSession(request: IncomingRequest): void {
+  private learnSession(request: IncomingRequest, cx: ComponentContext): void {
     const setup = asSessionSetup(request.method, request.params);
     if (!setup) return request.forward();
+    const roots = sessionRoots(setup, cx.info.agentCapabilities);
     if (createsSession(request.method)) {
       // new and fork: the session's id comes with the answer.
       return request.forwardThen(undefined, (outcome) => {
         const id = 'result' in outcome ? sessionIdOf(outcome.result) : undefined;
-        if (id !== undefined) this.cwdBySession.set(id, setup.cwd);
+        if (id !== undefined) this.rootsBySession.set(id, roots);
         return outcome;
       });
     }
     const reopened = sessionIdOf(setup);
-    if (reopened !== undefined) this.cwdBySession.set(reopened, setup.cwd);
+    if (reopened !== undefined) this.rootsBySession.set(reopened, roots);
     request.forward();
   }
 
@@ -130,7 +133,8 @@ export class IdeLspAdapter implements Component {
     cx: ComponentContext,
   ): Promise<void> {
     const sessionId = isObject(request.params) ? request.params.sessionId : undefined;
-    const cwd = typeof sessionId === 'string' ? this.cwdBySession.get(sessionId) : undefined;
+    const roots = typeof sessionId === 'string' ? this.rootsBySession.get(sessionId) : undefined;
+    const cwd = roots && folderFor(request.params, roots);
     if (!cwd) return request.fail({ code: ErrorCodes.invalidParams, message: `${request.method}: unknown session ${String(sessionId)}` });
     const started = Date.now();
     const root = ide.realRoot(cwd); // once per request: the progress subscription and the answer both need it
@@ -160,6 +164,22 @@ export class IdeLspAdapter implements Component {
       stopReporting?.();
     }
   }
+}
+
+/**
+ * The session folder a request is answered in: the additional directory that holds the file or
+ * folder it names by an absolute path, else the session's cwd. Each folder has its own servers and
+ * is the one root its answers are confined to (after following links), as for a session with one.
+ */
+function folderFor(params: unknown, roots: readonly string[]): string | undefined {
+  // A position's file, a file, or a folder to search (src/protocol/ideOperations.ts).
+  const named = isObject(params) ? (isObject(params.position) ? params.position.file : (params.file ?? params.path)) : undefined;
+  if (typeof named === 'string' && isAbsolute(named)) {
+    const p = normalize(named);
+    const holder = roots.slice(1).find((r) => p === r || p.startsWith(r.endsWith(sep) ? r : r + sep));
+    if (holder) return holder;
+  }
+  return roots[0];
 }
 
 /** Placed only when the editor does not answer IDE operations itself. */
