@@ -145,6 +145,27 @@ describe('exportMarkdown', () => {
     assert.match(second, /> Codex stopped: exited with code 1\n\n> Codex restarted with a new session\./);
   });
 
+  it("a call left open by its turn: 'turn ended' when the agent ended it, 'stopped' when it was stopped, as the chat shows", () => {
+    const call = (messageId: string): ConversationEntry =>
+      ({
+        type: 'agent-update',
+        messageId,
+        update: { sessionUpdate: 'tool_call', toolCallId: `c-${messageId}`, title: `ls ${messageId}`, status: 'in_progress' },
+      }) as ConversationEntry;
+    const md = exportMarkdown(meta, [
+      { type: 'session-ready', agentName: 'Codex', cwd: '/w' },
+      { type: 'prompt-started', messageId: 'm1', text: 'list' },
+      call('m1'),
+      { type: 'prompt-ended', messageId: 'm1', stopReason: 'end_turn' },
+      { type: 'prompt-started', messageId: 'm2', text: 'list again' },
+      call('m2'),
+      { type: 'prompt-ended', messageId: 'm2', stopReason: 'cancelled' },
+    ] as ConversationEntry[]);
+    assert.match(md, /Tool: ls m1 \(turn ended\)/);
+    assert.match(md, /Tool: ls m2 \(stopped\)/);
+    assert.doesNotMatch(md, /in_progress/);
+  });
+
   it("Sparkle's embodiment before the first prompt is a section of its own, not a turn without a prompt", () => {
     const mark = { symposium: { sparkle: 'embodiment' } };
     const md = exportMarkdown(meta, [

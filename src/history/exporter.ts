@@ -3,6 +3,7 @@
 // permission decisions and notices. Conversation text goes through exportText.ts, so an answer's
 // raw HTML, `</details>` or `## You` cannot change the file around it. Pure, so a golden file pins
 // the format.
+import { shownStatus, turnPhase, type ShownStatus, type TurnPhase } from '../protocol/toolCallStatus';
 import type { ContentBlock, SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
 import { changedFileLabel } from '../protocol/checkpoints';
 import { foldConversation, type ElicitationCard, type Notice, type PermissionCard, type Turn } from '../protocol/conversation';
@@ -76,7 +77,8 @@ function turnMarkdown(t: Turn): string[] {
     ...(t.elicitations ?? []).filter((e) => e.position === position).flatMap(elicitationMarkdown),
   ];
   out.push(...cardsAt(0));
-  t.updates.forEach((u, i) => out.push(...updateMarkdown(u), ...cardsAt(i + 1)));
+  const phase = turnPhase(t);
+  t.updates.forEach((u, i) => out.push(...updateMarkdown(u, phase), ...cardsAt(i + 1)));
   const late = (p: { position: number }): boolean => p.position > t.updates.length;
   out.push(...t.permissions.filter(late).flatMap(permissionMarkdown), ...(t.elicitations ?? []).filter(late).flatMap(elicitationMarkdown));
   if (t.error) out.push(`**Failed:** ${exportInline(t.error)}`, '');
@@ -100,7 +102,7 @@ function elicitationMarkdown(e: ElicitationCard): string[] {
   return [`Input requested: ${exportInline(e.prompt.message)} (${how})`, ''];
 }
 
-function updateMarkdown(u: SessionUpdate): string[] {
+function updateMarkdown(u: SessionUpdate, phase: TurnPhase): string[] {
   switch (u.sessionUpdate) {
     case 'agent_message_chunk':
       return [exportBlock(blockText(u.content)), ''];
@@ -108,7 +110,7 @@ function updateMarkdown(u: SessionUpdate): string[] {
       return ['<details><summary>Thinking</summary>', '', exportBlock(blockText(u.content)), '', '</details>', ''];
     case 'tool_call':
     case 'tool_call_update':
-      return toolMarkdown(u);
+      return toolMarkdown(u, phase);
     case 'plan':
       return ['**Plan**', '', ...u.entries.map((e) => `- [${e.status === 'completed' ? 'x' : ' '}] ${exportInline(e.content)}`), ''];
     default:
@@ -116,9 +118,19 @@ function updateMarkdown(u: SessionUpdate): string[] {
   }
 }
 
-function toolMarkdown(u: ToolUpdate): string[] {
+/** A call's status in words, as the chat's card shows it. */
+const STATUS_TEXT: Record<ShownStatus, string> = {
+  pending: 'pending',
+  in_progress: 'running',
+  completed: 'completed',
+  failed: 'failed',
+  stopped: 'stopped',
+  unreported: 'turn ended',
+};
+
+function toolMarkdown(u: ToolUpdate, phase: TurnPhase): string[] {
   const title = oneLine(u.title ?? u.toolCallId);
-  const status = u.status ?? 'in_progress';
+  const status = STATUS_TEXT[shownStatus(u, phase)];
   const out = [`<details><summary>Tool: ${escapeHtml(title)} (${status})</summary>`, ''];
   if (u.rawInput !== undefined) out.push('Input:', '', fenced(JSON.stringify(u.rawInput, null, 2), 'json'), '');
   const content = (u.content ?? []).map(contentText).filter((s) => s.length > 0);

@@ -15,7 +15,8 @@ import { elicitationToChatItem } from './elicitation';
 import { planToChatItem } from './plan';
 import { changesToChatItem, editAndResendButton, restoreCheckpointButton } from './changes';
 import { signInToChatItem } from './signIn';
-import { toolCallToChatItem, type ToolCallState, type TurnPhase } from './toolCall';
+import { toolCallToChatItem, type ToolCallState } from './toolCall';
+import { turnPhase } from '../../src/protocol/toolCallStatus';
 
 /** mynah-ui's ChatItemType values (a runtime enum we must not import; see above). */
 export const ItemType = {
@@ -61,7 +62,7 @@ export function turnToChatItems(t: Turn, terminals: Conversation['terminals'] = 
   if (t.embodiment?.length)
     items.push(embodimentToChatItem(t.embodiment, `${t.messageId}:sparkle`, t.status === 'running' && t.updates.length === 0));
   const running = t.status === 'running';
-  const phase: TurnPhase = running ? 'running' : t.status === 'done' && t.stopReason === 'end_turn' ? 'ended' : 'stopped';
+  const phase = turnPhase(t);
   const permissions = t.permissions ?? [];
   const toolState = (id: string): ToolCallState | undefined =>
     t.updates.find(

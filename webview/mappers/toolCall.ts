@@ -2,9 +2,10 @@
 // in place as tool_call_update arrives), input and output in a collapsed section, diffs inline
 // with "Open diff" buttons (VS Code's diff view), locations as clickable files. Pure.
 import type { ChatItem, ChatItemButton, ChatItemContent, MynahIconsType } from '@aws/mynah-ui';
-import type { SessionUpdate, ToolCallContent, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import type { SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
 import type { TerminalView } from '../../src/protocol/conversation';
 import { toolProgressOf } from '../../src/protocol/symposium-ext';
+import { shownStatus, type ShownStatus, type TurnPhase } from '../../src/protocol/toolCallStatus';
 import { unifiedDiff } from './diffText';
 import { fenced } from '../../src/protocol/markdown';
 import { basename, escapeInline, prettyJson } from './markdown';
@@ -39,29 +40,7 @@ const KIND_LABEL: Record<string, string> = {
   other: 'Tool',
 };
 
-/** ACP: a call without a status yet is under way. */
-export function statusOf(t: Pick<ToolCallUpdate, 'status'>): 'pending' | 'in_progress' | 'completed' | 'failed' {
-  return t.status ?? 'in_progress';
-}
-
-/** Where the call's turn is: running, ended by the agent (`end_turn`), or stopped (cancelled, failed, a limit). */
-export type TurnPhase = 'running' | 'ended' | 'stopped';
-
-/**
- * What a call's card shows: its status, except for a call still pending or under way when its
- * turn is over — not shown as running forever, with a shimmer the page would keep redrawing. If
- * the turn was stopped (by the user, a crash, a limit), the call was too; if the agent ended its
- * turn itself, the call most likely finished and the agent has not said so yet (Codex reports a
- * command's end after its turn), so the card says only that its turn ended, and a late update
- * still sets its real status.
- */
-export function shownStatus(t: Pick<ToolCallUpdate, 'status'>, turn: TurnPhase): ReturnType<typeof statusOf> | 'stopped' | 'unreported' {
-  const status = statusOf(t);
-  if (turn === 'running' || (status !== 'pending' && status !== 'in_progress')) return status;
-  return turn === 'ended' ? 'unreported' : 'stopped';
-}
-
-export function statusView(status: ReturnType<typeof shownStatus>): NonNullable<NonNullable<ChatItemContent['header']>['status']> {
+export function statusView(status: ShownStatus): NonNullable<NonNullable<ChatItemContent['header']>['status']> {
   switch (status) {
     case 'stopped':
       return { status: 'info', icon: 'stop', text: 'Stopped', position: 'right' };
