@@ -92,6 +92,25 @@ describe('turn checkpoints (src/checkpoints/turnCheckpoints.ts)', () => {
     assert.equal(cards.length, 1, 'no card for a turn without changes');
   });
 
+  it("the next turn's first write through the editor, at once after the end, is the next turn's, not this one's", async () => {
+    const ws = folderWith({ 'a.txt': 'a\n' });
+    const { checkpoints, cards } = setup([ws]);
+    checkpoints.turnStarted(TAB, TURN1);
+    const endedAt = Date.now();
+    const ended = checkpoints.turnEnded(TAB, TURN1);
+    // The user sends the next prompt right away and the agent writes through the editor within a
+    // tick: the file's time, from the kernel's coarse clock, can then fall before the first turn's end.
+    checkpoints.turnStarted(TAB, TURN2);
+    await checkpoints.beforeWrite(path.join(ws, 'next.txt'));
+    fs.writeFileSync(path.join(ws, 'next.txt'), 'n\n');
+    fs.utimesSync(path.join(ws, 'next.txt'), new Date(endedAt - 2), new Date(endedAt - 2));
+    await ended;
+    assert.deepEqual(cards, [], 'no card for the first turn, which changed nothing');
+    await checkpoints.turnEnded(TAB, TURN2);
+    assert.deepEqual(summary(cards.at(-1)), ['added next.txt +1 -0']);
+    assert.equal(cards.at(-1)!.messageId, TURN2);
+  });
+
   it("holds the files as they were when the agent's own writes come before the snapshot has read them", async () => {
     const ws = folderWith({ 'a.txt': 'a\n', 'gone.txt': 'g\n' });
     const { checkpoints, cards } = setup([ws]);

@@ -2,7 +2,8 @@
 // "N files changed" card when the turn ends (docs/checkpoints.md). The checkpoint never holds the
 // prompt back: the prompt is sent at once and the snapshot runs beside it. An agent write through
 // the editor's fs/write_text_file waits for a snapshot still running on its folder (`beforeWrite`),
-// so the checkpoint holds the file as it was before the turn; the agent's own writes (its tools,
+// and for the end of the turn before it to be recorded, so the checkpoint holds the file as it was
+// before the turn and the card lists only the turn's own changes; the agent's own writes (its tools,
 // its commands) race the snapshot as they would any observer. vscode-free: the editor side
 // (unsaved editors, diff views) comes in as `CheckpointEditor`.
 import * as fs from 'node:fs';
@@ -168,6 +169,10 @@ export class TurnCheckpoints {
     const work = (this.tabWork.get(tabId) ?? Promise.resolve()).then(() => this.showChanges(messageId, endedAt));
     const settled = work.catch((e: unknown) => this.deps.log.warn('checkpoints', 'could not list the changes', { error: String(e) }));
     this.tabWork.set(tabId, settled);
+    // Until the turn's end is recorded, a write through the editor waits (beforeWrite): the next
+    // turn may start at once, and its first write could otherwise be read as this turn's (a file
+    // time comes from the kernel's coarse clock, a tick behind, so it can fall before endedAt).
+    for (const { repo } of this.turns.get(messageId)?.folders ?? []) this.track(repo.folder, settled);
     return settled;
   }
 

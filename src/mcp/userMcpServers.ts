@@ -1,13 +1,13 @@
 // The user's MCP servers for a new session, as VS Code users configure them (docs/extension.md,
-// "Your MCP servers"): the user's `mcp.json` (beside settings.json in the User folder), the
-// older `mcp` user setting, and the `.vscode/mcp.json` of each folder the session is given (its
-// working folder, and the others with symposium.allFoldersInSession; the working folder's server
-// wins a name they share, as VS Code's own chat reads every workspace folder's file). A workspace's file names
-// programs to run, written by whoever wrote the repository: it counts only in a trusted workspace,
-// and only after the user has seen everything it would run and said yes (remembered per folder and
-// content: a changed file asks again). `${input:…}` values are asked once in an input box and kept
-// in VS Code's secret storage, never in settings, logs or the workspace. "Forget MCP Server
-// Approvals and Inputs" takes both back: the next chat asks again.
+// "Your MCP servers"): the user's `mcp.json` (beside settings.json in the User folder), the older
+// `mcp` user setting, and the `.vscode/mcp.json` of each folder the session is given (its working
+// folder, and the others with symposium.allFoldersInSession, as VS Code's own chat reads every
+// workspace folder's file; the working folder's server wins a name they share). A workspace's file
+// names programs to run, written by whoever wrote the repository: it counts only in a trusted
+// workspace, and only after the user has seen everything it would run and said yes (remembered per
+// folder and content: a changed file asks again). `${input:…}` values are asked once in an input
+// box and kept in VS Code's secret storage, never in settings, logs or the workspace. "Forget MCP
+// Server Approvals and Inputs" takes both back: the next chat asks again.
 import { createHash } from 'node:crypto';
 import * as os from 'node:os';
 import * as path from 'node:path';

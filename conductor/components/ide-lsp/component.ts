@@ -6,8 +6,8 @@
 // (answers.ts), with the same result shapes. It learns each session's folder from `session/new`
 // (and load/resume/fork) on the way to the agent; servers are shared by every session of a folder and
 // shut down (shutdown, exit, then the process group is killed) when the chain ends.
-import { isAbsolute, normalize, sep } from 'node:path';
-import { OutsideWorkspaceError } from '../../../src/node/confinement';
+import { isAbsolute } from 'node:path';
+import { isInside, OutsideWorkspaceError } from '../../../src/node/confinement';
 import { DEFAULT_SEARCH_BUDGET_MS, SearchError } from '../../../src/node/textSearch';
 import { ErrorCodes } from '../../../src/protocol/errorCodes';
 import {
@@ -175,8 +175,7 @@ function folderFor(params: unknown, roots: readonly string[]): string | undefine
   // A position's file, a file, or a folder to search (src/protocol/ideOperations.ts).
   const named = isObject(params) ? (isObject(params.position) ? params.position.file : (params.file ?? params.path)) : undefined;
   if (typeof named === 'string' && isAbsolute(named)) {
-    const p = normalize(named);
-    const holder = roots.slice(1).find((r) => p === r || p.startsWith(r.endsWith(sep) ? r : r + sep));
+    const holder = roots.slice(1).find((r) => isInside(named, r));
     if (holder) return holder;
   }
   return roots[0];
