@@ -43,19 +43,27 @@ export async function readCappedBody(
   return Buffer.concat(chunks, received);
 }
 
-/** `response`'s body as UTF-8 text; BodyTooLargeError (saying so in words) once it is known to exceed `maxBytes`. */
-export async function readCappedText(response: Response, maxBytes: number): Promise<string> {
-  const tooLarge = (): BodyTooLargeError =>
-    new BodyTooLargeError(maxBytes, `the answer is larger than ${sizeText(maxBytes)}; it was not read further`);
+/**
+ * `response`'s body, at most `maxBytes`: a declared Content-Length over the limit is refused before
+ * any of the body is read, a longer body as soon as it crosses the limit (BodyTooLargeError).
+ */
+export async function readCappedResponse(response: Response, maxBytes: number, onBytes?: (received: number) => void): Promise<Buffer> {
   const declared = Number(response.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel().catch(() => undefined);
-    throw tooLarge();
+    throw new BodyTooLargeError(maxBytes);
   }
+  return readCappedBody(response.body, maxBytes, onBytes);
+}
+
+/** `response`'s body as UTF-8 text; BodyTooLargeError (saying so in words) once it is known to exceed `maxBytes`. */
+export async function readCappedText(response: Response, maxBytes: number): Promise<string> {
   try {
-    return (await readCappedBody(response.body, maxBytes)).toString('utf8');
+    return (await readCappedResponse(response, maxBytes)).toString('utf8');
   } catch (e) {
-    throw e instanceof BodyTooLargeError ? tooLarge() : e;
+    throw e instanceof BodyTooLargeError
+      ? new BodyTooLargeError(maxBytes, `the answer is larger than ${sizeText(maxBytes)}; it was not read further`)
+      : e;
   }
 }
 

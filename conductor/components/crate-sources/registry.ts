@@ -2,7 +2,7 @@
 // loopback registry). Every request has a timeout and a size cap (a registry is untrusted: an
 // answer that goes on is cut off at the cap, not held in memory); every download is checked
 // against the index's SHA-256 checksum, so a corrupt or truncated archive is an error, never a tree.
-import { BodyTooLargeError, readCappedBody, sizeText } from '../../../src/node/cappedBody';
+import { BodyTooLargeError, readCappedResponse, sizeText } from '../../../src/node/cappedBody';
 import { LIMITS } from '../../../src/node/tarExtract';
 import { errorText } from '../../../src/protocol/errorText';
 
@@ -118,18 +118,12 @@ export async function downloadCrate(
   return bytes;
 }
 
-/** The body, at most `maxBytes` (a declared larger length is refused before reading); RegistryError otherwise. */
+/** The body, at most `maxBytes` (cappedBody.ts); RegistryError otherwise. */
 async function readCapped(res: Response, maxBytes: number, what: string, onBytes?: (received: number) => void): Promise<Buffer> {
-  const tooLarge = (): RegistryError => new RegistryError(`${what} is larger than ${sizeText(maxBytes)}; the download was stopped`);
-  const declared = Number(res.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await res.body?.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
   try {
-    return await readCappedBody(res.body, maxBytes, onBytes);
+    return await readCappedResponse(res, maxBytes, onBytes);
   } catch (err) {
-    if (err instanceof BodyTooLargeError) throw tooLarge();
+    if (err instanceof BodyTooLargeError) throw new RegistryError(`${what} is larger than ${sizeText(maxBytes)}; the download was stopped`);
     throw new RegistryError(`reading ${what} failed: ${errorText(err)}`);
   }
 }
