@@ -104,7 +104,7 @@ async function waitForMatch(locator, pattern, timeout = 60_000) {
   let last = '';
   await until(`${pattern}`, async () => pattern.test((last = (await locator.allInnerTexts().catch(() => [])).join('\n'))), timeout).catch(
     () => {
-      throw new Error(`timed out waiting for ${pattern}; saw ${JSON.stringify(last.slice(-300))}`);
+      throw new Error(`timed out waiting for ${pattern}; saw ${JSON.stringify(last.slice(-1500))}`);
     },
   );
 }

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { inputIdsOf, parseEnvFile, parseMcpJson, resolveEntry, type McpEntry, type VariableContext } from './mcpConfig';
+import * as path from 'node:path';
+import { entryFolder, inputIdsOf, parseEnvFile, parseMcpJson, resolveEntry, type McpEntry, type VariableContext } from './mcpConfig';
 import { mcpNotice, UNTRUSTED } from './mcpSummary';
 
 const cx = (inputs: Record<string, string> = {}): VariableContext => ({
@@ -99,6 +100,23 @@ describe('mcp.json: parse and resolve as VS Code does', () => {
       { name: 'A', value: 'mine' },
       { name: 'B', value: 'b' },
     ]);
+  });
+});
+
+describe('the folder a stdio server runs in', () => {
+  const entry = (cwd?: string): McpEntry & { type: 'stdio' } => ({
+    name: 's',
+    type: 'stdio',
+    command: 'c',
+    args: [],
+    env: {},
+    ...(cwd ? { cwd } : {}),
+  });
+  it('its cwd, variables resolved, relative to the folder whose file named it; else that folder', () => {
+    assert.equal(entryFolder(entry(), cx(), path.posix.resolve), '/work/project');
+    assert.equal(entryFolder(entry('tools'), cx(), path.posix.resolve), '/work/project/tools');
+    assert.equal(entryFolder(entry('${userHome}/mcp'), cx(), path.posix.resolve), '/home/me/mcp');
+    assert.equal(entryFolder(entry('${input:where}'), cx(), path.posix.resolve), undefined, 'an input not given');
   });
 });
 

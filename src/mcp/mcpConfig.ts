@@ -5,7 +5,7 @@
 // `${env:…}`, `${workspaceFolder}`, `${userHome}`, `${pathSeparator}`) into an ACP `McpServer`
 // declaration for `session/new`. Every problem is a sentence naming the file and the server;
 // nothing here throws on bad input. Pure.
-import type { McpServer } from '@agentclientprotocol/sdk';
+import type { McpServer, McpServerStdio } from '@agentclientprotocol/sdk';
 import { isObject } from '../protocol/guards';
 import { stripJsonc } from '../settings/settingsScope';
 
@@ -194,11 +194,14 @@ export function parseEnvFile(text: string): Record<string, string> {
 }
 
 export type Resolved = { server: McpServer } | { skipped: string };
+export type ResolvedStdio = { server: McpServerStdio } | { skipped: string };
 
 /**
  * The ACP declaration of an entry, its variables resolved. `envFile` holds the variables read from
  * the entry's env file (the caller reads it; `env` wins over it, as in VS Code).
  */
+export function resolveEntry(entry: StdioEntry, cx: VariableContext, envFile?: Record<string, string>): ResolvedStdio;
+export function resolveEntry(entry: McpEntry, cx: VariableContext, envFile?: Record<string, string>): Resolved;
 export function resolveEntry(entry: McpEntry, cx: VariableContext, envFile: Record<string, string> = {}): Resolved {
   try {
     if (entry.type === 'stdio') {
@@ -236,4 +239,28 @@ export function resolvePath(text: string | undefined, cx: VariableContext): stri
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The folder a stdio entry runs in: its `cwd` (variables resolved, relative to the folder whose
+ * file named it), else that folder, as VS Code runs it. undefined: a variable it cannot resolve.
+ */
+export function entryFolder(entry: StdioEntry, cx: VariableContext, join: (base: string, rel: string) => string): string | undefined {
+  if (entry.cwd === undefined) return cx.workspaceFolder;
+  const cwd = resolvePath(entry.cwd, cx);
+  return cwd === undefined ? undefined : join(cx.workspaceFolder, cwd);
+}
+
+/**
+ * A stdio server that starts in `folder` rather than in the session's folder. ACP gives an MCP
+ * server no working folder (the agent starts it in the session's), so the declaration runs it
+ * through `sh`, which changes folder and then replaces itself with the server: no process stays
+ * between the agent and the server, and the command and arguments pass as they are, unquoted.
+ */
+export function runInFolder(server: McpServerStdio, folder: string): McpServerStdio {
+  return {
+    ...server,
+    command: '/bin/sh',
+    args: ['-c', 'cd -- "$1" && shift && exec "$@"', 'mcp-server', folder, server.command, ...server.args],
+  };
 }

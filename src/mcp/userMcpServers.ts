@@ -2,27 +2,32 @@
 // "Your MCP servers"): the user's `mcp.json` (beside settings.json in the User folder), the older
 // `mcp` user setting, and the `.vscode/mcp.json` of each folder the session is given (its working
 // folder, and the others with symposium.allFoldersInSession, as VS Code's own chat reads every
-// workspace folder's file; the working folder's server wins a name they share). A workspace's file
+// workspace folder's file; the working folder's server wins a name they share). A stdio server
+// runs in its `cwd`, else in the folder whose file named it, as in VS Code. A workspace's file
 // names programs to run, written by whoever wrote the repository: it counts only in a trusted
 // workspace, and only after the user has seen everything it would run and said yes (remembered per
 // folder and content: a changed file asks again). `${input:…}` values are asked once in an input
 // box and kept in VS Code's secret storage, never in settings, logs or the workspace. "Forget MCP
 // Server Approvals and Inputs" takes both back: the next chat asks again.
 import { createHash } from 'node:crypto';
+import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { McpServer } from '@agentclientprotocol/sdk';
 import * as vscode from 'vscode';
 import type { Log } from '../log/logEvent';
 import { readContainedFile, readRegularFileText } from '../node/containedFile';
+import { POSIX } from '../node/processGroup';
 import { errorText } from '../protocol/errorText';
 import {
   inputIdsOf,
   parseEnvFile,
   parseMcpJson,
   parseMcpSection,
+  entryFolder,
   resolveEntry,
   resolvePath,
+  runInFolder,
   type McpConfig,
   type McpEntry,
   type McpInput,
@@ -119,7 +124,7 @@ export class UserMcpServers {
     for (const source of sources) for (const entry of source.config.servers) chosen.set(entry.name, { entry, source });
     const servers: McpServer[] = [];
     for (const { entry, source } of chosen.values()) {
-      const resolved = await this.resolve(entry, source, source.folder ?? folder);
+      const resolved = await this.resolve(entry, source, source.folder ?? folder, folder);
       if ('server' in resolved) servers.push(resolved.server);
       report.push({
         name: entry.name,
@@ -197,7 +202,16 @@ export class UserMcpServers {
     return undefined;
   }
 
-  private async resolve(entry: McpEntry, source: Source, folder: string): Promise<{ server: McpServer } | { skipped: string }> {
+  /**
+   * `entry` as the session in `sessionFolder` gets it; `folder` is the folder whose file named it
+   * (the session's for the user's servers), where `${workspaceFolder}` points and a stdio server runs.
+   */
+  private async resolve(
+    entry: McpEntry,
+    source: Source,
+    folder: string,
+    sessionFolder: string,
+  ): Promise<{ server: McpServer } | { skipped: string }> {
     const inputs = new Map<string, string>();
     for (const id of inputIdsOf(entry)) {
       const input = source.config.inputs.find((i) => i.id === id) ?? { id, description: id, password: true };
@@ -221,9 +235,18 @@ export class UserMcpServers {
         return { skipped: `its envFile could not be read (${errorText(err)})` };
       }
     }
-    if (entry.type === 'stdio' && entry.cwd !== undefined && path.resolve(folder, resolvePath(entry.cwd, cx) ?? '') !== folder)
-      this.deps.log.warn('mcp', `MCP server "${entry.name}": "cwd" is not passed (ACP starts MCP servers in the session folder)`);
-    return resolveEntry(entry, cx, envFile);
+    if (entry.type !== 'stdio') return resolveEntry(entry, cx);
+    const resolved = resolveEntry(entry, cx, envFile);
+    if (!('server' in resolved)) return resolved;
+    const runIn = entryFolder(entry, cx, path.resolve);
+    if (runIn === undefined) return { skipped: `its cwd "${entry.cwd}" uses a variable that cannot be resolved` };
+    if (runIn === path.resolve(sessionFolder)) return resolved;
+    if (!(await isFolder(runIn))) return { skipped: `its cwd ${runIn} is not a folder` };
+    if (!POSIX) {
+      this.deps.log.warn('mcp', `MCP server "${entry.name}" runs in the session folder, not ${runIn}: its folder is not passed on Windows`);
+      return resolved;
+    }
+    return { server: runInFolder(resolved.server, runIn) };
   }
 
   /** An input's answer: kept from before, else asked now (undefined: the user cancelled). */
@@ -255,10 +278,17 @@ function describeEntry(e: McpEntry): string {
   if (e.type !== 'stdio')
     return `${e.name}: ${e.type} ${e.url}${Object.keys(e.headers).length ? ` (headers: ${Object.keys(e.headers).join(', ')})` : ''}`;
   const env = [...Object.keys(e.env), ...(e.envFile ? [`variables from ${e.envFile}`] : [])];
-  return `${e.name}: ${[e.command, ...e.args].map(shellWord).join(' ')}${env.length ? ` (env: ${env.join(', ')})` : ''}`;
+  const where = e.cwd !== undefined ? ` in ${e.cwd}` : '';
+  return `${e.name}: ${[e.command, ...e.args].map(shellWord).join(' ')}${where}${env.length ? ` (env: ${env.join(', ')})` : ''}`;
 }
 
 const shellWord = (w: string): string => (/^[\w@%+=:,./${}-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+
+const isFolder = (p: string): Promise<boolean> =>
+  fs.stat(p).then(
+    (st) => st.isDirectory(),
+    () => false,
+  );
 
 /** A file's text, or undefined when there is none; any other failure becomes a problem. */
 async function readOrNothing(read: () => Promise<{ text: string }>, label: string, problems: string[]): Promise<string | undefined> {

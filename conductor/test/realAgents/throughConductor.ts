@@ -8,6 +8,8 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
+import { runInFolder } from '../../../src/mcp/mcpConfig';
+import { TSX_IMPORT } from '../../eliza/test-harness';
 import { CONDUCTOR_JS, conductorArgs, startProcess, tempDir, waitFor, type Harness } from '../harness';
 import { agentLaunch, agentsInstalled, type AgentId, type AgentLaunch } from './agents';
 import { writeCompat } from './compat';
@@ -17,6 +19,7 @@ import { mcpStep, mcpToolNames, readStep, recallStep, shellStep, writeStep } fro
 /** Agents that list MCP tools only after the model looks them up (ToolSearch / tool_search). */
 const DEFERRED_MCP = new Set<AgentId>(['claude-agent-acp', 'qwen']);
 
+const MCP_FIXTURE = join(__dirname, '..', '..', 'eliza', 'fixtures', 'mcp-stdio-server.ts');
 const HELLO = 'Hello from the scripted model, in a few streamed chunks for the chat.';
 const CODEWORD = 'zebra-42';
 
@@ -44,6 +47,7 @@ async function start(
   if (!kept) {
     writeFileSync(join(ws, 'notes.txt'), 'the secret word is pelican\n');
     mkdirSync(join(ws, 'src'));
+    mkdirSync(join(ws, 'tools'));
     writeFileSync(join(ws, 'src', 'shapes.ts'), 'export class Circle {\n  radius = 1;\n}\n');
   }
   const model =
@@ -54,6 +58,7 @@ async function start(
       writeStep('write a greeting file', join(ws, 'greeting.txt'), 'hello-from-the-agent'),
       shellStep('run the echo command', 'echo hi-from-shell'),
       mcpStep('where is Circle defined', 'symposium-ide', 'find_definitions', { symbol: 'Circle' }),
+      mcpStep('where does the probe run', 'folder-probe', 'cwd', {}),
       recallStep('what was the codeword', CODEWORD),
     ]));
   const launch = kept?.launch ?? agentLaunch(id, model.url);
@@ -77,7 +82,13 @@ async function start(
   });
   const base = { h, model, ws, permissions, kept: { model, ws, launch }, capabilities: init.agentCapabilities, startedAt: Date.now() };
   if (kept) return { ...base, sessionId: '' };
-  const { sessionId } = await h.conn.agent.request('session/new', { cwd: ws, mcpServers: [] });
+  // A user's stdio server whose mcp.json gives it another folder to run in, declared as the
+  // extension declares it (src/mcp/userMcpServers.ts): ACP has no cwd, so `sh` changes folder first.
+  const probe = runInFolder(
+    { name: 'folder-probe', command: process.execPath, args: ['--import', TSX_IMPORT, MCP_FIXTURE], env: [] },
+    join(ws, 'tools'),
+  );
+  const { sessionId } = await h.conn.agent.request('session/new', { cwd: ws, mcpServers: [probe] });
   // claude-agent-acp starts in "auto", where a classifier (a model call of its own) decides what may
   // run; its "Manual" mode asks, as a cautious user would set it.
   if (id === 'claude-agent-acp') await h.conn.agent.request('session/set_mode', { sessionId, modeId: 'default' });
@@ -193,6 +204,13 @@ export function describeThroughConductor(ids: readonly AgentId[], part: string):
                 mcpToolNames(server!, tool!).some((n) => offered.includes(n)),
                 `${server} ${tool} offered`,
               );
+        });
+
+        it("starts a user's stdio MCP server in the folder its declaration names (through sh), not the session's", async () => {
+          assert.match(
+            await ask(run!, 'where does the probe run?'),
+            new RegExp(`The tool answered: .*runs in ${join(run!.ws, 'tools')}`, 's'),
+          );
         });
 
         it('continues its session after the editor restarts: session/resume where offered, else session/load', async () => {

@@ -196,7 +196,7 @@ suite('several workspace folders', () => {
     assert.match(read, /Only the second workspace folder has this file\./);
   });
 
-  test("all folders in one session: the other folder's .vscode/mcp.json is asked about, and its server reaches the agent", async function () {
+  test("all folders in one session: the other folder's .vscode/mcp.json is asked about, and its server reaches the agent, running in that folder", async function () {
     this.timeout(90_000);
     const [, b] = folders();
     const mcpJson = path.join(b!, '.vscode', 'mcp.json');
@@ -229,6 +229,8 @@ suite('several workspace folders', () => {
       assert.match(await reply(tabId, 'which mcp servers do you have'), /second-folder-server \(stdio\)/);
       // ${workspaceFolder} is the folder whose file named the server.
       assert.equal(await reply(tabId, 'use tool second-folder-server::env with {"name": "FIXTURE_FOLDER"}'), b);
+      // It runs in that folder too (as VS Code runs it), not in the session's.
+      assert.equal(await reply(tabId, 'use tool second-folder-server::cwd with {}'), `runs in ${b}`);
     } finally {
       fs.rmSync(mcpJson, { force: true });
       if (!hadVscodeDir) fs.rmSync(path.dirname(mcpJson), { recursive: true, force: true });

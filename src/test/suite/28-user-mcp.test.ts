@@ -50,10 +50,13 @@ suite('user MCP servers', () => {
   const inputId = `fixture-key-${Date.now()}`;
   let hadVscodeDir = true;
 
+  let fixture = '';
+  let tsx = '';
+
   suiteSetup(async () => {
     const ext = extension().extensionPath;
-    const fixture = path.join(ext, 'conductor', 'eliza', 'fixtures', 'mcp-stdio-server.ts');
-    const tsx = pathToFileURL(path.join(ext, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+    fixture = path.join(ext, 'conductor', 'eliza', 'fixtures', 'mcp-stdio-server.ts');
+    tsx = pathToFileURL(path.join(ext, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
     hadVscodeDir = fs.existsSync(path.dirname(mcpJson()));
     fs.mkdirSync(path.dirname(mcpJson()), { recursive: true });
     fs.writeFileSync(
@@ -170,6 +173,37 @@ suite('user MCP servers', () => {
       await cmd('closeTab', tabId);
     } finally {
       await config.update('mcpServers.enabled', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  test('"cwd": the server runs in that folder (shown before it runs); a cwd that is not a folder leaves its server out, and the chat says so', async function () {
+    this.timeout(90_000);
+    const original = fs.readFileSync(mcpJson(), 'utf8');
+    const tools = path.join(folder(), 'mcp-tools');
+    fs.mkdirSync(tools, { recursive: true });
+    const server = (cwd: string) => ({ command: process.execPath, args: ['--import', tsx, fixture], cwd });
+    fs.writeFileSync(
+      mcpJson(),
+      JSON.stringify({ servers: { 'in-tools': server('${workspaceFolder}/mcp-tools'), 'in-nowhere': server('no-such-folder') } }),
+    );
+    try {
+      const before = await asked();
+      const tabId = await cmd<string>('simulateNewTab');
+      await waitFor('the confirmation of the changed file', async () => (await asked()) === before + 1, 30_000);
+      const shown = await cmd<string[]>('getMcpConfirmation');
+      assert.match(shown[0]!, /^in-tools: .*mcp-stdio-server\.ts in \$\{workspaceFolder\}\/mcp-tools$/, 'where it runs is shown');
+      assert.match(shown[1]!, /^in-nowhere: .* in no-such-folder$/);
+      await answerQuickInput(0); // Allow and start them
+      await waitForIdle(tabId, 60_000);
+      assert.equal(await ask(tabId, 'use tool in-tools::cwd with {}'), `runs in ${tools}`);
+      assert.match(
+        notices((await rendered(tabId))!),
+        new RegExp(`Not passed to the agent: in-nowhere \\(its cwd ${path.join(folder(), 'no-such-folder')} is not a folder\\)`),
+      );
+      await cmd('closeTab', tabId);
+    } finally {
+      fs.writeFileSync(mcpJson(), original);
+      fs.rmSync(tools, { recursive: true, force: true });
     }
   });
 });
