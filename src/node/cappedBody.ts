@@ -19,7 +19,7 @@ export class BodyTooLargeError extends Error {
  * The whole body, at most `maxBytes`; more is a BodyTooLargeError, thrown as soon as the chunk
  * that crosses the limit arrives. `onBytes` hears the running count.
  */
-export async function readCappedBody(
+async function readCappedBody(
   body: ReadableStream<Uint8Array> | null,
   maxBytes: number,
   onBytes?: (received: number) => void,

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { access, chmod, constants, mkdir, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { BodyTooLargeError, readCappedBody } from '../../node/cappedBody';
+import { BodyTooLargeError, readCappedResponse } from '../../node/cappedBody';
 import { extractTarGz, LIMITS } from '../../node/tarExtract';
 import { extractZip } from '../../node/zipExtract';
 import type { BinaryDownload } from './resolveAgent';
@@ -102,12 +102,8 @@ async function fetchArchive(url: string, options: InstallOptions): Promise<Buffe
   if (!res.ok || !res.body) throw new InstallError(`could not download ${url}: HTTP ${res.status}`);
   const declared = Number(res.headers.get('content-length') ?? NaN);
   const total = Number.isFinite(declared) ? declared : undefined;
-  if (total !== undefined && total > LIMITS.compressedBytes) {
-    await res.body.cancel().catch(() => undefined);
-    throw new InstallError(`${url} is ${total} bytes; archives over ${LIMITS.compressedBytes} bytes are refused`);
-  }
   try {
-    return await readCappedBody(res.body, LIMITS.compressedBytes, (received) =>
+    return await readCappedResponse(res, LIMITS.compressedBytes, (received) =>
       options.onProgress?.({ received, ...(total !== undefined ? { total } : {}) }),
     );
   } catch (e) {

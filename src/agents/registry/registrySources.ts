@@ -9,7 +9,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Log } from '../../log/logEvent';
-import { BodyTooLargeError, readCappedBody } from '../../node/cappedBody';
+import { BodyTooLargeError, readCappedResponse } from '../../node/cappedBody';
 import { registryUrlRefusal } from './installRisks';
 import { parseRegistry, type RegistryAgent, type RegistryExtension } from './registrySchema';
 import { errorText } from '../../protocol/errorText';
@@ -149,14 +149,9 @@ async function fetchJson(url: string, timeoutMs: number): Promise<unknown> {
     throw new FetchError(`network error: ${cause instanceof Error ? cause.message : errorText(e)}`);
   }
   if (!res.ok) throw new FetchError(`HTTP ${res.status}`);
-  const declared = Number(res.headers.get('content-length') ?? 0);
-  if (declared > MAX_BYTES) {
-    await res.body?.cancel().catch(() => undefined);
-    throw new FetchError(`larger than ${MAX_BYTES} bytes`);
-  }
   let bytes: Buffer;
   try {
-    bytes = await readCappedBody(res.body, MAX_BYTES);
+    bytes = await readCappedResponse(res, MAX_BYTES);
   } catch (e) {
     if (e instanceof BodyTooLargeError) throw new FetchError(e.message);
     if (timeout.aborted) throw new FetchError(`timed out after ${timeoutMs} ms`);
