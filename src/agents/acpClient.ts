@@ -42,6 +42,7 @@ export class AcpClient {
   private readonly conn: acp.ClientConnection;
   private capabilities: AgentCapabilities | undefined;
   private auth: unknown[] = [];
+  private info: acp.Implementation | undefined;
   private steers = false;
   private exitReport: AgentExitedParams | undefined;
   /** The prompt turn running in each session. */
@@ -97,10 +98,16 @@ export class AcpClient {
       }),
     );
     this.capabilities = init.agentCapabilities;
+    this.info = init.agentInfo ?? undefined;
     this.steers = advertisesSteering(init);
     // Raw: the sign-in card checks each method (src/protocol/signIn.ts), including types v1 lacks.
     this.auth = Array.isArray(init.authMethods) ? init.authMethods : [];
     return init;
+  }
+
+  /** The agent's `agentInfo` from initialize (undefined: it sent none, or not yet initialized). */
+  get agentInfo(): acp.Implementation | undefined {
+    return this.info;
   }
 
   /** The agent's `authMethods` from initialize, unchecked. */

@@ -198,6 +198,11 @@ export class AgentActor {
     return this.acp?.agentMcpTransports;
   }
 
+  /** The agent's `agentInfo` from initialize (undefined before it, or when it sent none). */
+  get agentInfo(): { name: string; version: string } | undefined {
+    return this.acp?.agentInfo;
+  }
+
   /** The agent's `authMethods` from initialize (unchecked; empty before it). */
   get authMethods(): readonly unknown[] {
     return this.acp?.authMethods ?? [];

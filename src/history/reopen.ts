@@ -5,7 +5,9 @@
 //   else                        → a notice that this agent cannot continue old sessions, with the
 //                                 offer to continue in a new session with the transcript as context.
 // A failed resume or load says so and leaves the tab read-only: a fresh session is never passed off
-// as the old one. vscode-free; the chat controller supplies the context.
+// as the old one. An agent whose load would erase a session started this minute (Gemini CLI) is
+// asked only once that minute has passed, and the tab says why it waits. vscode-free; the chat
+// controller supplies the context.
 import { randomUUID } from 'node:crypto';
 import type { ContentBlock, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Log } from '../log/logEvent';
@@ -48,6 +50,28 @@ export interface ReopenContext {
   bind(actor: AgentActor, sessionId: string, controls: SessionControls, config: AgentConfiguration): void;
   /** The tab was closed or the extension is going away. */
   gone(): boolean;
+  /** The clock and a pause (tests give their own). */
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/**
+ * Agents (`agentInfo.name`) whose `session/load` in the wall-clock minute (UTC) their session started
+ * erases that session: Gemini CLI names a session's file by that minute and, loading, starts a
+ * file of the same name first (google-gemini/gemini-cli#28775); every later load then fails too.
+ */
+const LOAD_ERASES_IN_START_MINUTE = new Set(['gemini-cli']);
+
+/**
+ * How long to wait before `session/load` so that it cannot erase the session: until the minute
+ * after the conversation began (it began at its first prompt, after the agent's session started),
+ * with half a second to spare; 0 for other agents or once that minute has passed. Pure.
+ */
+export function sessionLoadWaitMs(agentInfoName: string | undefined, createdAt: string, now: number): number {
+  if (agentInfoName === undefined || !LOAD_ERASES_IN_START_MINUTE.has(agentInfoName)) return 0;
+  const created = Date.parse(createdAt);
+  if (!Number.isFinite(created)) return 0;
+  return Math.max(0, (Math.floor(created / 60_000) + 1) * 60_000 + 500 - now);
 }
 
 export const READ_ONLY_PROMPT_ERROR =
@@ -95,6 +119,20 @@ export async function continuePastSession(cx: ReopenContext, tabId: TabId, past:
       true,
     );
     return config;
+  }
+  const wait = how === 'load' ? sessionLoadWaitMs(actor.agentInfo?.name, meta.createdAt, (cx.now ?? Date.now)()) : 0;
+  if (wait > 0) {
+    cx.log.info('history', 'session/load waits for the minute after the session started', { tabId, sessionId: meta.sessionId, ms: wait });
+    notice(
+      'info',
+      `${agentName} would erase a session it is asked to load in the minute the session started (google-gemini/gemini-cli#28775): loading it in ${Math.ceil(wait / 1000)} s. Until then the conversation above is read-only; you can also continue in a new session with the transcript as context.`,
+      true,
+    );
+    const now = cx.now ?? Date.now;
+    const sleep = cx.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+    // In slices: a tab closed, or continued in a new session, meanwhile stops waiting at once.
+    for (const until = now() + wait; now() < until && !cx.gone() && past.readOnly;) await sleep(Math.min(1_000, until - now()));
+    if (cx.gone() || !past.readOnly) return config;
   }
   const replay = how === 'load' ? cx.captureUpdates(actor.key, meta.sessionId) : undefined;
   try {
