@@ -16,7 +16,20 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { openWorkbench, writeResults, RESULTS_DIR, ROOT, sleep, requiredEnv, newResults } from './browser.mjs';
 import { answersOf, chatHistoryButton, inputOf, openChat, selectedTab, stepsInto, waitForText, wrapperOf } from './chatPage.mjs';
-import { AGENTS, agentProcesses, approvalCards, choosePickerOption, openDetails, pickers, until, waitingApprovals } from './agentsPage.mjs';
+import {
+  AGENTS,
+  addTab,
+  agentProcesses,
+  approvalCards,
+  chooseAgentInPalette,
+  choosePickerOption,
+  openDetails,
+  pickers,
+  runCommand,
+  until,
+  waitForMatch,
+  waitingApprovals,
+} from './agentsPage.mjs';
 
 const runDir = requiredEnv('VSCODE_HOST_RUN_DIR');
 if (!runDir) throw new Error('run me through scripts/vscode-host-run.sh');
@@ -80,33 +93,6 @@ const occurrences = (hay, needle) => hay.split(needle).length - 1;
 let f;
 const codeword = 'zebra-42';
 const minuteOf = (ms) => new Date(ms).toISOString().slice(0, 16);
-/** Symposium: Choose Agent… from the command palette, then the agent's entry under "Your agents". */
-async function chooseAgentInPalette(name) {
-  await page.locator('.part.editor').click({ position: { x: 50, y: 50 } });
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.fill('>Symposium: Choose Agent');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Choose Agent' }).first().click();
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
-  await shot(`choose-${name.replace(/\W+/g, '-')}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().click();
-}
-/** Runs a command from the command palette by its title. */
-async function runCommand(title) {
-  await page.locator('.part.editor').click({ position: { x: 50, y: 50 } });
-  await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input').fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().click();
-}
-/** Resolves once the locator's text matches `pattern` (the answer streams in: its start comes first). */
-async function waitForMatch(locator, pattern, timeout = 60_000) {
-  let last = '';
-  await until(`${pattern}`, async () => pattern.test((last = (await locator.allInnerTexts().catch(() => [])).join('\n'))), timeout).catch(
-    () => {
-      throw new Error(`timed out waiting for ${pattern}; saw ${JSON.stringify(last.slice(-1500))}`);
-    },
-  );
-}
 async function send(mid, text) {
   await inputOf(f, mid).click();
   await page.keyboard.type(text);
@@ -129,12 +115,9 @@ async function runAgent(agent, first) {
       f = await openChat(page);
       mid = await selectedTab(f);
     } else {
-      await chooseAgentInPalette(agent.name);
+      await chooseAgentInPalette(page, agent.name, shot);
       await waitForText(page.locator('.part.sidebar .title-label, .part.sidebar .pane-header .title'), `Chat · ${agent.name}`, 30_000);
-      const before = await selectedTab(f);
-      await f.locator('[data-testid="tab-bar-tab-add-button"]').click();
-      for (let i = 0; i < 50 && (mid = await selectedTab(f)) === before; i++) await sleep(100);
-      if (!mid || mid === before) throw new Error('no new tab selected');
+      mid = await addTab(f);
     }
     await inputOf(f, mid).waitFor();
     await waitForText(page.locator('.statusbar-item', { hasText: `${agent.name}:` }).first(), `${agent.name}: ready`, 90_000);
@@ -261,7 +244,7 @@ async function runAgent(agent, first) {
           await diffTab.waitFor({ timeout: 60_000 });
           if (fs.existsSync(reviewed)) throw new Error('the file was written before the review was answered');
           await shot(`${agent.id}-review`);
-          await runCommand('Symposium: Accept Agent Edit');
+          await runCommand(page, 'Symposium: Accept Agent Edit');
           await until('the accepted write', async () => fs.existsSync(reviewed), 30_000);
           await until(
             'the turn to end',
@@ -296,9 +279,7 @@ async function runAgent(agent, first) {
       // conversation begun just now, reloaded at once, shows that wait (unless a minute turns between).
       const erasesThisMinute = agent.reopens === 'load' && agent.id === 'gemini';
       if (erasesThisMinute) {
-        const before = await selectedTab(f);
-        await f.locator('[data-testid="tab-bar-tab-add-button"]').click();
-        for (let i = 0; i < 50 && (mid = await selectedTab(f)) === before; i++) await sleep(100);
+        mid = await addTab(f);
         await inputOf(f, mid).waitFor();
         await waitForText(page.locator('.statusbar-item', { hasText: `${agent.name}:` }).first(), `${agent.name}: ready`, 90_000);
       }

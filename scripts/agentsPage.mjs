@@ -1,9 +1,9 @@
 // What scripts/agents-e2e.mjs knows about the agents it drives and the cards they make: each
 // agent's name in the settings, its own modes and approval buttons (as the agent advertises them),
-// and helpers to find approval cards, tool cards and the prompt's pickers in a chat tab, and the
-// agent processes left on the machine.
+// and helpers to find approval cards, tool cards and the prompt's pickers in a chat tab, the
+// agent processes left on the machine, and to drive the workbench (the command palette, a new tab).
 import fs from 'node:fs';
-import { answersOf, wrapperOf } from './chatPage.mjs';
+import { answersOf, selectedTab, wrapperOf } from './chatPage.mjs';
 import { sleep } from './browser.mjs';
 
 /**
@@ -115,4 +115,44 @@ export async function until(what, fn, timeout = 30_000) {
     await sleep(200);
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Symposium: Choose Agent… from the command palette, then the agent's entry under "Your agents". */
+export async function chooseAgentInPalette(page, name, shot) {
+  await page.locator('.part.editor').click({ position: { x: 50, y: 50 } });
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.fill('>Symposium: Choose Agent');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Choose Agent' }).first().click();
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+  await shot(`choose-${name.replace(/\W+/g, '-')}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().click();
+}
+
+/** Runs a command from the command palette by its title. */
+export async function runCommand(page, title) {
+  await page.locator('.part.editor').click({ position: { x: 50, y: 50 } });
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().click();
+}
+
+/** Resolves once the locator's text matches `pattern` (the answer streams in: its start comes first). */
+export async function waitForMatch(locator, pattern, timeout = 60_000) {
+  let last = '';
+  await until(`${pattern}`, async () => pattern.test((last = (await locator.allInnerTexts().catch(() => [])).join('\n'))), timeout).catch(
+    () => {
+      throw new Error(`timed out waiting for ${pattern}; saw ${JSON.stringify(last.slice(-1500))}`);
+    },
+  );
+}
+
+/** The chat's "+" button: a new tab, selected; its id. */
+export async function addTab(f) {
+  const before = await selectedTab(f);
+  await f.locator('[data-testid="tab-bar-tab-add-button"]').click();
+  let mid = before;
+  for (let i = 0; i < 50 && (mid = await selectedTab(f)) === before; i++) await sleep(100);
+  if (!mid || mid === before) throw new Error('no new tab selected');
+  return mid;
 }

@@ -139,6 +139,10 @@ describe("the chat's line about the session's MCP servers", () => {
       level: 'info',
       text: 'MCP servers: docs (http).',
     });
+    assert.deepEqual(mcpNotice([{ name: 'tools', type: 'stdio', source: 'workspace', note: 'runs elsewhere' }], undefined), {
+      level: 'warning',
+      text: 'MCP servers: tools (stdio; runs elsewhere).',
+    });
     assert.equal(mcpNotice([], undefined), undefined, 'nothing configured, nothing said');
   });
 });

@@ -10,6 +10,8 @@ export interface McpServerReport {
   source: 'user' | 'workspace';
   /** Why the session did not get it (untrusted workspace, an input not given, …). */
   skipped?: string;
+  /** What the session got differs from what was configured (said beside its name). */
+  note?: string;
 }
 
 export interface SessionMcpServers {
@@ -38,12 +40,14 @@ export function mcpNotice(report: readonly McpServerReport[], agent: AgentMcpTra
   const passed = report.filter((r) => r.skipped === undefined);
   const skipped = report.filter((r) => r.skipped !== undefined);
   const how = (r: McpServerReport): string =>
-    r.type === 'stdio' || agent === undefined || agent[r.type] ? r.type : `${r.type} via the conductor's stdio bridge`;
+    (r.type === 'stdio' || agent === undefined || agent[r.type] ? r.type : `${r.type} via the conductor's stdio bridge`) +
+    (r.note ? `; ${r.note}` : '');
   const parts: string[] = [];
   if (passed.length) parts.push(`MCP servers: ${passed.map((r) => `${r.name} (${how(r)})`).join(', ')}.`);
   if (skipped.length) parts.push(`Not passed to the agent: ${skipped.map((r) => `${r.name} (${r.skipped})`).join(', ')}.`);
   const untrusted = skipped.some((r) => r.skipped === UNTRUSTED);
-  return { level: skipped.length ? 'warning' : 'info', text: parts.join(' '), ...(untrusted ? { settings: 'trust' as const } : {}) };
+  const warn = skipped.length > 0 || report.some((r) => r.note);
+  return { level: warn ? 'warning' : 'info', text: parts.join(' '), ...(untrusted ? { settings: 'trust' as const } : {}) };
 }
 
 /** The reason a workspace's servers are left out of an untrusted workspace. */

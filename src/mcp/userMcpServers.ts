@@ -131,6 +131,7 @@ export class UserMcpServers {
         type: entry.type,
         source: source.kind,
         ...('skipped' in resolved ? { skipped: resolved.skipped } : {}),
+        ...('note' in resolved && resolved.note ? { note: resolved.note } : {}),
       });
     }
     this.deps.log.info('mcp', 'user MCP servers for the session', { folder, others, servers: report });
@@ -211,7 +212,7 @@ export class UserMcpServers {
     source: Source,
     folder: string,
     sessionFolder: string,
-  ): Promise<{ server: McpServer } | { skipped: string }> {
+  ): Promise<{ server: McpServer; note?: string } | { skipped: string }> {
     const inputs = new Map<string, string>();
     for (const id of inputIdsOf(entry)) {
       const input = source.config.inputs.find((i) => i.id === id) ?? { id, description: id, password: true };
@@ -243,8 +244,9 @@ export class UserMcpServers {
     if (runIn === path.resolve(sessionFolder)) return resolved;
     if (!(await isFolder(runIn))) return { skipped: `its cwd ${runIn} is not a folder` };
     if (!POSIX) {
-      this.deps.log.warn('mcp', `MCP server "${entry.name}" runs in the session folder, not ${runIn}: its folder is not passed on Windows`);
-      return resolved;
+      const note = `runs in the session's folder, not ${runIn}: on Windows its folder is not passed`;
+      this.deps.log.warn('mcp', `MCP server "${entry.name}" ${note}`);
+      return { ...resolved, note };
     }
     return { server: runInFolder(resolved.server, runIn) };
   }
