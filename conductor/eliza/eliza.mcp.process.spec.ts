@@ -80,7 +80,7 @@ describe('ElizACP MCP hooks (process)', function () {
 
   it('lists and calls tools of a stdio MCP server, reusing one server process', async () => {
     const { sessionId } = await eliza.newSession(dir, [stdioServer('fixture')]);
-    assert.equal((await eliza.prompt(sessionId, 'list tools from fixture')).text, 'Tools from fixture: echo, add, env, pid, fail');
+    assert.equal((await eliza.prompt(sessionId, 'list tools from fixture')).text, 'Tools from fixture: echo, add, env, cwd, pid, fail');
     assert.equal((await eliza.prompt(sessionId, 'use tool fixture::add with {"a": 2, "b": 40}')).text, '42');
     assert.equal((await eliza.prompt(sessionId, 'use tool fixture::echo with {"text": "hi there"}')).text, 'echo: hi there');
     assert.equal((await eliza.prompt(sessionId, 'use tool fixture::env with {"name": "ELIZA_FIXTURE_VAR"}')).text, 'from-acp');
