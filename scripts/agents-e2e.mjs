@@ -1,5 +1,5 @@
-// The real chat (code-server + chromium) with the agents people run — Claude Code (its ACP adapter),
-// Codex and Gemini CLI — offline, against the scripted model server
+// The real chat (code-server + chromium) with the agents people run — Claude Code (both ACP
+// adapters), Codex, Gemini CLI and OpenCode — offline, against the scripted model server
 // (conductor/test/realAgents/chatE2eModel.ts, a child process). Run through
 // scripts/vscode-host-run.sh like webview-e2e.mjs. Each agent is configured as a user would: an
 // entry of `symposium.agents` in the user settings (command and env from agentLaunch), chosen with
@@ -74,7 +74,7 @@ const results = newResults();
 const { ctx, page } = await openWorkbench({ log: false });
 page.setDefaultTimeout(20_000);
 const shot = (name) => page.screenshot({ path: path.join(RESULTS_DIR, `e2e-agents-${name}.png`) });
-const step = stepsInto(results, () => shot('failure'));
+const step = stepsInto(results, () => shot(`${current?.id ?? 'run'}-failure`));
 /** Each agent × feature outcome, for docs/agents.md's compatibility table (scripts/agent-compat-table.mjs). */
 const compat = {};
 let current;
@@ -94,6 +94,8 @@ let f;
 const codeword = 'zebra-42';
 const minuteOf = (ms) => new Date(ms).toISOString().slice(0, 16);
 async function send(mid, text) {
+  // As a user's hand leaves the pickers: a picker's tooltip (shown on hover) would lie over the input.
+  await page.mouse.move(0, 0);
   await inputOf(f, mid).click();
   await page.keyboard.type(text);
   await page.keyboard.press('Enter');
@@ -173,9 +175,10 @@ async function runAgent(agent, first) {
           30_000,
         );
         const card = await openDetails(f, mid, 'echo hi-from-shell');
-        // The output itself: a line of its own, or the raw output's stdout (Codex reports its output
-        // sometimes as content, sometimes only as raw output); the command's own text also holds the words.
-        const shown = /(^|\n)hi-from-shell(\n|$)|"stdout": "hi-from-shell\\n"/;
+        // The output itself: a line of its own (Qwen Code: "Output: …"), or the raw output's stdout (Codex
+        // reports its output sometimes as content, sometimes only as raw output); the command's own text
+        // also holds the words.
+        const shown = /(^|\n)(Output: )?hi-from-shell(\n|$)|"stdout": "hi-from-shell\\n"/;
         // Codex reports the command's end after the turn, sometimes many seconds after it.
         await until('the output in the card', async () => shown.test(await card.innerText()), 30_000).catch(async (e) => {
           throw new Error(`${e.message}: ${JSON.stringify((await card.innerText()).slice(-500))}`);

@@ -55,6 +55,34 @@ export const AGENTS = [
     reject: /^Reject|^No|Cancel/i,
     bin: 'agents/node_modules/',
   },
+  {
+    id: 'claude-agent-acp',
+    name: 'Claude Agent',
+    modes: ['Manual', 'Accept edits', 'Plan', 'Auto', 'Bypass permissions'],
+    // It starts in Auto, where a model call of its own decides; Manual asks, as a cautious user sets it
+    // (before a write; a read-only command such as `echo` runs without asking).
+    writeMode: 'Manual',
+    asks: { run: false, write: true },
+    outputInCard: true,
+    diffCard: true,
+    reopens: 'resume',
+    allow: /^Yes$/,
+    reject: /^No$/,
+    bin: 'agents/node_modules/',
+  },
+  {
+    id: 'opencode',
+    name: 'OpenCode',
+    // No ACP modes: its "Session Mode" config option is the picker.
+    modes: ['build', 'plan'],
+    asks: { run: false, write: false },
+    outputInCard: true,
+    reopens: 'resume',
+    // It writes a new file itself: symposium.reviewAgentEdits cannot hold it (seen here).
+    allow: /^Allow/i,
+    reject: /^Reject/i,
+    bin: 'agents/node_modules/',
+  },
 ];
 
 /** Every approval card of the tab (waiting or decided): each says what the agent requested. */

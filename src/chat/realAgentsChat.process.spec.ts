@@ -223,6 +223,7 @@ describe('the chat with real agents (conductor, scripted model server)', functio
     assert.equal(write.permissions.length, 1, 'Default asks before an edit');
     assertOneCardPerCall(write);
     assert.equal(fs.readFileSync(path.join(chat.ws, 'greeting.txt'), 'utf8'), 'hello-from-the-agent');
+    assert.match(chat.ctx.webview.answer(chat.tabId, write.messageId), /Wrote it\./, 'the answer after the approved write is shown');
   });
 
   it('claude-agent-acp starts in "auto" (never asks); its pickers come from the session, and Manual brings approval cards', async () => {
