@@ -154,6 +154,43 @@ describe('chat webview in a DOM (jsdom + mynah-ui)', function () {
     assert.doesNotMatch(page.text(card()), /Running/);
   });
 
+  it('an answer whose first chunk was empty text, followed by an approval, is shown once its text comes (Qwen Code after an approved write)', async () => {
+    const { tabId } = startApp();
+    page.fromHost({ type: 'session-ready', tabId, index: 1, agentName: 'Agent', cwd: '/work' });
+    page.fromHost({ type: 'prompt-started', tabId, index: 2, messageId: 'm1', text: 'write the file' });
+    const update = (index: number, u: SessionUpdate) => page.fromHost({ type: 'agent-update', tabId, index, messageId: 'm1', update: u });
+    update(3, { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'WriteFile', kind: 'edit', status: 'pending' });
+    update(4, chunk(''));
+    await settle();
+    page.fromHost({
+      type: 'permission-requested',
+      tabId,
+      index: 5,
+      messageId: 'm1',
+      requestId: 'r1',
+      toolCall: { toolCallId: 't1', title: 'Writing to a.txt' },
+      options: [{ optionId: 'once', name: 'Allow', kind: 'allow_once' }],
+    });
+    await settle();
+    page.fromHost({
+      type: 'permission-resolved',
+      tabId,
+      index: 6,
+      messageId: 'm1',
+      requestId: 'r1',
+      decision: { outcome: 'selected', optionId: 'once', optionName: 'Allow', optionKind: 'allow_once', by: 'user' },
+    });
+    update(7, { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' });
+    update(8, chunk('Wrote it. '));
+    update(9, chunk('Successfully created a.txt.'));
+    update(10, chunk(''));
+    page.fromHost({ type: 'prompt-ended', tabId, index: 11, messageId: 'm1', stopReason: 'end_turn' });
+    await settle();
+    const shown = answers(tabId).filter((a) => a.includes('Wrote it.'));
+    assert.equal(shown.length, 1, `the answer is shown once: ${JSON.stringify(answers(tabId))}`);
+    assert.match(shown[0]!, /Wrote it\. Successfully created a\.txt\./);
+  });
+
   it('a call the agent reports after ending its turn: "Turn ended", never Stopped, then its status', async () => {
     const { tabId } = startApp();
     page.fromHost({ type: 'session-ready', tabId, index: 1, agentName: 'Agent', cwd: '/work' });

@@ -85,14 +85,17 @@ export function turnToChatItems(t: Turn, terminals: Conversation['terminals'] = 
     const itemId = `${t.messageId}:${i}`;
     switch (u.sessionUpdate) {
       case 'agent_message_chunk': {
+        // No card until there is text: mynah-ui draws no card for an empty answer, and later
+        // updates of that messageId then change nothing (Qwen Code sends an empty chunk before an
+        // approval, and its answer after the approved call came into that chunk, never shown).
         const text = textOf(u);
-        if (text !== undefined)
+        if (text !== undefined && text.trim() !== '')
           items.push({ type: streamsAt(i) ? ItemType.ANSWER_STREAM : ItemType.ANSWER, messageId: itemId, body: text });
         return;
       }
       case 'agent_thought_chunk': {
         const text = textOf(u);
-        if (text === undefined) return;
+        if (text === undefined || text.trim() === '') return;
         const thinking = streamsAt(i);
         items.push({
           type: ItemType.ANSWER,
