@@ -26,6 +26,7 @@ import {
   openDetails,
   pickers,
   runCommand,
+  saveProtocolTrace,
   until,
   waitForMatch,
   waitingApprovals,
@@ -74,7 +75,13 @@ const results = newResults();
 const { ctx, page } = await openWorkbench({ log: false });
 page.setDefaultTimeout(20_000);
 const shot = (name) => page.screenshot({ path: path.join(RESULTS_DIR, `e2e-agents-${name}.png`) });
-const step = stepsInto(results, () => shot(`${current?.id ?? 'run'}-failure`));
+const step = stepsInto(results, async () => {
+  await shot(`${current?.id ?? 'run'}-failure`);
+  // What the agent and the chat said to each other, for the failure's reader.
+  const trace = current && (await saveProtocolTrace(page, ws, `${current.name}`).catch(() => undefined));
+  if (trace) fs.renameSync(trace, path.join(RESULTS_DIR, `e2e-agents-${current.id}-trace.jsonl`));
+  await page.keyboard.press('Escape');
+});
 /** Each agent × feature outcome, for docs/agents.md's compatibility table (scripts/agent-compat-table.mjs). */
 const compat = {};
 let current;
@@ -318,6 +325,9 @@ async function runAgent(agent, first) {
       async () => {
         // Last before closing: Claude Code answers a refusal's tool result in the turn after (its
         // adapter ends the turn at once), and that turn's prompt never reaches its model.
+        // A resumed session may be back in the agent's first mode (Qwen Code: Auto, which never asks):
+        // the picker shows it, and the user picks the mode that asks again.
+        if (agent.writeMode) await choosePickerOption(f, mid, agent.writeMode);
         await send(mid, `now write the refused file for ${agent.id}`);
         await answerApproval(mid, agent.reject);
         await until(
@@ -326,11 +336,11 @@ async function runAgent(agent, first) {
           60_000,
         );
         if (fs.existsSync(refused)) throw new Error('the rejected file was written');
-        // What the agent got back: the model's next text quotes its tool's result, or (Claude Code ends
-        // the turn on a refusal) the failed tool card shows it.
+        // What the agent got back: the model's next text quotes its tool's result, or (Claude Code and
+        // Qwen Code end the turn on a refusal) the failed tool card shows it.
         const text = (await answersOf(f, mid).allInnerTexts()).join('\n');
         const at = text.lastIndexOf('The write did not happen; the tool said:');
-        const told = at >= 0 ? text.slice(at) : await (await openDetails(f, mid, 'refused.txt')).innerText();
+        const told = at >= 0 ? text.slice(at) : await (await openDetails(f, mid, agent.refusedCard ?? 'refused.txt')).innerText();
         console.log(`    the agent was told: ${JSON.stringify(told.slice(0, 300))}`);
         if (!/reject|refus|denied|declin|not allowed|cancel/i.test(told)) throw new Error(`nothing says the write was refused: ${told}`);
         await shot(`${agent.id}-rejected`);

@@ -13,7 +13,9 @@ import { sleep } from './browser.mjs';
  * (Codex's Default mode runs both in its sandbox and asks only to leave it; Gemini CLI's policy
  * allows read-only commands such as `echo` without asking); `diffCard`: its edit's
  * tool card carries the diff; `outputInCard`: its shell tool card carries the command's output
- * (Gemini CLI 0.61 sends none in its tool_call_update: only the answer quotes it; Codex: see below); `bin`: what the agent's processes' command lines hold.
+ * (Gemini CLI 0.61 sends none in its tool_call_update: only the answer quotes it; Codex: see below);
+ * `refusedCard`: the text naming its refused write's tool card (default: the file's name); `bin`: what
+ * the agent's processes' command lines hold.
  */
 export const AGENTS = [
   {
@@ -68,6 +70,23 @@ export const AGENTS = [
     reopens: 'resume',
     allow: /^Yes$/,
     reject: /^No$/,
+    bin: 'agents/node_modules/',
+  },
+  {
+    id: 'qwen',
+    name: 'Qwen Code',
+    modes: ['Plan', 'Default', 'Auto Edit', 'Auto', 'YOLO'],
+    // It starts in Auto, which never asks; Default asks before a write (a read-only command such as
+    // `echo` runs without asking). A resumed session is back in Auto.
+    writeMode: 'Default',
+    asks: { run: false, write: true },
+    outputInCard: true,
+    reopens: 'resume',
+    writesThroughEditor: true,
+    allow: /^Allow$/i,
+    reject: /^Reject$/i,
+    // Its write's card is titled by the tool, not the file.
+    refusedCard: 'WriteFile',
     bin: 'agents/node_modules/',
   },
   {
@@ -183,4 +202,26 @@ export async function addTab(f) {
   for (let i = 0; i < 50 && (mid = await selectedTab(f)) === before; i++) await sleep(100);
   if (!mid || mid === before) throw new Error('no new tab selected');
   return mid;
+}
+
+/**
+ * Best effort, after a failed step: "Symposium: Save Protocol Trace" of the agent's tab (the one
+ * whose title is `tabTitle`, when several have sessions), into the workspace under its default name
+ * (the save dialog's own); returns the file's path, or undefined when nothing was saved.
+ */
+export async function saveProtocolTrace(page, ws, tabTitle) {
+  const before = new Set(fs.readdirSync(ws));
+  await runCommand(page, 'Symposium: Save Protocol Trace');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ timeout: 5_000 });
+  const tab = page.locator('.quick-input-list .monaco-list-row', { hasText: tabTitle }).first();
+  if (await tab.isVisible().catch(() => false)) await tab.click();
+  await sleep(500);
+  await page.keyboard.press('Enter'); // the save dialog's default path, in the workspace
+  for (let i = 0; i < 50; i++) {
+    const saved = fs.readdirSync(ws).find((n) => n.startsWith('symposium-trace-') && !before.has(n));
+    if (saved) return `${ws}/${saved}`;
+    await sleep(100);
+  }
+  return undefined;
 }

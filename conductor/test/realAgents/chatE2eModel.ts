@@ -9,7 +9,7 @@ import type { Rule } from './script';
 import { startScriptedModelServer } from './server';
 import { editStep, readStep, recallStep, shellStep, writeStep } from './steps';
 
-const CHAT_E2E_AGENTS: AgentId[] = ['claude-code-acp', 'claude-agent-acp', 'codex', 'gemini', 'opencode'];
+const CHAT_E2E_AGENTS: AgentId[] = ['claude-code-acp', 'claude-agent-acp', 'codex', 'gemini', 'qwen', 'opencode'];
 
 /** The word a conversation is asked to remember before a window reload (scripts/agents-e2e.mjs). */
 const CODEWORD = 'zebra-42';
