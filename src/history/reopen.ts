@@ -120,7 +120,8 @@ export async function continuePastSession(cx: ReopenContext, tabId: TabId, past:
     );
     return config;
   }
-  const wait = how === 'load' ? sessionLoadWaitMs(actor.agentInfo?.name, meta.createdAt, (cx.now ?? Date.now)()) : 0;
+  const now = cx.now ?? Date.now;
+  const wait = how === 'load' ? sessionLoadWaitMs(actor.agentInfo?.name, meta.createdAt, now()) : 0;
   if (wait > 0) {
     cx.log.info('history', 'session/load waits for the minute after the session started', { tabId, sessionId: meta.sessionId, ms: wait });
     notice(
@@ -128,7 +129,6 @@ export async function continuePastSession(cx: ReopenContext, tabId: TabId, past:
       `${agentName} would erase a session it is asked to load in the minute the session started (google-gemini/gemini-cli#28775): loading it in ${Math.ceil(wait / 1000)} s. Until then the conversation above is read-only; you can also continue in a new session with the transcript as context.`,
       true,
     );
-    const now = cx.now ?? Date.now;
     const sleep = cx.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
     // In slices: a tab closed, or continued in a new session, meanwhile stops waiting at once.
     for (const until = now() + wait; now() < until && !cx.gone() && past.readOnly;) await sleep(Math.min(1_000, until - now()));

@@ -1,5 +1,4 @@
 import * as assert from 'node:assert/strict';
-import * as path from 'node:path';
 import { entryFolder, inputIdsOf, parseEnvFile, parseMcpJson, resolveEntry, type McpEntry, type VariableContext } from './mcpConfig';
 import { mcpNotice, UNTRUSTED } from './mcpSummary';
 
@@ -113,10 +112,10 @@ describe('the folder a stdio server runs in', () => {
     ...(cwd ? { cwd } : {}),
   });
   it('its cwd, variables resolved, relative to the folder whose file named it; else that folder', () => {
-    assert.equal(entryFolder(entry(), cx(), path.posix.resolve), '/work/project');
-    assert.equal(entryFolder(entry('tools'), cx(), path.posix.resolve), '/work/project/tools');
-    assert.equal(entryFolder(entry('${userHome}/mcp'), cx(), path.posix.resolve), '/home/me/mcp');
-    assert.equal(entryFolder(entry('${input:where}'), cx(), path.posix.resolve), undefined, 'an input not given');
+    assert.equal(entryFolder(entry(), cx()), '/work/project');
+    assert.equal(entryFolder(entry('tools'), cx()), '/work/project/tools');
+    assert.equal(entryFolder(entry('${userHome}/mcp'), cx()), '/home/me/mcp');
+    assert.equal(entryFolder(entry('${input:where}'), cx()), undefined, 'an input not given');
   });
 });
 

@@ -5,6 +5,7 @@
 // `${env:…}`, `${workspaceFolder}`, `${userHome}`, `${pathSeparator}`) into an ACP `McpServer`
 // declaration for `session/new`. Every problem is a sentence naming the file and the server;
 // nothing here throws on bad input. Pure.
+import * as path from 'node:path';
 import type { McpServer, McpServerStdio } from '@agentclientprotocol/sdk';
 import { isObject } from '../protocol/guards';
 import { stripJsonc } from '../settings/settingsScope';
@@ -245,10 +246,10 @@ export function resolvePath(text: string | undefined, cx: VariableContext): stri
  * The folder a stdio entry runs in: its `cwd` (variables resolved, relative to the folder whose
  * file named it), else that folder, as VS Code runs it. undefined: a variable it cannot resolve.
  */
-export function entryFolder(entry: StdioEntry, cx: VariableContext, join: (base: string, rel: string) => string): string | undefined {
+export function entryFolder(entry: StdioEntry, cx: VariableContext): string | undefined {
   if (entry.cwd === undefined) return cx.workspaceFolder;
   const cwd = resolvePath(entry.cwd, cx);
-  return cwd === undefined ? undefined : join(cx.workspaceFolder, cwd);
+  return cwd === undefined ? undefined : path.resolve(cx.workspaceFolder, cwd);
 }
 
 /**

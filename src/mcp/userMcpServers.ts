@@ -239,7 +239,7 @@ export class UserMcpServers {
     if (entry.type !== 'stdio') return resolveEntry(entry, cx);
     const resolved = resolveEntry(entry, cx, envFile);
     if (!('server' in resolved)) return resolved;
-    const runIn = entryFolder(entry, cx, path.resolve);
+    const runIn = entryFolder(entry, cx);
     if (runIn === undefined) return { skipped: `its cwd "${entry.cwd}" uses a variable that cannot be resolved` };
     if (runIn === path.resolve(sessionFolder)) return resolved;
     if (!(await isFolder(runIn))) return { skipped: `its cwd ${runIn} is not a folder` };
