@@ -57,6 +57,14 @@ suite('user MCP servers', () => {
     const ext = extension().extensionPath;
     fixture = path.join(ext, 'conductor', 'eliza', 'fixtures', 'mcp-stdio-server.ts');
     tsx = pathToFileURL(path.join(ext, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+    // The chat's first tab gets its session before the file exists: run alone, this suite would
+    // otherwise see that tab's confirmation counted before its first test begins.
+    await openChat();
+    await waitFor(
+      "the chat's first tab's session",
+      async () => (await cmd<{ sessionId?: string; failed: boolean }[]>('getTabs')).some((t) => t.sessionId || t.failed),
+      60_000,
+    );
     hadVscodeDir = fs.existsSync(path.dirname(mcpJson()));
     fs.mkdirSync(path.dirname(mcpJson()), { recursive: true });
     fs.writeFileSync(
@@ -74,7 +82,6 @@ suite('user MCP servers', () => {
   },
 }`,
     );
-    await openChat();
   });
   suiteTeardown(() => {
     fs.rmSync(mcpJson(), { force: true });
