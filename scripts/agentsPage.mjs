@@ -225,3 +225,27 @@ export async function saveProtocolTrace(page, ws, tabTitle) {
   }
   return undefined;
 }
+
+/**
+ * Whether any of the agent's own tool call reports in a saved protocol trace carried `line` as a
+ * line of a command's output: in the call's content, or in its raw output's stdout or aggregated
+ * output. The command's own text ("echo …") is not output and does not count.
+ */
+export function agentReportedOutputLine(traceFile, line) {
+  const asLine = new RegExp(`(^|\\n)${line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\n|$)`);
+  const strings = (v) => (typeof v === 'string' ? [v] : v && typeof v === 'object' ? Object.values(v).flatMap(strings) : []);
+  for (const text of fs.readFileSync(traceFile, 'utf8').split('\n')) {
+    let update;
+    try {
+      update = JSON.parse(text)?.message?.params?.update;
+    } catch {
+      continue;
+    }
+    if (update?.sessionUpdate !== 'tool_call' && update?.sessionUpdate !== 'tool_call_update') continue;
+    const raw = update.rawOutput;
+    const rawOutputs = typeof raw === 'string' ? [raw] : strings([raw?.stdout, raw?.aggregated_output, raw?.formatted_output, raw?.output]);
+    const outputs = [...strings(update.content), ...rawOutputs];
+    if (outputs.some((s) => asLine.test(s))) return true;
+  }
+  return false;
+}
