@@ -25,6 +25,7 @@ import {
   chooseAgentInPalette,
   choosePickerOption,
   openDetails,
+  pickedOptions,
   pickers,
   runCommand,
   saveProtocolTrace,
@@ -328,6 +329,12 @@ async function runAgent(agent, first) {
       if (erasesThisMinute && minuteOf(Date.now()) === minuteOf(begun))
         await waitForMatch(wrapperOf(f, mid), /would erase a session .*loading it in \d+ s/, 30_000);
       await waitForMatch(wrapperOf(f, mid), agent.reopens === 'resume' ? /resumed this session/ : /loaded this session/, 90_000);
+      // The agent continues in the mode the conversation was in, not in its first one (Qwen Code's
+      // Auto, which would write without asking).
+      if (agent.writeMode) {
+        const picked = await pickedOptions(f, mid);
+        if (!picked.includes(agent.writeMode)) throw new Error(`continued in another mode: the pickers show ${JSON.stringify(picked)}`);
+      }
       await send(mid, 'what was the codeword?');
       await waitForText(answersOf(f, mid), `You told me the codeword ${codeword}.`, 60_000);
       await shot(`${agent.id}-continued`);
@@ -342,9 +349,6 @@ async function runAgent(agent, first) {
       async () => {
         // Last before closing: Claude Code answers a refusal's tool result in the turn after (its
         // adapter ends the turn at once), and that turn's prompt never reaches its model.
-        // A resumed session may be back in the agent's first mode (Qwen Code: Auto, which never asks):
-        // the picker shows it, and the user picks the mode that asks again.
-        if (agent.writeMode) await choosePickerOption(f, mid, agent.writeMode);
         await send(mid, `now write the refused file for ${agent.id}`);
         await answerApproval(mid, agent.reject);
         await until(

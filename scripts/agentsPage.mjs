@@ -127,6 +127,13 @@ export async function pickers(f, mid) {
     .evaluateAll((selects) => selects.map((s) => [...s.options].map((o) => o.textContent?.trim() ?? '')));
 }
 
+/** The option each picker under the tab's prompt shows as chosen. */
+export async function pickedOptions(f, mid) {
+  return wrapperOf(f, mid)
+    .locator('[data-testid="prompt-input-options"] select')
+    .evaluateAll((selects) => selects.map((s) => s.options[s.selectedIndex]?.textContent?.trim() ?? ''));
+}
+
 /** Chooses `label` in the picker under the tab's prompt that offers it, as a user would. */
 export async function choosePickerOption(f, mid, label) {
   const all = await pickers(f, mid);

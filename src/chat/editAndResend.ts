@@ -13,6 +13,8 @@ import type { AgentPool } from '../agents/agentPool';
 import type { ChatTab } from './chatTab';
 import type { ChatControllerDeps } from './chatControllerDeps';
 import type { SessionDirectory } from './sessionDirectory';
+import { chooseModeAgain } from '../agents/sessionMode';
+import { currentMode } from '../protocol/sessionMode';
 
 /** What the tab says when the edited prompt runs in a new session (the agent offers no fork). */
 export const RESEND_NOTICE =
@@ -86,18 +88,10 @@ async function keepMode(
   before: SessionControls | undefined,
   controls: SessionControls,
 ): Promise<void> {
+  const wanted = currentMode(before);
+  if (!wanted) return;
   try {
-    const wanted = before?.modes?.currentModeId;
-    if (wanted && controls.modes && controls.modes.currentModeId !== wanted && controls.modes.availableModes.some((m) => m.id === wanted)) {
-      await actor.setMode(sessionId, wanted);
-      controls.modes = { ...controls.modes, currentModeId: wanted };
-    }
-    const modeOption = (c: SessionControls | undefined) => c?.configOptions?.find((o) => o.category === 'mode' && o.type === 'select');
-    const was = modeOption(before);
-    const now = modeOption(controls);
-    if (was && now && was.id === now.id && was.currentValue !== now.currentValue) {
-      controls.configOptions = await actor.setConfigOption(sessionId, now.id, String(was.currentValue));
-    }
+    await chooseModeAgain(actor, sessionId, controls, wanted);
   } catch (e) {
     cx.log.warn('session', "could not choose the tab's mode again in the fork", e);
   }

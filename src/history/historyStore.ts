@@ -32,6 +32,8 @@ export interface ConversationMeta {
   lastActivity: string;
   /** Prompts sent. */
   turns: number;
+  /** The session's mode as the tab last showed it (the picker's value), chosen again when it is continued. */
+  mode?: string;
 }
 
 /** One line of a conversation file. `reset` starts the conversation over (an agent's replay replaced it). */
@@ -219,10 +221,23 @@ function parseLine(line: string): HistoryLine | undefined {
   }
 }
 
+/** A mode id longer than this is not a mode id: the file was tampered with or torn. */
+const MAX_MODE_CHARS = 200;
+
 function parseMeta(v: unknown): ConversationMeta | undefined {
   if (!isObject(v)) return undefined;
-  const { id, title, agentName, folder, sessionId, createdAt, lastActivity, turns } = v;
+  const { id, title, agentName, folder, sessionId, createdAt, lastActivity, turns, mode } = v;
   if (typeof id !== 'string' || typeof title !== 'string' || typeof agentName !== 'string' || typeof folder !== 'string') return undefined;
   if (typeof createdAt !== 'string' || typeof lastActivity !== 'string' || typeof turns !== 'number') return undefined;
-  return { id, title, agentName, folder, ...(typeof sessionId === 'string' ? { sessionId } : {}), createdAt, lastActivity, turns };
+  return {
+    id,
+    title,
+    agentName,
+    folder,
+    ...(typeof sessionId === 'string' ? { sessionId } : {}),
+    createdAt,
+    lastActivity,
+    turns,
+    ...(typeof mode === 'string' && mode.length <= MAX_MODE_CHARS ? { mode } : {}),
+  };
 }

@@ -68,4 +68,61 @@ describe('HistoryRecorder', () => {
     await recorder.keepingOpenList(async () => recorder.close(T));
     assert.deepEqual(open.at(-1), ['conv-1']);
   });
+
+  it("keeps the tab's mode: picked before the first prompt, changed by the user and by the agent", () => {
+    const { store, recorder } = setup();
+    const modes = {
+      currentModeId: 'auto',
+      availableModes: [
+        { id: 'auto', name: 'Auto' },
+        { id: 'default', name: 'Default' },
+      ],
+    };
+    recorder.observe({ type: 'session-ready', tabId: T, agentName: 'Qwen Code', cwd: '/w', controls: { modes } });
+    recorder.observe({ type: 'controls-changed', tabId: T, controls: { modes: { ...modes, currentModeId: 'default' } } });
+    recorder.observe({ type: 'prompt-started', tabId: T, messageId: 'm1', text: 'hi' });
+    const id = recorder.conversationOf(T)!;
+    assert.equal(store.meta(id)?.mode, 'default', 'the mode picked before the conversation was recorded');
+    recorder.observe({
+      type: 'agent-update',
+      tabId: T,
+      messageId: 'm1',
+      update: { sessionUpdate: 'current_mode_update', currentModeId: 'plan' },
+    });
+    assert.equal(store.meta(id)?.mode, 'plan', "the agent's own change");
+  });
+
+  it('an agent with a mode config option: its value is the mode; its older mode updates are not', () => {
+    const { store, recorder } = setup();
+    const option = (currentValue: string) => ({
+      id: 'mode',
+      name: 'Mode',
+      category: 'mode',
+      type: 'select' as const,
+      currentValue,
+      options: [
+        { value: 'read-only', name: 'Read Only' },
+        { value: 'auto', name: 'Default' },
+      ],
+    });
+    recorder.observe({
+      type: 'session-ready',
+      tabId: T,
+      agentName: 'Codex',
+      cwd: '/w',
+      controls: { configOptions: [option('read-only')] },
+    });
+    recorder.observe({ type: 'prompt-started', tabId: T, messageId: 'm1', text: 'hi' });
+    const id = recorder.conversationOf(T)!;
+    assert.equal(store.meta(id)?.mode, 'read-only');
+    recorder.observe({
+      type: 'agent-update',
+      tabId: T,
+      messageId: 'm1',
+      update: { sessionUpdate: 'current_mode_update', currentModeId: 'x' },
+    });
+    assert.equal(store.meta(id)?.mode, 'read-only');
+    recorder.observe({ type: 'controls-changed', tabId: T, controls: { configOptions: [option('auto')] } });
+    assert.equal(store.meta(id)?.mode, 'auto');
+  });
 });

@@ -15,6 +15,7 @@ import type { HistoryLine, HistoryStore } from './historyStore';
 import type { OwnershipLocks } from './ownership';
 import type { PastConversation } from './reopen';
 import { errorText } from '../protocol/errorText';
+import { currentMode, modeOption } from '../protocol/sessionMode';
 
 const FLUSH_MS = 300;
 const TITLE_CHARS = 80;
@@ -43,6 +44,10 @@ export class HistoryRecorder {
   private readonly tabs = new Map<TabId, TabRecord>();
   /** Entries sent before the tab's session was ready (the echoed first prompt). */
   private readonly early = new Map<TabId, ConversationEntry[]>();
+  /** Each tab's mode as its picker shows it, followed from before its conversation is recorded. */
+  private readonly modes = new Map<TabId, string>();
+  /** Tabs whose agent offers its modes as a config option: its older mode updates are not the picker's. */
+  private readonly modeByOption = new Set<TabId>();
   /** While the window closes, closing tabs does not change the list of tabs to restore. */
   private openListFrozen = false;
 
@@ -50,6 +55,7 @@ export class HistoryRecorder {
 
   /** Every message sent to a tab. */
   observe(payload: TabPayload): void {
+    this.followMode(payload);
     if (!isConversationPayload(payload)) return;
     const { tabId, ...rest } = payload;
     const entry = rest as ConversationEntry;
@@ -137,6 +143,8 @@ export class HistoryRecorder {
   close(tabId: TabId): void {
     const rec = this.tabs.get(tabId);
     this.early.delete(tabId);
+    this.modes.delete(tabId);
+    this.modeByOption.delete(tabId);
     if (!rec) return;
     this.flush(rec);
     this.tabs.delete(tabId);
@@ -184,12 +192,34 @@ export class HistoryRecorder {
       const meta = this.deps.store.create({ agentName, folder }, new Set(this.openConversations()));
       this.deps.locks?.acquire(meta.id); // a new id: nobody else has it
       const rec = { conversationId: meta.id };
+      const mode = this.modes.get(tabId);
+      if (mode) this.deps.store.update(meta.id, { mode });
       this.tabs.set(tabId, rec);
       this.openChanged();
       return rec;
     } catch (e) {
       this.deps.log.error('history', 'could not start a conversation record', e);
       return undefined;
+    }
+  }
+
+  /** The tab's mode changed (the user's pick, or the agent's own update): the conversation keeps it. */
+  private followMode(payload: TabPayload): void {
+    if (payload.type === 'session-ready') {
+      if (modeOption(payload.controls)) this.modeByOption.add(payload.tabId);
+      else this.modeByOption.delete(payload.tabId);
+    }
+    if (payload.type === 'agent-update' && payload.update.sessionUpdate === 'current_mode_update' && this.modeByOption.has(payload.tabId))
+      return;
+    const mode = modeIn(payload);
+    if (mode === undefined || this.modes.get(payload.tabId) === mode) return;
+    this.modes.set(payload.tabId, mode);
+    const rec = this.tabs.get(payload.tabId);
+    if (!rec || rec.viewOnly) return;
+    try {
+      this.deps.store.update(rec.conversationId, { mode });
+    } catch (e) {
+      this.deps.log.warn('history', 'could not update the index', e);
     }
   }
 
@@ -264,4 +294,14 @@ export class HistoryRecorder {
   private openChanged(): void {
     this.deps.onOpenChanged?.(this.openConversations());
   }
+}
+
+/** The mode a message to a tab shows it in, if it says. */
+function modeIn(payload: TabPayload): string | undefined {
+  if (payload.type === 'session-ready' || payload.type === 'controls-changed') return currentMode(payload.controls);
+  if (payload.type !== 'agent-update') return undefined;
+  const u = payload.update;
+  if (u.sessionUpdate === 'current_mode_update') return u.currentModeId;
+  if (u.sessionUpdate === 'config_option_update') return currentMode({ configOptions: u.configOptions });
+  return undefined;
 }

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { AgentActor } from '../agents/agentActor';
 import type { AgentConfiguration } from '../agents/agentConfiguration';
 import { silentLog } from '../log/logEvent';
-import type { TabPayload } from '../protocol/webview';
+import type { SessionControls, TabPayload } from '../protocol/webview';
 import { continuePastSession, sessionLoadWaitMs, type PastState, type ReopenContext } from './reopen';
 
 const MINUTE = Date.parse('2026-11-28T20:58:00.000Z');
@@ -86,5 +86,91 @@ describe('reopening a past session: an agent whose load erases a session of this
   it('another agent loads at once', async () => {
     const { loads } = await reopen('claude-code');
     assert.deepEqual(loads, [MINUTE + 20_000]);
+  });
+});
+
+describe('reopening a past session: the mode it was in', () => {
+  const modes = (current: string) => ({
+    currentModeId: current,
+    availableModes: [
+      { id: 'auto', name: 'Auto' },
+      { id: 'default', name: 'Default' },
+    ],
+  });
+
+  /** Resumes a conversation kept in `mode` with an agent that resumes in Auto; what it was asked and what the tab got. */
+  async function resume(mode: string | undefined, setMode: (id: string) => Promise<void> = async () => undefined) {
+    const sent: TabPayload[] = [];
+    const setModes: string[] = [];
+    let bound: SessionControls | undefined;
+    const past: PastState = {
+      readOnly: true,
+      conversation: {
+        meta: {
+          id: 'c1',
+          title: 't',
+          agentName: 'Qwen Code',
+          folder: '/ws',
+          sessionId: 's1',
+          createdAt: new Date(MINUTE).toISOString(),
+          lastActivity: new Date(MINUTE).toISOString(),
+          turns: 1,
+          ...(mode ? { mode } : {}),
+        },
+        entries: [],
+      },
+    };
+    const actor = {
+      key: 'k',
+      capabilities: async () => ({ sessionCapabilities: { resume: {} } }),
+      reopenSession: async () => ({ controls: { modes: modes('auto') } }),
+      setMode: async (_s: string, id: string) => {
+        setModes.push(id);
+        await setMode(id);
+      },
+    } as unknown as AgentActor;
+    const config = { agent: { name: 'Qwen Code' }, workspaceFolder: '/ws' } as AgentConfiguration;
+    await continuePastSession(
+      {
+        log: silentLog,
+        configure: async () => config,
+        acquire: () => actor,
+        send: (p) => void sent.push(p),
+        restore: () => undefined,
+        captureUpdates: () => ({ take: () => [] }),
+        bind: (_a, _s, controls) => void (bound = controls),
+        gone: () => false,
+      },
+      'tab',
+      past,
+    );
+    const notices = sent.flatMap((p) => (p.type === 'tab-notice' ? [`${p.level}: ${p.text}`] : []));
+    return { setModes, bound, notices };
+  }
+
+  it("the agent resumed in its first mode: the conversation's is chosen again before the tab takes prompts", async () => {
+    const { setModes, bound, notices } = await resume('default');
+    assert.deepEqual(setModes, ['default']);
+    assert.equal(bound?.modes?.currentModeId, 'default');
+    assert.deepEqual(notices, ['info: Qwen Code resumed this session: it remembers the conversation above.']);
+  });
+
+  it('no mode kept, or the same one: nothing is chosen', async () => {
+    assert.deepEqual((await resume(undefined)).setModes, []);
+    assert.deepEqual((await resume('auto')).setModes, []);
+  });
+
+  it('a mode the agent no longer offers, or one it refuses: the tab says which mode it is in', async () => {
+    const gone = await resume('plan');
+    assert.deepEqual(gone.setModes, []);
+    assert.match(
+      gone.notices[1]!,
+      /^warning: Qwen Code continued in its mode "Auto", not "plan" as before: the agent does not offer that mode now/,
+    );
+    const refused = await resume('default', async () => {
+      throw new Error('no such mode');
+    });
+    assert.match(refused.notices[1]!, /continued in its mode "Auto", not "Default" as before: choosing it failed \(no such mode\)/);
+    assert.equal(refused.bound?.modes?.currentModeId, 'auto', 'the picker shows the mode the agent is in');
   });
 });
