@@ -1,7 +1,9 @@
 // Choosing a session's mode again after the session began anew (a fork, a resume, a load): agents
 // start those in their default mode, not the one the user chose for the conversation.
 import type { SessionControls } from '../protocol/webview';
-import { currentMode, modeOption, offersValue } from '../protocol/sessionMode';
+import type { Log } from '../log/logEvent';
+import { errorText } from '../protocol/errorText';
+import { currentMode, modeName, modeOption, offersValue } from '../protocol/sessionMode';
 import type { AgentActor } from './agentActor';
 
 /**
@@ -27,4 +29,34 @@ export async function chooseModeAgain(
   await actor.setMode(sessionId, wanted);
   controls.modes = { ...controls.modes, currentModeId: wanted };
   return true;
+}
+
+/**
+ * Chooses `wanted` again in a session that began in another mode, logging what happened. Returns
+ * the warning the tab shows when the session stays in another mode (the agent no longer offers
+ * `wanted`, or refused it); undefined when it is in `wanted`, or has no modes at all.
+ */
+export async function keepMode(p: {
+  actor: Pick<AgentActor, 'setMode' | 'setConfigOption' | 'agentName'>;
+  sessionId: string;
+  controls: SessionControls;
+  wanted: string;
+  log: Log;
+}): Promise<string | undefined> {
+  const { actor, sessionId, controls, wanted, log } = p;
+  const began = currentMode(controls);
+  if (began === undefined || began === wanted) return undefined;
+  let why: string;
+  try {
+    if (await chooseModeAgain(actor, sessionId, controls, wanted)) {
+      log.info('session', 'chose the mode again', { sessionId, mode: wanted, agentBeganIn: began });
+      return undefined;
+    }
+    why = 'the agent does not offer that mode now';
+  } catch (e) {
+    why = `choosing it failed (${errorText(e)})`;
+  }
+  log.warn('session', 'the session stays in another mode', { sessionId, wanted, mode: currentMode(controls), why });
+  const now = modeName(controls, currentMode(controls) ?? began);
+  return `${actor.agentName} continued in its mode "${now}", not "${modeName(controls, wanted)}" as before: ${why}. Choose the mode under the prompt before you go on.`;
 }

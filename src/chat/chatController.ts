@@ -23,10 +23,11 @@ import type { AgentFailure, ContextRef, MessageId, SessionControls, TabId, TabPa
 import type { PermissionBroker } from '../permissions/permissionBroker';
 import type { AgentActor } from '../agents/agentActor';
 import { sessionSetup, type AgentConfiguration } from '../agents/agentConfiguration';
+import { keepMode } from '../agents/sessionMode';
 import type { AgentPool } from '../agents/agentPool';
 import type { PastConversation } from '../history/reopen';
 import { anyTabUses, restartTabs, tabsSharingProcess } from './agentRestart';
-import { newChatTab, type ChatTab } from './chatTab';
+import { modeToKeep, newChatTab, type ChatTab } from './chatTab';
 import { prepareResend } from './editAndResend';
 import { DiffStore } from './diffStore';
 import { EarlyUpdates } from './earlyUpdates';
@@ -291,6 +292,7 @@ export class ChatController extends DisposableBase {
       this.failTab(tab, noFolderFailure());
       return;
     }
+    const mode = modeToKeep(tab, config.agent.name);
     tab.config = config;
     for (const notice of newSettingNotices(tab, config)) this.send(notice);
     let actor: AgentActor | undefined;
@@ -301,7 +303,13 @@ export class ChatController extends DisposableBase {
         void actor.closeSession(sessionId);
         return;
       }
+      const modeWarning = mode ? await keepMode({ actor, sessionId, controls, wanted: mode, log: this.log }) : undefined;
+      if (tab.closed || this.isDisposed) {
+        void actor.closeSession(sessionId);
+        return;
+      }
       this.bindSession(tab, actor, sessionId, controls, config);
+      if (modeWarning) this.send({ type: 'tab-notice', tabId: tab.tabId, level: 'warning', text: modeWarning });
       if (opts.restart || tab.failureNotice) {
         this.send({ type: 'agent-restarted', tabId: tab.tabId, noticeId: tab.failureNotice, agentName: actor.agentName });
         tab.failureNotice = undefined;

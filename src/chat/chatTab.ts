@@ -7,6 +7,7 @@ import type { AgentConfiguration } from '../agents/agentConfiguration';
 import type { MessageId, SessionControls, TabId } from '../protocol/webview';
 import type { PastState } from '../history/reopen';
 import type { UserPrompt } from './promptTurn';
+import { currentMode } from '../protocol/sessionMode';
 
 export interface ChatTab {
   tabId: TabId;
@@ -68,4 +69,18 @@ export function newActiveTurn(messageId: MessageId, actor: AgentActor, sessionId
 /** A tab just opened: no configuration or session yet, nothing queued. */
 export function newChatTab(tabId: TabId, title: string): ChatTab {
   return { tabId, title, queue: Promise.resolve(), queued: 0, waiting: [], closed: false, controls: {}, settingNotices: new Set() };
+}
+
+/**
+ * The mode a new session of `agentName` for this tab is put in: a tab that goes on in a new session
+ * of the same agent (a restart, Edit and resend, a past conversation continued anew) stays in the
+ * mode it was in, since a new session begins in the agent's default, which may ask less.
+ */
+export function modeToKeep(tab: Pick<ChatTab, 'config' | 'controls' | 'past'>, agentName: string): string | undefined {
+  if (tab.config?.agent.name === agentName) {
+    const mode = currentMode(tab.controls);
+    if (mode) return mode;
+  }
+  const past = tab.past?.conversation.meta;
+  return past?.agentName === agentName ? past.mode : undefined;
 }

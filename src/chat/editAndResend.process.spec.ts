@@ -84,6 +84,8 @@ describe('Edit and resend: a fork of the session where the agent offers one, els
     const chat = openChat(eliza([]), ws);
     try {
       await chat.ask(`please remember the codeword ${CODEWORD}`);
+      chat.ctx.handle({ type: 'set-mode', tabId: chat.tabId, modeId: 'code' });
+      await until(() => chat.ctx.webview.received.some((m) => m.type === 'controls-changed'), 10_000, 'the mode changed');
       await chat.ask('I feel tired');
       assert.equal(
         await chat.ask(`did I say ${CODEWORD}?`, chat.turnId('I feel tired')),
@@ -91,6 +93,8 @@ describe('Edit and resend: a fork of the session where the agent offers one, els
       );
       assert.deepEqual(chat.notices().slice(-1), [RESEND_NOTICE]);
       assert.ok(!chat.notices().includes(RESEND_FORK_NOTICE));
+      // The new session began in ElizACP's default mode (ask): the tab's mode was chosen again.
+      assert.equal(await chat.ask('what mode'), 'Mode: code. Model: eliza-classic.');
     } finally {
       await chat.ctx.controller.dispose();
     }

@@ -13,7 +13,7 @@ import type { AgentPool } from '../agents/agentPool';
 import type { ChatTab } from './chatTab';
 import type { ChatControllerDeps } from './chatControllerDeps';
 import type { SessionDirectory } from './sessionDirectory';
-import { chooseModeAgain } from '../agents/sessionMode';
+import { keepMode } from '../agents/sessionMode';
 import { currentMode } from '../protocol/sessionMode';
 
 /** What the tab says when the edited prompt runs in a new session (the agent offers no fork). */
@@ -66,33 +66,17 @@ async function forkTabSession(cx: EditAndResendContext, tab: ChatTab): Promise<b
       void actor.closeSession(fork.sessionId);
       return true;
     }
-    await keepMode(cx, actor, fork.sessionId, before, fork.controls);
+    // A fork begins in the agent's default mode (claude-agent-acp's "auto"), not in the tab's.
+    const wanted = currentMode(before);
+    const modeWarning = wanted
+      ? await keepMode({ actor, sessionId: fork.sessionId, controls: fork.controls, wanted, log: cx.log })
+      : undefined;
     cx.bindSession(tab, actor, fork.sessionId, fork.controls, config);
+    if (modeWarning) cx.send({ type: 'tab-notice', tabId: tab.tabId, level: 'warning', text: modeWarning });
     return true;
   } catch (e) {
     // A fork the agent refused is no reason to drop the prompt: it runs in a new session, and says so.
     cx.log.warn('session', 'session/fork failed; resending in a new session', e);
     return false;
-  }
-}
-
-/**
- * A fork starts in the agent's default mode (claude-agent-acp's in "auto"): the mode the user chose
- * for the tab is chosen again, so a user who asked to be asked is not suddenly in a mode that never
- * asks. `controls` is updated to what the agent then says.
- */
-async function keepMode(
-  cx: EditAndResendContext,
-  actor: AgentActor,
-  sessionId: string,
-  before: SessionControls | undefined,
-  controls: SessionControls,
-): Promise<void> {
-  const wanted = currentMode(before);
-  if (!wanted) return;
-  try {
-    await chooseModeAgain(actor, sessionId, controls, wanted);
-  } catch (e) {
-    cx.log.warn('session', "could not choose the tab's mode again in the fork", e);
   }
 }

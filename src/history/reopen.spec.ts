@@ -122,6 +122,7 @@ describe('reopening a past session: the mode it was in', () => {
     };
     const actor = {
       key: 'k',
+      agentName: 'Qwen Code',
       capabilities: async () => ({ sessionCapabilities: { resume: {} } }),
       reopenSession: async () => ({ controls: { modes: modes('auto') } }),
       setMode: async (_s: string, id: string) => {

@@ -18,8 +18,7 @@ import { exportMarkdown } from './exporter';
 import type { ConversationMeta } from './historyStore';
 import { replayEntries } from './replay';
 import { errorText } from '../protocol/errorText';
-import { currentMode, modeName } from '../protocol/sessionMode';
-import { chooseModeAgain } from '../agents/sessionMode';
+import { keepMode } from '../agents/sessionMode';
 
 /** A conversation from the history, as a tab reopens it. */
 export interface PastConversation {
@@ -153,7 +152,8 @@ export async function continuePastSession(cx: ReopenContext, tabId: TabId, past:
       cx.replaced?.(tabId, entries);
     }
     const mode = meta.mode;
-    const modeProblem = mode ? await chooseModeOfConversation(cx, actor, meta.sessionId, controls, mode) : undefined;
+    // Agents begin a continued session in their default mode (Qwen Code: Auto, which writes without asking).
+    const modeWarning = mode ? await keepMode({ actor, sessionId: meta.sessionId, controls, wanted: mode, log: cx.log }) : undefined;
     if (cx.gone()) return config;
     past.readOnly = false;
     cx.bind(actor, meta.sessionId, controls, config);
@@ -163,11 +163,7 @@ export async function continuePastSession(cx: ReopenContext, tabId: TabId, past:
         ? `${agentName} resumed this session: it remembers the conversation above.`
         : `${agentName} loaded this session and replayed the conversation above.`,
     );
-    if (modeProblem && mode)
-      notice(
-        'warning',
-        `${agentName} continued in its mode "${modeName(controls, currentMode(controls) ?? '')}", not "${modeName(controls, mode)}" as before: ${modeProblem}. Choose the mode under the prompt before you go on.`,
-      );
+    if (modeWarning) notice('warning', modeWarning);
   } catch (e) {
     replay?.take();
     if (cx.gone()) return config;
@@ -179,30 +175,6 @@ export async function continuePastSession(cx: ReopenContext, tabId: TabId, past:
     );
   }
   return config;
-}
-
-/**
- * A continued session starts in the agent's default mode (Qwen Code's Auto, which runs writes
- * without asking), not in the one the conversation was in: that one is chosen again. Returns why
- * it could not be, if it could not.
- */
-async function chooseModeOfConversation(
-  cx: ReopenContext,
-  actor: AgentActor,
-  sessionId: string,
-  controls: SessionControls,
-  mode: string,
-): Promise<string | undefined> {
-  const was = currentMode(controls);
-  if (was === undefined || was === mode) return undefined;
-  try {
-    if (!(await chooseModeAgain(actor, sessionId, controls, mode))) return 'the agent does not offer that mode now';
-    cx.log.info('history', "chose the conversation's mode again", { sessionId, mode, agentStartedIn: was });
-    return undefined;
-  } catch (e) {
-    cx.log.warn('history', "could not choose the conversation's mode again", { sessionId, mode, error: errorText(e) });
-    return `choosing it failed (${errorText(e)})`;
-  }
 }
 
 /** The old transcript as the first prompt's context: an embedded Markdown resource when the agent takes those. */

@@ -15,6 +15,7 @@ import {
   waitForIdle,
   answerText,
 } from '../helpers';
+import type { SessionControls } from '../../protocol/webview';
 
 interface Proc {
   key: string;
@@ -99,5 +100,29 @@ suite('agent crash and restart', () => {
     const messageId = await cmd<string>('sendPrompt', tabId, 'Hello again');
     await waitForIdle(tabId);
     assert.equal(answerText((await rendered(tabId))!, messageId), expectedReply('Hello again'));
+  });
+
+  test("a restarted tab's new session is put back in the mode the user chose (the agent begins it in its default)", async () => {
+    const tabId = await newTab();
+    await cmd('postFromWebview', { type: 'set-mode', tabId, modeId: 'architect' });
+    await waitFor(
+      'the mode',
+      async () => (await cmd<SessionControls | undefined>('getSessionControls', tabId))?.modes?.currentModeId === 'architect',
+    );
+    const before = (await cmd<{ tabId: string; sessionId?: string }[]>('getTabs')).find((t) => t.tabId === tabId)?.sessionId;
+    await vscode.commands.executeCommand('symposium.restartAgent');
+    await waitFor('a new session', async () => {
+      const now = (await cmd<{ tabId: string; sessionId?: string }[]>('getTabs')).find((t) => t.tabId === tabId)?.sessionId;
+      return now !== undefined && now !== before;
+    });
+    await waitForIdle(tabId);
+    const messageId = await cmd<string>('sendPrompt', tabId, 'what mode');
+    await waitForIdle(tabId);
+    assert.equal(answerText((await rendered(tabId))!, messageId), 'Mode: architect. Model: eliza-classic.');
+    assert.equal(
+      (await cmd<SessionControls | undefined>('getSessionControls', tabId))?.modes?.currentModeId,
+      'architect',
+      'the picker says so',
+    );
   });
 });

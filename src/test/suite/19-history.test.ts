@@ -283,22 +283,27 @@ suite('conversation history', () => {
     await useAgent('Eliza resume', ['--resume', '--state-dir', stateDir]);
     await cmd('simulateWindowReload'); // restoreTabs is `never`: the earlier tests' tabs close for good
     await config().update('restoreTabs', 'always', vscode.ConfigurationTarget.Global);
-    const a = await converse(['I feel tired today', 'session info']);
-    const b = await converse(['My mother cooks', 'session info']);
-    const restored = await cmd<string[]>('simulateWindowReload');
-    assert.equal(restored.length, 2, JSON.stringify(restored));
-    const byConversation = new Map<string, string>();
-    for (const tabId of restored) {
-      await waitForIdle(tabId);
-      byConversation.set((await cmd<string>('conversationOfTab', tabId)) ?? '', tabId);
+    try {
+      const a = await converse(['I feel tired today', 'session info']);
+      const b = await converse(['My mother cooks', 'session info']);
+      const restored = await cmd<string[]>('simulateWindowReload');
+      assert.equal(restored.length, 2, JSON.stringify(restored));
+      const byConversation = new Map<string, string>();
+      for (const tabId of restored) {
+        await waitForIdle(tabId);
+        // Read-only until the agent has resumed the session: a prompt before that is refused.
+        await waitFor('the resume', async () => notices((await rendered(tabId)) ?? []).some((n) => /resumed this session/.test(n.body)));
+        byConversation.set((await cmd<string>('conversationOfTab', tabId)) ?? '', tabId);
+      }
+      for (const c of [a, b]) {
+        const tabId = byConversation.get(c.id);
+        assert.ok(tabId, 'the conversation is open again');
+        const [, sessionId, count] = sessionInfo.exec(c.replies[1] ?? '') ?? [];
+        assert.equal(await ask(tabId, 'session info'), `Session ${sessionId}, prompt ${Number(count) + 1}.`);
+      }
+    } finally {
+      await config().update('restoreTabs', undefined, vscode.ConfigurationTarget.Global);
     }
-    for (const c of [a, b]) {
-      const tabId = byConversation.get(c.id);
-      assert.ok(tabId, 'the conversation is open again');
-      const [, sessionId, count] = sessionInfo.exec(c.replies[1] ?? '') ?? [];
-      assert.equal(await ask(tabId, 'session info'), `Session ${sessionId}, prompt ${Number(count) + 1}.`);
-    }
-    await config().update('restoreTabs', undefined, vscode.ConfigurationTarget.Global);
   });
 
   test('restoreTabs: ask shows a notification; its Reopen button brings the tab back', async function () {

@@ -54,7 +54,9 @@ suite('elicitation', () => {
     await config().update('currentAgent', undefined, vscode.ConfigurationTarget.Global);
   });
 
-  test('a form card: checked against the schema before it is sent, kept across hide/show, submitted; Decline', async () => {
+  test('a form card: checked against the schema before it is sent, kept across hide/show, submitted; Decline', async function () {
+    // Three turns and a webview re-created: more than the default 30 s on a loaded machine.
+    this.timeout(90_000);
     const tabId = await newTab();
     const { messageId, requestId } = await askAndWait(tabId, 'ask me a form');
     const card = askCards((await rendered(tabId))!, messageId)[0]!;
