@@ -12,6 +12,12 @@ export interface ToolStep {
   args: (name: string, schema: Record<string, unknown> | undefined, previous: string | undefined) => Record<string, unknown>;
   /** The text that follows the tool's result (`result` is the result's text). */
   after: (result: string) => string;
+  /**
+   * As a model would, calls the tool again (after `delayMs`, at most `times` more) while its result
+   * does not satisfy `until`: a tool search made before the agent has discovered its MCP servers'
+   * tools (Qwen Code connects them in the background) finds nothing the first time.
+   */
+  retry?: { until: (result: string) => boolean; times: number; delayMs: number };
 }
 
 export interface Rule {
@@ -44,7 +50,8 @@ export interface Turn {
 }
 
 export type Reply =
-  { kind: 'text'; text: string; chunkDelayMs?: number } | { kind: 'tool'; callId: string; name: string; args: Record<string, unknown> };
+  | { kind: 'text'; text: string; chunkDelayMs?: number }
+  | { kind: 'tool'; callId: string; name: string; args: Record<string, unknown>; delayMs?: number };
 
 export interface LoggedRequest {
   api: Turn['api'];
@@ -60,9 +67,9 @@ export const UNSCRIPTED_ANSWER = 'OK.';
 /** Answers turns from the rules; remembers which rule made each tool call, for the answer after its result. */
 export class ModelScript {
   readonly log: LoggedRequest[] = [];
-  private readonly calls = new Map<string, { rule: Rule; step: number }>();
+  private readonly calls = new Map<string, ScriptCall>();
   /** The latest call of each tool name: an API that matches results to calls by name (Gemini without ids). */
-  private readonly callsByName = new Map<string, { rule: Rule; step: number }>();
+  private readonly callsByName = new Map<string, ScriptCall>();
   private nextCall = 1;
 
   constructor(public rules: Rule[] = []) {}
@@ -82,6 +89,11 @@ export class ModelScript {
     if (turn.toolResult) {
       const call = this.calls.get(turn.toolResult.callId) ?? this.callsByName.get(turn.toolResult.callId);
       if (!call) return { kind: 'text', text: UNSCRIPTED_ANSWER };
+      const retry = stepsOf(call.rule)[call.step]!.retry;
+      if (retry && call.attempt < retry.times && !retry.until(turn.toolResult.text)) {
+        const again = this.call(turn, call.rule, call.step, call.previous, call.attempt + 1);
+        if (again?.kind === 'tool') return { ...again, delayMs: retry.delayMs };
+      }
       const next = this.call(turn, call.rule, call.step + 1, turn.toolResult.text);
       return next ?? { kind: 'text', text: stepsOf(call.rule)[call.step]!.after(turn.toolResult.text) };
     }
@@ -96,18 +108,27 @@ export class ModelScript {
   }
 
   /** The call of the first step from `from` on whose tool the request offers; undefined when none. */
-  private call(turn: Turn, rule: Rule, from: number, previous?: string): Reply | undefined {
+  private call(turn: Turn, rule: Rule, from: number, previous?: string, attempt = 0): Reply | undefined {
     const steps = stepsOf(rule);
     for (let step = from; step < steps.length; step++) {
       const name = steps[step]!.names.find((n) => turn.tools.has(n));
       if (!name) continue;
       const callId = `call_${String(this.nextCall++).padStart(4, '0')}_${Math.random().toString(36).slice(2, 8)}`;
-      this.calls.set(callId, { rule, step });
-      this.callsByName.set(name, { rule, step });
+      const made: ScriptCall = { rule, step, attempt, ...(previous !== undefined ? { previous } : {}) };
+      this.calls.set(callId, made);
+      this.callsByName.set(name, made);
       return { kind: 'tool', callId, name, args: steps[step]!.args(name, turn.tools.get(name), previous) };
     }
     return undefined;
   }
+}
+
+/** A tool call the script made: its rule and step, which try of that step, and the previous step's result. */
+interface ScriptCall {
+  rule: Rule;
+  step: number;
+  attempt: number;
+  previous?: string;
 }
 
 const stepsOf = (rule: Rule): ToolStep[] => rule.steps ?? (rule.tool ? [rule.tool] : []);

@@ -4,7 +4,7 @@
 // Every request is logged in the script for the test to read.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ModelScript, type Rule } from './script';
+import { ModelScript, type Reply, type Rule, type Turn } from './script';
 import {
   anthropicReply,
   anthropicTurn,
@@ -40,6 +40,12 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
 export async function startScriptedModelServer(rules: Rule[] = []): Promise<ScriptedModelServer> {
   const script = new ModelScript(rules);
   const unknown: string[] = [];
+  /** The script's reply, once the pause it asks for (a tool called again a moment later) is over. */
+  const answer = async (turn: Turn, path: string): Promise<Reply> => {
+    const reply = script.answer(turn, path);
+    if (reply.kind === 'tool' && reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
+    return reply;
+  };
   const server: Server = createServer((req, res) => {
     void (async () => {
       const path = (req.url ?? '/').split('?')[0]!;
@@ -53,16 +59,16 @@ export async function startScriptedModelServer(rules: Rule[] = []): Promise<Scri
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ input_tokens: 10 }));
       } else if (path.endsWith('/messages')) {
-        await anthropicReply(script.answer(anthropicTurn(body), path), body, res);
+        await anthropicReply(await answer(anthropicTurn(body), path), body, res);
       } else if (path.endsWith('/chat/completions')) {
-        await openAiChatReply(script.answer(openAiChatTurn(body), path), body, res);
+        await openAiChatReply(await answer(openAiChatTurn(body), path), body, res);
       } else if (path.endsWith('/responses')) {
-        await openAiResponsesReply(script.answer(openAiResponsesTurn(body), path), body, res);
+        await openAiResponsesReply(await answer(openAiResponsesTurn(body), path), body, res);
       } else if (/:countTokens$/.test(path)) {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ totalTokens: 10 }));
       } else if (/:(stream)?generateContent$/i.test(path)) {
-        await geminiReply(script.answer(geminiTurn(body), path), body, /:streamGenerateContent$/.test(path), res);
+        await geminiReply(await answer(geminiTurn(body), path), body, /:streamGenerateContent$/.test(path), res);
       } else {
         unknown.push(`${req.method} ${path}`);
         res.writeHead(404, { 'content-type': 'application/json' });

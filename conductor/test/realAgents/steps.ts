@@ -110,7 +110,13 @@ export function mcpStep(when: string, server: string, tool: string, args: Record
   return {
     when,
     steps: [
-      { names: ['ToolSearch', 'tool_search'], args: () => ({ query: tool }), after },
+      {
+        names: ['ToolSearch', 'tool_search'],
+        args: () => ({ query: tool }),
+        after,
+        // Found: a name that ends in the tool's (`mcp__server__tool`), not the query echoed back.
+        retry: { until: (r) => new RegExp(`[\\w-]+${tool}`).test(r), times: 10, delayMs: 500 },
+      },
       { names, args: () => args, after },
       {
         // Qwen Code: a looked-up tool is called through tool_call, by the exact name the search returned.

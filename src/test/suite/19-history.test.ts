@@ -291,8 +291,15 @@ suite('conversation history', () => {
       const byConversation = new Map<string, string>();
       for (const tabId of restored) {
         await waitForIdle(tabId);
-        // Read-only until the agent has resumed the session: a prompt before that is refused.
-        await waitFor('the resume', async () => notices((await rendered(tabId)) ?? []).some((n) => /resumed this session/.test(n.body)));
+        // The reopen's outcome, success or not (a failed resume leaves the tab read-only, and says why).
+        let said = '';
+        await waitFor('the resume', async () => {
+          said = notices((await rendered(tabId)) ?? [])
+            .map((n) => n.body)
+            .join('\n');
+          return /resumed this session|could not continue/.test(said);
+        });
+        assert.match(said, /resumed this session/);
         byConversation.set((await cmd<string>('conversationOfTab', tabId)) ?? '', tabId);
       }
       for (const c of [a, b]) {
