@@ -41,6 +41,8 @@ export interface PromptTurnDeps {
 }
 
 export interface TurnCheckpointHooks {
+  /** Resolves once the tab's last turn is recorded: its card lists none of the next turn's changes. */
+  lastTurnRecorded?(tabId: TabId): Promise<void>;
   /** Must not wait for the snapshot: the prompt goes to the agent at once. */
   turnStarted(tabId: TabId, messageId: MessageId): void;
   turnEnded(tabId: TabId, messageId: MessageId): unknown;
@@ -97,6 +99,8 @@ export async function runPromptTurn(deps: PromptTurnDeps, tab: ChatTab, p: UserP
     send({ type: 'prompt-failed', tabId, messageId, error });
     return;
   }
+  await deps.checkpoints?.lastTurnRecorded?.(tabId);
+  if (tab.closed) return;
   tab.active = newActiveTurn(messageId, actor, ref.sessionId);
   deps.sessions.startTurn(tabId, messageId);
   deps.checkpoints?.turnStarted(tabId, messageId);

@@ -111,6 +111,29 @@ describe('turn checkpoints (src/checkpoints/turnCheckpoints.ts)', () => {
     assert.equal(cards.at(-1)!.messageId, TURN2);
   });
 
+  it("the agent's own first write of the next turn, right after the end, is the next turn's: the prompt waits until the end is recorded", async () => {
+    const ws = folderWith({ 'a.txt': 'a\n' });
+    const { checkpoints, cards } = setup([ws]);
+    checkpoints.turnStarted(TAB, TURN1);
+    const ended = checkpoints.turnEnded(TAB, TURN1);
+    // The next prompt (runPromptTurn) waits here before it reaches the agent, which then writes by
+    // itself (no fs/write to wait on), within a tick: its file time can fall before the turn's end.
+    await checkpoints.lastTurnRecorded(TAB);
+    const nextStarted = Date.now();
+    checkpoints.turnStarted(TAB, TURN2);
+    fs.writeFileSync(path.join(ws, 'own.txt'), 'o\n');
+    // Written as the next turn starts, its time a few ms behind (within the start's slack): without
+    // the wait above, that is before the first turn's end.
+    const written = nextStarted - 6;
+    fs.utimesSync(path.join(ws, 'own.txt'), new Date(written), new Date(written));
+    await ended;
+    assert.equal(cards.length, 0, 'no card for the first turn, which changed nothing');
+    await checkpoints.turnEnded(TAB, TURN2);
+    assert.deepEqual(summary(cards.at(-1)), ['added own.txt +1 -0']);
+    assert.equal(cards.at(-1)!.messageId, TURN2);
+    await checkpoints.lastTurnRecorded('another-tab'); // a tab without turns: at once
+  });
+
   it("holds the files as they were when the agent's own writes come before the snapshot has read them", async () => {
     const ws = folderWith({ 'a.txt': 'a\n', 'gone.txt': 'g\n' });
     const { checkpoints, cards } = setup([ws]);

@@ -1,6 +1,7 @@
 // A checkpoint of every folder a session may touch, taken when each prompt starts, and the
 // "N files changed" card when the turn ends (docs/checkpoints.md). The checkpoint never holds the
-// prompt back: the prompt is sent at once and the snapshot runs beside it. An agent write through
+// prompt back: the prompt is sent at once and the snapshot runs beside it (only a prompt that
+// follows a turn at once waits for that turn's end to be recorded: `lastTurnRecorded`). An agent write through
 // the editor's fs/write_text_file waits for a snapshot still running on its folder (`beforeWrite`),
 // and for the end of the turn before it to be recorded, so the checkpoint holds the file as it was
 // before the turn and the card lists only the turn's own changes; the agent's own writes (its tools,
@@ -65,6 +66,9 @@ interface TurnRecord {
 
 /** How far a file's modification time may lag behind Date.now() (a few kernel ticks). */
 const FS_CLOCK_SLACK_MS = 20;
+
+/** The longest a prompt waits for the turn before it to be recorded (a git status and a tree, normally ms). */
+const RECORDED_WAIT_MS = 5_000;
 
 /** Turns kept in memory for their cards' actions (the checkpoints themselves stay on disk). */
 const MAX_TURNS = 500;
@@ -158,6 +162,25 @@ export class TurnCheckpoints {
   async beforeWrite(file: string): Promise<void> {
     for (const [folder, running] of this.running) {
       if (isInside(file, folder)) await Promise.all([...running]);
+    }
+  }
+
+  /**
+   * Resolves once the end of the tab's last turn is recorded (at most RECORDED_WAIT_MS): a prompt
+   * that follows a turn at once waits here, so an agent's own first write of the next turn (whose
+   * file time, from the kernel's coarse clock, can fall before that turn's end) is never listed on
+   * the card of the turn before.
+   */
+  async lastTurnRecorded(tabId: string): Promise<void> {
+    const work = this.tabWork.get(tabId);
+    if (!work) return;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), RECORDED_WAIT_MS)));
+    try {
+      if ((await Promise.race([work, late])) === 'late')
+        this.deps.log.warn('checkpoints', 'the last turn is not recorded yet; the prompt goes on', { tabId });
+    } finally {
+      clearTimeout(timer);
     }
   }
 

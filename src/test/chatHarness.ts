@@ -218,6 +218,7 @@ export function setupChat(opts: ChatSetup) {
     ...(opts.checkpoints
       ? {
           checkpoints: {
+            lastTurnRecorded: async (tabId) => checkpoints?.lastTurnRecorded(tabId),
             turnStarted: (tabId, messageId) => checkpoints?.turnStarted(tabId, messageId),
             turnEnded: (tabId, messageId) => checkpoints?.turnEnded(tabId, messageId),
             restoreForResend: async (tabId, messageId) => (await checkpoints?.restoreForResend?.(tabId, messageId)) ?? false,
