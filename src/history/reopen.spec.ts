@@ -3,9 +3,32 @@ import type { AgentActor } from '../agents/agentActor';
 import type { AgentConfiguration } from '../agents/agentConfiguration';
 import { silentLog } from '../log/logEvent';
 import type { SessionControls, TabPayload } from '../protocol/webview';
+import type { ConversationMeta } from './historyStore';
 import { continuePastSession, sessionLoadWaitMs, type PastState, type ReopenContext } from './reopen';
 
 const MINUTE = Date.parse('2026-11-28T20:58:00.000Z');
+
+/** A past conversation with one turn and a session, read-only until continued. */
+function pastState(meta: Partial<ConversationMeta>): PastState {
+  const at = new Date(MINUTE).toISOString();
+  return {
+    readOnly: true,
+    conversation: {
+      meta: {
+        id: 'c1',
+        title: 't',
+        agentName: 'Agent',
+        folder: '/ws',
+        sessionId: 's1',
+        createdAt: at,
+        lastActivity: at,
+        turns: 1,
+        ...meta,
+      },
+      entries: [],
+    },
+  };
+}
 
 describe('reopening a past session: an agent whose load erases a session of this minute', () => {
   it('Gemini CLI waits until half a second into the minute after the conversation began; others never wait', () => {
@@ -23,22 +46,7 @@ describe('reopening a past session: an agent whose load erases a session of this
     let clock = MINUTE + 20_000;
     const sent: TabPayload[] = [];
     const loads: number[] = [];
-    const past: PastState = {
-      readOnly: true,
-      conversation: {
-        meta: {
-          id: 'c1',
-          title: 't',
-          agentName: 'Gemini CLI',
-          folder: '/ws',
-          sessionId: 's1',
-          createdAt: new Date(MINUTE + 12_000).toISOString(),
-          lastActivity: new Date(MINUTE + 15_000).toISOString(),
-          turns: 1,
-        },
-        entries: [],
-      },
-    };
+    const past = pastState({ agentName: 'Gemini CLI', createdAt: new Date(MINUTE + 12_000).toISOString() });
     const actor = {
       key: 'k',
       agentInfo: { name: agentInfoName, version: '1' },
@@ -103,23 +111,7 @@ describe('reopening a past session: the mode it was in', () => {
     const sent: TabPayload[] = [];
     const setModes: string[] = [];
     let bound: SessionControls | undefined;
-    const past: PastState = {
-      readOnly: true,
-      conversation: {
-        meta: {
-          id: 'c1',
-          title: 't',
-          agentName: 'Qwen Code',
-          folder: '/ws',
-          sessionId: 's1',
-          createdAt: new Date(MINUTE).toISOString(),
-          lastActivity: new Date(MINUTE).toISOString(),
-          turns: 1,
-          ...(mode ? { mode } : {}),
-        },
-        entries: [],
-      },
-    };
+    const past = pastState({ agentName: 'Qwen Code', ...(mode ? { mode } : {}) });
     const actor = {
       key: 'k',
       agentName: 'Qwen Code',
