@@ -176,6 +176,9 @@ export class ChatController extends DisposableBase {
     tab.queued++;
     const t = tab;
     this.enqueue(t, async () => {
+      // The turn before is recorded first (its card lists none of this turn's writes); till then
+      // this prompt still counts as queued.
+      await this.deps.checkpoints?.lastTurnRecorded?.(t.tabId);
       t.queued--;
       if (!echoed) {
         const at = t.waiting.indexOf(p);

@@ -99,8 +99,6 @@ export async function runPromptTurn(deps: PromptTurnDeps, tab: ChatTab, p: UserP
     send({ type: 'prompt-failed', tabId, messageId, error });
     return;
   }
-  await deps.checkpoints?.lastTurnRecorded?.(tabId);
-  if (tab.closed) return;
   tab.active = newActiveTurn(messageId, actor, ref.sessionId);
   deps.sessions.startTurn(tabId, messageId);
   deps.checkpoints?.turnStarted(tabId, messageId);
