@@ -10,11 +10,10 @@ import type { MessageId, SessionControls, TabPayload } from '../protocol/webview
 import type { AgentActor } from '../agents/agentActor';
 import { sessionSetup, type AgentConfiguration } from '../agents/agentConfiguration';
 import type { AgentPool } from '../agents/agentPool';
-import type { ChatTab } from './chatTab';
+import { modeToKeep, type ChatTab } from './chatTab';
 import type { ChatControllerDeps } from './chatControllerDeps';
 import type { SessionDirectory } from './sessionDirectory';
 import { keepMode } from '../agents/sessionMode';
-import { currentMode } from '../protocol/sessionMode';
 
 /** What the tab says when the edited prompt runs in a new session (the agent offers no fork). */
 export const RESEND_NOTICE =
@@ -60,14 +59,13 @@ async function forkTabSession(cx: EditAndResendContext, tab: ChatTab): Promise<b
   if (!ref || !actor || !config || actor.currentState !== 'running') return false;
   try {
     if (!(await actor.canForkSession())) return false;
-    const before = tab.controls;
+    const wanted = modeToKeep(tab, config.agent.name);
     const fork = await actor.forkSession(ref.sessionId, sessionSetup(config, cx.decorateSession));
     if (cx.gone(tab)) {
       void actor.closeSession(fork.sessionId);
       return true;
     }
     // A fork begins in the agent's default mode (claude-agent-acp's "auto"), not in the tab's.
-    const wanted = currentMode(before);
     const modeWarning = wanted
       ? await keepMode({ actor, sessionId: fork.sessionId, controls: fork.controls, wanted, log: cx.log })
       : undefined;
