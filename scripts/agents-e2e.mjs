@@ -20,7 +20,7 @@ import {
   AGENTS,
   addTab,
   agentProcesses,
-  agentReportedOutputLine,
+  agentToolReport,
   approvalCards,
   chooseAgentInPalette,
   choosePickerOption,
@@ -189,30 +189,39 @@ async function runAgent(agent, first) {
         // also holds the words.
         const shown = /(^|\n)(Output: )?hi-from-shell(\n|$)|"stdout": "hi-from-shell\\n"/;
         // Codex reports the command's end after the turn, sometimes many seconds after it.
-        await until('the output in the card', async () => shown.test(await card.innerText()), 30_000).catch(async (e) => {
-          const text = await card.innerText();
-          // The chat can show only what the agent reports. Codex now and then reports a quick
-          // command's output to nobody but its model: no output delta, and an end whose stdout and
-          // aggregated output are empty (codex-acp#290). Its trace tells that apart from output
-          // the chat lost; the card must then show the empty report it was given.
-          const trace = await saveProtocolTrace(page, ws, L).catch(() => undefined);
-          await page.keyboard.press('Escape');
-          if (trace && !agentReportedOutputLine(trace, 'hi-from-shell') && /"stdout": ""/.test(text)) {
-            const kept = path.join(RESULTS_DIR, `e2e-agents-${agent.id}-unreported-output-trace.jsonl`);
-            fs.renameSync(trace, kept);
-            console.log(
-              `    ! ${L} reported no output for echo (its own tool updates carry none: ${path.basename(kept)}); the card shows its empty report`,
-            );
-            return;
-          }
-          if (trace) fs.rmSync(trace, { force: true });
-          throw new Error(`${e.message}: ${JSON.stringify(text.slice(-500))}`);
-        });
+        const reported = await until('the output in the card', async () => shown.test(await card.innerText()), 30_000).then(
+          () => 'output',
+          async (e) => {
+            const text = await card.innerText();
+            // The chat can show only what the agent reports. Codex now and then reports a quick
+            // command's output to nobody but its model: no output delta, and an end whose stdout and
+            // aggregated output are empty, or no end at all (codex-acp#290). Its trace tells that apart
+            // from output the chat lost; the card must then show what it was given: the empty report
+            // and Completed, or, with no end reported, "Turn ended" and never Stopped.
+            const trace = await saveProtocolTrace(page, ws, L).catch(() => undefined);
+            await page.keyboard.press('Escape');
+            const report = trace ? agentToolReport(trace, 'echo hi-from-shell', 'hi-from-shell') : undefined;
+            const showsWhatItGot = report?.ended ? /"stdout": ""/.test(text) : /\bTurn ended\b/.test(text);
+            if (trace && report && !report.output && showsWhatItGot) {
+              const kept = path.join(RESULTS_DIR, `e2e-agents-${agent.id}-unreported-output-trace.jsonl`);
+              fs.renameSync(trace, kept);
+              const what = report.ended ? 'an end with empty output' : 'no end';
+              console.log(`    ! ${L} reported no output for echo (${what}: ${path.basename(kept)}); the card shows what it was given`);
+              return report.ended ? 'empty output' : 'no end';
+            }
+            if (trace) fs.rmSync(trace, { force: true });
+            const said = report
+              ? ` (the agent reported ${report.output ? 'the output' : 'no output'}, ${report.ended ? 'an end' : 'no end'})`
+              : '';
+            throw new Error(`${e.message}${said}: ${JSON.stringify(text.slice(-500))}`);
+          },
+        );
         // The agent ended its turn itself: the call was never stopped, and its card ends as completed
         // (until the agent says so, "Turn ended").
-        await until('the card to say Completed', async () => /\bCompleted\b/.test(await card.innerText()), 30_000).catch(async (e) => {
-          throw new Error(`${e.message}: ${JSON.stringify((await card.innerText()).slice(0, 300))}`);
-        });
+        if (reported !== 'no end')
+          await until('the card to say Completed', async () => /\bCompleted\b/.test(await card.innerText()), 30_000).catch(async (e) => {
+            throw new Error(`${e.message}: ${JSON.stringify((await card.innerText()).slice(0, 300))}`);
+          });
         if (/\bStopped\b/.test(await card.innerText())) throw new Error('a call of a turn the agent ended is shown as stopped');
       }
       await shot(`${agent.id}-shell-output`);

@@ -234,13 +234,16 @@ export async function saveProtocolTrace(page, ws, tabTitle) {
 }
 
 /**
- * Whether any of the agent's own tool call reports in a saved protocol trace carried `line` as a
- * line of a command's output: in the call's content, or in its raw output's stdout or aggregated
- * output. The command's own text ("echo …") is not output and does not count.
+ * What the agent itself reported, in a saved protocol trace, about the tool call whose own input or
+ * title holds `command`: whether any of its reports carried `line` as a line of the command's output
+ * (in the call's content, or its raw output's stdout or aggregated output; the command's own text is
+ * not output), and whether the agent ever said the call ended (completed or failed).
  */
-export function agentReportedOutputLine(traceFile, line) {
+export function agentToolReport(traceFile, command, line) {
   const asLine = new RegExp(`(^|\\n)${line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\n|$)`);
   const strings = (v) => (typeof v === 'string' ? [v] : v && typeof v === 'object' ? Object.values(v).flatMap(strings) : []);
+  const calls = new Set();
+  const report = { output: false, ended: false };
   for (const text of fs.readFileSync(traceFile, 'utf8').split('\n')) {
     let update;
     try {
@@ -249,10 +252,12 @@ export function agentReportedOutputLine(traceFile, line) {
       continue;
     }
     if (update?.sessionUpdate !== 'tool_call' && update?.sessionUpdate !== 'tool_call_update') continue;
+    if (strings([update.title, update.rawInput]).some((s) => s.includes(command))) calls.add(update.toolCallId);
+    if (!calls.has(update.toolCallId)) continue;
     const raw = update.rawOutput;
     const rawOutputs = typeof raw === 'string' ? [raw] : strings([raw?.stdout, raw?.aggregated_output, raw?.formatted_output, raw?.output]);
-    const outputs = [...strings(update.content), ...rawOutputs];
-    if (outputs.some((s) => asLine.test(s))) return true;
+    if ([...strings(update.content), ...rawOutputs].some((s) => asLine.test(s))) report.output = true;
+    if (update.status === 'completed' || update.status === 'failed') report.ended = true;
   }
-  return false;
+  return report;
 }
