@@ -10,6 +10,7 @@ import { isBusy, type Conversation, type Notice } from '../../src/protocol/conve
 import { contextCommandsFor, contextKey } from './contextMenu';
 import { safeLabel } from './untrusted';
 import { contextText, costText, USAGE_WARNING_PERCENT, usagePercent } from '../../src/protocol/usage';
+import { modeOption } from '../../src/protocol/sessionMode';
 
 export const MODE_PICKER = 'mode';
 export const MODEL_PICKER = 'model';
@@ -36,7 +37,7 @@ export function pickersFor(controls: SessionControls | undefined): PickerItem[] 
   const configs = (controls.configOptions ?? []).filter((o) => o.type === 'select');
   // ACP: an agent that offers its modes as a config option (Qwen Code, Codex) means that one; its
   // older `modes` list says the same, and two pickers for one thing would show both.
-  const modes = configs.some((o) => o.category === 'mode') ? undefined : controls.modes;
+  const modes = modeOption(controls) ? undefined : controls.modes;
   if (modes && modes.availableModes.length > 0) {
     pickers.push({
       type: 'select',
