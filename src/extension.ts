@@ -108,7 +108,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
     onPermissionRequest: (actor, params, signal) =>
       permissions.request({ actorKey: actor.key, agentName: actor.agentName, params, signal }),
     onStderrLine: (agentName, line) => logConductorLine(core.agentChannel, agentName, line),
-    onTraceLine: (key, line) => traffic.addLine(key, line),
+    onTraceLine: (key, line, conductor) => traffic.addLine(key, line, conductor),
   });
   // Words given with a rejection: steered into the running turn, or sent with the next prompt.
   const feedback: RejectFeedback = new RejectFeedback({ log, pool });

@@ -29,7 +29,7 @@ const chunkLine = (i: number): string =>
 /** µs per line for LINES lines added to `store`. */
 function perLine(store: TrafficStore, lines: readonly string[]): number {
   const t0 = performance.now();
-  for (const l of lines) store.addLine('bench', l);
+  for (const l of lines) store.addLine('bench', l, 1);
   return ((performance.now() - t0) * 1000) / lines.length;
 }
 
@@ -41,7 +41,7 @@ function main(): void {
     // Interleaved: a fresh store, then one filled past its bound (a few thousand lines dropped).
     empty.push(perLine(new TrafficStore(log), lines));
     const store = new TrafficStore(log);
-    for (let i = 0; i < MAX_ENTRIES + 5_000; i++) store.addLine('bench', lines[i % LINES]!);
+    for (let i = 0; i < MAX_ENTRIES + 5_000; i++) store.addLine('bench', lines[i % LINES]!, 1);
     full.push(perLine(store, lines));
   }
   const e = median(empty);

@@ -18,8 +18,11 @@ export interface AgentPoolOptions {
   log: Log;
   clientInfo: { name: string; version: string };
   onStderrLine?: (agentName: string, line: string) => void;
-  /** Every line of a conductor's protocol trace, with its configuration key (src/traffic/). */
-  onTraceLine?: (key: string, line: string) => void;
+  /**
+   * Every line of a conductor's protocol trace, with its configuration key and which process of the
+   * pool wrote it (numbered from 1: processes of one key can overlap, src/traffic/).
+   */
+  onTraceLine?: (key: string, line: string, conductor: number) => void;
   /** Answers an actor's session/request_permission (the agent waits on the promise). */
   onPermissionRequest: (actor: AgentActor, params: RequestPermissionRequest, signal: AbortSignal) => Promise<RequestPermissionResponse>;
   graceMs?: number;
@@ -39,6 +42,7 @@ export class AgentPool extends DisposableBase {
   private readonly idleTimers = new Map<string, NodeJS.Timeout>();
   private readonly created = new Emitter<AgentActor>();
   private readonly changed = new Emitter<AgentActor>();
+  private actorsCreated = 0;
 
   /** A new actor, before it starts: subscribe to its events here. */
   readonly onDidCreateActor = this.created.event;
@@ -57,6 +61,7 @@ export class AgentPool extends DisposableBase {
     const existing = this.actors.get(key);
     if (existing?.usable) return existing;
     const { runtime, log, clientInfo, graceMs, onStderrLine, onTraceLine } = this.options;
+    const conductor = ++this.actorsCreated;
     const actor: AgentActor = new AgentActor({
       key,
       agentName: config.agent.name,
@@ -65,7 +70,7 @@ export class AgentPool extends DisposableBase {
       clientInfo,
       graceMs,
       onStderrLine: onStderrLine && ((line) => onStderrLine(config.agent.name, line)),
-      onTraceLine: onTraceLine && ((line) => onTraceLine(key, line)),
+      onTraceLine: onTraceLine && ((line) => onTraceLine(key, line, conductor)),
       onPermissionRequest: (params, signal) => this.options.onPermissionRequest(actor, params, signal),
       client: this.options.client,
       authTerminal: this.options.authTerminal,

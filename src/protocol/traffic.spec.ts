@@ -12,8 +12,9 @@ import {
 } from './traffic';
 
 let seq = 0;
-const at = (from: string, to: string, message: Record<string, unknown>, time = 1000 + seq): TrafficEntry => ({
+const at = (from: string, to: string, message: Record<string, unknown>, time = 1000 + seq, conductor = 1): TrafficEntry => ({
   seq: ++seq,
+  conductor,
   time,
   from,
   to,
@@ -74,6 +75,32 @@ describe('traffic viewer model', () => {
     ];
     const kept = stream.flatMap((e) => filter.accept(e)).map((e) => e.seq - stream[0]!.seq);
     assert.deepEqual(kept, [0, 1, 2, 5, 6, 8, 9, 10]);
+  });
+
+  it("two processes of one configuration (a stopping one replaced) number their requests alike: each answer pairs with its own process's request", () => {
+    // Both processes' lines in one history, interleaved as their pipes delivered them.
+    const old = (from: string, to: string, message: Record<string, unknown>) => at(from, to, message, 1000 + seq, 1);
+    const next = (from: string, to: string, message: Record<string, unknown>) => at(from, to, message, 1000 + seq, 2);
+    const stream = [
+      old('agent-edge', 'agent', { id: 1, method: 'session/new', params: { cwd: '/' } }),
+      next('agent-edge', 'agent', { id: 1, method: 'session/new', params: { cwd: '/', mcpServers: [] } }),
+      old('agent', 'agent-edge', { id: 1, result: { sessionId: 'old' } }),
+      next('agent', 'agent-edge', { id: 1, result: { sessionId: 's1' } }),
+      next('agent-edge', 'agent', { id: 2, method: 'session/prompt', params: { sessionId: 's1', prompt: [] } }),
+      old('agent', 'agent-edge', { id: 2, result: { stopReason: 'cancelled' } }),
+      next('agent', 'agent-edge', { id: 2, result: { stopReason: 'end_turn' } }),
+    ];
+    const filter = new SessionFilter('s1');
+    const kept = stream.flatMap((e) => filter.accept(e));
+    assert.deepEqual(
+      kept.map((e) => e.seq - stream[0]!.seq),
+      [1, 3, 4, 6],
+      'the new session/new and its answer, the prompt and its own answer',
+    );
+    const rows = new RowBuilder();
+    const shown = stream.map((e) => rows.row(e));
+    assert.deepEqual([shown[3]!.method, shown[6]!.method], ['session/new', 'session/prompt']);
+    assert.equal(shown[5]!.method, '', "the old process's answer is not paired with the new process's prompt");
   });
 
   it('a fork shows in both sessions: the session/fork request names the one it copies, its answer the fork', () => {

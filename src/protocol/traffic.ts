@@ -9,8 +9,14 @@ import { isObject } from './guards';
 import { maskSecrets } from './secretMask';
 
 export interface TrafficEntry {
-  /** Order of arrival (per conductor process, from 1). */
+  /** Order of arrival (per agent configuration, from 1). */
   seq: number;
+  /**
+   * Which conductor process wrote it. One history holds every process of an agent configuration
+   * (a restart, or a stopping process replaced while its last lines still arrive), and each
+   * process numbers its requests anew: a response belongs to the request of its own process.
+   */
+  conductor: number;
   /** Milliseconds since the epoch, from the trace line's timestamp. */
   time: number;
   from: string;
@@ -24,9 +30,9 @@ export interface TrafficEntry {
  * A trace line as entries, one per hop; undefined if it is not a trace line. A line with `via`
  * (a message the components it names passed on unchanged, conductor/trace.ts) stands for
  * every hop from `from` through each of them to `to`: its entries share the line's `seq`, time
- * and message.
+ * and message. `conductor`: which process wrote the line (TrafficEntry.conductor).
  */
-export function parseTraceLine(line: string, seq: number): TrafficEntry[] | undefined {
+export function parseTraceLine(line: string, seq: number, conductor = 0): TrafficEntry[] | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(line);
@@ -40,7 +46,7 @@ export function parseTraceLine(line: string, seq: number): TrafficEntry[] | unde
   if (!Array.isArray(via) || !via.every((name): name is string => typeof name === 'string')) return undefined;
   const ends = [parsed.from, ...via, parsed.to];
   const message = parsed.message;
-  return ends.slice(1).map((to, i) => ({ seq, time, from: ends[i]!, to, message, bytes: line.length }));
+  return ends.slice(1).map((to, i) => ({ seq, conductor, time, from: ends[i]!, to, message, bytes: line.length }));
 }
 
 /**
@@ -66,7 +72,9 @@ export type TrafficKind = 'request' | 'response' | 'notification';
 const kindOf = (m: Record<string, unknown>): TrafficKind =>
   typeof m.method === 'string' ? (m.id !== undefined && m.id !== null ? 'request' : 'notification') : 'response';
 
-const hopKey = (from: string, to: string, id: unknown): string => `${from}\u0000${to}\u0000${JSON.stringify(id)}`;
+/** A request's key on one hop of one process; its response's key is that of the reverse hop. */
+const hopKey = (conductor: number, from: string, to: string, id: unknown): string =>
+  `${conductor}\u0000${from}\u0000${to}\u0000${JSON.stringify(id)}`;
 const SUCCESSOR_ENVELOPES = new Set(['proxy/successor', '_proxy/successor']);
 const sessionIdIn = (v: unknown): string | undefined => (isObject(v) && typeof v.sessionId === 'string' ? v.sessionId : undefined);
 /** The session a request or notification names: in its params, or in the message a proxy envelope wraps. */
@@ -91,7 +99,7 @@ export class SessionFilter {
     const m = entry.message;
     const kind = kindOf(m);
     if (kind === 'request') {
-      const key = hopKey(entry.from, entry.to, m.id);
+      const key = hopKey(entry.conductor, entry.from, entry.to, m.id);
       if (
         m.method === 'initialize' ||
         m.method === 'proxy/initialize' ||
@@ -108,7 +116,7 @@ export class SessionFilter {
       return [];
     }
     if (kind === 'response') {
-      const key = hopKey(entry.to, entry.from, m.id);
+      const key = hopKey(entry.conductor, entry.to, entry.from, m.id);
       if (this.tracked.delete(key)) return [entry];
       const request = this.pendingNew.get(key);
       if (!request) return [];
@@ -119,7 +127,7 @@ export class SessionFilter {
     if (sessionOfMessage(m) === this.sessionId) return [entry];
     // A cancellation of one of the session's requests.
     const requestId = isObject(m.params) ? m.params.requestId : undefined;
-    return m.method === '$/cancel_request' && this.tracked.has(hopKey(entry.from, entry.to, requestId)) ? [entry] : [];
+    return m.method === '$/cancel_request' && this.tracked.has(hopKey(entry.conductor, entry.from, entry.to, requestId)) ? [entry] : [];
   }
 }
 
@@ -186,9 +194,9 @@ export class RowBuilder {
     if (SUCCESSOR_ENVELOPES.has(method) && isObject(m.params) && typeof m.params.method === 'string')
       method = `${method} ▸ ${m.params.method}`;
     let durationMs: number | undefined;
-    if (kind === 'request') this.requests.set(hopKey(entry.from, entry.to, m.id), { method, time: entry.time });
+    if (kind === 'request') this.requests.set(hopKey(entry.conductor, entry.from, entry.to, m.id), { method, time: entry.time });
     if (kind === 'response') {
-      const key = hopKey(entry.to, entry.from, m.id);
+      const key = hopKey(entry.conductor, entry.to, entry.from, m.id);
       const request = this.requests.get(key);
       this.requests.delete(key);
       if (request) {

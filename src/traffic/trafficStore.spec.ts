@@ -23,17 +23,18 @@ describe('traffic store', () => {
   it('keeps lines unparsed until someone looks; then parses each once, skipping (and reporting) what is not an entry', () => {
     const log = recordingLog();
     const store = new TrafficStore(log);
-    store.addLine('k', line(1));
-    store.addLine('k', 'not a trace line');
-    store.addLine('k', line(2, 'agent', 'sparkle'));
+    store.addLine('k', line(1), 1);
+    store.addLine('k', 'not a trace line', 1);
+    // From the configuration's next process (a restart): one history, each entry naming its process.
+    store.addLine('k', line(2, 'agent', 'sparkle'), 2);
     assert.deepEqual(log.warnings, [], 'nothing is parsed while nobody looks');
     const { entries, dropped } = store.entries('k');
     assert.equal(dropped, 0);
     assert.deepEqual(
-      entries.map((e) => [e.seq, e.from, e.to, (e.message.params as { i: number }).i, e.time]),
+      entries.map((e) => [e.seq, e.conductor, e.from, e.to, (e.message.params as { i: number }).i, e.time]),
       [
-        [1, 'agent', 'editor', 1, 1_700_000_000_001],
-        [3, 'agent', 'sparkle', 2, 1_700_000_000_002],
+        [1, 1, 'agent', 'editor', 1, 1_700_000_000_001],
+        [3, 2, 'agent', 'sparkle', 2, 1_700_000_000_002],
       ],
     );
     assert.equal(log.warnings.length, 1, 'the invalid line is reported when it is first parsed');
@@ -45,18 +46,18 @@ describe('traffic store', () => {
     const store = new TrafficStore(recordingLog());
     const seen: number[] = [];
     const sub = store.onDidAppend((e) => seen.push(...e.entries.map((x) => (x.message.params as { i: number }).i)));
-    store.addLine('k', line(7));
-    store.addLine('k', 'garbage');
-    store.addLine('k', line(8));
+    store.addLine('k', line(7), 1);
+    store.addLine('k', 'garbage', 1);
+    store.addLine('k', line(8), 1);
     sub.dispose();
-    store.addLine('k', line(9));
+    store.addLine('k', line(9), 1);
     assert.deepEqual(seen, [7, 8]);
     assert.equal(store.entries('k').entries.length, 3);
   });
 
   it('drops the oldest lines past MAX_ENTRIES and counts them', () => {
     const store = new TrafficStore(recordingLog());
-    for (let i = 0; i < MAX_ENTRIES + 5; i++) store.addLine('k', line(i));
+    for (let i = 0; i < MAX_ENTRIES + 5; i++) store.addLine('k', line(i), 1);
     const { entries, dropped } = store.entries('k');
     assert.equal(dropped, 5);
     assert.equal(entries.length, MAX_ENTRIES);
@@ -66,7 +67,7 @@ describe('traffic store', () => {
   it('stays exact while full for a long time: the newest MAX_ENTRIES lines, in order, every dropped one counted', () => {
     const store = new TrafficStore(recordingLog());
     const total = 3 * MAX_ENTRIES + 7;
-    for (let i = 0; i < total; i++) store.addLine('k', line(i));
+    for (let i = 0; i < total; i++) store.addLine('k', line(i), 1);
     const { entries, dropped } = store.entries('k');
     assert.equal(dropped, total - MAX_ENTRIES);
     assert.equal(entries.length, MAX_ENTRIES);
@@ -86,14 +87,14 @@ describe('traffic store', () => {
   it('drops the oldest lines past MAX_BYTES, keeping at least the newest', () => {
     const store = new TrafficStore(recordingLog());
     const big = (i: number): string => line(i).replace('"i":', `"pad":"${'x'.repeat(8 * 1024 * 1024)}","i":`);
-    for (let i = 0; i < 10; i++) store.addLine('k', big(i));
+    for (let i = 0; i < 10; i++) store.addLine('k', big(i), 1);
     const { entries, dropped } = store.entries('k');
     const perLine = big(0).length;
     assert.equal(entries.length, Math.floor(MAX_BYTES / perLine));
     assert.equal(dropped, 10 - entries.length);
     assert.equal((entries.at(-1)!.message.params as { i: number }).i, 9);
     const huge = line(10).replace('"i":', `"pad":"${'y'.repeat(MAX_BYTES)}","i":`);
-    store.addLine('k', huge);
+    store.addLine('k', huge, 1);
     assert.deepEqual(
       store.entries('k').entries.map((e) => (e.message.params as { i: number }).i),
       [10],
@@ -106,10 +107,10 @@ describe('traffic store', () => {
     const store = new TrafficStore(log);
     const heard: TrafficAppended[] = [];
     store.onDidAppend((e) => heard.push(e));
-    store.addLine('k', line(1));
-    store.addLine('k', traceGapLine(1234, new Date(1_700_000_000_002).toISOString()));
-    store.addLine('k', line(3));
-    store.addLine('k', traceGapLine(6, new Date(1_700_000_000_004).toISOString()));
+    store.addLine('k', line(1), 1);
+    store.addLine('k', traceGapLine(1234, new Date(1_700_000_000_002).toISOString()), 1);
+    store.addLine('k', line(3), 1);
+    store.addLine('k', traceGapLine(6, new Date(1_700_000_000_004).toISOString()), 1);
     const { entries, unrecorded } = store.entries('k');
     assert.equal(unrecorded, 1240);
     assert.equal(entries.length, 2);

@@ -17,7 +17,7 @@ export const MAX_BYTES = 64 * 1024 * 1024;
 /** The array of a full store is compacted at most once per this many dropped lines. */
 const COMPACT_AFTER = 4096;
 /** What a dropped line's slot holds until the next compaction (its text is freed at once). */
-const DROPPED: RawEntry = { seq: 0, line: '' };
+const DROPPED: RawEntry = { seq: 0, conductor: 0, line: '' };
 /** Invalid lines logged at the first and every this many after. */
 const LOG_INVALID_EVERY = 1000;
 
@@ -29,6 +29,8 @@ const LOG_INVALID_EVERY = 1000;
  */
 interface RawEntry {
   seq: number;
+  /** Which of the configuration's conductor processes wrote it (TrafficEntry.conductor). */
+  conductor: number;
   line: string;
   /** Its entries (one per hop) once asked for; null: the line is not a trace line. */
   parsed?: TrafficEntry[] | null;
@@ -62,8 +64,8 @@ export class TrafficStore {
 
   constructor(private readonly log: Log) {}
 
-  /** One trace line from the conductor of `key`. */
-  addLine(key: string, line: string): void {
+  /** One trace line from conductor process `conductor` (numbered by the pool) of configuration `key`. */
+  addLine(key: string, line: string, conductor: number): void {
     const traffic = this.trafficOf(key);
     const gap = traceGapSize(line);
     if (gap !== undefined) {
@@ -72,7 +74,7 @@ export class TrafficStore {
       this.appended.fire({ key, entries: [], dropped: traffic.dropped, unrecorded: traffic.unrecorded });
       return;
     }
-    const raw: RawEntry = { seq: traffic.nextSeq++, line };
+    const raw: RawEntry = { seq: traffic.nextSeq++, conductor, line };
     traffic.lines.push(raw);
     traffic.bytes += line.length;
     const kept = (): number => traffic.lines.length - traffic.head;
@@ -100,7 +102,7 @@ export class TrafficStore {
 
   private parse(traffic: ProcessTraffic, raw: RawEntry): readonly TrafficEntry[] {
     if (raw.parsed === undefined) {
-      raw.parsed = parseTraceLine(raw.line, raw.seq) ?? null;
+      raw.parsed = parseTraceLine(raw.line, raw.seq, raw.conductor) ?? null;
       if (raw.parsed === null && traffic.invalid++ % LOG_INVALID_EVERY === 0)
         this.log.warn('traffic', 'a trace line from the conductor is not a trace entry; skipped', {
           invalid: traffic.invalid,

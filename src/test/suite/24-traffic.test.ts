@@ -72,7 +72,10 @@ suite('protocol traffic viewer', () => {
 
     // The injected MCP servers' bearer tokens are masked wherever they appear.
     const sessionNew = rows.find((r) => r.method === 'session/new' && r.kind === 'request' && r.hop === 'agent-edge → agent');
-    assert.ok(sessionNew, 'the session/new that created the session is shown');
+    assert.ok(
+      sessionNew,
+      `the session/new that created the session is shown; the view's first rows: ${JSON.stringify(rows.slice(0, 40).map((r) => `${r.seq} ${r.kind} ${r.method} ${r.hop}`))}`,
+    );
     assert.match(sessionNew.payload, /"Bearer \[redacted\]"/);
     assert.ok(!rows.some((r) => /Bearer [0-9a-f]{16,}/.test(r.payload)), 'no bearer token in the view');
 
