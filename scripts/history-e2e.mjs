@@ -3,9 +3,11 @@
 // page reload is a new window: the extension host process ends (deactivate) and a new one starts
 // (activate); the test checks that the process really changed. Then:
 //  - with symposium.restoreTabs: always the open chat comes back and the history lists it;
-//  - a second window (a second page on the same folder: its own extension host, the same workspace
-//    storage) reopening that live conversation gets it read-only ("open in another window") and
-//    continues it as a new conversation (a new file), never appending to the first window's file;
+//  - a second window on the same folder (its own extension host; VS Code gives it storage of its own,
+//    `<id>-1`) lists the first window's conversations: the history is the workspace's;
+//  - a second window (without a folder: the global storage's history) reopening a live conversation
+//    gets it read-only ("open in another window") and continues it as a new conversation (a new
+//    file), never appending to the first window's file;
 //  - Delete and Clear all in the history quick pick ask first: Cancel keeps everything, the
 //    confirming button deletes (the real dialog's buttons are clicked);
 //  - an agent's own session (ElizACP --resume with a state folder) has its own Delete button, which
@@ -213,6 +215,26 @@ try {
     await page.screenshot({ path: path.join(RESULTS_DIR, 'e2e-history-listed-after-reload.png') });
     await page.keyboard.press('Escape');
   });
+  await step("a second window on the same folder, while the first is open, lists the first window's conversations", async () => {
+    // VS Code gives it storage of its own (`<id>-1`: the first window's extension host holds `<id>`),
+    // as it does a browser window opened again while the closed one's host lingers for the grace time.
+    const storage = path.join(runDir, 'ud', 'User', 'workspaceStorage');
+    const page2 = await ctx.newPage();
+    page2.setDefaultTimeout(20_000);
+    try {
+      await page2.goto(page.url());
+      await openChat(page2);
+      await showHistory(page2, kept);
+      await historyRow(page2, doomed).waitFor();
+      if (!fs.readdirSync(storage).some((d) => /-1$/.test(d)))
+        throw new Error(`the second window did not get storage of its own: ${JSON.stringify(fs.readdirSync(storage))}`);
+      await page2.keyboard.press('Escape');
+    } finally {
+      await page2.close();
+    }
+    // Its extension host ends after code-server's reconnection grace (5 s here).
+    await waitUntil("the second window's extension host to end", () => extensionHosts().length === 1, 60_000);
+  });
 
   const cleared = 'Clear this chat too';
   await step('Delete in the history asks first: Cancel keeps the conversation, Delete removes it', async () => {
@@ -295,9 +317,7 @@ try {
     }
   });
 
-  // VS Code gives a second window on the same folder its own workspace storage (`<id>-1`), so two
-  // windows meet the same conversations where they share storage: windows without a folder (the
-  // global storage's no-workspace/history).
+  // Windows without a folder share the global storage's no-workspace/history.
   const shared = 'Two windows share this chat';
   const forked = 'Continued in the second window';
   await step(

@@ -12,6 +12,7 @@ import type { Event } from '../util/emitter';
 import type { Log } from '../log/logEvent';
 import type { TabId, TabPayload } from '../protocol/webview';
 import { HistoryStore } from './historyStore';
+import { workspaceOwnStorage } from './historyFolder';
 import { HistoryUi } from './historyUi';
 import type { PastConversation } from './reopen';
 import { OwnershipLocks } from './ownership';
@@ -32,8 +33,10 @@ export interface HistorySetupDeps {
 
 /** Before the chat controller: the store and the recorder it reports reopened tabs to. */
 export function createHistory(deps: HistorySetupDeps): { store: HistoryStore; recorder: HistoryRecorder; ui: (more: UiDeps) => HistoryUi } {
-  const base = deps.context.storageUri ?? vscode.Uri.joinPath(deps.context.globalStorageUri, 'no-workspace');
-  const dir = path.join(base.fsPath, 'history');
+  const own = deps.context.storageUri && workspaceOwnStorage(deps.context.storageUri.fsPath);
+  if (own && own !== deps.context.storageUri?.fsPath)
+    deps.log.info('history', "another window holds this workspace's storage; the history is the workspace's own", { folder: own });
+  const dir = path.join(own ?? vscode.Uri.joinPath(deps.context.globalStorageUri, 'no-workspace').fsPath, 'history');
   // This window's claim on the conversations it has open (released when it closes or goes away).
   const locks = new OwnershipLocks(dir);
   const store = new HistoryStore(dir, {
