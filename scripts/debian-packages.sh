@@ -8,6 +8,9 @@
 #   sandbox Codex, one of the real agents of the tests, runs its commands in.
 set -euo pipefail
 PACKAGES=(chromium chromium-headless-shell libkrb5-dev python3 make g++ curl tar git librust-serde-dev librust-itoa-dev gopls golang-go bubblewrap)
+# `debian-packages.sh start`: only what `npm start` needs (code-server's native addons; git for checkpoints).
+COMMAND="npm test"
+if [ "${1:-}" = start ]; then PACKAGES=(libkrb5-dev python3 make g++ git); COMMAND="npm start"; fi
 command -v dpkg-query >/dev/null || { echo "debian-packages: not a Debian system; make sure these are installed: ${PACKAGES[*]}" >&2; exit 0; }
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -16,7 +19,7 @@ done
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = 0 ]; then SUDO=""; elif sudo -n true 2>/dev/null; then SUDO="sudo"; else
   echo "Missing Debian packages: ${missing[*]}" >&2
-  echo "Install them, then run npm test again:  sudo apt-get update && sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
+  echo "Install them, then run $COMMAND again:  sudo apt-get update && sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
   exit 1
 fi
 echo "installing missing Debian packages: ${missing[*]}"

