@@ -27,14 +27,17 @@ describe('traffic viewer model', () => {
     const e = parseTraceLine(
       '{"timestamp":"2026-11-23T10:00:00.000Z","from":"editor","to":"editor-edge","message":{"jsonrpc":"2.0","method":"x"}}',
       7,
+      2,
     );
     assert.equal(e?.length, 1);
     assert.equal(e[0]!.seq, 7);
+    assert.equal(e[0]!.conductor, 2);
     assert.equal(e[0]!.time, Date.parse('2026-11-23T10:00:00.000Z'));
     // A notification the components passed on unchanged: one line, every hop.
     const passed = parseTraceLine(
       '{"timestamp":"2026-11-23T10:00:00.000Z","from":"agent","to":"editor","via":["agent-edge","sparkle","editor-edge"],"message":{"jsonrpc":"2.0","method":"session/update","params":{}}}',
       8,
+      2,
     );
     assert.deepEqual(
       passed?.map((h) => `${h.seq} ${h.from} → ${h.to} ${String(h.message.method)}`),
@@ -53,7 +56,7 @@ describe('traffic viewer model', () => {
       '{"timestamp":"2026-11-23T10:00:00Z","from":"a","to":"b","via":"c","message":{}}',
       '{"timestamp":"2026-11-23T10:00:00Z","from":"a","to":"b","via":[1],"message":{}}',
     ])
-      assert.equal(parseTraceLine(bad, 1), undefined, bad);
+      assert.equal(parseTraceLine(bad, 1, 1), undefined, bad);
   });
 
   it("keeps one session's messages: initialize, its session/new (once answered), requests naming it and their responses", () => {

@@ -32,7 +32,7 @@ export interface TrafficEntry {
  * every hop from `from` through each of them to `to`: its entries share the line's `seq`, time
  * and message. `conductor`: which process wrote the line (TrafficEntry.conductor).
  */
-export function parseTraceLine(line: string, seq: number, conductor = 0): TrafficEntry[] | undefined {
+export function parseTraceLine(line: string, seq: number, conductor: number): TrafficEntry[] | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(line);
