@@ -4,7 +4,8 @@
 // (activate); the test checks that the process really changed. Then:
 //  - with symposium.restoreTabs: always the open chat comes back and the history lists it;
 //  - a second window on the same folder (its own extension host; VS Code gives it storage of its own,
-//    `<id>-1`) lists the first window's conversations: the history is the workspace's;
+//    `<id>-1`) lists the first window's conversations: the history is the workspace's; a prompt
+//    there keeps its checkpoint in the workspace's own repository, beside the first window's;
 //  - a second window (without a folder: the global storage's history) reopening a live conversation
 //    gets it read-only ("open in another window") and continues it as a new conversation (a new
 //    file), never appending to the first window's file;
@@ -162,6 +163,15 @@ async function chooseAgent(p, name) {
     .first()
     .waitFor();
 }
+/** The conversations with checkpoints under a workspace storage folder (a ref folder per conversation). */
+function checkpointConversations(workspaceStorage) {
+  const repos = path.join(workspaceStorage, 'symposium-dev.symposium', 'checkpoints');
+  if (!fs.existsSync(repos)) return [];
+  return fs.readdirSync(repos).flatMap((repo) => {
+    const refs = path.join(repos, repo, 'refs', 'symposium');
+    return fs.existsSync(refs) ? fs.readdirSync(refs) : [];
+  });
+}
 const historyRow = (p, text) => p.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
 const historyRows = (p, text) => p.locator('.quick-input-list .monaco-list-row', { hasText: text }).count();
 /** Shows the history, presses the button `tooltip` of the row with `text`, and waits for the confirmation dialog. */
@@ -223,12 +233,24 @@ try {
     page2.setDefaultTimeout(20_000);
     try {
       await page2.goto(page.url());
-      await openChat(page2);
+      const f2 = await openChat(page2);
       await showHistory(page2, kept);
       await historyRow(page2, doomed).waitFor();
-      if (!fs.readdirSync(storage).some((d) => /-1$/.test(d)))
-        throw new Error(`the second window did not get storage of its own: ${JSON.stringify(fs.readdirSync(storage))}`);
+      const extra = fs.readdirSync(storage).find((d) => /-1$/.test(d));
+      if (!extra) throw new Error(`the second window did not get storage of its own: ${JSON.stringify(fs.readdirSync(storage))}`);
       await page2.keyboard.press('Escape');
+      // A prompt there: its checkpoints go to the workspace's own repository too, beside the first
+      // window's (a restore from either window finds them).
+      const own = path.join(storage, extra.slice(0, -2));
+      const before = checkpointConversations(own);
+      if (before.length === 0) throw new Error(`no checkpoint of the first window's prompts in ${own}`);
+      await ask(page2, f2, await newTab(f2), 'A checkpoint from the second window');
+      await waitUntil(
+        "the second window's checkpoint in the workspace's own storage",
+        () => checkpointConversations(own).length > before.length,
+      );
+      const stray = checkpointConversations(path.join(storage, extra));
+      if (stray.length > 0) throw new Error(`the second window kept checkpoints in its own storage: ${JSON.stringify(stray)}`);
     } finally {
       await page2.close();
     }

@@ -77,6 +77,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   let conversationOf: (tabId: string) => string | undefined = () => undefined;
   const checkpoints = createCheckpoints({
     context,
+    storageDir: core.workspaceStorage,
     log,
     enabled: () => settings.checkpointsEnabled(),
     maxBytes: () => settings.checkpointsMaxBytes(),
@@ -118,6 +119,7 @@ export function activate(context: vscode.ExtensionContext): SymposiumApi {
   // Every conversation is kept (src/history/): the recorder follows each tab from here on.
   const history = createHistory({
     context,
+    storageDir: core.workspaceStorage,
     log,
     messages,
     sessionIdOf: (tabId) => sessions.sessionFor(tabId)?.sessionId,

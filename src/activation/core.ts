@@ -6,6 +6,7 @@ import type { Runtime } from '../settings/agentDefinition';
 import { Logger } from '../log/logger';
 import { DecisionLog } from '../permissions/decisionLog';
 import { Settings } from '../settings/settings';
+import { workspaceOwnStorage } from './workspaceStorage';
 
 export interface ExtensionCore {
   context: vscode.ExtensionContext;
@@ -23,6 +24,11 @@ export interface ExtensionCore {
   sessionId: string;
   /** Outside production mode: the symposium.test.* commands exist. */
   testMode: boolean;
+  /**
+   * The extension's folder for this workspace's data (history, checkpoints): the workspace's own
+   * storage, also when VS Code gave this window `<id>-1`; no workspace: global storage's `no-workspace`.
+   */
+  workspaceStorage: string;
   /** symposium.allowedFolders: besides a session's folder, where the agent may read and write. */
   allowedFolders(): string[];
 }
@@ -43,6 +49,10 @@ export function createCore(context: vscode.ExtensionContext): ExtensionCore {
   // A workspace's security-relevant settings are ignored, with a notice.
   const settings = new Settings(log, undefined, context.workspaceState);
   const decisions = new DecisionLog();
+  const own = context.storageUri && workspaceOwnStorage(context.storageUri.fsPath);
+  if (own && own !== context.storageUri?.fsPath)
+    log.info('activation', "another window holds this workspace's storage; its data stays in the workspace's own", { folder: own });
+  const workspaceStorage = own ?? vscode.Uri.joinPath(context.globalStorageUri, 'no-workspace').fsPath;
   context.subscriptions.push(channel, agentChannel, log, settings, decisions);
   return {
     context,
@@ -55,6 +65,7 @@ export function createCore(context: vscode.ExtensionContext): ExtensionCore {
     version,
     sessionId,
     testMode,
+    workspaceStorage,
     allowedFolders: () => settings.allowedFolders(),
   };
 }

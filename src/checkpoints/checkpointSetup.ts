@@ -15,6 +15,8 @@ const COMMIT = /^[0-9a-f]{40}$/;
 
 export interface CheckpointSetupDeps {
   context: vscode.ExtensionContext;
+  /** The extension's folder for this workspace's data: repositories go in `checkpoints/`. */
+  storageDir: string;
   log: Log;
   enabled(): boolean;
   maxBytes(): number;
@@ -30,7 +32,6 @@ function beforeUri(f: FileAtCheckpoint | { folder: string; path: string; commit?
 }
 
 export function createCheckpoints(deps: CheckpointSetupDeps): TurnCheckpoints {
-  const base = deps.context.storageUri ?? vscode.Uri.joinPath(deps.context.globalStorageUri, 'no-workspace');
   const nowUri = (f: FileAtCheckpoint): vscode.Uri => vscode.Uri.file(path.join(f.folder, f.path));
   const editor: CheckpointEditor = {
     unsavedFiles: () => vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file').map((d) => d.uri.fsPath),
@@ -61,7 +62,7 @@ export function createCheckpoints(deps: CheckpointSetupDeps): TurnCheckpoints {
   };
   const checkpoints = new TurnCheckpoints({
     log: deps.log,
-    storageRoot: base.fsPath,
+    storageRoot: deps.storageDir,
     enabled: deps.enabled,
     limits: () => ({ ...DEFAULT_LIMITS, maxCheckpointBytes: deps.maxBytes() }),
     maxBytes: deps.maxBytes,

@@ -12,7 +12,6 @@ import type { Event } from '../util/emitter';
 import type { Log } from '../log/logEvent';
 import type { TabId, TabPayload } from '../protocol/webview';
 import { HistoryStore } from './historyStore';
-import { workspaceOwnStorage } from './historyFolder';
 import { HistoryUi } from './historyUi';
 import type { PastConversation } from './reopen';
 import { OwnershipLocks } from './ownership';
@@ -20,6 +19,8 @@ import { HistoryRecorder } from './recorder';
 
 export interface HistorySetupDeps {
   context: vscode.ExtensionContext;
+  /** The extension's folder for this workspace's data: the history goes in `history/`. */
+  storageDir: string;
   log: Log;
   /** Every message sent to a tab (the recorder keeps the conversation from them). */
   messages: { onDidSend: Event<TabPayload> };
@@ -33,10 +34,7 @@ export interface HistorySetupDeps {
 
 /** Before the chat controller: the store and the recorder it reports reopened tabs to. */
 export function createHistory(deps: HistorySetupDeps): { store: HistoryStore; recorder: HistoryRecorder; ui: (more: UiDeps) => HistoryUi } {
-  const own = deps.context.storageUri && workspaceOwnStorage(deps.context.storageUri.fsPath);
-  if (own && own !== deps.context.storageUri?.fsPath)
-    deps.log.info('history', "another window holds this workspace's storage; the history is the workspace's own", { folder: own });
-  const dir = path.join(own ?? vscode.Uri.joinPath(deps.context.globalStorageUri, 'no-workspace').fsPath, 'history');
+  const dir = path.join(deps.storageDir, 'history');
   // This window's claim on the conversations it has open (released when it closes or goes away).
   const locks = new OwnershipLocks(dir);
   const store = new HistoryStore(dir, {

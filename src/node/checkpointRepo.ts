@@ -2,10 +2,12 @@
 // the size limits) in a shadow repository (checkpointGit.ts), named by a ref per conversation
 // (refs/symposium/<conversation>/<checkpoint>). The shadow index is git's stat cache: a snapshot
 // asks `git status` what changed since the last one and hashes only those files, so a turn on a
-// large folder costs a directory walk and a few small writes.
+// large folder costs a directory walk and a few small writes. Every window on a workspace shares a
+// folder's repository: one git at a time, across processes, under a file lock in its git directory.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CheckpointGit, nulFields } from './checkpointGit';
+import { withFileLock } from './fileLock';
 
 export interface CheckpointLimits {
   /** A file larger than this is left out of a checkpoint. */
@@ -64,9 +66,11 @@ interface Staged {
   leftOut: LeftOut[];
 }
 
+/** How long an operation waits for another window's (a folder's first reading can take this long on a large one). */
+const LOCK_WAIT_MS = 120_000;
+
 export class CheckpointRepo {
   readonly git: CheckpointGit;
-  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     storageRoot: string,
@@ -80,11 +84,12 @@ export class CheckpointRepo {
     return this.git.workTree;
   }
 
-  /** Runs `fn` after every operation started before it: one git at a time on the shadow index. */
+  /**
+   * Runs `fn` after every operation started before it, in this process and in any other window's:
+   * one git at a time on the shadow index (git's own index.lock would fail the second instead).
+   */
   protected exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(fn, fn);
-    this.queue = run.catch(() => undefined);
-    return run;
+    return withFileLock(path.join(this.git.gitDir, 'symposium-operation'), fn, { timeoutMs: LOCK_WAIT_MS });
   }
 
   /**

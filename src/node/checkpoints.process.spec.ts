@@ -257,6 +257,42 @@ describe('checkpoints (src/node/checkpointRepo.ts, checkpointRestore.ts) over re
     assert.equal(await next.recover(), undefined, 'nothing left to finish');
   });
 
+  it("two windows on one folder share its repository: their snapshots run one at a time, and each sees the other's", async function () {
+    this.timeout(60_000);
+    const ws = folderWith({ 'a.txt': 'a\n' });
+    const storage = tmp('symposium-ckpt-store-');
+    // The other window: another process snapshotting its conversation while this one does.
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `const { Checkpoints } = require(${JSON.stringify(path.join(__dirname, 'checkpointRestore.ts'))});
+         const repo = new Checkpoints(${JSON.stringify(storage)}, ${JSON.stringify(ws)});
+         (async () => { for (let i = 0; i < 25; i++) { require('node:fs').writeFileSync(${JSON.stringify(ws)} + '/other-' + i + '.txt', i + '\\n'); await repo.snapshot('other', 'turn-' + i); } })()
+           .catch((e) => { console.error(e); process.exit(1); });`,
+      ],
+      { stdio: ['ignore', 'inherit', 'inherit'] },
+    );
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    const repo = open(ws, DEFAULT_LIMITS, storage);
+    for (let i = 0; i < 25; i++) {
+      write(ws, `mine-${i}.txt`, `${i}\n`);
+      await repo.snapshot('mine', `turn-${i}`);
+    }
+    assert.equal(await exited, 0, "the other window's snapshots all succeeded");
+    assert.equal((await repo.list('mine')).length, 25);
+    assert.deepEqual(
+      (await repo.list('other')).map((c) => c.id).sort(),
+      Array.from({ length: 25 }, (_, i) => `turn-${i}`).sort(),
+      "this window lists the other window's checkpoints",
+    );
+    assert.ok(
+      !fs.existsSync(path.join(repo.git.gitDir, 'index.lock')) && !fs.existsSync(path.join(repo.git.gitDir, 'symposium-operation.lock')),
+    );
+  });
+
   it("deletes a conversation's checkpoints with their content, and caps the total size oldest first", async () => {
     const ws = folderWith({ 'a.txt': 'a\n' });
     const repo = open(ws);

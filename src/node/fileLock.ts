@@ -1,9 +1,12 @@
 // A lock on a file for read-modify-write across callers and processes: a per-key queue in this
 // process, and `<file>.lock` created exclusively across processes (a lock older than `staleMs` is
-// taken to belong to a crashed process and taken over). Sparkle's stores append under it; anything
+// taken to belong to a crashed process and taken over; its holder renews it while it works, so a
+// long operation is never taken for a crash; one whose holder, named in it, is no longer running on
+// this machine is taken over at once). Sparkle's stores append under it; anything
 // shared by several conductors or windows can. (The history's ownership of a conversation is a
 // different thing, a lease renewed by a heartbeat: src/history/ownership.ts.)
 import { promises as fs } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 
 const errnoCode = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | null)?.code;
@@ -26,13 +29,28 @@ export function serialize<T>(key: string, fn: () => Promise<T>): Promise<T> {
 }
 
 export interface LockOptions {
-  /** A lock file older than this is taken to belong to a crashed process and is taken over. */
+  /** A lock file not renewed for this long is taken to belong to a crashed process and is taken over. */
   staleMs?: number;
   /** Give up waiting for another process after this long. */
   timeoutMs?: number;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** What a lock file says of its holder: `<pid> <host>`. */
+const holderLine = (): string => `${process.pid} ${hostname()}\n`;
+
+/** The lock's holder was a process of this machine that is no longer running. */
+async function holderGone(lock: string): Promise<boolean> {
+  const [pid, host] = (await fs.readFile(lock, 'utf8').catch(() => '')).trim().split(' ');
+  if (host !== hostname() || !/^[1-9][0-9]*$/.test(pid ?? '')) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (err) {
+    return errnoCode(err) === 'ESRCH';
+  }
+}
 
 /** Runs `fn` holding `path`'s lock: one caller at a time in this process and across processes. */
 export function withFileLock<T>(path: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
@@ -43,12 +61,12 @@ export function withFileLock<T>(path: string, fn: () => Promise<T>, options: Loc
     const started = Date.now();
     for (let attempt = 0; ; attempt++) {
       try {
-        await fs.writeFile(lock, `${process.pid}\n`, { flag: 'wx' });
+        await fs.writeFile(lock, holderLine(), { flag: 'wx' });
         break;
       } catch (err) {
         if (errnoCode(err) !== 'EEXIST') throw err;
         const stat = await fs.stat(lock).catch(() => undefined);
-        if (stat && Date.now() - stat.mtimeMs > staleMs) {
+        if (stat && (Date.now() - stat.mtimeMs > staleMs || (await holderGone(lock)))) {
           await fs.rm(lock, { force: true });
           continue;
         }
@@ -57,9 +75,19 @@ export function withFileLock<T>(path: string, fn: () => Promise<T>, options: Loc
         await sleep(Math.min(50, 5 + attempt * 2) + Math.random() * 10);
       }
     }
+    // The holder touches its lock every third of `staleMs`: only a holder that is gone leaves it stale.
+    const renew = setInterval(
+      () => {
+        const now = new Date();
+        fs.utimes(lock, now, now).catch(() => undefined);
+      },
+      Math.max(10, staleMs / 3),
+    );
+    renew.unref();
     try {
       return await fn();
     } finally {
+      clearInterval(renew);
       await fs.rm(lock, { force: true });
     }
   });

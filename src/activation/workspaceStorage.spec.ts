@@ -2,9 +2,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { workspaceOwnStorage } from './historyFolder';
+import { workspaceOwnStorage } from './workspaceStorage';
 
-describe('history folder', () => {
+describe('workspace storage', () => {
   let home: string;
   beforeEach(() => {
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'workspaceStorage-'));
