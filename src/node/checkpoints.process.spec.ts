@@ -2,7 +2,7 @@
 // interrupted restore finished by the next process), ignored, oversized and linked files, the
 // user's own repository left untouched and nothing of the folder's able to run a program.
 import * as assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -53,6 +53,14 @@ function runGit(cwd: string, args: string[]): void {
   const env = { PATH: process.env.PATH, HOME: cwd, GIT_CONFIG_NOSYSTEM: '1' };
   const r = spawnSync('git', args, { cwd, env, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
+}
+
+/** Runs `script` in another process (another window), with `repo` open on `folder` in `storage`. */
+function inAnotherProcess(storage: string, folder: string, script: string): ChildProcess {
+  const setup = `const { Checkpoints } = require(${JSON.stringify(path.join(__dirname, 'checkpointRestore.ts'))});
+     const folder = ${JSON.stringify(folder)};
+     const repo = new Checkpoints(${JSON.stringify(storage)}, folder);`;
+  return spawn(process.execPath, ['--import', 'tsx', '-e', `${setup}\n${script}`], { stdio: ['ignore', 'inherit', 'inherit'] });
 }
 
 describe('checkpoints (src/node/checkpointRepo.ts, checkpointRestore.ts) over real git', () => {
@@ -234,17 +242,10 @@ describe('checkpoints (src/node/checkpointRepo.ts, checkpointRestore.ts) over re
     write(ws, 'added2.txt', '2\n');
     // Another process restores and is killed (SIGKILL: no cleanup) after the files were written
     // back and before the added files are deleted.
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        '-e',
-        `const { Checkpoints } = require(${JSON.stringify(path.join(__dirname, 'checkpointRestore.ts'))});
-         const repo = new Checkpoints(${JSON.stringify(storage)}, ${JSON.stringify(ws)});
-         repo.list('c').then(([cp]) => repo.restore(cp, { afterStep: (s) => { if (s === 'write') process.kill(process.pid, 'SIGKILL'); } }));`,
-      ],
-      { stdio: ['ignore', 'inherit', 'inherit'] },
+    const child = inAnotherProcess(
+      storage,
+      ws,
+      `repo.list('c').then(([cp]) => repo.restore(cp, { afterStep: (s) => { if (s === 'write') process.kill(process.pid, 'SIGKILL'); } }));`,
     );
     const signal = await new Promise((resolve) => child.on('exit', (_code, sig) => resolve(sig)));
     assert.equal(signal, 'SIGKILL');
@@ -262,18 +263,11 @@ describe('checkpoints (src/node/checkpointRepo.ts, checkpointRestore.ts) over re
     const ws = folderWith({ 'a.txt': 'a\n' });
     const storage = tmp('symposium-ckpt-store-');
     // The other window: another process snapshotting its conversation while this one does.
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        '-e',
-        `const { Checkpoints } = require(${JSON.stringify(path.join(__dirname, 'checkpointRestore.ts'))});
-         const repo = new Checkpoints(${JSON.stringify(storage)}, ${JSON.stringify(ws)});
-         (async () => { for (let i = 0; i < 25; i++) { require('node:fs').writeFileSync(${JSON.stringify(ws)} + '/other-' + i + '.txt', i + '\\n'); await repo.snapshot('other', 'turn-' + i); } })()
-           .catch((e) => { console.error(e); process.exit(1); });`,
-      ],
-      { stdio: ['ignore', 'inherit', 'inherit'] },
+    const child = inAnotherProcess(
+      storage,
+      ws,
+      `(async () => { for (let i = 0; i < 25; i++) { require('node:fs').writeFileSync(folder + '/other-' + i + '.txt', i + '\\n'); await repo.snapshot('other', 'turn-' + i); } })()
+         .catch((e) => { console.error(e); process.exit(1); });`,
     );
     const exited = new Promise((resolve) => child.on('exit', resolve));
     const repo = open(ws, DEFAULT_LIMITS, storage);
