@@ -80,15 +80,23 @@ export function launchBrowser(viewport = { width: 1400, height: 900 }) {
 
 /**
  * Opens the workbench. `testsPath` (absolute, on the server) runs a mocha suite in the extension
- * host; `env` becomes the host's extensionEnvironment. `workspace` (a `.code-workspace` file relative
+ * host; `env` becomes the host's extensionEnvironment. `installed`: without our development path,
+ * so the extension that runs is the one installed in the server (VSCODE_HOST_INSTALL). `workspace` (a `.code-workspace` file relative
  * to the repo) opens a copy of that multi-root workspace instead of the copy of test-fixtures/workspace/.
  * Resolves to { ctx, page, exited } where `exited` resolves with the code passed to
  * window.codeAutomationExit (the test runner's verdict).
  */
 /**
- * @param {{ testsPath?: string; env?: Record<string, string>; workspace?: string; viewport?: { width: number; height: number }; log?: boolean }} [options]
+ * @param {{ testsPath?: string; env?: Record<string, string>; workspace?: string; viewport?: { width: number; height: number }; log?: boolean; installed?: boolean }} [options]
  */
-export async function openWorkbench({ testsPath, env = {}, workspace, viewport = { width: 1400, height: 900 }, log = true } = {}) {
+export async function openWorkbench({
+  testsPath,
+  env = {},
+  workspace,
+  viewport = { width: 1400, height: 900 },
+  log = true,
+  installed = false,
+} = {}) {
   const url = requiredEnv('VSCODE_HOST_URL');
   const runDir = requiredEnv('VSCODE_HOST_RUN_DIR');
   if (!url || !runDir) throw new Error('run me through scripts/vscode-host-run.sh');
@@ -115,7 +123,7 @@ export async function openWorkbench({ testsPath, env = {}, workspace, viewport =
   const target = workspace
     ? `workspace=${encodeURIComponent(copyWorkspace(runDir, workspace))}`
     : `folder=${encodeURIComponent(path.join(runDir, 'ws'))}`;
-  await page.goto(`${url}/?${target}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+  await page.goto(installed ? `${url}/?${target}` : `${url}/?${target}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
   return { ctx, page, exited, runDir };
 }
 

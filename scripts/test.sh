@@ -8,7 +8,8 @@
 #     (`realAgent*`, .mocharc.agents.json) run last, beside the real chat in the browser,
 #  5. extension-host suites in a real VS Code host (code-server): the single-folder suites, then the
 #  multi-root suite on a two-folder workspace, 6. real-browser webview tests (Playwright + chromium),
-#  then the history's real-reload and two-window test, checkpoints, then the real agents: their node
+#  then the history's real-reload and two-window test, checkpoints, the packaged .vsix installed
+#  into a server, then the real agents: their node
 #  specs and the real chat with Claude Code, Codex and Gemini CLI against the scripted model server.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"; cd "$ROOT"
@@ -63,6 +64,13 @@ stage 'browser: chat' bash scripts/vscode-host-run.sh scripts/webview-e2e.mjs
 stage 'browser: history' bash scripts/vscode-host-run.sh scripts/history-e2e.mjs
 # Checkpoints: the "files changed" card clicked in the real page (Revert, Keep, a file's diff, Review changes).
 stage 'browser: checkpoints' bash scripts/vscode-host-run.sh scripts/checkpoints-e2e.mjs
+# The packaged extension: `npm run package` (production bundles into out/, then the .vsix), out/
+# rebuilt for development at once, and the .vsix installed into a server as a user installs it.
+stage 'browser: the .vsix' bash -c '
+  npm run package > test-results/package.log 2>&1; p=$?
+  node esbuild.mjs > /dev/null || exit 1
+  [ $p -eq 0 ] || { cat test-results/package.log; exit 1; }
+  VSCODE_HOST_INSTALL="$PWD/symposium.vsix" bash scripts/vscode-host-run.sh scripts/vsix-e2e.mjs'
 # The agents people run, offline (the pinned agents of test-tools-install.sh): their specs through
 # the conductor and the chat's controller (`realAgent*`, and the "with real agents" blocks of spec
 # files that also test ElizACP), beside the real chat in a browser. Both mostly wait on the agents,

@@ -25,6 +25,13 @@ for ext in "$ROOT"/test-fixtures/extensions/*/; do
   id=$(node -e 'const p=require(process.argv[1]);console.log(`${p.publisher}.${p.name}-${p.version}`)' "$ext/package.json")
   cp -r "$ext" "$RUN/exts/$id"
 done
+# VSCODE_HOST_INSTALL=<file.vsix>: installed as a user installs it (`--install-extension`), for a
+# driver that opens the workbench without our development path (scripts/vsix-e2e.mjs).
+if [ -n "${VSCODE_HOST_INSTALL:-}" ]; then
+  PATH="$N24/bin:$PATH" node "$HOST/cs/node_modules/code-server/out/node/entry.js" --user-data-dir "$RUN/ud" \
+    --extensions-dir "$RUN/exts" --config "$RUN/config.yaml" --install-extension "$VSCODE_HOST_INSTALL" > "$RUN/install.log" 2>&1 \
+    || { cat "$RUN/install.log" >&2; echo "vscode-host-run: could not install $VSCODE_HOST_INSTALL" >&2; exit 2; }
+fi
 cat > "$RUN/ud/User/settings.json" <<'JSON'
 {"workbench.startupEditor":"none","telemetry.telemetryLevel":"off","extensions.autoCheckUpdates":false,
  "extensions.autoUpdate":false,"chat.disableAIFeatures":true,"git.enabled":false,
