@@ -21,9 +21,12 @@ JSON
 PORT="${PORT:-$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')}"
 export TMPDIR="$STATE/tmp"
 # The built workbench honours the URL's extensionDevelopmentPath only with the smoke-test driver on.
+# A closed browser window's extension host, and the agents it runs, end 5 minutes later, not after
+# code-server's 3 hours: on loopback a page only loses its connection when it is closed (a machine
+# asleep stops the clock too), and until then its conversations are "open in another window".
 PATH="$N24/bin:$PATH" setsid node "$HOST/cs/node_modules/code-server/out/node/entry.js" \
   --bind-addr "127.0.0.1:$PORT" --auth none --disable-telemetry --disable-update-check --disable-workspace-trust \
-  --disable-getting-started-override --user-data-dir "$STATE/ud" --extensions-dir "$STATE/exts" \
+  --disable-getting-started-override --reconnection-grace-time 300 --user-data-dir "$STATE/ud" --extensions-dir "$STATE/exts" \
   --config "$STATE/config.yaml" --vscode-option enable-smoke-test-driver > "$STATE/code-server.log" 2>&1 &
 CS_PID=$!
 trap 'kill -- -$CS_PID 2>/dev/null; sleep 0.5; kill -9 -- -$CS_PID 2>/dev/null; exit 0' INT TERM EXIT
