@@ -8,6 +8,22 @@ import { continuePastSession, sessionLoadWaitMs, type PastState, type ReopenCont
 
 const MINUTE = Date.parse('2026-11-28T20:58:00.000Z');
 
+/** A reopen's context with `actor` for `agentName`: what it sends goes into `sent`; `more` overrides. */
+function contextFor(actor: AgentActor, agentName: string, sent: TabPayload[], more: Partial<ReopenContext> = {}): ReopenContext {
+  const config = { agent: { name: agentName }, workspaceFolder: '/ws' } as AgentConfiguration;
+  return {
+    log: silentLog,
+    configure: async () => config,
+    acquire: () => actor,
+    send: (p) => void sent.push(p),
+    restore: () => undefined,
+    captureUpdates: () => ({ take: () => [] }),
+    bind: () => undefined,
+    gone: () => false,
+    ...more,
+  };
+}
+
 /** A past conversation with one turn and a session, read-only until continued. */
 function pastState(meta: Partial<ConversationMeta>): PastState {
   const at = new Date(MINUTE).toISOString();
@@ -56,22 +72,13 @@ describe('reopening a past session: an agent whose load erases a session of this
         return { controls: {} };
       },
     } as unknown as AgentActor;
-    const config = { agent: { name: 'Gemini CLI' }, workspaceFolder: '/ws' } as AgentConfiguration;
-    const cx: ReopenContext = {
-      log: silentLog,
-      configure: async () => config,
-      acquire: () => actor,
-      send: (p) => void sent.push(p),
-      restore: () => undefined,
-      captureUpdates: () => ({ take: () => [] }),
-      bind: () => undefined,
-      gone: () => false,
+    const cx = contextFor(actor, 'Gemini CLI', sent, {
       now: () => clock,
       sleep: async (ms) => {
         clock += ms;
         if (opts.continueMeanwhile) past.readOnly = false;
       },
-    };
+    });
     return continuePastSession(cx, 'tab', past).then(() => ({ sent, loads, past }));
   }
 
@@ -122,21 +129,7 @@ describe('reopening a past session: the mode it was in', () => {
         await setMode(id);
       },
     } as unknown as AgentActor;
-    const config = { agent: { name: 'Qwen Code' }, workspaceFolder: '/ws' } as AgentConfiguration;
-    await continuePastSession(
-      {
-        log: silentLog,
-        configure: async () => config,
-        acquire: () => actor,
-        send: (p) => void sent.push(p),
-        restore: () => undefined,
-        captureUpdates: () => ({ take: () => [] }),
-        bind: (_a, _s, controls) => void (bound = controls),
-        gone: () => false,
-      },
-      'tab',
-      past,
-    );
+    await continuePastSession(contextFor(actor, 'Qwen Code', sent, { bind: (_a, _s, controls) => void (bound = controls) }), 'tab', past);
     const notices = sent.flatMap((p) => (p.type === 'tab-notice' ? [`${p.level}: ${p.text}`] : []));
     return { setModes, bound, notices };
   }
