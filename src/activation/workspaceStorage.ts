@@ -1,12 +1,12 @@
 // Where the extension keeps a workspace's data (the conversations, the checkpoints): in its folder
-// of the workspace's own storage, for every window on that workspace. VS Code's extension host locks its workspace storage
-// folder (`<id>/vscode.lock`); another window on the same workspace meanwhile gets `<id>-1` (up to
-// `-9`), an empty folder. That other window is common in a browser or remote window: a window the
-// user closed keeps its extension host for the server's reconnection grace (code-server: 3 hours),
-// so opening the workspace again showed an empty history and no checkpoints until then. Both are made
-// to be shared by windows (the history: one writer per conversation, src/history/ownership.ts; a
-// checkpoint repository: one git at a time, under a file lock), so they stay in the workspace's own
-// folder. vscode-free.
+// of the workspace's own storage, for every window on that workspace. VS Code's extension host locks
+// its workspace storage folder (`<id>/vscode.lock`); another window on the same workspace meanwhile
+// gets `<id>-1` (up to `-9`), an empty folder. That other window is common in a browser or remote
+// window: a window the user closed keeps its extension host for the server's reconnection grace
+// (code-server: 3 hours), so opening the workspace again showed an empty history and no checkpoints
+// until then. Both are made to be shared by windows (the history: one writer per conversation,
+// src/history/ownership.ts; a checkpoint repository: one git at a time, under a file lock), so they
+// stay in the workspace's own folder. vscode-free.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 

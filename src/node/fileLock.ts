@@ -1,10 +1,10 @@
 // A lock on a file for read-modify-write across callers and processes: a per-key queue in this
-// process, and `<file>.lock` created exclusively across processes (a lock older than `staleMs` is
-// taken to belong to a crashed process and taken over; its holder renews it while it works, so a
-// long operation is never taken for a crash; one whose holder, named in it, is no longer running on
-// this machine is taken over at once). Sparkle's stores append under it; anything
-// shared by several conductors or windows can. (The history's ownership of a conversation is a
-// different thing, a lease renewed by a heartbeat: src/history/ownership.ts.)
+// process, and `<file>.lock` created exclusively across processes. A lock not renewed for `staleMs`
+// is taken to belong to a crashed process and taken over (its holder renews it while it works, so a
+// long operation is never taken for a crash), and so is one whose holder, named in it, no longer
+// runs on this machine. Sparkle's stores append under it, checkpoint repositories run git under it;
+// anything shared by several conductors or windows can. (The history's ownership of a conversation
+// is a different thing, a lease renewed by a heartbeat: src/history/ownership.ts.)
 import { promises as fs } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
