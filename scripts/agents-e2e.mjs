@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { openWorkbench, writeResults, RESULTS_DIR, ROOT, sleep, requiredEnv, newResults } from './browser.mjs';
-import { answersOf, chatHistoryButton, inputOf, openChat, selectedTab, stepsInto, waitForText, wrapperOf } from './chatPage.mjs';
+import { answersOf, chatHistoryButton, inputOf, openChat, selectedTab, stepsInto, until, waitForText, wrapperOf } from './chatPage.mjs';
 import {
   AGENTS,
   addTab,
@@ -29,7 +29,6 @@ import {
   pickers,
   runCommand,
   saveProtocolTrace,
-  until,
   waitForMatch,
   waitingApprovals,
 } from './agentsPage.mjs';

@@ -3,7 +3,7 @@
 // and helpers to find approval cards, tool cards and the prompt's pickers in a chat tab, the
 // agent processes left on the machine, and to drive the workbench (the command palette, a new tab).
 import fs from 'node:fs';
-import { answersOf, selectedTab, wrapperOf } from './chatPage.mjs';
+import { answersOf, selectedTab, until, wrapperOf } from './chatPage.mjs';
 import { sleep } from './browser.mjs';
 
 /**
@@ -159,16 +159,6 @@ export function agentProcesses(runDir, bin) {
     }
   }
   return found;
-}
-
-/** Resolves once `fn()` is true; throws `what` after `timeout` ms. */
-export async function until(what, fn, timeout = 30_000) {
-  const end = Date.now() + timeout;
-  while (Date.now() < end) {
-    if (await fn()) return;
-    await sleep(200);
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 /** Symposium: Choose Agent… from the command palette, then the agent's entry under "Your agents". */

@@ -67,6 +67,16 @@ export async function waitForText(locator, text, timeout = 30_000) {
 }
 
 /** A step runner: each step's outcome goes into `results`; a failure calls `onFailure` (screenshots) and rethrows. */
+/** Resolves once `fn()` is true; throws `what` after `timeout` ms. */
+export async function until(what, fn, timeout = 30_000) {
+  const end = Date.now() + timeout;
+  while (Date.now() < end) {
+    if (await fn()) return;
+    await sleep(200);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
 /** @param {import('./browser.mjs').Results} results */
 export function stepsInto(results, onFailure) {
   return async function step(title, fn) {

@@ -7,8 +7,8 @@
 // test-results/e2e-checkpoints-*.png.
 import fs from 'node:fs';
 import path from 'node:path';
-import { openWorkbench, writeResults, RESULTS_DIR, sleep, requiredEnv, newResults } from './browser.mjs';
-import { inputOf, openChat, selectedTab, stepsInto, waitForText, wrapperOf } from './chatPage.mjs';
+import { openWorkbench, writeResults, RESULTS_DIR, requiredEnv, newResults } from './browser.mjs';
+import { inputOf, openChat, selectedTab, stepsInto, until, waitForText, wrapperOf } from './chatPage.mjs';
 
 const runDir = requiredEnv('VSCODE_HOST_RUN_DIR');
 if (!runDir) throw new Error('run me through scripts/vscode-host-run.sh');
@@ -25,15 +25,8 @@ const { ctx, page } = await openWorkbench({ log: false });
 page.setDefaultTimeout(20_000);
 const step = stepsInto(results, () => page.screenshot({ path: path.join(RESULTS_DIR, 'e2e-checkpoints-failure.png') }));
 
-/** Resolves once `check` holds (the file system or the page catching up). */
-async function until(what, check, timeout = 20_000) {
-  const end = Date.now() + timeout;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await sleep(100);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+/** The file system or the page catching up, within 20 s. */
+const within20s = (what, check) => until(what, check, 20_000);
 
 let exitCode = 0;
 try {
@@ -49,7 +42,7 @@ try {
     await inputOf(f, mid).fill(text);
     await inputOf(f, mid).press('Enter');
     await waitForText(wrapperOf(f, mid), reply);
-    await until('the files-changed card', async () => (await cards().count()) > before);
+    await within20s('the files-changed card', async () => (await cards().count()) > before);
     return cards().nth(before);
   };
   const fileOf = (card, name) => card.locator('[data-testid="chat-item-file-tree-file"]', { hasText: name });
@@ -70,7 +63,7 @@ try {
   await step('Revert on the card puts the file back on disk and the card says so', async () => {
     const card = cards().nth(1);
     await fileAction(card, 'edit.txt', 'Revert');
-    await until('the file back', () => fs.readFileSync(path.join(dir, 'edit.txt'), 'utf8') === 'old line\n');
+    await within20s('the file back', () => fs.readFileSync(path.join(dir, 'edit.txt'), 'utf8') === 'old line\n');
     await waitForText(card, 'Reverted');
   });
 
@@ -94,7 +87,10 @@ try {
     await waitForText(dialog, 'made.txt: removed (added since)');
     await page.screenshot({ path: path.join(RESULTS_DIR, 'e2e-checkpoints-restore.png') });
     await dialog.locator('.monaco-button', { hasText: 'Restore' }).first().click();
-    await until('the files restored', () => !fs.existsSync(path.join(dir, 'made.txt')) && !fs.existsSync(path.join(dir, 'warm-up.txt')));
+    await within20s(
+      'the files restored',
+      () => !fs.existsSync(path.join(dir, 'made.txt')) && !fs.existsSync(path.join(dir, 'warm-up.txt')),
+    );
     await waitForText(wrapperOf(f, mid), 'Restored 2 files to how they were before this prompt');
     if (fs.readFileSync(path.join(dir, 'edit.txt'), 'utf8') !== 'old line\n') throw new Error('edit.txt changed');
   });
@@ -104,14 +100,14 @@ try {
     async () => {
       const prompt = wrapperOf(f, mid).locator('[data-testid="chat-item-prompt"]', { hasText: 'save file ckpt-e2e/made.txt' }).first();
       await prompt.locator('button', { hasText: 'Edit and resend' }).click();
-      await until('the prompt in the input', async () => (await inputOf(f, mid).innerText()).includes('made by the agent'));
+      await within20s('the prompt in the input', async () => (await inputOf(f, mid).innerText()).includes('made by the agent'));
       await inputOf(f, mid).fill('save file ckpt-e2e/made.txt with edited and resent');
       await inputOf(f, mid).press('Enter');
       const dialog = page.locator('.monaco-dialog-box');
       await waitForText(dialog, 'warm-up.txt: brought back');
       await dialog.locator('.monaco-button', { hasText: 'Restore' }).first().click();
       await waitForText(wrapperOf(f, mid), 'A new session: the agent does not remember the turns after this point');
-      await until('the resent prompt ran', () => fs.existsSync(path.join(dir, 'made.txt')));
+      await within20s('the resent prompt ran', () => fs.existsSync(path.join(dir, 'made.txt')));
       if (fs.readFileSync(path.join(dir, 'made.txt'), 'utf8') !== 'edited and resent') throw new Error('made.txt is not the edited prompt');
       if (!fs.existsSync(path.join(dir, 'warm-up.txt'))) throw new Error('warm-up.txt was not brought back');
       await page.screenshot({ path: path.join(RESULTS_DIR, 'e2e-checkpoints-resend.png') });

@@ -28,6 +28,7 @@ import {
   openChat,
   selectedTab,
   stepsInto,
+  until,
   waitForText,
   wrapperOf,
 } from './chatPage.mjs';
@@ -117,14 +118,6 @@ function extensionHosts() {
 }
 
 const visibleTab = (f) => f.locator('.mynah-chat-wrapper:not([hidden])');
-async function waitUntil(what, f, timeout = 30_000) {
-  const end = Date.now() + timeout;
-  while (Date.now() < end) {
-    if (await f()) return;
-    await sleep(200);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 async function ask(p, f, mid, text) {
   await inputOf(f, mid).click();
@@ -198,7 +191,7 @@ try {
     await ask(page, f, tab2, doomed);
     await closeTab(f, tab2);
     // The host has handled the close once it gave the conversation up (its lock file is gone).
-    await waitUntil('one open conversation', () => lockFiles().length === 1);
+    await until('one open conversation', () => lockFiles().length === 1);
     await sleep(1500); // and its list of open tabs reached the window's storage (a user does not reload within a second)
     hostsBefore = extensionHosts();
     if (hostsBefore.length !== 1) throw new Error(`expected one extension host, found ${JSON.stringify(hostsBefore)}`);
@@ -245,7 +238,7 @@ try {
       const before = checkpointConversations(own);
       if (before.length === 0) throw new Error(`no checkpoint of the first window's prompts in ${own}`);
       await ask(page2, f2, await newTab(f2), 'A checkpoint from the second window');
-      await waitUntil(
+      await until(
         "the second window's checkpoint in the workspace's own storage",
         () => checkpointConversations(own).length > before.length,
       );
@@ -255,7 +248,7 @@ try {
       await page2.close();
     }
     // Its extension host ends after code-server's reconnection grace (5 s here).
-    await waitUntil("the second window's extension host to end", () => extensionHosts().length === 1, 60_000);
+    await until("the second window's extension host to end", () => extensionHosts().length === 1, 60_000);
   });
 
   const cleared = 'Clear this chat too';
@@ -276,10 +269,10 @@ try {
     await page.keyboard.press('Escape');
     await trash();
     await dialogButton(page, 'Delete').click();
-    await waitUntil('the conversation file to go', () => count() === files - 1);
+    await until('the conversation file to go', () => count() === files - 1);
     await page.keyboard.press('Escape');
     await showHistory(page, kept);
-    await waitUntil('the deleted conversation to leave the list', async () => (await historyRows(page, doomed)) === 0, 10_000);
+    await until('the deleted conversation to leave the list', async () => (await historyRows(page, doomed)) === 0, 10_000);
     await page.keyboard.press('Escape');
   });
 
@@ -303,7 +296,7 @@ try {
     await clear();
     await dialogButton(page, 'Clear All').click();
     // Left: the conversation open in a tab.
-    await waitUntil('the closed conversations to go', () => count() === 1);
+    await until('the closed conversations to go', () => count() === 1);
     if (!fs.readFileSync(conversationFiles()[0] ?? '', 'utf8').includes(kept))
       throw new Error('Clear All removed the conversation open in a tab');
     await page.keyboard.press('Escape');
@@ -327,11 +320,11 @@ try {
       await page.keyboard.press('Escape');
       await trash();
       await dialogButton(page, 'Delete').click();
-      await waitUntil('ElizACP to delete its saved session', () => !fs.existsSync(saved));
+      await until('ElizACP to delete its saved session', () => !fs.existsSync(saved));
       await page.keyboard.press('Escape');
       // The agent no longer lists it: the history shows the conversation still open, and not the session.
       await showHistory(page, kept);
-      await waitUntil('the session to leave the list', async () => (await historyRows(page, title)) === 0, 10_000);
+      await until('the session to leave the list', async () => (await historyRows(page, title)) === 0, 10_000);
       await page.keyboard.press('Escape');
     } finally {
       await chooseAgent(page, 'ElizACP');
@@ -354,7 +347,7 @@ try {
       await inputOf(f, tab).waitFor();
       await ask(page, f, tab, shared);
       let original = '';
-      await waitUntil(
+      await until(
         'the conversation file',
         () => (original = globalConversationFiles().find((file) => fs.readFileSync(file, 'utf8').includes(shared)) ?? ''),
       );
@@ -379,7 +372,7 @@ try {
       // The first window goes on in its own file meanwhile.
       await ask(page, f, tab, 'And the first window goes on');
       let fork = '';
-      await waitUntil('the fork’s own file', () => {
+      await until('the fork’s own file', () => {
         fork = globalConversationFiles().find((file) => !before.includes(file) && fs.readFileSync(file, 'utf8').includes(forked)) ?? '';
         return fork;
       });

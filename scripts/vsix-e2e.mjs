@@ -7,29 +7,14 @@
 // and test-results/e2e-vsix-*.png.
 import fs from 'node:fs';
 import path from 'node:path';
-import { openWorkbench, writeResults, RESULTS_DIR, sleep, requiredEnv, newResults } from './browser.mjs';
-import { openChat, selectedTab, stepsInto, waitForText, wrapperOf } from './chatPage.mjs';
+import { openWorkbench, writeResults, RESULTS_DIR, requiredEnv, newResults } from './browser.mjs';
+import { agentProcesses } from './agentsPage.mjs';
+import { openChat, selectedTab, stepsInto, until, waitForText, wrapperOf } from './chatPage.mjs';
 
 const runDir = requiredEnv('VSCODE_HOST_RUN_DIR');
 const installed = fs.readdirSync(path.join(runDir, 'exts')).find((d) => d.startsWith('symposium-dev.symposium-'));
 if (!installed) throw new Error('run me with VSCODE_HOST_INSTALL=symposium.vsix (npm run package) through scripts/vscode-host-run.sh');
 const installedDir = path.join(runDir, 'exts', installed);
-
-/** Command lines of the processes running a file of the installed copy. */
-function processesOfInstalledCopy() {
-  const found = [];
-  for (const d of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    let cmd = '';
-    try {
-      cmd = fs.readFileSync(`/proc/${d}/cmdline`, 'latin1').split('\0').join(' ');
-    } catch {
-      continue;
-    }
-    if (cmd.includes(`${installedDir}/`)) found.push(cmd);
-  }
-  return found;
-}
 
 /** The extension's own log ("Symposium" output channel), as VS Code writes it under the user data folder. */
 function extensionLog() {
@@ -62,9 +47,8 @@ try {
     await wrapperOf(f, mid).locator('.mynah-chat-prompt-input').first().click();
     await page.keyboard.type('I am trying the installed extension');
     await page.keyboard.press('Enter');
-    const end = Date.now() + 30_000;
     let answer = '';
-    while (Date.now() < end && !answer) {
+    await until('an answer from ElizACP', async () => {
       if ((await answers.count()) > before)
         answer = (
           await answers
@@ -72,13 +56,11 @@ try {
             .innerText()
             .catch(() => '')
         ).trim();
-      await sleep(100);
-    }
-    if (!answer) throw new Error('no answer from ElizACP');
+      return answer !== '';
+    });
     console.log(`    ElizACP: ${answer.split('\n')[0]}`);
-    const conductors = processesOfInstalledCopy().filter((c) => /out\/conductor\.js/.test(c));
-    if (conductors.length === 0)
-      throw new Error(`no conductor of the installed copy (${installedDir}) runs: ${JSON.stringify(processesOfInstalledCopy())}`);
+    if (agentProcesses(runDir, `${installedDir}/out/conductor.js`).length === 0)
+      throw new Error(`no conductor of the installed copy (${installedDir}) runs: ${JSON.stringify(agentProcesses(runDir, installedDir))}`);
     await page.screenshot({ path: path.join(RESULTS_DIR, 'e2e-vsix-chat.png') });
   });
 
@@ -93,23 +75,13 @@ try {
     await page.keyboard.press('F1');
     await page.locator('.quick-input-widget input').fill('>Symposium: Show Protocol Traffic');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Show Protocol Traffic' }).first().click();
-    const end = Date.now() + 30_000;
-    for (;;) {
-      let shown = false;
-      for (const frame of page.frames()) {
-        if (
-          await frame
-            .getByText('session/prompt')
-            .first()
-            .isVisible()
-            .catch(() => false)
-        )
-          shown = true;
-      }
-      if (shown) break;
-      if (Date.now() > end) throw new Error('the traffic viewer did not show session/prompt');
-      await sleep(200);
-    }
+    const shows = (frame) =>
+      frame
+        .getByText('session/prompt')
+        .first()
+        .isVisible()
+        .catch(() => false);
+    await until('the traffic viewer to show session/prompt', async () => (await Promise.all(page.frames().map(shows))).includes(true));
     await page.screenshot({ path: path.join(RESULTS_DIR, 'e2e-vsix-traffic.png') });
   });
 } catch {
