@@ -99,6 +99,11 @@ export function mcpToolNames(server: string, tool: string): string[] {
   return [`mcp__${server}__${tool}`, `mcp_${server}_${tool}`, `mcp__${under}__${tool}`, `${server}_${tool}`, `${server}__${tool}`];
 }
 
+/** The first name in `text` that ends in `_tool` (`mcp__server__tool`), not the bare tool name. */
+function qualifiedName(tool: string, text: string): string | undefined {
+  return new RegExp(`[\\w-]*_${tool}`).exec(text)?.[0];
+}
+
 /**
  * A call of an MCP tool the conductor injected. Agents that show MCP tools only once the model
  * looked them up (claude-agent-acp's ToolSearch, Qwen Code's tool_search + tool_call) get the
@@ -114,15 +119,17 @@ export function mcpStep(when: string, server: string, tool: string, args: Record
         names: ['ToolSearch', 'tool_search'],
         args: () => ({ query: tool }),
         after,
-        // Found: a name that ends in the tool's (`mcp__server__tool`), not the query echoed back.
-        retry: { until: (r) => new RegExp(`[\\w-]+${tool}`).test(r), times: 10, delayMs: 500 },
+        // Found: a name that ends in the tool's (`mcp__server__tool`), not the query echoed back. An
+        // agent lists a server's tools once it has connected to it, which on a loaded machine can
+        // take a while after the session started: search again for up to 20 s.
+        retry: { until: (r) => qualifiedName(tool, r) !== undefined, times: 40, delayMs: 500 },
       },
       { names, args: () => args, after },
       {
         // Qwen Code: a looked-up tool is called through tool_call, by the exact name the search returned.
         names: ['tool_call'],
         args: (_name, _schema, previous) => ({
-          name: new RegExp(`[\\w-]*${tool}`).exec(previous ?? '')?.[0] ?? names[0]!,
+          name: qualifiedName(tool, previous ?? '') ?? names[0]!,
           arguments: args,
         }),
         after,

@@ -191,9 +191,9 @@ export function describeThroughConductor(ids: readonly AgentId[], part: string):
 
         it("calls the conductor's injected symposium-ide tool and gets the real answer; sparkle and rust-crate-sources are offered too", async () => {
           const text = await ask(run!, 'where is Circle defined?');
-          assert.match(text, /The tool answered: .*src\/shapes\.ts/s);
           // What the agent offered its model: the tools directly, or (looked up on demand) in a search result.
           const offered = [...run!.model.script.toolsSeen(), ...run!.model.script.log.map((l) => l.toolResult?.text ?? '')].join(' ');
+          assert.match(text, /The tool answered: .*src\/shapes\.ts/s, `${text}\n(what the agent offered: ${offered.slice(-2000)})`);
           for (const [server, tool] of [
             ['symposium-ide', 'find_definitions'],
             ['sparkle', 'session_checkpoint'],
