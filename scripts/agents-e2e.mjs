@@ -14,12 +14,21 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
-import { openWorkbench, writeResults, RESULTS_DIR, ROOT, sleep, requiredEnv, newResults } from './browser.mjs';
+import {
+  openWorkbench,
+  writeResults,
+  RESULTS_DIR,
+  ROOT,
+  sleep,
+  requiredEnv,
+  newResults,
+  runProcesses,
+  describeProcesses,
+} from './browser.mjs';
 import { answersOf, chatHistoryButton, inputOf, openChat, selectedTab, stepsInto, until, waitForText, wrapperOf } from './chatPage.mjs';
 import {
   AGENTS,
   addTab,
-  agentProcesses,
   agentToolReport,
   approvalCards,
   chooseAgentInPalette,
@@ -379,7 +388,7 @@ async function runAgent(agent, first) {
   // Closing the tab ends its session; the pool keeps the agent's process a few seconds for a next
   // tab with the same configuration, then ends it.
   await featureStep('the tab closes', `${L}: the tab closes`, async () => {
-    if (!agentProcesses(runDir, agent.bin).length) throw new Error('no agent process found while the tab is open');
+    if (!runProcesses(runDir, agent.bin).length) throw new Error('no agent process found while the tab is open');
     await f.locator(`label[for="mynah-main-tabs-${mid}"] .mynah-tabs-close-button`).click({ force: true });
     const confirm = f.locator('[data-testid="tab-bar-tab-close-confirmation-accept-button"]');
     if (await confirm.isVisible().catch(() => false)) await confirm.click();
@@ -393,8 +402,8 @@ async function runAgent(agent, first) {
       // The tab the window opened after the reload talks to the same agent: close it too.
       await closeTabs();
       console.log(`    tabs left: ${await f.locator('label[for^="mynah-main-tabs-"]').count()}`);
-      await until('the agent processes to end', async () => agentProcesses(runDir, agent.bin).length === 0, 40_000).catch(() => {
-        throw new Error(`left running: ${agentProcesses(runDir, agent.bin).join('; ')}`);
+      await until('the agent processes to end', async () => runProcesses(runDir, agent.bin).length === 0, 40_000).catch(() => {
+        throw new Error(`left running: ${describeProcesses(runProcesses(runDir, agent.bin))}`);
       });
     },
   );
@@ -423,10 +432,10 @@ for (const [i, agent] of agents.entries()) {
 try {
   await step('closing the window (VS Code quits) leaves no agent process', async () => {
     await ctx.close();
-    const left = () => agentProcesses(runDir, 'agents/node_modules/');
+    const left = () => runProcesses(runDir, 'agents/node_modules/');
     // code-server ends the window's extension host once its reconnection grace (5 s) is over.
     await until('the agent processes to end', () => left().length === 0, 30_000).catch(() => {
-      throw new Error(`left running: ${left().join('; ')}`);
+      throw new Error(`left running: ${describeProcesses(left())}`);
     });
   });
 } catch {

@@ -1,7 +1,7 @@
 // What scripts/agents-e2e.mjs knows about the agents it drives and the cards they make: each
 // agent's name in the settings, its own modes and approval buttons (as the agent advertises them),
-// and helpers to find approval cards, tool cards and the prompt's pickers in a chat tab, the
-// agent processes left on the machine, and to drive the workbench (the command palette, a new tab).
+// and helpers to find approval cards, tool cards and the prompt's pickers in a chat tab, and to
+// drive the workbench (the command palette, a new tab).
 import fs from 'node:fs';
 import { answersOf, selectedTab, until, wrapperOf } from './chatPage.mjs';
 import { sleep } from './browser.mjs';
@@ -140,25 +140,6 @@ export async function choosePickerOption(f, mid, label) {
   const at = all.findIndex((options) => options.includes(label));
   if (at < 0) throw new Error(`no picker offers ${label}: ${JSON.stringify(all)}`);
   await wrapperOf(f, mid).locator('[data-testid="prompt-input-options"] select').nth(at).selectOption({ label });
-}
-
-/** Processes of this code-server run (SYMPOSIUM_HOST_RUN marker) whose command line holds `bin`. */
-export function agentProcesses(runDir, bin) {
-  const marker = `SYMPOSIUM_HOST_RUN=${runDir}`;
-  const found = [];
-  for (const d of fs.readdirSync('/proc')) {
-    const pid = Number(d);
-    if (!pid || pid === process.pid) continue;
-    try {
-      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').replace(/\0/g, ' ');
-      if (!cmd.includes(bin)) continue;
-      if (!fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(marker)) continue;
-      found.push(`${pid} ${cmd.slice(0, 160)}`);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
 }
 
 /** Symposium: Choose Agent… from the command palette, then the agent's entry under "Your agents". */

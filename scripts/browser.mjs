@@ -1,6 +1,7 @@
-// Shared opener for the code-server drivers (run-ext-tests.mjs, webview-e2e.mjs): launches Debian
-// chromium through playwright-core and opens the workbench served by scripts/vscode-host-run.sh with
-// our extension loaded in development mode (and optionally a mocha suite as extensionTestsPath).
+// Shared by the code-server drivers (run-ext-tests.mjs and the *-e2e.mjs): launches Debian chromium
+// through playwright-core and opens the workbench served by scripts/vscode-host-run.sh with our
+// extension loaded in development mode (or installed from the .vsix; optionally a mocha suite as
+// extensionTestsPath), writes a stage's results, and finds the run's processes.
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -134,3 +135,30 @@ export function writeResults(name, results) {
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The processes of this code-server run (the SYMPOSIUM_HOST_RUN marker scripts/vscode-host-run.sh
+ * puts in their environment) whose command line holds `needle`, by pid.
+ * @returns {{ pid: number; cmd: string }[]}
+ */
+export function runProcesses(/** @type {string} */ runDir, /** @type {string} */ needle) {
+  const marker = `SYMPOSIUM_HOST_RUN=${runDir}`;
+  const found = [];
+  for (const d of fs.readdirSync('/proc')) {
+    const pid = Number(d);
+    if (!pid || pid === process.pid) continue;
+    try {
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').replace(/\0/g, ' ');
+      if (!cmd.includes(needle)) continue;
+      if (!fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(marker)) continue;
+      found.push({ pid, cmd });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found.sort((a, b) => a.pid - b.pid);
+}
+
+/** What `runProcesses` found, for an error message. */
+export const describeProcesses = (/** @type {{ pid: number; cmd: string }[]} */ found) =>
+  found.map((p) => `${p.pid} ${p.cmd.slice(0, 160)}`).join('; ');

@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { tsImport } from 'tsx/esm/api';
-import { openWorkbench, writeResults, RESULTS_DIR, sleep, requiredEnv, newResults } from './browser.mjs';
+import { openWorkbench, writeResults, RESULTS_DIR, sleep, requiredEnv, newResults, runProcesses } from './browser.mjs';
 import {
   animationsDone,
   answersOf,
@@ -98,24 +98,8 @@ const step = stepsInto(results, async () => {
     await p.screenshot({ path: path.join(RESULTS_DIR, `e2e-history-failure${i ? `-window${i + 1}` : ''}.png`) }).catch(() => {});
 });
 
-/** The extension host processes of this run (code-server starts one per window). */
-function extensionHosts() {
-  const marker = `SYMPOSIUM_HOST_RUN=${runDir}`;
-  const pids = [];
-  for (const d of fs.readdirSync('/proc')) {
-    const pid = Number(d);
-    if (!pid) continue;
-    try {
-      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1');
-      if (!cmd.includes('--type=extensionHost')) continue;
-      if (!fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(marker)) continue;
-      pids.push(pid);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return pids.sort();
-}
+/** The extension host processes of this run (code-server starts one per window), by pid. */
+const extensionHosts = () => runProcesses(runDir, '--type=extensionHost').map((p) => p.pid);
 
 const visibleTab = (f) => f.locator('.mynah-chat-wrapper:not([hidden])');
 

@@ -7,8 +7,7 @@
 // and test-results/e2e-vsix-*.png.
 import fs from 'node:fs';
 import path from 'node:path';
-import { openWorkbench, writeResults, RESULTS_DIR, requiredEnv, newResults } from './browser.mjs';
-import { agentProcesses } from './agentsPage.mjs';
+import { openWorkbench, writeResults, RESULTS_DIR, requiredEnv, newResults, runProcesses, describeProcesses } from './browser.mjs';
 import { openChat, selectedTab, stepsInto, until, waitForText, wrapperOf } from './chatPage.mjs';
 
 const runDir = requiredEnv('VSCODE_HOST_RUN_DIR');
@@ -59,8 +58,10 @@ try {
       return answer !== '';
     });
     console.log(`    ElizACP: ${answer.split('\n')[0]}`);
-    if (agentProcesses(runDir, `${installedDir}/out/conductor.js`).length === 0)
-      throw new Error(`no conductor of the installed copy (${installedDir}) runs: ${JSON.stringify(agentProcesses(runDir, installedDir))}`);
+    if (runProcesses(runDir, `${installedDir}/out/conductor.js`).length === 0)
+      throw new Error(
+        `no conductor of the installed copy (${installedDir}) runs: ${describeProcesses(runProcesses(runDir, installedDir))}`,
+      );
     await page.screenshot({ path: path.join(RESULTS_DIR, 'e2e-vsix-chat.png') });
   });
 
