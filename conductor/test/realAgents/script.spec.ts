@@ -26,14 +26,14 @@ describe('the scripted model: a tool search that finds nothing is made again, as
     ]);
   });
 
-  it('gives up searching after forty more tries and goes on with what it has', () => {
+  it('gives up searching after twenty more tries and goes on with what it has', () => {
     const script = new ModelScript([mcpStep('where is Shape defined', 'symposium-ide', 'find_definitions', {})]);
     let reply = script.answer(ask, '/');
     const names: string[] = [];
-    for (let i = 0; i < 42 && reply.kind === 'tool'; i++) {
+    for (let i = 0; i < 22 && reply.kind === 'tool'; i++) {
       names.push(reply.name);
       reply = script.answer(result(reply, "No tools found matching 'find_definitions'."), '/');
     }
-    assert.deepEqual(names, [...Array<string>(41).fill('tool_search'), 'tool_call']);
+    assert.deepEqual(names, [...Array<string>(21).fill('tool_search'), 'tool_call']);
   });
 });

@@ -121,8 +121,8 @@ export function mcpStep(when: string, server: string, tool: string, args: Record
         after,
         // Found: a name that ends in the tool's (`mcp__server__tool`), not the query echoed back. An
         // agent lists a server's tools once it has connected to it, which on a loaded machine can
-        // take a while after the session started: search again for up to 20 s.
-        retry: { until: (r) => qualifiedName(tool, r) !== undefined, times: 40, delayMs: 500 },
+        // take a while after the session started: search again for up to 10 s.
+        retry: { until: (r) => qualifiedName(tool, r) !== undefined, times: 20, delayMs: 500 },
       },
       { names, args: () => args, after },
       {

@@ -64,7 +64,7 @@ async function start(
   const launch = kept?.launch ?? agentLaunch(id, model.url);
   const permissions: acp.RequestPermissionRequest[] = [];
   const h = startProcess(
-    conductorArgs({ agent: launch.command, log: 'info' }),
+    conductorArgs({ agent: launch.command, log: 'debug' }),
     {
       permission: async (p) => {
         permissions.push(p);
@@ -82,18 +82,29 @@ async function start(
   });
   const base = { h, model, ws, permissions, kept: { model, ws, launch }, capabilities: init.agentCapabilities, startedAt: Date.now() };
   if (kept) return { ...base, sessionId: '' };
-  // A user's stdio server whose mcp.json gives it another folder to run in, declared as the
-  // extension declares it (src/mcp/userMcpServers.ts): ACP has no cwd, so `sh` changes folder first.
-  const probe = runInFolder(
-    { name: 'folder-probe', command: process.execPath, args: ['--import', TSX_IMPORT, MCP_FIXTURE], env: [] },
-    join(ws, 'tools'),
-  );
-  const { sessionId } = await h.conn.agent.request('session/new', { cwd: ws, mcpServers: [probe] });
+  const { sessionId } = await h.conn.agent.request('session/new', { cwd: ws, mcpServers: userServers(ws) });
   // claude-agent-acp starts in "auto", where a classifier (a model call of its own) decides what may
   // run; its "Manual" mode asks, as a cautious user would set it.
   if (id === 'claude-agent-acp') await h.conn.agent.request('session/set_mode', { sessionId, modeId: 'default' });
   return { ...base, sessionId };
 }
+
+/**
+ * A user's stdio server whose mcp.json gives it another folder to run in, declared as the extension
+ * declares it (src/mcp/userMcpServers.ts): ACP has no cwd, so `sh` changes folder first.
+ */
+function userServers(ws: string): acp.McpServer[] {
+  const command = { name: 'folder-probe', command: process.execPath, args: ['--import', TSX_IMPORT, MCP_FIXTURE], env: [] };
+  return [runInFolder(command, join(ws, 'tools'))];
+}
+
+/** What the conductor logged of one of its MCP servers' requests (with `log: 'debug'`). */
+const mcpLog = (run: Run, server: string): string =>
+  run.h
+    .stderr()
+    .split('\n')
+    .filter((l) => l.includes(`MCP "${server}"`) || l.includes(`MCP server "${server}"`))
+    .join('\n');
 
 const minuteOf = (ms: number): string => new Date(ms).toISOString().slice(0, 16);
 
@@ -190,7 +201,18 @@ export function describeThroughConductor(ids: readonly AgentId[], part: string):
         });
 
         it("calls the conductor's injected symposium-ide tool and gets the real answer; sparkle and rust-crate-sources are offered too", async () => {
-          const text = await ask(run!, 'where is Circle defined?');
+          let text = await ask(run!, 'where is Circle defined?');
+          // Qwen Code gives a remote MCP server 5 s to connect and list its tools, then drops it for
+          // the rest of the session; a cold Qwen Code on a loaded machine can take that long itself
+          // (its own start-up shares the discovery's time). Whether the conductor answered in time
+          // is in its log; the question is asked again in a new session of the now warm agent.
+          if (id === 'qwen' && /Deferred tool "[^"]*find_definitions" is not registered/.test(text)) {
+            console.log(
+              `      qwen dropped symposium-ide in its first session; the conductor's log of it:\n${mcpLog(run!, 'symposium-ide')}`,
+            );
+            run!.sessionId = (await run!.h.conn.agent.request('session/new', { cwd: run!.ws, mcpServers: userServers(run!.ws) })).sessionId;
+            text = await ask(run!, 'where is Circle defined?');
+          }
           // What the agent offered its model: the tools directly, or (looked up on demand) in a search result.
           const offered = [...run!.model.script.toolsSeen(), ...run!.model.script.log.map((l) => l.toolResult?.text ?? '')].join(' ');
           assert.match(text, /The tool answered: .*src\/shapes\.ts/s, `${text}\n(what the agent offered: ${offered.slice(-2000)})`);
@@ -273,7 +295,7 @@ export function describeSparkleToolsCaveat(): void {
           const model = await startScriptedModelServer([{ when: 'say hello', text: HELLO }]);
           const launch = agentLaunch('gemini', model.url);
           if (!trusted) delete launch.env.GEMINI_CLI_TRUST_WORKSPACE;
-          const h = startProcess(conductorArgs({ agent: launch.command, log: 'info' }), {}, launch.env);
+          const h = startProcess(conductorArgs({ agent: launch.command, log: 'debug' }), {}, launch.env);
           try {
             await h.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
             const { sessionId } = await h.conn.agent.request('session/new', { cwd: tempDir('symposium-ws-sparkle-'), mcpServers: [] });
@@ -300,7 +322,7 @@ export function itKeepsTheEmbodimentTitleBack(): void {
     this.timeout(120_000);
     const model = await startScriptedModelServer([{ when: 'say hello', text: HELLO }]);
     const launch = agentLaunch('claude-agent-acp', model.url);
-    const h = startProcess(conductorArgs({ agent: launch.command, log: 'info' }), {}, launch.env);
+    const h = startProcess(conductorArgs({ agent: launch.command, log: 'debug' }), {}, launch.env);
     try {
       await h.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
       const { sessionId } = await h.conn.agent.request('session/new', { cwd: tempDir('symposium-ws-title-'), mcpServers: [] });
