@@ -21,6 +21,16 @@ export function anyTabUses(tabs: Iterable<ChatTab>, actorKey: string): boolean {
   return [...tabs].some((t) => t.config !== undefined && configurationKey(t.config) === actorKey);
 }
 
+/**
+ * A closed tab's process, to be stopped after the pool's idle time when no open tab uses it. Keyed
+ * by the tab's configuration, not its session: a tab closed while its session was still starting
+ * (or resuming) has none yet, and its process must not run on until the window closes.
+ */
+export function releaseClosedTabProcess(pool: Pick<AgentPool, 'release'>, openTabs: Iterable<ChatTab>, closed: ChatTab): void {
+  const key = closed.config && configurationKey(closed.config);
+  if (key !== undefined && !anyTabUses(openTabs, key)) pool.release(key);
+}
+
 export interface ProcessStopDeps {
   log: Log;
   pool: Pick<AgentPool, 'get' | 'remove'>;

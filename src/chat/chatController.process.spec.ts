@@ -21,6 +21,23 @@ function setup(limits?: OutboxLimits) {
   return setupChat({ runtime: rt, limits, configure: async () => ({ agent: builtinAgent(rt), components: null, workspaceFolder: ROOT }) });
 }
 
+/** ElizACP behind a start-up of `ms` (an agent from npx, a big binary); the pool stops an unused process after 200 ms. */
+function setupSlowAgent(ms: number) {
+  const eliza = builtinAgent(rt);
+  const command = [eliza.command, ...eliza.args].map((a) => `'${a}'`).join(' ');
+  const agent = { ...eliza, name: 'Slow Eliza', command: '/bin/sh', args: ['-c', `sleep ${ms / 1000}; exec ${command}`] };
+  return setupChat({ runtime: rt, idleStopMs: 200, configure: async () => ({ agent, components: null, workspaceFolder: ROOT }) });
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 const story = STORY.join('');
 
 describe('ChatController (real conductor + ElizACP)', function () {
@@ -195,6 +212,40 @@ describe('ChatController (real conductor + ElizACP)', function () {
     await until(() => ctx!.webview.received.some((m) => m.type === 'prompt-ended' && m.messageId === second));
     assert.equal(ctx.webview.answer(tabId, second), respond('I dream about computers', { deterministic: true }));
     assert.ok(!ctx.webview.received.some((m) => m.type === 'prompt-failed'), 'no prompt failed');
+  });
+
+  it('a tab closed while its agent still starts leaves no process once the start is over and the idle time passed', async () => {
+    ctx = setupSlowAgent(1_500);
+    const c = ctx;
+    const tabId = ctx.webview.newTab();
+    ctx.handle(ctx.webview.ready());
+    await until(() => c.pool.all().some((a) => a.pid !== undefined), 10_000, 'the agent process to start');
+    const pid = ctx.pool.all()[0]!.pid!;
+    ctx.webview.model.closeTab(tabId);
+    ctx.handle({ type: 'close-tab', tabId });
+    await until(() => c.pool.all().length === 0 && !alive(pid), 15_000, 'the process to end after the session start and the idle time');
+  });
+
+  it('a past conversation closed while its agent still starts leaves no process either', async () => {
+    ctx = setupSlowAgent(1_500);
+    const c = ctx;
+    const now = new Date().toISOString();
+    const meta = {
+      id: randomUUID(),
+      title: 'Earlier',
+      agentName: 'Slow Eliza',
+      folder: ROOT,
+      sessionId: randomUUID(),
+      createdAt: now,
+      lastActivity: now,
+      turns: 1,
+    };
+    const tabId = randomUUID();
+    ctx.controller.reopenTab(tabId, { meta, entries: [] }, true);
+    await until(() => c.pool.all().some((a) => a.pid !== undefined), 10_000, 'the agent process to start');
+    const pid = ctx.pool.all()[0]!.pid!;
+    ctx.handle({ type: 'close-tab', tabId });
+    await until(() => c.pool.all().length === 0 && !alive(pid), 15_000, 'the process to end after the start and the idle time');
   });
 
   it('closing a tab cancels its prompt and nothing more is sent for it', async () => {

@@ -26,7 +26,7 @@ import { sessionSetup, type AgentConfiguration } from '../agents/agentConfigurat
 import { keepMode } from '../agents/sessionMode';
 import type { AgentPool } from '../agents/agentPool';
 import type { PastConversation } from '../history/reopen';
-import { anyTabUses, restartTabs, tabsSharingProcess } from './agentRestart';
+import { anyTabUses, releaseClosedTabProcess, restartTabs, tabsSharingProcess } from './agentRestart';
 import { modeToKeep, newChatTab, type ChatTab } from './chatTab';
 import { prepareResend } from './editAndResend';
 import { DiffStore } from './diffStore';
@@ -142,12 +142,14 @@ export class ChatController extends DisposableBase {
     if (announce) this.send({ type: 'open-tab', tabId, title: tab.title });
     this.pastTabs.show(tab, conversation);
     this.deps.onTabOpened?.(tabId);
-    this.enqueue(tab, () =>
-      this.pastTabs.continueSession(tab, {
+    this.enqueue(tab, async () => {
+      await this.pastTabs.continueSession(tab, {
         bind: (actor, sessionId, controls, config) => this.bindSession(tab, actor, sessionId, controls, config),
         gone: () => tab.closed || this.isDisposed,
-      }),
-    );
+      });
+      // Closed while the agent resumed it: the tab learnt its configuration only now.
+      if (tab.closed) releaseClosedTabProcess(this.pool, this.tabs.values(), tab);
+    });
   }
 
   /** A read-only past conversation goes on in a fresh session; the next prompt carries its transcript. */
@@ -261,7 +263,7 @@ export class ChatController extends DisposableBase {
     const ref = this.sessions.unbindTab(tabId);
     this.log.info('session', 'tab closed', { tabId, sessionId: ref?.sessionId });
     if (ref) void this.pool.get(ref.actorKey)?.closeSession(ref.sessionId);
-    if (ref && !this.usesProcess(ref.actorKey)) this.pool.release(ref.actorKey);
+    releaseClosedTabProcess(this.pool, this.tabs.values(), tab);
   }
 
   /** Restarts the agent process behind this tab; every tab of that configuration gets a new session. */
