@@ -440,6 +440,11 @@ describe('chat webview in a DOM (jsdom + mynah-ui)', function () {
     );
     assert.deepEqual((api.state as PersistedState).lastSeenIndex, {});
     assert.deepEqual(api.sent('ack').at(-1)?.lastSeenIndex, {});
+    // With every tab closed, the empty screen speaks of the agent (mynah-ui's own text names Amazon Q).
+    for (const button of page.document.querySelectorAll<HTMLElement>('[data-testid="tab-bar-tabs-option-close-button"]')) button.click();
+    const empty = page.text(page.document.body);
+    assert.match(empty, /Open a tab to chat with your agent/);
+    assert.doesNotMatch(empty, /\bQ\b|Amazon/);
     // A message still on its way for the closed tab leaves nothing behind.
     page.fromHost({ type: 'agent-update', tabId, index: 2, update: chunk('late') });
     page.dom.window.dispatchEvent(new page.dom.window.Event('pagehide'));

@@ -15,7 +15,16 @@ export function mynahConfig(testMode: boolean): Partial<ConfigModel> {
     // Tests open many tabs in one window; people rarely want more than 20.
     test: testMode,
     maxTabs: testMode ? 1000 : 20,
-    texts: { mainTitle: 'Symposium', stopGenerating: 'Stop' },
+    // mynah-ui's defaults name Amazon Q ("Open a tab to chat with Q"): every text a user can see is ours.
+    texts: {
+      mainTitle: 'Symposium',
+      stopGenerating: 'Stop',
+      noTabsOpen: '### Open a tab to chat with your agent',
+      spinnerText: 'The agent is working…',
+      tabCloseConfirmationMessage: 'Close this tab? Its running prompt will be stopped.',
+      tabCloseConfirmationCloseButton: 'Close tab',
+      tabCloseConfirmationKeepButton: 'Keep tab',
+    },
     // Only Copy: inserting into the editor is not wired up (yet).
     codeBlockActions: { 'insert-to-cursor': null },
     // The typewriter adds one CSS rule per new word on every update and the page restyles the
