@@ -8,6 +8,7 @@ import type { SymposiumApi } from '../extension';
 import type { TabInfo } from '../testing/chatInspector';
 import type { LogEvent } from '../log/logEvent';
 import type { RenderedItem } from '../protocol/webview';
+import { writeFileAtomicSync } from '../node/atomicWrite';
 
 export const EXTENSION_ID = 'symposium-dev.symposium';
 
@@ -128,7 +129,8 @@ export async function untilShown(what: string, selector: string, then: 'shown' |
   const dir = path.join(run, 'screenshot-requests');
   const name = `shown-${process.pid}-${++shownRequests}`;
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, `${name}.${then}`), selector);
+  // Whole or not at all: the driver polls the folder and would read a file still being written as an empty selector.
+  writeFileAtomicSync(path.join(dir, `${name}.${then}`), selector);
   const done = path.join(dir, `${name}.done`);
   const failed = path.join(dir, `${name}.failed`);
   await waitFor(what, () => fs.existsSync(done) || fs.existsSync(failed), 20_000);
