@@ -13,6 +13,7 @@ import { setupChat, sleep, until } from '../test/chatHarness';
 // A temp Sparkle home for the conductors these tests start (also when run alone, without .mocharc).
 import '../../conductor/test/testEnv.setup.cjs';
 import { builtBundle } from '../../conductor/test/builtBundle';
+import { alive } from '../../conductor/test/rawClient';
 
 const ROOT = path.resolve(__dirname, '../..');
 const rt = { execPath: process.execPath, extensionPath: ROOT };
@@ -28,15 +29,6 @@ function setupSlowAgent(ms: number) {
   const agent = { ...eliza, name: 'Slow Eliza', command: '/bin/sh', args: ['-c', `sleep ${ms / 1000}; exec ${command}`] };
   return setupChat({ runtime: rt, idleStopMs: 200, configure: async () => ({ agent, components: null, workspaceFolder: ROOT }) });
 }
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const story = STORY.join('');
 

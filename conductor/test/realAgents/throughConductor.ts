@@ -295,7 +295,7 @@ export function describeSparkleToolsCaveat(): void {
           const model = await startScriptedModelServer([{ when: 'say hello', text: HELLO }]);
           const launch = agentLaunch('gemini', model.url);
           if (!trusted) delete launch.env.GEMINI_CLI_TRUST_WORKSPACE;
-          const h = startProcess(conductorArgs({ agent: launch.command, log: 'debug' }), {}, launch.env);
+          const h = startProcess(conductorArgs({ agent: launch.command, log: 'info' }), {}, launch.env);
           try {
             await h.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
             const { sessionId } = await h.conn.agent.request('session/new', { cwd: tempDir('symposium-ws-sparkle-'), mcpServers: [] });
@@ -322,7 +322,7 @@ export function itKeepsTheEmbodimentTitleBack(): void {
     this.timeout(120_000);
     const model = await startScriptedModelServer([{ when: 'say hello', text: HELLO }]);
     const launch = agentLaunch('claude-agent-acp', model.url);
-    const h = startProcess(conductorArgs({ agent: launch.command, log: 'debug' }), {}, launch.env);
+    const h = startProcess(conductorArgs({ agent: launch.command, log: 'info' }), {}, launch.env);
     try {
       await h.conn.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
       const { sessionId } = await h.conn.agent.request('session/new', { cwd: tempDir('symposium-ws-title-'), mcpServers: [] });
