@@ -15,6 +15,7 @@
 // The agent may already be running when this class is asked to start it: the launcher starts it
 // before the conductor loads (earlyAgent.ts), and it is taken over here.
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { delay } from '../src/node/deadline';
 import { endGroup, spawnInGroup } from '../src/node/processGroup';
 import { StderrTail } from '../src/node/stderrTail';
 import { takeEarlyAgent } from './earlyAgent';
@@ -185,5 +186,3 @@ export class AgentProcess {
     this.handlers.exit(exit);
   }
 }
-
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -206,6 +206,7 @@ export function createElizaAgent(options: AgentOptions): ElizaAgent {
     })
     .onRequest('session/list', ({ params }) => {
       if (!canContinue) throw acp.RequestError.methodNotFound('session/list');
+      if (options.hangList) return new Promise<never>(() => undefined);
       const byId = new Map<string, acp.SessionInfo & { updatedAt: string }>();
       const info = (s: { id: string; cwd: string; title?: string; updatedAt: string; additionalDirectories?: string[] }) => ({
         sessionId: s.id,

@@ -1,4 +1,4 @@
-// ElizACP entry point: `conductor eliza [--deterministic] [--no-http-mcp] [--legacy-models] [--load-session] [--resume] [--fork] [--no-delete] [--fail-delete] [--no-additional-directories] [--state-dir D]` (wired in
+// ElizACP entry point: `conductor eliza [--deterministic] [--no-http-mcp] [--legacy-models] [--load-session] [--resume] [--fork] [--no-delete] [--fail-delete] [--hang-list] [--no-additional-directories] [--state-dir D]` (wired in
 // conductor/main.ts) or `node --import tsx conductor/eliza/standalone.ts …` in tests.
 // Serves one ACP connection on stdin/stdout; stdout carries protocol only, logs go to stderr.
 import { Readable, Writable } from 'node:stream';
@@ -13,7 +13,7 @@ export type { AgentOptions, ElizaAgent } from './agent';
 export { respond } from './engine';
 
 export const USAGE =
-  'usage: conductor eliza [--deterministic] [--no-http-mcp] [--legacy-models] [--load-session] [--resume] [--fork] [--no-delete] [--fail-delete] [--no-additional-directories] [--state-dir D] [--require-auth | --offer-auth [--auth-file F]] [--steering]';
+  'usage: conductor eliza [--deterministic] [--no-http-mcp] [--legacy-models] [--load-session] [--resume] [--fork] [--no-delete] [--fail-delete] [--hang-list] [--no-additional-directories] [--state-dir D] [--require-auth | --offer-auth [--auth-file F]] [--steering]';
 
 /** Parses ElizACP's flags. Unknown flags are an error so typos in test setups fail loudly. */
 export function parseElizaArgs(argv: readonly string[]): AgentOptions {
@@ -26,6 +26,7 @@ export function parseElizaArgs(argv: readonly string[]): AgentOptions {
     else if (arg === '--fork') options.fork = true;
     else if (arg === '--no-delete') options.noDelete = true;
     else if (arg === '--fail-delete') options.failDelete = true;
+    else if (arg === '--hang-list') options.hangList = true;
     else if (arg === '--no-additional-directories') options.noAdditionalDirectories = true;
     else if (arg === '--steering') options.steering = true;
     else if (arg === '--state-dir') {

@@ -28,6 +28,8 @@ export interface AgentOptions {
   noDelete?: boolean;
   /** `--fail-delete`: session/delete answers an internal error with a reason (a client's failure path). */
   failDelete?: boolean;
+  /** `--hang-list`: session/list never answers (a client's deadline, a process it must still release). */
+  hangList?: boolean;
   /**
    * `--no-additional-directories`: withhold `sessionCapabilities.additionalDirectories` and ignore
    * the field, as an agent that does not know it would.

@@ -12,6 +12,7 @@ import type { LegacyModels, SessionControls } from '../protocol/webview';
 import { SYMPOSIUM_META_KEY, withToolProgressCapability, type AgentExitedParams } from '../protocol/symposium-ext';
 import { IDE_OPERATIONS, withIdeCapability } from '../protocol/ideOperations';
 import { advertisesSteering, STEERING_METHOD, steeringOutcome, steeringParams, type SteeringOutcome } from '../protocol/steering';
+import { delay } from '../node/deadline';
 import { acpSdk } from './acpSdk';
 import type { AgentMcpTransports } from '../mcp/mcpSummary';
 import { TextChunkMerger } from './textChunkMerge';
@@ -24,8 +25,6 @@ export interface AcpClientOptions extends ClientAppOptions {
   /** The editor can run `terminal` auth methods (advertised as clientCapabilities.auth.terminal). */
   authTerminal?: boolean;
 }
-
-const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** How a new (or forked) session is set up. */
 export interface SessionSetup {

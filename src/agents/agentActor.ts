@@ -20,6 +20,7 @@ import type {
 import type { Log } from '../log/logEvent';
 import type { AgentFailure, SessionControls } from '../protocol/webview';
 import { Emitter } from '../util/emitter';
+import { delay } from '../node/deadline';
 import { AcpClient, type SessionSetup } from './acpClient';
 import type { SessionUpdateEvent } from './clientApp';
 import { loadAcpSdk } from './acpSdk';
@@ -63,8 +64,6 @@ export interface ActorSessionSetup extends Omit<SessionSetup, 'decorate'> {
 }
 
 export type ActorState = 'idle' | 'starting' | 'running' | 'stopping' | 'exited';
-
-const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export class AgentActor {
   private state: ActorState = 'idle';

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { Log } from '../log/logEvent';
+import { within } from '../node/deadline';
 import { DisposableBase, DisposableStore } from '../node/disposable';
 import { Emitter } from '../util/emitter';
 import { spawnEnv, type SpawnSpec } from './agentConfiguration';
@@ -197,10 +198,7 @@ export class ConductorProcess extends DisposableBase {
   }
 
   private async runExitedWithin(run: Run, ms: number): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
-    const done = await Promise.race([run.exited.then(() => true), new Promise<false>((r) => (timer = setTimeout(() => r(false), ms)))]);
-    clearTimeout(timer);
-    return done;
+    return (await within(ms, run.exited)) !== undefined;
   }
 
   private onExit(run: Run, info: ExitInfo): void {

@@ -27,6 +27,16 @@ export interface AgentSession {
   canDelete: boolean;
 }
 
+/** One workspace folder's agent and its own sessions; `problem` says why they are missing. */
+export interface AgentListing {
+  agentName: string;
+  folder: string;
+  sessions: SessionInfo[];
+  canDelete: boolean;
+  /** The agent failed to list its sessions, or did not answer in time. */
+  problem?: string;
+}
+
 export interface HistoryUiDeps {
   log: Log;
   store: HistoryStore;
@@ -34,7 +44,7 @@ export interface HistoryUiDeps {
   /** Shows the chat view and opens a tab on the conversation; returns the tab. */
   reopen: (conversation: PastConversation) => Promise<TabId>;
   /** The current agent's own sessions per workspace folder (session/list; empty if it cannot). */
-  agentSessions: () => Promise<{ agentName: string; folder: string; sessions: SessionInfo[]; canDelete: boolean }[]>;
+  agentSessions: () => Promise<AgentListing[]>;
   /** `session/delete` of one of the agent's own sessions, by the agent that listed it. */
   deleteAgentSession: (s: AgentSession) => Promise<void>;
   /** A chat tab of this window shows the agent session. */
@@ -56,28 +66,46 @@ type Item = vscode.QuickPickItem & { meta?: ConversationMeta; agentSession?: Age
 export class HistoryUi {
   constructor(private readonly deps: HistoryUiDeps) {}
 
-  /** The stored conversations plus the agent's sessions we have no transcript for. */
-  async listAll(): Promise<{ conversations: ConversationMeta[]; agentOnly: AgentSession[] }> {
+  /**
+   * The stored conversations plus the agent's sessions we have no transcript for, and why an
+   * agent's sessions are missing (`problems`, one line per folder).
+   */
+  async listAll(): Promise<{ conversations: ConversationMeta[]; agentOnly: AgentSession[]; problems: string[] }> {
     const conversations = this.deps.store.list();
+    return { conversations, ...(await this.agentOnly(conversations)) };
+  }
+
+  private async agentOnly(conversations: readonly ConversationMeta[]): Promise<{ agentOnly: AgentSession[]; problems: string[] }> {
     const known = new Set(conversations.flatMap((c) => (c.sessionId ? [c.sessionId] : [])));
-    let agentOnly: AgentSession[] = [];
+    let listings: AgentListing[] = [];
     try {
-      agentOnly = (await this.deps.agentSessions()).flatMap(({ agentName, folder, sessions, canDelete }) =>
-        sessions
-          .filter((s) => !known.has(s.sessionId))
-          .map((s) => ({
-            agentName,
-            folder,
-            sessionId: s.sessionId,
-            title: s.title ?? `Session ${s.sessionId.slice(0, 8)}`,
-            ...(s.updatedAt ? { updatedAt: s.updatedAt } : {}),
-            canDelete,
-          })),
-      );
+      listings = await this.deps.agentSessions();
     } catch (e) {
       this.deps.log.warn('history', 'could not list the agent’s sessions', errorText(e));
+      return { agentOnly: [], problems: [`The agent's own sessions could not be listed: ${errorText(e)}`] };
     }
-    return { conversations, agentOnly };
+    const problems: string[] = [];
+    for (const l of listings) {
+      if (!l.problem) continue;
+      this.deps.log.warn('history', 'could not list the agent’s sessions', { agent: l.agentName, folder: l.folder, problem: l.problem });
+      // The quick pick's title is one line: the reason's first line, shortened (the log has it whole).
+      const reason = l.problem.split('\n', 1)[0]!;
+      const short = reason.length > 160 ? `${reason.slice(0, 160)}…` : reason;
+      problems.push(`${l.agentName} (${path.basename(l.folder)}) did not list its own sessions: ${short}`);
+    }
+    const agentOnly = listings.flatMap(({ agentName, folder, sessions, canDelete }) =>
+      sessions
+        .filter((s) => !known.has(s.sessionId))
+        .map((s) => ({
+          agentName,
+          folder,
+          sessionId: s.sessionId,
+          title: s.title ?? `Session ${s.sessionId.slice(0, 8)}`,
+          ...(s.updatedAt ? { updatedAt: s.updatedAt } : {}),
+          canDelete,
+        })),
+    );
+    return { agentOnly, problems };
   }
 
   /** Conversations whose title or transcript contains `query`. */
@@ -198,20 +226,32 @@ export class HistoryUi {
     qp.matchOnDescription = true;
     qp.matchOnDetail = true;
     qp.buttons = [CLEAR];
-    qp.busy = true;
     let base: Item[] = [];
-    const refresh = async (): Promise<void> => {
-      const { conversations, agentOnly } = await this.listAll();
-      base = [...conversations.map((m) => this.item(m)), ...agentOnly.map((s) => agentItem(s))];
-      qp.items = base;
-      qp.busy = false;
-      this.deps.log.info('history', 'history shown', { conversations: conversations.length, agentOnly: agentOnly.length });
-    };
-    qp.onDidChangeValue((value) => {
+    const showItems = (): void => {
       // Transcript matches show even when the title does not contain the words.
-      const hits = value.trim() ? new Set(this.search(value.trim()).map((m) => m.id)) : new Set<string>();
+      const value = qp.value.trim();
+      const hits = value ? new Set(this.search(value).map((m) => m.id)) : new Set<string>();
       qp.items = base.map((i) => (i.meta && hits.has(i.meta.id) ? { ...i, alwaysShow: true } : i));
-    });
+    };
+    const refresh = async (): Promise<void> => {
+      // The stored conversations at once; the agent's own sessions when (and if) it answers.
+      qp.busy = true;
+      const conversations = this.deps.store.list();
+      const stored = conversations.map((m) => this.item(m));
+      base = [...stored, ...base.filter((i) => i.agentSession)];
+      showItems();
+      const { agentOnly, problems } = await this.agentOnly(conversations);
+      base = [...stored, ...agentOnly.map((s) => agentItem(s))];
+      showItems();
+      qp.title = problems.length ? `Chat history (${problems.join('; ')})` : 'Chat history';
+      qp.busy = false;
+      this.deps.log.info('history', 'history shown', {
+        conversations: conversations.length,
+        agentOnly: agentOnly.length,
+        ...(problems.length ? { problems } : {}),
+      });
+    };
+    qp.onDidChangeValue(showItems);
     qp.onDidTriggerItemButton(async ({ item, button }) => {
       if (item.agentSession) {
         if (button === DELETE_AGENT_SESSION && (await this.deleteAgentSession(item.agentSession))) await refresh();

@@ -11,8 +11,10 @@ import type { AgentConfiguration } from '../agents/agentConfiguration';
 import type { Event } from '../util/emitter';
 import type { Log } from '../log/logEvent';
 import type { TabId, TabPayload } from '../protocol/webview';
+import { errorText } from '../protocol/errorText';
+import { within } from '../node/deadline';
 import { HistoryStore } from './historyStore';
-import { HistoryUi } from './historyUi';
+import { HistoryUi, type AgentListing } from './historyUi';
 import type { PastConversation } from './reopen';
 import { OwnershipLocks } from './ownership';
 import { HistoryRecorder } from './recorder';
@@ -75,15 +77,19 @@ export function createHistory(deps: HistorySetupDeps): { store: HistoryStore; re
         },
         agentSessions: async () => {
           const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
-          const out = [];
-          for (const folder of folders) {
-            const listed = await withAgentOf(more, folder, async (actor) => ({
-              sessions: await actor.listSessions(folder),
-              canDelete: await actor.canDeleteSession(),
-            }));
-            if (listed) out.push({ agentName: listed.agentName, folder, ...listed.result });
-          }
-          return out;
+          const listings = await Promise.all(
+            folders.map(async (folder): Promise<AgentListing | undefined> => {
+              const listed = await withAgentOf(more, folder, async (actor) => ({
+                sessions: await actor.listSessions(folder),
+                canDelete: await actor.canDeleteSession(),
+              }));
+              if (!listed) return undefined;
+              if ('problem' in listed)
+                return { agentName: listed.agentName, folder, sessions: [], canDelete: false, problem: listed.problem };
+              return { agentName: listed.agentName, folder, ...listed.result };
+            }),
+          );
+          return listings.filter((l) => l !== undefined);
         },
         deleteAgentSession: async (s) => {
           // Only the agent that listed the session may be asked to delete it (the current agent may have changed since).
@@ -92,6 +98,7 @@ export function createHistory(deps: HistorySetupDeps): { store: HistoryStore; re
             await actor.deleteSession(s.sessionId);
           });
           if (!done) throw new Error(`no agent is configured for ${s.folder}`);
+          if ('problem' in done) throw new Error(done.problem);
         },
         isSessionOpen: (sessionId) => more.chat.openTabs().some((t) => deps.sessionIdOf(t.tabId) === sessionId),
       });
@@ -101,21 +108,33 @@ export function createHistory(deps: HistorySetupDeps): { store: HistoryStore; re
 }
 
 /**
+ * How long the history waits for an agent to start and answer a listing or a deletion. A real
+ * agent starts in 0.1–2 s here; one that hangs must not keep the list waiting, nor its process.
+ */
+export const AGENT_ANSWER_MS = 10_000;
+
+/**
  * Runs `work` with the agent process the folder's chats use (started if none runs, and released
- * again when no tab uses it); undefined when the folder has no agent configuration.
+ * again when no tab uses it, also when it did not answer in time); undefined when the folder has
+ * no agent configuration; `problem` when the agent failed or did not answer in time.
  */
 async function withAgentOf<T>(
   more: UiDeps,
   folder: string,
   work: (actor: AgentActor) => Promise<T>,
-): Promise<{ agentName: string; result: T } | undefined> {
+): Promise<{ agentName: string; result: T } | { agentName: string; problem: string } | undefined> {
   const config = await more.configure(folder);
   if (!config) return undefined;
+  const agentName = config.agent.name;
   const actor = more.pool.acquire(config);
-  const result = await work(actor).finally(() => {
+  try {
+    const answered = await within(AGENT_ANSWER_MS, work(actor));
+    return answered ? { agentName, result: answered.value } : { agentName, problem: `no answer within ${AGENT_ANSWER_MS / 1000} s` };
+  } catch (e) {
+    return { agentName, problem: errorText(e) };
+  } finally {
     if (!more.chat.usesProcess(actor.key)) more.pool.release(actor.key);
-  });
-  return { agentName: config.agent.name, result };
+  }
 }
 
 export interface UiDeps {

@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { sessionFolders, type ClientRequestContext, type IdeHandlers, type SessionInfo } from '../agents/clientHandlers';
 import type { Log } from '../log/logEvent';
 import { confine, OutsideWorkspaceError } from '../node/confinement';
+import { delay } from '../node/deadline';
 import { readLines } from '../node/textFiles';
 import { SearchError, searchText } from '../node/textSearch';
 import {
@@ -88,8 +89,6 @@ class RequestScope {
   }
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
 export class EditorIde implements IdeHandlers {
   private readonly projects = new TypeScriptProjects();
 
@@ -156,7 +155,7 @@ export class EditorIde implements IdeHandlers {
     let symbols = await ask();
     const retryUntil = Date.now() + EMPTY_RETRY_MS;
     for (let i = 0; waited > 0 && symbols.length === 0 && !signal.aborted && Date.now() < retryUntil; i++) {
-      await sleep(EMPTY_RETRY_INTERVALS_MS[Math.min(i, EMPTY_RETRY_INTERVALS_MS.length - 1)]!);
+      await delay(EMPTY_RETRY_INTERVALS_MS[Math.min(i, EMPTY_RETRY_INTERVALS_MS.length - 1)]!);
       symbols = await ask();
     }
     const out: IdeLocation[] = [];

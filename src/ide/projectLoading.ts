@@ -16,6 +16,7 @@
 // start on the workspace's project files and index the whole workspace themselves.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { delay, within } from '../node/deadline';
 import { scanProjects, type ScannedProject } from '../node/projectScan';
 
 const SOURCE_EXTENSIONS = new Set(['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs']);
@@ -26,17 +27,6 @@ const SCAN_REUSE_MS = 30_000;
 const POLL_MS = [100, 200, 400, 800, 1000];
 
 const isTypeScriptFile = (file: string): boolean => SOURCE_EXTENSIONS.has(path.extname(file).toLowerCase());
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** `p`'s value, or undefined if it fails or takes longer than `ms`. */
-async function within<T>(ms: number, p: Promise<T>): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([p.catch(() => undefined), new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), ms)))]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** The project of `file`: the deepest scanned project folder holding it ('' = a loose file's). */
 function projectOf(file: string, projects: readonly ScannedProject[]): string | undefined {
@@ -119,10 +109,12 @@ export class TypeScriptProjects {
       // project is loaded. A request still pending at the deadline is left to finish on its own.
       const tokens = await within(
         left,
-        Promise.resolve(vscode.commands.executeCommand<vscode.SemanticTokens | undefined>('vscode.provideDocumentSemanticTokens', doc.uri)),
+        Promise.resolve(
+          vscode.commands.executeCommand<vscode.SemanticTokens | undefined>('vscode.provideDocumentSemanticTokens', doc.uri),
+        ).catch(() => undefined),
       );
-      if (tokens !== undefined) return true;
-      await sleep(Math.min(POLL_MS[Math.min(i, POLL_MS.length - 1)]!, Math.max(0, deadline - Date.now())));
+      if (tokens?.value !== undefined) return true;
+      await delay(Math.min(POLL_MS[Math.min(i, POLL_MS.length - 1)]!, Math.max(0, deadline - Date.now())));
     }
     return false;
   }

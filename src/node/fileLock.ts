@@ -8,6 +8,7 @@
 import { promises as fs } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
+import { delay } from './deadline';
 
 const errnoCode = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | null)?.code;
 
@@ -34,8 +35,6 @@ export interface LockOptions {
   /** Give up waiting for another process after this long. */
   timeoutMs?: number;
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** What a lock file says of its holder: `<pid> <host>`. */
 const holderLine = (): string => `${process.pid} ${hostname()}\n`;
@@ -72,7 +71,7 @@ export function withFileLock<T>(path: string, fn: () => Promise<T>, options: Loc
         }
         if (Date.now() - started > timeoutMs)
           throw new Error(`${path} stayed locked by another process for ${timeoutMs} ms (${lock}); try again`);
-        await sleep(Math.min(50, 5 + attempt * 2) + Math.random() * 10);
+        await delay(Math.min(50, 5 + attempt * 2) + Math.random() * 10);
       }
     }
     // The holder touches its lock every third of `staleMs`: only a holder that is gone leaves it stale.

@@ -278,6 +278,48 @@ suite('conversation history', () => {
     );
   });
 
+  test('an agent whose session/list never answers: the list comes without it, says why, and the agent process ends', async function () {
+    this.timeout(120_000);
+    type Proc = { agentName: string; pid?: number };
+    type Event = { category: string; message: string; data?: { conversations?: number; problems?: string[] } };
+    const name = 'Eliza hanging list';
+    await useAgent(name, ['--resume', '--hang-list', '--state-dir', stateDir]);
+    const { tabId, id } = await converse(['I like green tea']);
+    await cmd('closeTab', tabId);
+
+    const started = Date.now();
+    const listed = await cmd<Listed & { problems: string[] }>('listHistory');
+    const waited = Date.now() - started;
+    assert.ok(waited < 20_000, `the list waited ${waited} ms`);
+    assert.ok(
+      listed.conversations.some((c) => c.id === id),
+      'the stored conversations are listed',
+    );
+    assert.deepEqual(listed.agentOnly, []);
+    assert.equal(listed.problems.length, 1, JSON.stringify(listed.problems));
+    assert.match(listed.problems[0]!, /^Eliza hanging list \(.+\) did not list its own sessions: no answer within 10 s$/);
+
+    // The quick pick says it too (its title, and the log line tests can read).
+    const shownBefore = (await cmd<Event[]>('getLogEvents')).filter((e) => e.message === 'history shown').length;
+    void vscode.commands.executeCommand('symposium.showHistory');
+    let shown: Event | undefined;
+    await waitFor(
+      'the quick pick with the agent’s problem',
+      async () => (shown = (await cmd<Event[]>('getLogEvents')).filter((e) => e.message === 'history shown')[shownBefore]) !== undefined,
+      30_000,
+    );
+    assert.match(String(shown?.data?.problems), /no answer within 10 s/);
+    await screenshot('history-agent-not-answering');
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+
+    // Released although its answer never came: the process ends after the pool's idle time.
+    await waitFor(
+      'the agent process to end',
+      async () => !(await cmd<Proc[]>('getAgentProcesses')).some((p) => p.agentName === name),
+      30_000,
+    );
+  });
+
   test('restoreTabs: always brings the two open tabs back after a reload, each continuing its session', async function () {
     this.timeout(120_000);
     await useAgent('Eliza resume', ['--resume', '--state-dir', stateDir]);
