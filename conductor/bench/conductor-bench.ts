@@ -63,6 +63,8 @@ const OURS = 'symposium, default chain, traced';
 const PEER = 'thinkwell 0.5.7';
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 20000);
 const PROMPTS = Number(process.env.BENCH_PROMPTS ?? 150);
+/** Where results.json and results.md go (BENCH_RESULTS_DIR: elsewhere, e.g. a test's own run). */
+const RESULTS = process.env.BENCH_RESULTS_DIR ?? __dirname;
 
 interface Row {
   agent: string;
@@ -137,9 +139,9 @@ async function main(): Promise<void> {
     ...goalLines(rows),
   ];
   console.log(lines.join('\n'));
-  mkdirSync(OUT, { recursive: true });
-  writeFileSync(resolve(__dirname, 'results.json'), JSON.stringify({ when: new Date().toISOString(), rounds: ROUNDS, rows }, null, 2));
-  writeFileSync(resolve(__dirname, 'results.md'), `${lines.join('\n')}\n`);
+  mkdirSync(RESULTS, { recursive: true });
+  writeFileSync(resolve(RESULTS, 'results.json'), JSON.stringify({ when: new Date().toISOString(), rounds: ROUNDS, rows }, null, 2));
+  writeFileSync(resolve(RESULTS, 'results.md'), `${lines.join('\n')}\n`);
 }
 
 /**
