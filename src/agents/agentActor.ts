@@ -131,6 +131,10 @@ export class AgentActor {
   get pid(): number | undefined {
     return this.process.pid;
   }
+  /** The conductor's stderr so far; it relays the agent's own as log lines (slowStart.ts reads them). */
+  stderrText(): string {
+    return this.process.stderrText();
+  }
   /** What the agent accepts in prompts (images, embedded resources); known after initialize. */
   get promptCapabilities(): PromptCapabilities {
     return this.acp?.promptCapabilities ?? {};

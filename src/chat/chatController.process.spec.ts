@@ -14,6 +14,8 @@ import { setupChat, sleep, until } from '../test/chatHarness';
 import '../../conductor/test/testEnv.setup.cjs';
 import { builtBundle } from '../../conductor/test/builtBundle';
 import { alive } from '../../conductor/test/rawClient';
+import { agentLaunch, agentsInstalled, WITH_REAL_AGENTS } from '../../conductor/test/realAgents/agents';
+import { descendantsOf, stillRunning } from '../test/processGroup';
 
 const ROOT = path.resolve(__dirname, '../..');
 const rt = { execPath: process.execPath, extensionPath: ROOT };
@@ -238,6 +240,90 @@ describe('ChatController (real conductor + ElizACP)', function () {
     const pid = ctx.pool.all()[0]!.pid!;
     ctx.handle({ type: 'close-tab', tabId });
     await until(() => c.pool.all().length === 0 && !alive(pid), 15_000, 'the process to end after the start and the idle time');
+  });
+
+  it('an agent that never answers initialize: the tab says so, with what runs and what it printed; closing the tab ends it', async () => {
+    const agent = {
+      ...builtinAgent(rt),
+      name: 'Not ACP',
+      command: '/bin/sh',
+      args: ['-c', 'echo "Usage: not-an-acp-agent [options]" >&2; exec sleep 600'],
+    };
+    ctx = setupChat({
+      runtime: rt,
+      idleStopMs: 200,
+      slowStartNoticeMs: 1_000,
+      configure: async () => ({ agent, components: null, workspaceFolder: ROOT }),
+    });
+    const c = ctx;
+    const tabId = ctx.webview.newTab();
+    ctx.handle(ctx.webview.ready());
+    ctx.handle({ type: 'prompt', tabId, messageId: randomUUID(), text: 'hello?' });
+    const notices = () => c.webview.received.filter((m) => m.type === 'tab-notice' && m.tabId === tabId);
+    await until(() => notices().length > 0, 10_000, 'the notice');
+    const notice = notices()[0]!;
+    assert.ok(notice.type === 'tab-notice');
+    assert.equal(notice.level, 'warning');
+    assert.match(notice.text, /^Not ACP has not started a session after 1 s: its process runs but has not answered ACP’s initialize\./);
+    assert.ok(notice.text.includes(`It runs: /bin/sh -c "echo \\"Usage: not-an-acp-agent [options]\\" >&2; exec sleep 600"`), notice.text);
+    assert.ok(notice.text.includes('It last printed: Usage: not-an-acp-agent [options]'), notice.text);
+    await sleep(1_500);
+    assert.equal(notices().length, 1, 'said once');
+    const processes = descendantsOf(process.pid).filter((p) => p.pid === ctx!.pool.all()[0]?.pid || /sleep 600/.test(p.command));
+    assert.ok(
+      processes.some((p) => /sleep 600/.test(p.command)),
+      JSON.stringify(processes),
+    );
+    ctx.webview.model.closeTab(tabId);
+    ctx.handle({ type: 'close-tab', tabId });
+    await until(() => c.pool.all().length === 0 && stillRunning(processes).length === 0, 15_000, 'the agent and its conductor to end');
+  });
+
+  it('a slow agent that does start: the notice first, then the session and its reply', async () => {
+    const eliza = builtinAgent(rt);
+    const command = [eliza.command, ...eliza.args].map((a) => `'${a}'`).join(' ');
+    const agent = { ...eliza, name: 'Slow Eliza', command: '/bin/sh', args: ['-c', `sleep 2; exec ${command}`] };
+    ctx = setupChat({ runtime: rt, slowStartNoticeMs: 500, configure: async () => ({ agent, components: null, workspaceFolder: ROOT }) });
+    const tabId = ctx.webview.newTab();
+    ctx.handle(ctx.webview.ready());
+    const messageId = randomUUID();
+    ctx.handle({ type: 'prompt', tabId, messageId, text: 'I remember my first computer' });
+    await ctx.inspector.whenIdle(tabId);
+    const kinds = ctx.webview.received.flatMap((m) => ('tabId' in m && m.tabId === tabId ? [m.type] : []));
+    assert.ok(kinds.indexOf('tab-notice') >= 0 && kinds.indexOf('tab-notice') < kinds.indexOf('session-ready'), kinds.join(','));
+    assert.equal(ctx.webview.answer(tabId, messageId), respond('I remember my first computer', { deterministic: true }));
+  });
+
+  describe(WITH_REAL_AGENTS, () => {
+    it('Gemini CLI set up without its --acp option: the tab says it has not answered initialize, and what runs', async function () {
+      if (!agentsInstalled()) throw new Error('the pinned agents are missing: bash scripts/test-tools-install.sh');
+      this.timeout(60_000);
+      // The mistake a user makes: the CLI itself, which without --acp waits for a prompt on stdin.
+      const launch = agentLaunch('gemini', 'http://127.0.0.1:9');
+      const args = launch.command.slice(1).filter((a) => a !== '--acp');
+      const agent = { name: 'Gemini CLI', command: launch.command[0]!, args, env: launch.env };
+      ctx = setupChat({
+        runtime: rt,
+        idleStopMs: 200,
+        slowStartNoticeMs: 3_000,
+        configure: async () => ({ agent, components: null, workspaceFolder: ROOT }),
+      });
+      const c = ctx;
+      const tabId = ctx.webview.newTab();
+      ctx.handle(ctx.webview.ready());
+      await until(() => c.webview.received.some((m) => m.type === 'tab-notice' && m.tabId === tabId), 20_000, 'the notice');
+      const notice = ctx.webview.received.find((m) => m.type === 'tab-notice' && m.tabId === tabId);
+      assert.ok(notice?.type === 'tab-notice');
+      assert.match(
+        notice.text,
+        /^Gemini CLI has not started a session after 3 s: its process runs but has not answered ACP’s initialize\./,
+      );
+      assert.ok(notice.text.includes(`It runs: ${launch.command[0]} ${args.join(' ')}`), notice.text);
+      assert.ok(!ctx.webview.received.some((m) => m.type === 'session-ready'));
+      const pid = ctx.pool.all()[0]!.pid!;
+      ctx.handle({ type: 'close-tab', tabId });
+      await until(() => c.pool.all().length === 0 && !alive(pid), 15_000, 'the process to end');
+    });
   });
 
   it('closing a tab cancels its prompt and nothing more is sent for it', async () => {

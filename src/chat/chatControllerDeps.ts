@@ -36,6 +36,8 @@ export interface ChatControllerDeps {
   resolveContext?: (refs: ContextRef[], caps: PromptCapabilities, folder: string, message: string) => Promise<ContentBlock[]>;
   /** Adds to a new session's params what the conductor's components need (OpenCtx providers), given the chain. */
   decorateSession?: (params: NewSessionRequest, conductorComponents: string[]) => NewSessionRequest;
+  /** How long a new session may take before the tab says what runs (slowStart.ts); tests shorten it. */
+  slowStartNoticeMs?: number;
   /** A tab was opened (its `@` menu needs filling). */
   onTabOpened?: (tabId: TabId) => void;
   editor?: EditorActions;

@@ -169,6 +169,8 @@ export interface ChatSetup {
   editor?: boolean;
   /** How long an agent no tab uses keeps running (AgentPool's default otherwise). */
   idleStopMs?: number;
+  /** How long a new session may take before its tab says what runs (the controller's default otherwise). */
+  slowStartNoticeMs?: number;
   /** Checkpoints per turn (src/checkpoints/), made once the controller and the channel exist. */
   checkpoints?: (parts: { controller: ChatController; messages: TabMessages }) => TurnCheckpoints;
 }
@@ -215,6 +217,7 @@ export function setupChat(opts: ChatSetup) {
     elicitations,
     pool,
     configure: opts.configure,
+    ...(opts.slowStartNoticeMs !== undefined ? { slowStartNoticeMs: opts.slowStartNoticeMs } : {}),
     ...(opts.checkpoints
       ? {
           checkpoints: {
