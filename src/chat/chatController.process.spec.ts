@@ -279,6 +279,39 @@ describe('ChatController (real conductor + ElizACP)', function () {
     await until(() => c.pool.all().length === 0 && stillRunning(processes).length === 0, 15_000, 'the agent and its conductor to end');
   });
 
+  it('a past conversation whose agent never answers: the same notice, and closing the tab ends the agent', async () => {
+    const agent = { ...builtinAgent(rt), name: 'Not ACP', command: '/bin/sh', args: ['-c', 'exec sleep 600'] };
+    ctx = setupChat({
+      runtime: rt,
+      idleStopMs: 200,
+      slowStartNoticeMs: 1_000,
+      configure: async () => ({ agent, components: null, workspaceFolder: ROOT }),
+    });
+    const c = ctx;
+    const now = new Date().toISOString();
+    const meta = {
+      id: randomUUID(),
+      title: 'Earlier',
+      agentName: 'Not ACP',
+      folder: ROOT,
+      sessionId: randomUUID(),
+      createdAt: now,
+      lastActivity: now,
+      turns: 1,
+    };
+    const tabId = randomUUID();
+    ctx.handle(ctx.webview.ready());
+    ctx.controller.reopenTab(tabId, { meta, entries: [] }, true);
+    await until(
+      () => c.webview.received.some((m) => m.type === 'tab-notice' && /has not answered ACP’s initialize/.test(m.text)),
+      10_000,
+      'the notice',
+    );
+    const pid = ctx.pool.all()[0]!.pid!;
+    ctx.handle({ type: 'close-tab', tabId });
+    await until(() => c.pool.all().length === 0 && !alive(pid), 15_000, 'the agent to end although it never answered');
+  });
+
   it('a slow agent that does start: the notice first, then the session and its reply', async () => {
     const eliza = builtinAgent(rt);
     const command = [eliza.command, ...eliza.args].map((a) => `'${a}'`).join(' ');

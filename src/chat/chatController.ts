@@ -36,7 +36,7 @@ import { promptStarted, runPromptTurn, type PromptTurnDeps, type UserPrompt } fr
 import type { SessionDirectory } from './sessionDirectory';
 import type { ChatControllerDeps } from './chatControllerDeps';
 import { routeSessionUpdate, type SessionUpdateRoute } from './sessionUpdates';
-import { noticeIfSlow, SLOW_START_NOTICE_MS, slowStartNotice } from './slowStart';
+import { noticeIfSlow, SLOW_START_NOTICE_MS, slowStartNotice } from '../agents/slowStart';
 import { isAuthRequired, SignInFlow, type SignInAgent } from './signIn';
 import { mcpServersNotice, newSettingNotices, noFolderFailure, sessionStartFailure } from './tabFailures';
 import type { TabMessages } from './tabMessages';

@@ -28,6 +28,7 @@ export interface PastTabsDeps {
   pool: Pick<AgentPool, 'acquire'>;
   /** The controller's holder of updates for sessions no tab shows yet: a load's replay waits there. */
   early: EarlyUpdates;
+  slowStartNoticeMs?: number;
 }
 
 /** How the controller binds this tab to a continued session, and whether the tab is gone (closed, or the extension going away). */
@@ -53,7 +54,13 @@ export class PastConversationTabs {
       {
         log,
         configure: (folder, agentName) => this.deps.configure(folder, agentName),
-        acquire: (c) => this.deps.pool.acquire(c),
+        // The tab knows its configuration from here on: closed while the agent still starts (or
+        // never answers), it releases the process rather than waiting for the resume to end.
+        acquire: (c) => {
+          tab.config ??= c;
+          return this.deps.pool.acquire(c);
+        },
+        ...(this.deps.slowStartNoticeMs !== undefined ? { slowStartNoticeMs: this.deps.slowStartNoticeMs } : {}),
         send: (p) => messages.send(p),
         restore: (id, title, entries) => messages.restore(id, title, entries),
         replaced: (id, entries) => history?.replaced(id, entries),

@@ -19,6 +19,7 @@ import type { ConversationMeta } from './historyStore';
 import { replayEntries } from './replay';
 import { errorText } from '../protocol/errorText';
 import { keepMode } from '../agents/sessionMode';
+import { noticeIfSlow, SLOW_START_NOTICE_MS, slowStartNotice } from '../agents/slowStart';
 
 /** A conversation from the history, as a tab reopens it. */
 export interface PastConversation {
@@ -51,6 +52,8 @@ export interface ReopenContext {
   bind(actor: AgentActor, sessionId: string, controls: SessionControls, config: AgentConfiguration): void;
   /** The tab was closed or the extension is going away. */
   gone(): boolean;
+  /** How long the agent may take to start before the tab says what runs (slowStart.ts). */
+  slowStartNoticeMs?: number;
   /** The clock and a pause (tests give their own). */
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -103,8 +106,11 @@ export async function continuePastSession(cx: ReopenContext, tabId: TabId, past:
   let actor: AgentActor;
   let how: 'resume' | 'load' | undefined;
   try {
-    actor = cx.acquire(config);
-    const caps = await actor.capabilities();
+    const starting = (actor = cx.acquire(config));
+    const waitMs = cx.slowStartNoticeMs ?? SLOW_START_NOTICE_MS;
+    const caps = await noticeIfSlow(actor.capabilities(), waitMs, () => {
+      if (!cx.gone()) cx.send(slowStartNotice(tabId, starting, config.agent, waitMs));
+    });
     how = !meta.sessionId ? undefined : caps.sessionCapabilities?.resume ? 'resume' : caps.loadSession ? 'load' : undefined;
   } catch (e) {
     if (cx.gone()) return config;

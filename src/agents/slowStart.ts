@@ -3,7 +3,7 @@
 // one waiting for input or a sign-in in a terminal nobody sees, and a first run still downloading
 // all look the same: the prompt, and nothing. The wait goes on (a first `npx` download can take
 // minutes); the user decides. Pure, but for the timer.
-import { commandLine } from '../agents/registry/resolveAgent';
+import { commandLine } from './registry/resolveAgent';
 import { parseLogLine } from '../protocol/logLine';
 import type { TabId, TabPayload } from '../protocol/webview';
 
