@@ -4,10 +4,11 @@
 //   - bundles: the shipped bundles, minified, within their budget, ASCII, and all in the .vsix
 //     (scripts/bundle-budget.mjs);
 //   - test names: `*.spec.ts` is a plain-Node test, `src/test/<suite>/*.test.ts` a host suite; a
-//     `*.test.ts` anywhere else would be run by nobody, so it is refused here.
+//     `*.test.ts` anywhere else would be run by nobody, so it is refused here; likewise a spec's
+//     "with real agents" block in a file the real agents' stage does not list.
 // Each check is one entry in test-results/checks.json, so the closing summary counts it.
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -70,6 +71,30 @@ else
     title: 'test names',
     err: `these *.test.ts files are not host suites and would not run (name plain-Node tests *.spec.ts, or *.process.spec.ts when they start processes): ${misnamed.join(', ')}`,
   });
+
+// A spec's "with real agents" block is left out of the process tier (its grep) and runs only in the
+// real agents' stage, which takes such blocks from the files .mocharc.agents-inline.json lists; a
+// file missing there would have its block run by nobody.
+const inline = new Set(JSON.parse(readFileSync(join(root, '.mocharc.agents-inline.json'), 'utf8')).spec);
+const unrun = ['conductor', 'src', 'webview']
+  .flatMap((d) => [...tsFiles(join(root, d))])
+  .filter(
+    (f) =>
+      f.endsWith('.process.spec.ts') &&
+      !/(^conductor\/test\/realAgents\/|\/realAgent[^/]*\.process\.spec\.ts$)/.test(f) &&
+      readFileSync(join(root, f), 'utf8').includes('describe(WITH_REAL_AGENTS') &&
+      !inline.has(f),
+  );
+if (unrun.length === 0)
+  passes.push('every "with real agents" block is in a file the real agents\' stage runs (.mocharc.agents-inline.json)');
+else
+  failures.push({
+    title: 'with real agents blocks',
+    err: `these files have a "with real agents" block that no stage runs: add them to .mocharc.agents-inline.json: ${unrun.join(', ')}`,
+  });
+console.log(
+  `${unrun.length === 0 ? 'ok  ' : 'FAIL'} every "with real agents" block runs in the real agents' stage${unrun.length ? `: missing ${unrun.join(', ')}` : ''}`,
+);
 
 mkdirSync(join(root, 'test-results'), { recursive: true });
 writeFileSync(join(root, 'test-results', 'checks.json'), JSON.stringify({ passes, failures }, null, 2));
