@@ -32,6 +32,21 @@ function setupSlowAgent(ms: number) {
   return setupChat({ runtime: rt, idleStopMs: 200, configure: async () => ({ agent, components: null, workspaceFolder: ROOT }) });
 }
 
+/** A stored conversation of `agentName` whose agent session the tab will try to continue. */
+function pastMeta(agentName: string) {
+  const now = new Date().toISOString();
+  return {
+    id: randomUUID(),
+    title: 'Earlier',
+    agentName,
+    folder: ROOT,
+    sessionId: randomUUID(),
+    createdAt: now,
+    lastActivity: now,
+    turns: 1,
+  };
+}
+
 const story = STORY.join('');
 
 describe('ChatController (real conductor + ElizACP)', function () {
@@ -223,17 +238,7 @@ describe('ChatController (real conductor + ElizACP)', function () {
   it('a past conversation closed while its agent still starts leaves no process either', async () => {
     ctx = setupSlowAgent(1_500);
     const c = ctx;
-    const now = new Date().toISOString();
-    const meta = {
-      id: randomUUID(),
-      title: 'Earlier',
-      agentName: 'Slow Eliza',
-      folder: ROOT,
-      sessionId: randomUUID(),
-      createdAt: now,
-      lastActivity: now,
-      turns: 1,
-    };
+    const meta = pastMeta('Slow Eliza');
     const tabId = randomUUID();
     ctx.controller.reopenTab(tabId, { meta, entries: [] }, true);
     await until(() => c.pool.all().some((a) => a.pid !== undefined), 10_000, 'the agent process to start');
@@ -288,17 +293,7 @@ describe('ChatController (real conductor + ElizACP)', function () {
       configure: async () => ({ agent, components: null, workspaceFolder: ROOT }),
     });
     const c = ctx;
-    const now = new Date().toISOString();
-    const meta = {
-      id: randomUUID(),
-      title: 'Earlier',
-      agentName: 'Not ACP',
-      folder: ROOT,
-      sessionId: randomUUID(),
-      createdAt: now,
-      lastActivity: now,
-      turns: 1,
-    };
+    const meta = pastMeta('Not ACP');
     const tabId = randomUUID();
     ctx.handle(ctx.webview.ready());
     ctx.controller.reopenTab(tabId, { meta, entries: [] }, true);
