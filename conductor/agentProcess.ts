@@ -15,7 +15,7 @@
 // The agent may already be running when this class is asked to start it: the launcher starts it
 // before the conductor loads (earlyAgent.ts), and it is taken over here.
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { delay } from '../src/node/deadline';
+import { within } from '../src/node/deadline';
 import { endGroup, spawnInGroup } from '../src/node/processGroup';
 import { StderrTail } from '../src/node/stderrTail';
 import { takeEarlyAgent } from './earlyAgent';
@@ -165,7 +165,7 @@ export class AgentProcess {
     this.channel?.resumeInput();
     if (!this.exitInfo) {
       child.stdin.end();
-      await Promise.race([this.exited, delay(Math.min(500, graceMs))]);
+      await within(Math.min(500, graceMs), this.exited);
     }
     await this.endGroup(graceMs);
     return this.exited;

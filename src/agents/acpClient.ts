@@ -12,7 +12,7 @@ import type { LegacyModels, SessionControls } from '../protocol/webview';
 import { SYMPOSIUM_META_KEY, withToolProgressCapability, type AgentExitedParams } from '../protocol/symposium-ext';
 import { IDE_OPERATIONS, withIdeCapability } from '../protocol/ideOperations';
 import { advertisesSteering, STEERING_METHOD, steeringOutcome, steeringParams, type SteeringOutcome } from '../protocol/steering';
-import { delay } from '../node/deadline';
+import { within } from '../node/deadline';
 import { acpSdk } from './acpSdk';
 import type { AgentMcpTransports } from '../mcp/mcpSummary';
 import { TextChunkMerger } from './textChunkMerge';
@@ -327,7 +327,7 @@ export class AcpClient {
   async closeSession(sessionId: string): Promise<void> {
     if (this.activePrompts.has(sessionId)) this.cancel(sessionId);
     if (!this.capabilities?.sessionCapabilities?.close) return;
-    await Promise.race([this.conn.agent.request('session/close', { sessionId }), delay(2_000)]).catch((e: unknown) =>
+    await within(2_000, this.conn.agent.request('session/close', { sessionId })).catch((e: unknown) =>
       this.options.log.warn('session', 'session/close failed', e),
     );
   }

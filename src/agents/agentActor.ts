@@ -20,7 +20,7 @@ import type {
 import type { Log } from '../log/logEvent';
 import type { AgentFailure, SessionControls } from '../protocol/webview';
 import { Emitter } from '../util/emitter';
-import { delay } from '../node/deadline';
+import { within } from '../node/deadline';
 import { AcpClient, type SessionSetup } from './acpClient';
 import type { SessionUpdateEvent } from './clientApp';
 import { loadAcpSdk } from './acpSdk';
@@ -356,7 +356,7 @@ export class AgentActor {
       const running = this.acp?.runningPrompts;
       if (!wasStarting && running && running.size > 0) {
         for (const sessionId of running.keys()) this.cancel(sessionId);
-        await Promise.race([Promise.allSettled([...running.values()]), delay(Math.min(500, this.options.graceMs ?? 2_000))]);
+        await within(Math.min(500, this.options.graceMs ?? 2_000), Promise.allSettled([...running.values()]));
       }
       this.acp?.close();
     });
