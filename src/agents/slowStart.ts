@@ -20,6 +20,24 @@ export async function noticeIfSlow<T>(work: Promise<T>, ms: number, notify: () =
   }
 }
 
+/** A tab waiting for its agent: where the notice goes, and whether anyone still looks. */
+export interface WaitingTab {
+  tabId: TabId;
+  agent: { name: string; command: string; args: readonly string[] };
+  /** How long before the notice (SLOW_START_NOTICE_MS unless given). */
+  noticeMs?: number;
+  gone(): boolean;
+  send(notice: TabPayload): void;
+}
+
+/** `work` (a session's start, by `actor`), with the slow-start notice sent to the tab if it takes long. */
+export function startWithNotice<T>(work: Promise<T>, actor: StartingAgent, tab: WaitingTab): Promise<T> {
+  const ms = tab.noticeMs ?? SLOW_START_NOTICE_MS;
+  return noticeIfSlow(work, ms, () => {
+    if (!tab.gone()) tab.send(slowStartNotice(tab.tabId, actor, tab.agent, ms));
+  });
+}
+
 /**
  * The agent's own last lines of stderr, from the conductor's stderr, which relays each as a log line
  * of category `…/agent/stderr`; the conductor's own lines are left out.

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { STORY } from '../../conductor/eliza/demos';
 import { respond } from '../../conductor/eliza/engine';
-import { builtinAgent } from '../settings/agentDefinition';
+import { builtinAgent, type AgentDefinition } from '../settings/agentDefinition';
 import type { OutboxLimits } from './outbox';
 import { setupChat, sleep, until } from '../test/chatHarness';
 // A temp Sparkle home for the conductors these tests start (also when run alone, without .mocharc).
@@ -24,12 +24,21 @@ function setup(limits?: OutboxLimits) {
   return setupChat({ runtime: rt, limits, configure: async () => ({ agent: builtinAgent(rt), components: null, workspaceFolder: ROOT }) });
 }
 
-/** ElizACP behind a start-up of `ms` (an agent from npx, a big binary); the pool stops an unused process after 200 ms. */
-function setupSlowAgent(ms: number) {
+/** The chat with `agent` behind the conductor; the pool stops an unused process after 200 ms. */
+function setupAgent(agent: AgentDefinition, slowStartNoticeMs?: number) {
+  return setupChat({
+    runtime: rt,
+    idleStopMs: 200,
+    ...(slowStartNoticeMs !== undefined ? { slowStartNoticeMs } : {}),
+    configure: async () => ({ agent, components: null, workspaceFolder: ROOT }),
+  });
+}
+
+/** ElizACP behind a start-up of `ms` (an agent from npx, a big binary). */
+function slowEliza(ms: number): AgentDefinition {
   const eliza = builtinAgent(rt);
   const command = [eliza.command, ...eliza.args].map((a) => `'${a}'`).join(' ');
-  const agent = { ...eliza, name: 'Slow Eliza', command: '/bin/sh', args: ['-c', `sleep ${ms / 1000}; exec ${command}`] };
-  return setupChat({ runtime: rt, idleStopMs: 200, configure: async () => ({ agent, components: null, workspaceFolder: ROOT }) });
+  return { ...eliza, name: 'Slow Eliza', command: '/bin/sh', args: ['-c', `sleep ${ms / 1000}; exec ${command}`] };
 }
 
 /** A stored conversation of `agentName` whose agent session the tab will try to continue. */
@@ -224,7 +233,7 @@ describe('ChatController (real conductor + ElizACP)', function () {
   });
 
   it('a tab closed while its agent still starts leaves no process once the start is over and the idle time passed', async () => {
-    ctx = setupSlowAgent(1_500);
+    ctx = setupAgent(slowEliza(1_500));
     const c = ctx;
     const tabId = ctx.webview.newTab();
     ctx.handle(ctx.webview.ready());
@@ -236,7 +245,7 @@ describe('ChatController (real conductor + ElizACP)', function () {
   });
 
   it('a past conversation closed while its agent still starts leaves no process either', async () => {
-    ctx = setupSlowAgent(1_500);
+    ctx = setupAgent(slowEliza(1_500));
     const c = ctx;
     const meta = pastMeta('Slow Eliza');
     const tabId = randomUUID();
@@ -254,12 +263,7 @@ describe('ChatController (real conductor + ElizACP)', function () {
       command: '/bin/sh',
       args: ['-c', 'echo "Usage: not-an-acp-agent [options]" >&2; exec sleep 600'],
     };
-    ctx = setupChat({
-      runtime: rt,
-      idleStopMs: 200,
-      slowStartNoticeMs: 1_000,
-      configure: async () => ({ agent, components: null, workspaceFolder: ROOT }),
-    });
+    ctx = setupAgent(agent, 1_000);
     const c = ctx;
     const tabId = ctx.webview.newTab();
     ctx.handle(ctx.webview.ready());
@@ -286,12 +290,7 @@ describe('ChatController (real conductor + ElizACP)', function () {
 
   it('a past conversation whose agent never answers: the same notice, and closing the tab ends the agent', async () => {
     const agent = { ...builtinAgent(rt), name: 'Not ACP', command: '/bin/sh', args: ['-c', 'exec sleep 600'] };
-    ctx = setupChat({
-      runtime: rt,
-      idleStopMs: 200,
-      slowStartNoticeMs: 1_000,
-      configure: async () => ({ agent, components: null, workspaceFolder: ROOT }),
-    });
+    ctx = setupAgent(agent, 1_000);
     const c = ctx;
     const meta = pastMeta('Not ACP');
     const tabId = randomUUID();
@@ -308,10 +307,7 @@ describe('ChatController (real conductor + ElizACP)', function () {
   });
 
   it('a slow agent that does start: the notice first, then the session and its reply', async () => {
-    const eliza = builtinAgent(rt);
-    const command = [eliza.command, ...eliza.args].map((a) => `'${a}'`).join(' ');
-    const agent = { ...eliza, name: 'Slow Eliza', command: '/bin/sh', args: ['-c', `sleep 2; exec ${command}`] };
-    ctx = setupChat({ runtime: rt, slowStartNoticeMs: 500, configure: async () => ({ agent, components: null, workspaceFolder: ROOT }) });
+    ctx = setupAgent(slowEliza(2_000), 500);
     const tabId = ctx.webview.newTab();
     ctx.handle(ctx.webview.ready());
     const messageId = randomUUID();
@@ -330,12 +326,7 @@ describe('ChatController (real conductor + ElizACP)', function () {
       const launch = agentLaunch('gemini', 'http://127.0.0.1:9');
       const args = launch.command.slice(1).filter((a) => a !== '--acp');
       const agent = { name: 'Gemini CLI', command: launch.command[0]!, args, env: launch.env };
-      ctx = setupChat({
-        runtime: rt,
-        idleStopMs: 200,
-        slowStartNoticeMs: 3_000,
-        configure: async () => ({ agent, components: null, workspaceFolder: ROOT }),
-      });
+      ctx = setupAgent(agent, 3_000);
       const c = ctx;
       const tabId = ctx.webview.newTab();
       ctx.handle(ctx.webview.ready());

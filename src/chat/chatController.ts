@@ -36,7 +36,7 @@ import { promptStarted, runPromptTurn, type PromptTurnDeps, type UserPrompt } fr
 import type { SessionDirectory } from './sessionDirectory';
 import type { ChatControllerDeps } from './chatControllerDeps';
 import { routeSessionUpdate, type SessionUpdateRoute } from './sessionUpdates';
-import { noticeIfSlow, SLOW_START_NOTICE_MS, slowStartNotice } from '../agents/slowStart';
+import { startWithNotice } from '../agents/slowStart';
 import { isAuthRequired, SignInFlow, type SignInAgent } from './signIn';
 import { mcpServersNotice, newSettingNotices, noFolderFailure, sessionStartFailure } from './tabFailures';
 import type { TabMessages } from './tabMessages';
@@ -303,11 +303,13 @@ export class ChatController extends DisposableBase {
     for (const notice of newSettingNotices(tab, config)) this.send(notice);
     let actor: AgentActor | undefined;
     try {
-      const starting = (actor = this.pool.acquire(config));
-      const waitMs = this.deps.slowStartNoticeMs ?? SLOW_START_NOTICE_MS;
-      const setup = sessionSetup(config, this.deps.decorateSession);
-      const { sessionId, controls } = await noticeIfSlow(actor.newSession(setup), waitMs, () => {
-        if (!tab.closed) this.send(slowStartNotice(tab.tabId, starting, config.agent, waitMs));
+      actor = this.pool.acquire(config);
+      const { sessionId, controls } = await startWithNotice(actor.newSession(sessionSetup(config, this.deps.decorateSession)), actor, {
+        tabId: tab.tabId,
+        agent: config.agent,
+        noticeMs: this.deps.slowStartNoticeMs,
+        gone: () => tab.closed,
+        send: (p) => this.send(p),
       });
       if (tab.closed || this.isDisposed) {
         void actor.closeSession(sessionId);

@@ -19,7 +19,7 @@ import type { ConversationMeta } from './historyStore';
 import { replayEntries } from './replay';
 import { errorText } from '../protocol/errorText';
 import { keepMode } from '../agents/sessionMode';
-import { noticeIfSlow, SLOW_START_NOTICE_MS, slowStartNotice } from '../agents/slowStart';
+import { startWithNotice } from '../agents/slowStart';
 
 /** A conversation from the history, as a tab reopens it. */
 export interface PastConversation {
@@ -106,10 +106,13 @@ export async function continuePastSession(cx: ReopenContext, tabId: TabId, past:
   let actor: AgentActor;
   let how: 'resume' | 'load' | undefined;
   try {
-    const starting = (actor = cx.acquire(config));
-    const waitMs = cx.slowStartNoticeMs ?? SLOW_START_NOTICE_MS;
-    const caps = await noticeIfSlow(actor.capabilities(), waitMs, () => {
-      if (!cx.gone()) cx.send(slowStartNotice(tabId, starting, config.agent, waitMs));
+    actor = cx.acquire(config);
+    const caps = await startWithNotice(actor.capabilities(), actor, {
+      tabId,
+      agent: config.agent,
+      noticeMs: cx.slowStartNoticeMs,
+      gone: () => cx.gone(),
+      send: (p) => cx.send(p),
     });
     how = !meta.sessionId ? undefined : caps.sessionCapabilities?.resume ? 'resume' : caps.loadSession ? 'load' : undefined;
   } catch (e) {
